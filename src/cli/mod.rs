@@ -1,0 +1,380 @@
+//! The command line: flags in, the core's run out as text or JSON.
+//!
+//! Every refusal is one line on stderr naming the flag, the value given and
+//! what is allowed, with exit status 2. Output is built completely before
+//! anything is written, so a failure never leaves half a document behind.
+
+mod bench;
+
+use std::io::Write;
+
+use crate::sim::settings::{Allowed, FieldError, Param, RawSettings, Settings, shorten};
+use crate::sim::settings_file::parse_settings_file;
+use crate::sim::{Millis, Run, run_to_json, text_mirror};
+
+/// Exit status for a refused command line.
+pub const USAGE_ERROR: i32 = 2;
+
+const NAME: &str = "idempotency-lab";
+
+/// What the user asked for, once the flags are understood.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Run {
+        settings: Settings,
+        format: Format,
+        at_ms: Option<u64>,
+    },
+    Bench {
+        runs: u64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// A refused command line, already phrased for the user.
+#[derive(Debug, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+fn refuse(flag: &str, value: &str, allowed: &str) -> UsageError {
+    UsageError(format!(
+        "{flag}: \"{}\" is not allowed; allowed: {allowed}",
+        shorten(value)
+    ))
+}
+
+fn field_error(e: &FieldError) -> UsageError {
+    UsageError(e.message(e.param.flag()))
+}
+
+/// Splits `--flag=value` and `--flag value`; a following word that is itself
+/// a flag is not taken as a value.
+fn take_value<'a>(
+    flag: &str,
+    inline: Option<&'a str>,
+    rest: &mut impl Iterator<Item = &'a String>,
+    allowed: &str,
+) -> Result<&'a str, UsageError> {
+    if let Some(v) = inline {
+        return Ok(v);
+    }
+    match rest.next() {
+        Some(v) if !v.starts_with("--") => Ok(v.as_str()),
+        _ => Err(UsageError(format!(
+            "{flag} needs a value; allowed: {allowed}"
+        ))),
+    }
+}
+
+fn parse_count(flag: &str, text: &str, min: u64, max: u64) -> Result<u64, UsageError> {
+    let allowed = format!("a whole number from {min} to {max}");
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        if let Ok(n) = text.parse::<u64>()
+            && (min..=max).contains(&n)
+        {
+            return Ok(n);
+        }
+        return Err(UsageError(format!(
+            "{flag}: {} is out of range; allowed: {allowed}",
+            shorten(text)
+        )));
+    }
+    Err(UsageError(format!(
+        "{flag}: \"{}\" is not a whole number; allowed: {allowed}",
+        shorten(text)
+    )))
+}
+
+const RUN_EXTRA_FLAGS: &str = "--settings, --format, --at-ms";
+
+fn all_run_flags() -> String {
+    let mut flags: Vec<&str> = Param::ALL.iter().map(|p| p.flag()).collect();
+    flags.push(RUN_EXTRA_FLAGS);
+    flags.join(", ")
+}
+
+/// Reads a settings file from disk for `--settings`.
+fn read_settings_file(path: &str) -> Result<Settings, UsageError> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        UsageError(format!(
+            "--settings: cannot read \"{}\": {e}; allowed: a readable JSON file",
+            shorten(path)
+        ))
+    })?;
+    parse_settings_file(&bytes)
+        .map_err(|e| UsageError(format!("--settings \"{}\": {e}", shorten(path))))
+}
+
+fn parse_run(args: &[String]) -> Result<Command, UsageError> {
+    let mut raw = RawSettings::default();
+    let mut base = Settings::default();
+    let mut format = Format::Text;
+    let mut at_ms = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
+            _ => (arg.as_str(), None),
+        };
+        if let Some(param) = Param::from_flag(flag) {
+            let value = take_value(flag, inline, &mut rest, &param.allowed().to_string())?;
+            raw.set(param, value);
+            continue;
+        }
+        match flag {
+            "--format" => {
+                let value = take_value(flag, inline, &mut rest, "one of text, json")?;
+                format = match value {
+                    "text" => Format::Text,
+                    "json" => Format::Json,
+                    other => return Err(refuse(flag, other, "one of text, json")),
+                };
+            }
+            "--at-ms" => {
+                let value = take_value(
+                    flag,
+                    inline,
+                    &mut rest,
+                    "a whole number of milliseconds within the run",
+                )?;
+                at_ms = Some(parse_count(flag, value, 0, u64::MAX)?);
+            }
+            "--settings" => {
+                let value =
+                    take_value(flag, inline, &mut rest, "the path of a JSON settings file")?;
+                base = read_settings_file(value)?;
+            }
+            "--help" | "-h" => return Ok(Command::Help),
+            other => {
+                return Err(UsageError(format!(
+                    "unknown option \"{}\" for run; allowed: {}",
+                    shorten(other),
+                    all_run_flags()
+                )));
+            }
+        }
+    }
+    // Flags override the file, whatever order they were given in.
+    let mut settings = base;
+    for param in Param::ALL {
+        if let Some(text) = raw.get(param) {
+            settings.set(param, text).map_err(|e| field_error(&e))?;
+        }
+    }
+    Ok(Command::Run {
+        settings,
+        format,
+        at_ms,
+    })
+}
+
+fn parse_bench(args: &[String]) -> Result<Command, UsageError> {
+    let mut runs = bench::DEFAULT_RUNS;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
+            _ => (arg.as_str(), None),
+        };
+        match flag {
+            "--runs" => {
+                let allowed = format!("a whole number from 1 to {}", bench::MAX_RUNS);
+                let value = take_value(flag, inline, &mut rest, &allowed)?;
+                runs = parse_count(flag, value, 1, bench::MAX_RUNS)?;
+            }
+            "--help" | "-h" => return Ok(Command::Help),
+            other => {
+                return Err(UsageError(format!(
+                    "unknown option \"{}\" for bench; allowed: --runs",
+                    shorten(other)
+                )));
+            }
+        }
+    }
+    Ok(Command::Bench { runs })
+}
+
+/// Understands a command line (without the program name).
+pub fn parse(args: &[String]) -> Result<Command, UsageError> {
+    match args.first().map(String::as_str) {
+        None => Err(UsageError(
+            "missing command; allowed: run, bench, --help".to_owned(),
+        )),
+        Some("run") => parse_run(&args[1..]),
+        Some("bench") => parse_bench(&args[1..]),
+        Some("--help" | "-h" | "help") => Ok(Command::Help),
+        Some(other) => Err(UsageError(format!(
+            "unknown command \"{}\"; allowed: run, bench, --help",
+            shorten(other)
+        ))),
+    }
+}
+
+/// The help text, with every run option's allowed values and default.
+pub fn help() -> String {
+    let defaults = Settings::default();
+    let mut out = format!(
+        "{NAME}: simulate retries, lost acknowledgements and idempotency keys\n\n\
+         Usage:\n  {NAME} run [options]      simulate one run and print what happened\n  \
+         {NAME} bench [--runs N]  measure how fast the core simulates (default {} runs)\n  \
+         {NAME} --help            show this help\n\nRun options (omitted ones take the opening settings):\n",
+        bench::DEFAULT_RUNS
+    );
+    for param in Param::ALL {
+        let allowed = match param.allowed() {
+            Allowed::Choice(names) => names.join("|"),
+            Allowed::Millis { min, max } => format!("{min}..={max} ms"),
+            Allowed::Count { min, max } => format!("{min}..={max}"),
+        };
+        out.push_str(&format!(
+            "  {:<24}{allowed} (default {})\n",
+            param.flag(),
+            defaults.get(param)
+        ));
+    }
+    out.push_str(
+        "  --settings FILE         read settings from a JSON file first; flags override it\n  \
+         --format text|json      text: the state at --at-ms, then every event (default text)\n  \
+         --at-ms T               the model time the text state describes (default: the end of the run)\n",
+    );
+    out
+}
+
+fn describe_run(
+    settings: &Settings,
+    format: Format,
+    at_ms: Option<u64>,
+) -> Result<String, UsageError> {
+    let run = Run::simulate(settings)
+        .map_err(|e| UsageError(format!("the run could not finish: {e}")))?;
+    let end = run.end().ms();
+    if let Some(t) = at_ms
+        && t > end
+    {
+        return Err(UsageError(format!(
+            "--at-ms: {t} is beyond the run; allowed: a whole number from 0 to {end} (the run ends at {end} ms)"
+        )));
+    }
+    Ok(match format {
+        Format::Json => {
+            let mut doc = run_to_json(&run);
+            doc.push('\n');
+            doc
+        }
+        Format::Text => {
+            let t = Millis(at_ms.unwrap_or(end));
+            let mut out = text_mirror(&run, t);
+            out.push_str("\nEvents:\n");
+            for r in run.records() {
+                out.push_str(&format!(
+                    "{:>9}  {:<22} {:<8} {:<10} {}\n",
+                    r.t.to_string(),
+                    r.kind(),
+                    format!("#{}", r.attempt),
+                    r.key.to_string(),
+                    r.sentence()
+                ));
+            }
+            out
+        }
+    })
+}
+
+/// Runs the command line and returns the exit status.
+pub fn main_with(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+    let result = parse(args).and_then(|command| match command {
+        Command::Help => Ok(help()),
+        Command::Run {
+            settings,
+            format,
+            at_ms,
+        } => describe_run(&settings, format, at_ms),
+        Command::Bench { runs } => Ok(bench::run(runs).render()),
+    });
+    match result {
+        Ok(text) => {
+            // A closed pipe (`| head`) is not an error worth a panic or a message.
+            let _ = stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush());
+            0
+        }
+        Err(UsageError(message)) => {
+            let _ = writeln!(stderr, "{NAME}: {message}");
+            USAGE_ERROR
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::settings::Problem;
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn flags_take_values_inline_or_separately() {
+        let Ok(Command::Run {
+            settings,
+            format,
+            at_ms,
+        }) = parse(&args(
+            "run --dedup=off --exec-ms 500 --format json --at-ms=10",
+        ))
+        else {
+            panic!("should parse")
+        };
+        assert!(!settings.dedup());
+        assert_eq!(settings.exec(), Millis(500));
+        assert_eq!(format, Format::Json);
+        assert_eq!(at_ms, Some(10));
+    }
+
+    #[test]
+    fn a_flag_is_not_taken_as_the_previous_flags_value() {
+        let err = parse(&args("run --timeout-ms --dedup off")).unwrap_err();
+        assert!(err.0.starts_with("--timeout-ms needs a value"), "{}", err.0);
+    }
+
+    #[test]
+    fn refusals_name_flag_value_and_allowed() {
+        let err = parse(&args("run --max-attempts 11")).unwrap_err();
+        assert_eq!(
+            err.0,
+            "--max-attempts: 11 is out of range; allowed: a whole number from 1 to 10"
+        );
+        let err = parse(&args("run --bogus 1")).unwrap_err();
+        assert!(
+            err.0.contains("\"--bogus\"") && err.0.contains("--fault"),
+            "{}",
+            err.0
+        );
+        let err = parse(&args("bench --runs 0")).unwrap_err();
+        assert!(err.0.starts_with("--runs: 0 is out of range"), "{}", err.0);
+    }
+
+    #[test]
+    fn problem_kinds_map_to_messages() {
+        // Every field problem becomes a message mentioning the flag.
+        for (line, problem) in [
+            ("run --fault x", Problem::UnknownChoice),
+            ("run --exec-ms x", Problem::NotANumber),
+            ("run --exec-ms 600001", Problem::OutOfRange),
+        ] {
+            let err = parse(&args(line)).unwrap_err();
+            assert!(
+                err.0.contains(line.split_whitespace().nth(1).unwrap()),
+                "{problem:?}: {}",
+                err.0
+            );
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! Native integration tests: the core's scenarios and invariants, and the
+//! command line as a user runs it. (One binary keeps link times down.)
+#![cfg(not(target_arch = "wasm32"))]
+
+mod cli;
+mod properties;
+mod scenarios;
