@@ -6,6 +6,8 @@
 //! Leptos front end (wasm only) and `cli` the command line (native only).
 
 pub mod sim;
+pub mod view;
+
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

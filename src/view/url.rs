@@ -1,0 +1,347 @@
+//! Shared links: every setting, the playhead, embed mode and theme in the
+//! query string. Decoding never fails: a bad value costs only itself (it
+//! falls back to its default and yields a notice), unknown names are ignored.
+
+use crate::sim::Millis;
+use crate::sim::settings::{Settings, ms_to_seconds_text, seconds_to_ms, shorten};
+
+use super::fields::FIELDS;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    #[default]
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
+
+/// A font family a host may ask for; free text is not accepted, so a link
+/// cannot inject CSS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Font {
+    System,
+    Serif,
+    Sans,
+    Mono,
+}
+
+impl Font {
+    pub const ALL: [Font; 4] = [Font::System, Font::Serif, Font::Sans, Font::Mono];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Font::System => "system",
+            Font::Serif => "serif",
+            Font::Sans => "sans",
+            Font::Mono => "mono",
+        }
+    }
+
+    /// The CSS `font-family` value.
+    pub fn family(self) -> &'static str {
+        match self {
+            Font::System => "system-ui, sans-serif",
+            Font::Serif => "Georgia, \"Times New Roman\", serif",
+            Font::Sans => "\"Helvetica Neue\", Arial, sans-serif",
+            Font::Mono => "ui-monospace, Menlo, Consolas, monospace",
+        }
+    }
+}
+
+/// Everything a link can say.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkState {
+    pub settings: Settings,
+    /// The playhead; the app clamps it to the run.
+    pub at: Option<Millis>,
+    pub embed: bool,
+    pub theme: Theme,
+    /// An accent colour as six lowercase hex digits, for embedding hosts.
+    pub accent: Option<String>,
+    pub font: Option<Font>,
+}
+
+/// Accepts `1f56b3`, `#1F56B3` or `15b` (hex digits only) as six lowercase
+/// hex digits.
+pub fn parse_hex_colour(text: &str) -> Option<String> {
+    let hex = text.strip_prefix('#').unwrap_or(text);
+    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    match hex.len() {
+        6 => Some(hex.to_ascii_lowercase()),
+        3 => Some(
+            hex.chars()
+                .flat_map(|c| [c, c])
+                .collect::<String>()
+                .to_ascii_lowercase(),
+        ),
+        _ => None,
+    }
+}
+
+/// Links longer than this are cut before decoding; no real link comes near.
+pub const MAX_QUERY_BYTES: usize = 8 * 1024;
+/// At most this many notices are reported for one link.
+pub const MAX_NOTICES: usize = 8;
+
+/// Decodes `%XX` escapes and `+`; malformed escapes are kept as they are.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = |b: u8| (b as char).to_digit(16);
+                match (
+                    bytes.get(i + 1).and_then(|&b| hex(b)),
+                    bytes.get(i + 2).and_then(|&b| hex(b)),
+                ) {
+                    (Some(hi), Some(lo)) => {
+                        out.push((hi * 16 + lo) as u8);
+                        i += 2;
+                    }
+                    _ => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Escapes everything but unreserved characters.
+pub fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Reads a query string (with or without the leading `?`).
+pub fn parse_query(query: &str) -> (LinkState, Vec<String>) {
+    let mut query = query.strip_prefix('?').unwrap_or(query);
+    let mut notices = Vec::new();
+    if query.len() > MAX_QUERY_BYTES {
+        let mut cut = MAX_QUERY_BYTES;
+        while !query.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        query = &query[..cut];
+        notices.push(format!(
+            "The link is longer than {MAX_QUERY_BYTES} bytes; only its start was read."
+        ));
+    }
+    let mut state = LinkState::default();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let (name, value) = (percent_decode(name), percent_decode(value));
+        let outcome = match name.as_str() {
+            "at" => match seconds_to_ms(&value) {
+                Some(ms) => {
+                    state.at = Some(Millis(ms));
+                    Ok(())
+                }
+                None => Err(format!(
+                    "at: \"{}\" is not a number of seconds with at most three decimals; allowed: a model time in seconds such as 2.05",
+                    shorten(&value)
+                )),
+            },
+            "embed" => match value.as_str() {
+                "1" | "true" => {
+                    state.embed = true;
+                    Ok(())
+                }
+                "0" | "false" => {
+                    state.embed = false;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "embed: \"{}\" is not allowed; allowed: 1 or 0",
+                    shorten(&value)
+                )),
+            },
+            "accent" => match parse_hex_colour(&value) {
+                Some(hex) => {
+                    state.accent = Some(hex);
+                    Ok(())
+                }
+                None => Err(format!(
+                    "accent: \"{}\" is not a colour; allowed: three or six hex digits such as 1f56b3",
+                    shorten(&value)
+                )),
+            },
+            "font" => match Font::ALL.into_iter().find(|f| f.name() == value) {
+                Some(font) => {
+                    state.font = Some(font);
+                    Ok(())
+                }
+                None => Err(format!(
+                    "font: \"{}\" is not allowed; allowed: system, serif, sans or mono",
+                    shorten(&value)
+                )),
+            },
+            "theme" => match Theme::ALL.into_iter().find(|t| t.name() == value) {
+                Some(theme) => {
+                    state.theme = theme;
+                    Ok(())
+                }
+                None => Err(format!(
+                    "theme: \"{}\" is not allowed; allowed: light, dark or auto",
+                    shorten(&value)
+                )),
+            },
+            other => match FIELDS.iter().find(|f| f.url == other) {
+                Some(field) => field.apply(&mut state.settings, &value, field.url),
+                // Unknown parameters belong to someone else (an embedding
+                // page, a tracker); they are none of our business.
+                None => Ok(()),
+            },
+        };
+        if let Err(message) = outcome
+            && notices.len() < MAX_NOTICES
+        {
+            notices.push(message);
+        }
+    }
+    (state, notices)
+}
+
+/// Whether a query string names any setting (as opposed to only the
+/// playhead, embed mode, theme or someone else's parameters).
+pub fn sets_any_setting(query: &str) -> bool {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    query.split('&').any(|pair| {
+        let name = percent_decode(pair.split_once('=').map_or(pair, |(n, _)| n));
+        FIELDS.iter().any(|f| f.url == name)
+    })
+}
+
+/// Writes a query string (without `?`) holding only what differs from the
+/// opening settings, so links stay short.
+pub fn to_query(state: &LinkState) -> String {
+    let defaults = Settings::default();
+    let mut parts = Vec::new();
+    for field in &FIELDS {
+        let value = field.value(&state.settings);
+        if value != field.value(&defaults) {
+            parts.push(format!("{}={}", field.url, percent_encode(&value)));
+        }
+    }
+    if let Some(at) = state.at {
+        parts.push(format!("at={}", ms_to_seconds_text(at.ms())));
+    }
+    if state.embed {
+        parts.push("embed=1".to_owned());
+    }
+    if state.theme != Theme::Auto {
+        parts.push(format!("theme={}", state.theme.name()));
+    }
+    if let Some(accent) = &state.accent {
+        parts.push(format!("accent={accent}"));
+    }
+    if let Some(font) = state.font {
+        parts.push(format!("font={}", font.name()));
+    }
+    parts.join("&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Param;
+
+    #[test]
+    fn round_trips_every_setting_and_the_playhead() {
+        let settings = Settings::from_pairs(&[
+            (Param::Dedup, "off"),
+            (Param::Key, "per-attempt"),
+            (Param::TimeoutMs, "2500"),
+            (Param::ResponseTransitMs, "0"),
+            (Param::Jitter, "full"),
+        ])
+        .unwrap();
+        let state = LinkState {
+            settings,
+            at: Some(Millis(2050)),
+            embed: true,
+            theme: Theme::Dark,
+            accent: Some("aa3300".to_owned()),
+            font: Some(Font::Serif),
+        };
+        let query = to_query(&state);
+        assert_eq!(
+            query,
+            "dedup=off&key=per-attempt&timeout=2.5&jitter=full&resp=0&at=2.05&embed=1&theme=dark&accent=aa3300&font=serif"
+        );
+        assert_eq!(parse_query(&format!("?{query}")), (state, vec![]));
+    }
+
+    #[test]
+    fn a_bad_value_costs_only_itself() {
+        let (state, notices) =
+            parse_query("dedup=off&timeout=soon&exec=999999&utm_source=x&theme=neon");
+        assert!(!state.settings.dedup(), "good values are kept");
+        assert_eq!(state.settings.timeout(), Settings::default().timeout());
+        assert_eq!(state.settings.exec(), Settings::default().exec());
+        assert_eq!(state.theme, Theme::Auto);
+        assert_eq!(notices.len(), 3, "{notices:?}");
+        assert!(notices[0].starts_with("timeout: \"soon\""), "{notices:?}");
+        assert!(
+            notices[1].starts_with("exec: 999999 is out of range; allowed: 0 to 600 seconds"),
+            "{notices:?}"
+        );
+        assert!(notices[2].contains("light, dark or auto"), "{notices:?}");
+    }
+
+    #[test]
+    fn look_and_feel_parameters_accept_only_safe_values() {
+        assert_eq!(parse_hex_colour("#1F56B3").as_deref(), Some("1f56b3"));
+        assert_eq!(parse_hex_colour("a30").as_deref(), Some("aa3300"));
+        assert_eq!(parse_hex_colour("red"), None);
+        assert_eq!(parse_hex_colour("12345g"), None);
+        let (state, notices) = parse_query("accent=red;background:url(x)&font=Comic%20Sans");
+        assert_eq!((state.accent, state.font), (None, None));
+        assert_eq!(notices.len(), 2);
+    }
+
+    #[test]
+    fn decoding_is_forgiving_and_exact() {
+        assert_eq!(percent_decode("a%20b+c"), "a b c");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+        assert_eq!(percent_decode("%E2%9C%93"), "✓");
+        assert_eq!(percent_decode("%FF"), "\u{fffd}");
+        let (state, notices) = parse_query("fault=lose%2Dall");
+        assert_eq!(state.settings.fault(), crate::sim::Fault::LoseAll);
+        assert!(notices.is_empty());
+    }
+
+    #[test]
+    fn huge_links_are_cut_and_reported() {
+        let query = format!("dedup=off&{}", "x".repeat(100_000));
+        let (state, notices) = parse_query(&query);
+        assert!(!state.settings.dedup());
+        assert_eq!(notices.len(), 1);
+    }
+}
