@@ -8,6 +8,8 @@
 pub mod sim;
 pub mod view;
 
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -1,0 +1,48 @@
+# The two commands of the README are `make serve` and `make test`.
+# Both install what they need first (scripts/tools.sh skips what is there).
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+E2E_PORT ?= 8090
+export CHROMEDRIVER ?= /usr/bin/chromedriver
+export WASM_BINDGEN_TEST_WEBDRIVER_JSON ?= $(CURDIR)/webdriver.json
+export WASM_BINDGEN_TEST_TIMEOUT ?= 120
+
+.PHONY: help serve test test-native test-wasm test-e2e dist bench tools tools-test
+
+help:
+	@echo "make serve   build and serve the app at http://127.0.0.1:8080"
+	@echo "make test    run every test: native, wasm in Chromium, end-to-end"
+	@echo "make bench   print size and speed figures"
+
+tools:
+	@scripts/tools.sh build
+
+tools-test:
+	@scripts/tools.sh test
+
+serve: tools
+	trunk serve --release
+
+test: tools-test
+	$(MAKE) --no-print-directory test-native test-wasm test-e2e
+
+# The core, the view layer and the command line.
+test-native:
+	cargo test --locked
+
+# Components mounted in headless Chromium.
+test-wasm:
+	cargo test --locked --target wasm32-unknown-unknown --test browser
+
+dist:
+	trunk build --release --locked
+
+# The release bundle, served with the strict CSP, driven by Playwright.
+test-e2e: dist
+	cd e2e && E2E_PORT=$(E2E_PORT) npx playwright test
+
+bench: tools-test dist
+	@scripts/bench.sh

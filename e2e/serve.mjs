@@ -1,0 +1,70 @@
+// A static file server for the built page, sending the strict
+// Content-Security-Policy the page must work under. With --host-port it
+// also serves, on a second origin, a host page that embeds the app in an
+// iframe, as a documentation site would.
+//
+//   node serve.mjs --root ../dist --port 8090 [--host-port 8091]
+import { createServer } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, arg, i, all) => {
+    if (arg.startsWith("--")) pairs.push([arg.slice(2), all[i + 1]]);
+    return pairs;
+  }, []),
+);
+const root = resolve(args.root ?? "../dist");
+const port = Number(args.port ?? 8090);
+const hostPort = args["host-port"] ? Number(args["host-port"]) : null;
+
+export const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+};
+
+const app = createServer(async (req, res) => {
+  const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  let file = normalize(join(root, path));
+  if (!file.startsWith(root)) {
+    res.writeHead(403).end();
+    return;
+  }
+  try {
+    if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+    const body = await readFile(file);
+    res.writeHead(200, {
+      "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
+      "Content-Security-Policy": CSP,
+      "Cache-Control": "no-store",
+    });
+    res.end(body);
+  } catch {
+    res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
+  }
+});
+app.listen(port, "127.0.0.1", () => console.log(`app on http://127.0.0.1:${port}/`));
+
+if (hostPort) {
+  // "localhost" and "127.0.0.1" are different origins: the iframe is cross-origin.
+  const host = createServer((req, res) => {
+    const query = new URL(req.url, "http://x").searchParams.get("q") ?? "embed=1";
+    const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Retry guide</title></head>
+<body><h1>Retry guide</h1><p>The widget below is embedded from another origin.</p>
+<iframe id="lab" title="Idempotency Lab" width="1000" height="900"
+  src="http://127.0.0.1:${port}/?${query.replace(/"/g, "")}"></iframe></body></html>`;
+    res.writeHead(200, {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": "default-src 'self'; frame-src http://127.0.0.1:" + port,
+    });
+    res.end(page);
+  });
+  host.listen(hostPort, "127.0.0.1", () => console.log(`host on http://localhost:${hostPort}/`));
+}

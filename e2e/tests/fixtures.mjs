@@ -1,0 +1,46 @@
+// Shared helpers. Every test fails if the page logs a console error or
+// throws: "no console errors" is checked everywhere, not in one place.
+import { test as base, expect } from "@playwright/test";
+
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const problems = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console error: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    page.problems = problems;
+    await use(page);
+    expect(problems, "console errors and page errors").toEqual([]);
+  },
+});
+
+export { expect };
+
+export const port = Number(process.env.E2E_PORT ?? 8090);
+export const hostOrigin = `http://localhost:${port + 1}`;
+
+/** Opens the app (with an optional query) and waits for the first render. */
+export async function open(page, query = "") {
+  await page.goto(query ? `/?${query}` : "/");
+  await expect(mirror(page)).toContainText("Model time:");
+}
+
+/** The text mirror, found by its accessible name. */
+export function mirror(page) {
+  return page.getByRole("region", { name: "State as text" }).locator("pre");
+}
+
+export function results(page) {
+  return page.getByRole("region", { name: "Result of this run" });
+}
+
+/** The results strip's value for a figure, e.g. "Committed counter". */
+export function figure(page, name) {
+  return results(page).locator(".figure", { hasText: name }).locator("dd");
+}
+
+export async function modelTime(page) {
+  const text = await mirror(page).textContent();
+  return text.match(/^Model time: (\d+\.\d\d) s/)[1];
+}

@@ -1,0 +1,156 @@
+//! The page: reads the link, builds the state, lays out the panels, and
+//! keeps the address bar and the theme in step with the state.
+
+use leptos::html;
+use leptos::prelude::*;
+
+use crate::view::url::{Theme, parse_query, sets_any_setting, to_query};
+
+use super::chart::Chart;
+use super::controls::Controls;
+use super::dom;
+use super::experiments::Experiments;
+use super::keyboard::{self, ShortcutsDialog};
+use super::panels::{Mirror, Notices, RecentEvents, ResultsStrip};
+use super::playback::Playback;
+use super::state::Lab;
+use super::timeline::Timeline;
+use super::toolbar::{Toolbar, share_url};
+
+/// The whole app, configured from the page's address.
+#[component]
+pub fn App() -> impl IntoView {
+    let query = dom::location_search();
+    let (link, notices) = parse_query(&query);
+    let look = (link.accent.clone(), link.font);
+    let lab = Lab::new(link, sets_any_setting(&query), notices);
+    // A host's look and feel from the link, through the CSSOM (which the
+    // Content-Security-Policy allows, unlike inline style attributes).
+    if let Some(hex) = look.0 {
+        dom::set_root_property("--il-accent", &format!("#{hex}"));
+    }
+    if let Some(font) = look.1 {
+        dom::set_root_property("--il-font", font.family());
+    }
+
+    // The address bar follows the settings and the playhead, but not every
+    // frame of playback (browsers limit how often it may change).
+    Effect::new(move |_| {
+        let _ = lab.settings.get();
+        let _ = lab.playhead.get();
+        if !lab.playing.get() {
+            dom::replace_query(&to_query(&lab.link_state()));
+        }
+    });
+    view! { <Workbench lab/> }
+}
+
+/// Everything below the address: mountable on its own (the browser tests
+/// mount it with a state of their choosing).
+#[component]
+pub fn Workbench(lab: Lab) -> impl IntoView {
+    Effect::new(move |_| dom::set_root_attribute("data-theme", lab.theme.get().name()));
+    let dialog = NodeRef::<html::Dialog>::new();
+    keyboard::install(lab, dialog);
+    let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
+    let predicting = move || lab.answer_hidden();
+
+    let stage = view! {
+        <ResultsStrip lab/>
+        <Timeline lab/>
+        <Playback lab/>
+        <div class="text-panels">
+            <RecentEvents lab/>
+            <Mirror lab/>
+        </div>
+    };
+
+    if lab.embed {
+        let full = move || {
+            let mut state = lab.link_state();
+            state.embed = false;
+            share_url(&state)
+        };
+        return view! {
+            <div class="app embed" class:predicting=predicting>
+                <Notices lab/>
+                <main class="stage">{stage}</main>
+                <p class="embed-footer">
+                    <a href=full target="_blank" rel="noopener">
+                        "Open in Idempotency Lab"
+                    </a>
+                </p>
+                <div class="visually-hidden" aria-live="polite" aria-atomic="true">{move || lab.announcement.get()}</div>
+                <ShortcutsDialog dialog/>
+            </div>
+        }
+        .into_any();
+    }
+
+    view! {
+        <div class="app" class:predicting=predicting>
+            <header class="masthead">
+                <div class="brand">
+                    <h1>"Idempotency Lab"</h1>
+                    <p class="tagline">
+                        "A client that reports one success can leave two increments in the ledger. Lose an acknowledgement, retry, and see why."
+                    </p>
+                </div>
+                <Toolbar lab on_shortcuts=open_shortcuts/>
+                <ThemePicker lab/>
+            </header>
+            <Notices lab/>
+            // Settings, then what they produce, then the guided experiments:
+            // one column on phones; on wide screens the grid puts settings and
+            // experiments side by side with the stage.
+            <div class="workspace">
+                <div class="area-controls">
+                    <Controls lab/>
+                </div>
+                <main class="stage">
+                    {stage}
+                    <Chart lab/>
+                </main>
+                <div class="area-experiments">
+                    <Experiments lab/>
+                </div>
+            </div>
+            <div class="visually-hidden" aria-live="polite" aria-atomic="true">{move || lab.announcement.get()}</div>
+            <ShortcutsDialog dialog/>
+        </div>
+    }
+    .into_any()
+}
+
+#[component]
+fn ThemePicker(lab: Lab) -> impl IntoView {
+    view! {
+        <div class="theme-picker">
+            <label for="theme">"Theme"</label>
+            <select
+                id="theme"
+                on:change:target=move |ev| {
+                    if let Some(t) = Theme::ALL.into_iter().find(|t| t.name() == ev.target().value()) {
+                        lab.theme.set(t);
+                    }
+                }
+            >
+                {Theme::ALL
+                    .into_iter()
+                    .map(|t| {
+                        let label = match t {
+                            Theme::Auto => "Match system",
+                            Theme::Light => "Light",
+                            Theme::Dark => "Dark",
+                        };
+                        view! {
+                            <option value=t.name() prop:selected=move || lab.theme.get() == t>
+                                {label}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </div>
+    }
+}

@@ -1,0 +1,240 @@
+//! The chart, drawn by `view::chart` onto a canvas at the screen's pixel
+//! density, redrawn when the run, the playhead or the theme changes.
+//!
+//! Two things keep it working under a strict Content-Security-Policy:
+//! text is measured with the canvas's own `measureText` (plotters' browser
+//! font code would insert an inline-styled element), and the legend is HTML.
+//! Colours are read from the page's stylesheet, so a host's custom
+//! properties restyle the chart too.
+
+use leptos::prelude::*;
+use plotters::prelude::{IntoDrawingArea, RGBColor};
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+
+use crate::view::chart::{ChartData, LIGHT, Palette, draw};
+
+use super::dom;
+use super::state::Lab;
+
+const HEIGHT_CSS_PX: f64 = 240.0;
+
+/// A canvas backend that measures text with the canvas itself.
+struct MeasuredCanvas {
+    inner: CanvasBackend,
+    context: web_sys::CanvasRenderingContext2d,
+}
+
+type CanvasErr = <CanvasBackend as DrawingBackend>::ErrorType;
+
+impl DrawingBackend for MeasuredCanvas {
+    type ErrorType = CanvasErr;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasErr>> {
+        self.inner.ensure_prepared()
+    }
+    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasErr>> {
+        self.inner.present()
+    }
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
+        self.inner.draw_pixel(point, color)
+    }
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
+        self.inner.draw_line(from, to, style)
+    }
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
+        self.inner.draw_path(path, style)
+    }
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
+        self.inner.fill_polygon(vert, style)
+    }
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
+        self.inner.draw_text(text, style, pos)
+    }
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasErr>> {
+        let size = style.size();
+        self.context
+            .set_font(&format!("{size}px {}", style.family().as_str()));
+        let width = self
+            .context
+            .measure_text(text)
+            .map_or(text.chars().count() as f64 * size * 0.6, |m| m.width());
+        Ok((width.ceil() as u32, size.ceil() as u32))
+    }
+}
+
+/// Parses a computed colour such as "rgb(34, 107, 66)" or "rgba(0, 0, 0, 0.5)".
+/// A fully transparent colour (no stylesheet, or a host that unset it) is
+/// no colour at all: the caller falls back to the built-in palette.
+fn parse_rgb(css: &str) -> Option<RGBColor> {
+    let inner = css
+        .trim()
+        .strip_prefix("rgba(")
+        .or_else(|| css.trim().strip_prefix("rgb("))?
+        .strip_suffix(')')?;
+    let numbers: Vec<f64> = inner
+        .split([',', ' ', '/'])
+        .filter(|p| !p.is_empty())
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .ok()?;
+    if numbers.len() < 3 || numbers.get(3).is_some_and(|&alpha| alpha == 0.0) {
+        return None;
+    }
+    let channel = |v: f64| v.clamp(0.0, 255.0).round() as u8;
+    Some(RGBColor(
+        channel(numbers[0]),
+        channel(numbers[1]),
+        channel(numbers[2]),
+    ))
+}
+
+fn computed(element: &web_sys::Element, property: &str) -> Option<RGBColor> {
+    let style = dom::window()?.get_computed_style(element).ok()??;
+    parse_rgb(&style.get_property_value(property).ok()?)
+}
+
+/// The chart's colours as the stylesheet currently resolves them.
+fn palette_from(canvas: &web_sys::Element, legend: &web_sys::Element) -> Palette {
+    let swatch = |class: &str| {
+        legend
+            .query_selector(&format!(".swatch.{class}"))
+            .ok()
+            .flatten()
+    };
+    let from = |el: Option<web_sys::Element>, fallback: RGBColor| {
+        el.and_then(|e| computed(&e, "background-color"))
+            .unwrap_or(fallback)
+    };
+    Palette {
+        background: computed(canvas, "background-color").unwrap_or(LIGHT.background),
+        text: computed(canvas, "color").unwrap_or(LIGHT.text),
+        grid: computed(canvas, "border-top-color").unwrap_or(LIGHT.grid),
+        counter: from(swatch("counter"), LIGHT.counter),
+        received: from(swatch("received"), LIGHT.received),
+        playhead: from(swatch("playhead"), LIGHT.playhead),
+    }
+}
+
+#[component]
+pub fn Chart(lab: Lab) -> impl IntoView {
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let legend = NodeRef::<leptos::html::Ul>::new();
+    let data = Memo::new(move |_| lab.run.with(|run| ChartData::of(run)));
+    Effect::new(move |_| {
+        let t = lab.playhead.get();
+        let _theme = lab.theme.get();
+        let hidden = lab.answer_hidden();
+        let (Some(el), Some(legend)) = (canvas.get(), legend.get()) else {
+            return;
+        };
+        let scale = dom::device_pixel_ratio();
+        let width = (f64::from(el.client_width()).max(240.0) * scale).round() as u32;
+        let height = (HEIGHT_CSS_PX * scale).round() as u32;
+        if el.width() != width {
+            el.set_width(width);
+        }
+        if el.height() != height {
+            el.set_height(height);
+        }
+        let Some(context) = el
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let palette = palette_from(&el, &legend);
+        let Some(inner) = CanvasBackend::with_canvas_object(el.clone()) else {
+            return;
+        };
+        let area = MeasuredCanvas { inner, context }.into_drawing_area();
+        if hidden {
+            // An experiment is waiting for a prediction: show nothing yet.
+            let _ = area.fill(&palette.background);
+            return;
+        }
+        data.with(|d| {
+            // A failed draw leaves a blank chart; the text description still holds.
+            let _ = draw(&area, d, t, &palette, scale, false);
+        });
+    });
+    let description = move || {
+        if lab.answer_hidden() {
+            "Chart hidden until you make your prediction.".to_owned()
+        } else {
+            data.with(|d| d.describe())
+        }
+    };
+    view! {
+        <section class="panel chart" aria-labelledby="chart-h">
+            <h2 id="chart-h">"Counter and client successes over time"</h2>
+            <ul class="chart-legend" node_ref=legend>
+                <li>
+                    <span class="swatch counter"></span>
+                    "Committed counter"
+                </li>
+                <li>
+                    <span class="swatch received"></span>
+                    "Successes the client received"
+                </li>
+                <li>
+                    <span class="swatch playhead"></span>
+                    "Playhead"
+                </li>
+            </ul>
+            <canvas node_ref=canvas class="chart-canvas" role="img" aria-label=description></canvas>
+        </section>
+    }
+}

@@ -1,0 +1,163 @@
+//! Small, failure-tolerant wrappers over browser APIs. Every one of them
+//! degrades to doing nothing (storage disabled, clipboard refused, no
+//! window in a test) rather than panicking.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+pub fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+pub fn document() -> Option<web_sys::Document> {
+    window()?.document()
+}
+
+/// Milliseconds from a monotonic clock, for playback pacing only.
+pub fn now_ms() -> f64 {
+    window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+pub fn storage_get(key: &str) -> Option<String> {
+    window()?.local_storage().ok()??.get_item(key).ok()?
+}
+
+pub fn storage_set(key: &str, value: &str) {
+    if let Some(Ok(Some(storage))) = window().map(|w| w.local_storage()) {
+        let _ = storage.set_item(key, value);
+    }
+}
+
+pub fn location_search() -> String {
+    window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+/// The page's address without its query string.
+pub fn location_base() -> String {
+    window()
+        .and_then(|w| {
+            let l = w.location();
+            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+        })
+        .unwrap_or_default()
+}
+
+/// Rewrites the address bar without a navigation or a history entry.
+pub fn replace_query(query: &str) {
+    let Some(w) = window() else { return };
+    let Ok(history) = w.history() else { return };
+    let path = w.location().pathname().unwrap_or_else(|_| "/".to_owned());
+    let url = if query.is_empty() {
+        path
+    } else {
+        format!("{path}?{query}")
+    };
+    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+}
+
+/// Copies text to the clipboard; the promise's outcome is not awaited, so
+/// callers also show the text for copying by hand.
+pub fn copy_text(text: &str) {
+    if let Some(w) = window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+pub fn set_root_attribute(name: &str, value: &str) {
+    if let Some(root) = document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute(name, value);
+    }
+}
+
+/// Sets a CSS custom property on the root element through the CSSOM.
+pub fn set_root_property(name: &str, value: &str) {
+    if let Some(root) = document().and_then(|d| d.document_element())
+        && let Ok(root) = root.dyn_into::<web_sys::HtmlElement>()
+    {
+        let _ = root.style().set_property(name, value);
+    }
+}
+
+pub fn prefers_dark() -> bool {
+    window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+pub fn device_pixel_ratio() -> f64 {
+    window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(1.0, 3.0)
+}
+
+/// Offers `contents` as a file download named `name`.
+pub fn download(name: &str, mime: &str, contents: &str) -> Result<(), String> {
+    let document = document().ok_or("no document")?;
+    let parts = js_sys::Array::of1(&JsValue::from_str(contents));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|_| "cannot make a file")?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|_| "cannot make a download link")?;
+    let anchor: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|_| "cannot make a link")?
+        .unchecked_into();
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// What the focused element does with keys, so shortcuts stay out of its way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyOwner {
+    /// A text field, number field, slider, select or editable area: it uses
+    /// every key, so no shortcut fires.
+    Field,
+    /// A button, link, checkbox or disclosure: Space and Enter activate it.
+    Activatable,
+    /// Anything else: shortcuts are free to fire.
+    Nothing,
+}
+
+pub fn key_owner(target: Option<web_sys::EventTarget>) -> KeyOwner {
+    let Some(element) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return KeyOwner::Nothing;
+    };
+    if element.closest("dialog[open]").ok().flatten().is_some() {
+        return KeyOwner::Field;
+    }
+    match element.tag_name().to_ascii_lowercase().as_str() {
+        "input" => {
+            let kind = element
+                .get_attribute("type")
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            if matches!(
+                kind.as_str(),
+                "checkbox" | "radio" | "button" | "submit" | "reset" | "file"
+            ) {
+                KeyOwner::Activatable
+            } else {
+                KeyOwner::Field
+            }
+        }
+        "select" | "textarea" => KeyOwner::Field,
+        "button" | "a" | "summary" => KeyOwner::Activatable,
+        _ if element
+            .closest("[contenteditable]")
+            .ok()
+            .flatten()
+            .is_some() =>
+        {
+            KeyOwner::Field
+        }
+        _ => KeyOwner::Nothing,
+    }
+}

@@ -1,0 +1,89 @@
+//! Guided experiments: apply, predict, then see the answer explained with
+//! the run's own figures.
+
+use leptos::prelude::*;
+
+use crate::view::experiments::{EXPERIMENTS, verdict};
+
+use super::state::{ExperimentState, Lab};
+
+fn card(lab: Lab, state: ExperimentState) -> impl IntoView {
+    let Some(e) = EXPERIMENTS.get(state.index) else {
+        return ().into_any();
+    };
+    match state.prediction {
+        None => view! {
+            <div class="experiment-card" role="group" aria-labelledby="experiment-title">
+                <h3 id="experiment-title">{e.title}</h3>
+                <p class="question" id="experiment-question">"Predict: "{e.question.text()}</p>
+                <div class="choices" role="group" aria-labelledby="experiment-question">
+                    {e
+                        .question
+                        .choices()
+                        .iter()
+                        .map(|choice| {
+                            view! {
+                                <button type="button" on:click=move |_| lab.predict((*choice).to_owned())>
+                                    {*choice}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+                <button type="button" class="link" on:click=move |_| lab.predict(String::new())>
+                    "Just show me"
+                </button>
+            </div>
+        }
+        .into_any(),
+        Some(prediction) => {
+            let (answer, explanation) = lab.run.with(|run| (e.question.answer(run), e.explain(run)));
+            let headline = if prediction.is_empty() { format!("Answer: {answer}.") } else { verdict(&prediction, &answer) };
+            view! {
+                <div class="experiment-card" role="group" aria-labelledby="experiment-title">
+                    <h3 id="experiment-title">{e.title}</h3>
+                    <p class="question">{e.question.text()}</p>
+                    <p class="answer">
+                        <strong>{headline}</strong>
+                    </p>
+                    <p class="explanation">{explanation}</p>
+                    <button type="button" class="link" on:click=move |_| lab.experiment.set(None)>
+                        "Close experiment"
+                    </button>
+                </div>
+            }
+            .into_any()
+        }
+    }
+}
+
+#[component]
+pub fn Experiments(lab: Lab) -> impl IntoView {
+    let active = move || lab.experiment.with(|e| e.as_ref().map(|e| e.index));
+    view! {
+        <section class="panel experiments" aria-labelledby="experiments-h">
+            <h2 id="experiments-h">"Experiments"</h2>
+            <p class="hint">"Each sets up a run from the opening settings and asks for your prediction before revealing it."</p>
+            <ul class="experiment-list">
+                {EXPERIMENTS
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| {
+                        view! {
+                            <li>
+                                <button
+                                    type="button"
+                                    aria-pressed=move || if active() == Some(i) { "true" } else { "false" }
+                                    on:click=move |_| lab.start_experiment(i)
+                                >
+                                    {e.title}
+                                </button>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+            {move || lab.experiment.get().map(|state| card(lab, state))}
+        </section>
+    }
+}

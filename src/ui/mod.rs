@@ -1,0 +1,37 @@
+//! The browser front end (wasm32 only): Leptos components that render what
+//! `view` computes from the core's runs. Components take the [`state::Lab`]
+//! as a prop, so tests can mount any of them with a state of their own.
+
+mod app;
+mod chart;
+mod controls;
+pub mod dom;
+mod experiments;
+mod keyboard;
+mod panels;
+mod playback;
+pub mod state;
+mod timeline;
+mod toolbar;
+
+pub use app::{App, Workbench};
+pub use chart::Chart;
+pub use controls::Controls;
+pub use experiments::Experiments;
+pub use panels::{Mirror, Notices, RecentEvents, ResultsStrip};
+pub use playback::Playback;
+pub use timeline::Timeline;
+
+/// The performance mark set once the first complete render has reached the
+/// screen (read by `make bench`).
+pub const RENDERED_MARK: &str = "idempotency-lab:rendered";
+
+/// Mounts the app on the page's body.
+pub fn start() {
+    leptos::mount::mount_to_body(App);
+    leptos::prelude::request_animation_frame(|| {
+        if let Some(performance) = dom::window().and_then(|w| w.performance()) {
+            let _ = performance.mark(RENDERED_MARK);
+        }
+    });
+}

@@ -1,0 +1,137 @@
+//! The text regions: recent events, the state as text, the results strip
+//! and notices. Each is the core's own words, rendered as text.
+
+use leptos::prelude::*;
+
+use crate::sim::{Outcome, text_mirror};
+
+use super::state::Lab;
+
+#[component]
+pub fn RecentEvents(lab: Lab) -> impl IntoView {
+    let visible = Memo::new(move |_| {
+        let t = lab.playhead.get();
+        lab.run.with(|r| r.records_until(t).len())
+    });
+    let rows = move || {
+        let count = visible.get();
+        lab.run.with(|run| {
+            run.records()[..count]
+                .iter()
+                .rev()
+                .map(|r| {
+                    let t = r.t;
+                    view! {
+                        <li class=format!("event {}", r.kind())>
+                            <button type="button" on:click=move |_| lab.seek(t, true)>
+                                <span class="event-time">{t.to_string()}</span>
+                                " "
+                                <span class="event-text">{r.sentence()}</span>
+                            </button>
+                        </li>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <section class="panel events" aria-labelledby="events-h">
+            <h2 id="events-h">"Recent events"</h2>
+            <p class="hint">"Newest first, up to the playhead. Choose one to move the playhead there."</p>
+            <ol class="event-list">{rows}</ol>
+        </section>
+    }
+}
+
+#[component]
+pub fn Mirror(lab: Lab) -> impl IntoView {
+    let text = Memo::new(move |_| {
+        let t = lab.playhead.get();
+        lab.run.with(|r| text_mirror(r, t))
+    });
+    view! {
+        <section class="panel mirror" aria-labelledby="mirror-h">
+            <h2 id="mirror-h">"State as text"</h2>
+            <pre class="mirror-text">{text}</pre>
+        </section>
+    }
+}
+
+#[component]
+pub fn ResultsStrip(lab: Lab) -> impl IntoView {
+    let summary = move || lab.run.with(|r| *r.summary());
+    let max_attempts = move || lab.settings.with(|s| s.max_attempts());
+    let hidden = move || lab.answer_hidden();
+    let shown = move |text: String| if hidden() { "?".to_owned() } else { text };
+    let verdict = move || {
+        if hidden() {
+            return Some(view! { <p class="verdict pending">"Make your prediction in the experiment to reveal the result."</p> }.into_any());
+        }
+        let s = summary();
+        let increments = if s.committed == 1 {
+            "1 increment".to_owned()
+        } else {
+            format!("{} increments", s.committed)
+        };
+        match s.outcome {
+            Outcome::Succeeded if s.committed != 1 => Some(
+                view! {
+                    <p class="verdict disagree">
+                        <strong>"The client status and the ledger disagree: "</strong>
+                        {format!("the client reports one success, but the ledger holds {increments}.")}
+                    </p>
+                }
+                .into_any(),
+            ),
+            Outcome::Exhausted => Some(
+                view! {
+                    <p class="verdict unknown">
+                        {format!("The client gave up without knowing the result; the ledger holds {increments}.")}
+                    </p>
+                }
+                .into_any(),
+            ),
+            _ => None,
+        }
+    };
+    view! {
+        <section class="results" aria-labelledby="results-h">
+            <h2 id="results-h">"Result of this run"</h2>
+            <dl class="figures">
+                <div class="figure">
+                    <dt>"Committed counter"</dt>
+                    <dd class="counter">{move || shown(summary().committed.to_string())}</dd>
+                </div>
+                <div class="figure">
+                    <dt>"Client outcome"</dt>
+                    <dd class="outcome">{move || shown(format!("{} at {}", summary().outcome.name(), summary().outcome_at))}</dd>
+                </div>
+                <div class="figure">
+                    <dt>"Deduplication hits"</dt>
+                    <dd class="hits">{move || shown(summary().dedup_hits.to_string())}</dd>
+                </div>
+                <div class="figure">
+                    <dt>"Attempts"</dt>
+                    <dd class="attempts">{move || shown(format!("{} of {}", summary().attempts, max_attempts()))}</dd>
+                </div>
+            </dl>
+            {verdict}
+        </section>
+    }
+}
+
+#[component]
+pub fn Notices(lab: Lab) -> impl IntoView {
+    view! {
+        <div class="notices" role="status">
+            <For each=move || lab.notices.get() key=|n| n.id let:notice>
+                <p class="notice">
+                    <span class="notice-text">{notice.text.clone()}</span>
+                    <button type="button" class="dismiss" on:click=move |_| lab.dismiss(notice.id)>
+                        "Dismiss"
+                    </button>
+                </p>
+            </For>
+        </div>
+    }
+}

@@ -1,0 +1,328 @@
+//! The app's state in one place. Components read signals and call these
+//! methods; nothing here computes model behaviour: runs come from the core,
+//! everything shown is derived from the current run and the playhead.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::sim::settings_file::parse_settings_json;
+use crate::sim::{Millis, Run, Settings};
+use crate::view::experiments::EXPERIMENTS;
+use crate::view::fields::{FIELDS, Field};
+use crate::view::playback::{Speed, inspection_at};
+use crate::view::url::{LinkState, Theme};
+
+use super::dom;
+
+const STORAGE_KEY: &str = "idempotency-lab.settings.v1";
+
+#[derive(Clone, Copy)]
+pub struct FieldState {
+    /// What the control shows: the user's own text while they type.
+    pub text: RwSignal<String>,
+    /// Why that text was refused, if it was.
+    pub error: RwSignal<Option<String>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub id: u32,
+    pub text: String,
+}
+
+/// A guided experiment in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExperimentState {
+    pub index: usize,
+    /// The reader's prediction, once made ("" for "just show me").
+    pub prediction: Option<String>,
+}
+
+#[derive(Clone, Copy)]
+pub struct Lab {
+    pub settings: RwSignal<Settings>,
+    pub run: RwSignal<Arc<Run>>,
+    pub playhead: RwSignal<Millis>,
+    pub playing: RwSignal<bool>,
+    pub speed: RwSignal<Speed>,
+    /// The playing position in inspection milliseconds (kept as a float so
+    /// slow speeds still advance frame by frame).
+    pub inspection: StoredValue<f64>,
+    /// Bumped whenever playback starts, so a stale frame loop stops.
+    pub loop_generation: StoredValue<u32>,
+    pub fields: [FieldState; FIELDS.len()],
+    pub notices: RwSignal<Vec<Notice>>,
+    next_notice: StoredValue<u32>,
+    /// The polite live region's text.
+    pub announcement: RwSignal<String>,
+    pub experiment: RwSignal<Option<ExperimentState>>,
+    pub embed: bool,
+    pub theme: RwSignal<Theme>,
+    /// The host's look and feel from the link, kept in shared links.
+    look: StoredValue<(Option<String>, Option<crate::view::url::Font>)>,
+}
+
+impl Lab {
+    /// Builds the state from a link (and, if the link sets nothing, the
+    /// settings remembered from last time), with notices for anything
+    /// refused along the way.
+    pub fn new(link: LinkState, link_has_settings: bool, mut notices: Vec<String>) -> Lab {
+        let mut settings = link.settings.clone();
+        if !link_has_settings && let Some(saved) = dom::storage_get(STORAGE_KEY) {
+            match parse_settings_json(&saved) {
+                Ok(s) => settings = s,
+                Err(e) => notices.push(format!(
+                    "Your saved settings could not be used ({e}); the opening settings are shown."
+                )),
+            }
+        }
+        let run = match Run::simulate(&settings) {
+            Ok(run) => run,
+            Err(e) => {
+                notices.push(format!(
+                    "These settings could not be simulated ({e}); the opening settings are shown."
+                ));
+                settings = Settings::default();
+                Run::simulate(&settings).expect("the opening settings simulate")
+            }
+        };
+        let look = (link.accent.clone(), link.font);
+        let playhead = link.at.unwrap_or(Millis::ZERO);
+        if playhead > run.end() {
+            notices.push(format!(
+                "at: {} s is past the end of this run; the playhead is at the end ({}) instead.",
+                crate::sim::settings::ms_to_seconds_text(playhead.ms()),
+                run.end()
+            ));
+        }
+        let playhead = playhead.min(run.end());
+        let fields = FIELDS.map(|f| FieldState {
+            text: RwSignal::new(f.value(&settings)),
+            error: RwSignal::new(None),
+        });
+        let lab = Lab {
+            settings: RwSignal::new(settings),
+            run: RwSignal::new(Arc::new(run)),
+            playhead: RwSignal::new(playhead),
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(Speed::One),
+            inspection: StoredValue::new(0.0),
+            loop_generation: StoredValue::new(0),
+            fields,
+            notices: RwSignal::new(Vec::new()),
+            next_notice: StoredValue::new(0),
+            announcement: RwSignal::new(String::new()),
+            experiment: RwSignal::new(None),
+            embed: link.embed,
+            theme: RwSignal::new(link.theme),
+            look: StoredValue::new(look),
+        };
+        for n in notices {
+            lab.notify(n);
+        }
+        lab.sync_inspection();
+        lab
+    }
+
+    pub fn field_state(&self, field: &Field) -> FieldState {
+        let i = FIELDS
+            .iter()
+            .position(|f| f.param == field.param)
+            .expect("field is listed");
+        self.fields[i]
+    }
+
+    pub fn notify(&self, text: String) {
+        let id = self.next_notice.get_value();
+        self.next_notice.set_value(id + 1);
+        self.notices.update(|n| {
+            n.push(Notice { id, text });
+            // Keep the newest few; an endless pile helps nobody.
+            let len = n.len();
+            if len > 6 {
+                n.drain(..len - 6);
+            }
+        });
+    }
+
+    pub fn dismiss(&self, id: u32) {
+        self.notices.update(|n| n.retain(|x| x.id != id));
+    }
+
+    /// Replaces every setting at once (an experiment, an import, a reset).
+    /// Returns false, leaving everything as it was, if the run fails.
+    pub fn apply(&self, settings: Settings) -> bool {
+        match Run::simulate(&settings) {
+            Ok(run) => {
+                for (f, state) in FIELDS.iter().zip(self.fields) {
+                    state.text.set(f.value(&settings));
+                    state.error.set(None);
+                }
+                self.install(settings, run);
+                true
+            }
+            Err(e) => {
+                self.notify(format!(
+                    "These settings could not be simulated: {e}. The last run stays on screen."
+                ));
+                false
+            }
+        }
+    }
+
+    /// One control changed. A refused value shows its message beside the
+    /// control and leaves the last valid run on screen.
+    pub fn edit(&self, field: &Field, text: String) {
+        let state = self.field_state(field);
+        state.text.set(text.clone());
+        let mut settings = self.settings.get_untracked();
+        match field.apply(&mut settings, &text, field.label) {
+            Ok(()) => match Run::simulate(&settings) {
+                Ok(run) => {
+                    state.error.set(None);
+                    self.install(settings, run);
+                }
+                Err(e) => state.error.set(Some(format!(
+                    "{}: this value cannot be simulated ({e}).",
+                    field.label
+                ))),
+            },
+            Err(message) => state.error.set(Some(message)),
+        }
+    }
+
+    fn install(&self, settings: Settings, run: Run) {
+        let end = run.end();
+        self.settings.set(settings.clone());
+        self.run.set(Arc::new(run));
+        // Keep the playhead's model time, clamped to the new end.
+        if self.playhead.get_untracked() > end {
+            self.playhead.set(end);
+        }
+        self.sync_inspection();
+        if let Ok(json) = serde_json::to_string(&settings) {
+            dom::storage_set(STORAGE_KEY, &json);
+        }
+    }
+
+    fn end(&self) -> Millis {
+        self.run.with_untracked(|r| r.end())
+    }
+
+    fn sync_inspection(&self) {
+        self.inspection
+            .set_value(inspection_at(self.playhead.get_untracked(), self.end()));
+    }
+
+    /// Moves the playhead; `announce` says the event now at the playhead in
+    /// the live region (for steps, not for scrubbing or playing).
+    pub fn seek(&self, t: Millis, announce: bool) {
+        let t = t.min(self.end());
+        self.playhead.set(t);
+        self.sync_inspection();
+        if announce {
+            self.announce_at(t);
+        }
+    }
+
+    fn announce_at(&self, t: Millis) {
+        let text = self.run.with_untracked(|run| {
+            let here: Vec<String> = run
+                .records()
+                .iter()
+                .filter(|r| r.t == t)
+                .map(|r| r.sentence())
+                .collect();
+            if here.is_empty() {
+                format!("Model time {t}.")
+            } else {
+                format!("{t}: {}", here.join(" "))
+            }
+        });
+        // A repeated identical text would not be read again; a trailing
+        // zero-width space makes it new.
+        let previous = self.announcement.get_untracked();
+        let text = if previous == text {
+            format!("{text}\u{200b}")
+        } else {
+            text
+        };
+        self.announcement.set(text);
+    }
+
+    pub fn next_event(&self) {
+        let t = self.playhead.get_untracked();
+        if let Some(next) = self.run.with_untracked(|r| r.next_event_time(t)) {
+            self.seek(next, true);
+        }
+    }
+
+    pub fn previous_event(&self) {
+        let t = self.playhead.get_untracked();
+        match self.run.with_untracked(|r| r.previous_event_time(t)) {
+            Some(prev) => self.seek(prev, true),
+            None => self.seek(Millis::ZERO, true),
+        }
+    }
+
+    pub fn restart(&self) {
+        self.playing.set(false);
+        self.seek(Millis::ZERO, true);
+    }
+
+    pub fn toggle_play(&self) {
+        if self.playing.get_untracked() {
+            self.playing.set(false);
+        } else {
+            if self.playhead.get_untracked() >= self.end() {
+                self.seek(Millis::ZERO, false);
+            }
+            self.playing.set(true);
+            super::playback::start_loop(*self);
+        }
+    }
+
+    /// Starts a guided experiment: its settings, the playhead at 0, and the
+    /// answer hidden until the reader predicts.
+    pub fn start_experiment(&self, index: usize) {
+        let Some(e) = EXPERIMENTS.get(index) else {
+            return;
+        };
+        self.playing.set(false);
+        if self.apply(e.settings()) {
+            self.seek(Millis::ZERO, false);
+            self.experiment.set(Some(ExperimentState {
+                index,
+                prediction: None,
+            }));
+        }
+    }
+
+    /// The reader predicts (or asks to be shown): the run plays out to its end.
+    pub fn predict(&self, prediction: String) {
+        self.experiment.update(|e| {
+            if let Some(e) = e {
+                e.prediction = Some(prediction);
+            }
+        });
+        self.seek(self.end(), true);
+    }
+
+    /// True while an experiment waits for a prediction: the answer is hidden.
+    pub fn answer_hidden(&self) -> bool {
+        self.experiment
+            .with(|e| e.as_ref().is_some_and(|e| e.prediction.is_none()))
+    }
+
+    pub fn link_state(&self) -> LinkState {
+        LinkState {
+            settings: self.settings.get_untracked(),
+            at: Some(self.playhead.get_untracked()),
+            embed: self.embed,
+            theme: self.theme.get_untracked(),
+            accent: self.look.with_value(|l| l.0.clone()),
+            font: self.look.with_value(|l| l.1),
+        }
+    }
+}
