@@ -3,7 +3,7 @@
 // browser: the executable path is fixed.
 import { defineConfig } from "@playwright/test";
 
-const port = Number(process.env.E2E_PORT ?? 8090);
+const port = Number(process.env.E2E_PORT ?? 47801);
 
 export default defineConfig({
   testDir: "tests",

@@ -17,7 +17,7 @@ export const test = base.extend({
 
 export { expect };
 
-export const port = Number(process.env.E2E_PORT ?? 8090);
+export const port = Number(process.env.E2E_PORT ?? 47801);
 export const hostOrigin = `http://localhost:${port + 1}`;
 
 /** Opens the app (with an optional query) and waits for the first render. */

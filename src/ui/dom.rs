@@ -58,14 +58,6 @@ pub fn replace_query(query: &str) {
     let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
 }
 
-/// Copies text to the clipboard; the promise's outcome is not awaited, so
-/// callers also show the text for copying by hand.
-pub fn copy_text(text: &str) {
-    if let Some(w) = window() {
-        let _ = w.navigator().clipboard().write_text(text);
-    }
-}
-
 pub fn set_root_attribute(name: &str, value: &str) {
     if let Some(root) = document().and_then(|d| d.document_element()) {
         let _ = root.set_attribute(name, value);

@@ -85,7 +85,7 @@ pub fn ShortcutsDialog(dialog: NodeRef<html::Dialog>) -> impl IntoView {
             </dl>
             <p class="hint">"Shortcuts do nothing while you are typing in a field."</p>
             <form method="dialog">
-                <button type="submit" autofocus>"Close"</button>
+                <button type="submit">"Close"</button>
             </form>
         </dialog>
     }

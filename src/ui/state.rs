@@ -318,7 +318,8 @@ impl Lab {
     pub fn link_state(&self) -> LinkState {
         LinkState {
             settings: self.settings.get_untracked(),
-            at: Some(self.playhead.get_untracked()),
+            // The start is the default; links only say where else to look.
+            at: Some(self.playhead.get_untracked()).filter(|t| *t > Millis::ZERO),
             embed: self.embed,
             theme: self.theme.get_untracked(),
             accent: self.look.with_value(|l| l.0.clone()),

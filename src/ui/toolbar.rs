@@ -41,8 +41,9 @@ struct Shared {
     status: String,
 }
 
+/// Shows `text` for copying by hand and tries the clipboard, reporting
+/// whether the browser allowed it (a refusal is an answer, not an error).
 fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
-    dom::copy_text(&text);
     shared.set(Some(Shared {
         title,
         text: text.clone(),

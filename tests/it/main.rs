@@ -3,5 +3,6 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cli;
+mod hostile;
 mod properties;
 mod scenarios;

@@ -1,0 +1,32 @@
+// An automated accessibility scan with axe-core in the normal and the embed
+// view, light and dark. Injecting axe needs an inline script, so this test
+// alone lets the browser bypass the CSP (the others run under it).
+import { createRequire } from "node:module";
+import { test, expect, open } from "./fixtures.mjs";
+
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+test.use({ bypassCSP: true });
+
+for (const [view, query] of [["normal", "dedup=off&at=4"], ["embed", "embed=1&at=2.05"]]) {
+  for (const scheme of ["light", "dark"]) {
+    test(`axe finds no serious or critical violations: ${view} view, ${scheme}`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await open(page, query);
+      if (view === "normal") {
+        // Include the states that only appear after interaction.
+        await page.getByLabel("Timeout per attempt").fill("x");
+        await page.getByRole("button", { name: "Retention zero" }).click();
+        await page.getByRole("button", { name: "Copy link" }).click();
+      }
+      await page.addScriptTag({ path: axePath });
+      const violations = await page.evaluate(async () => {
+        const result = await window.axe.run(document, { resultTypes: ["violations"] });
+        return result.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+      });
+      expect(violations).toEqual([]);
+    });
+  }
+}

@@ -1,0 +1,110 @@
+// Keyboard-only use, shortcuts and what a screen reader hears.
+import { test, expect, open, mirror, modelTime } from "./fixtures.mjs";
+
+/** The accessible name of the focused element, as a label or its text. */
+async function focusedName(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    const label = el.labels && el.labels[0] ? el.labels[0].textContent : null;
+    return (label ?? el.getAttribute("aria-label") ?? el.textContent ?? "").trim();
+  });
+}
+
+test("keyboard-only use reaches every control, with focus always visible", async ({ page }) => {
+  await open(page);
+  await page.getByText("Advanced").click(); // open the disclosure so its fields are reachable
+  await page.locator("body").click({ position: { x: 1, y: 1 } });
+  const seen = new Set();
+  for (let i = 0; i < 120; i++) {
+    await page.keyboard.press("Tab");
+    const name = await focusedName(page);
+    if (name === null) continue;
+    seen.add(name);
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    expect(outline, `focus on "${name}" must be visible`).not.toBe("none");
+  }
+  for (const name of [
+    "Response fault",
+    "Server deduplicates operation keys",
+    "Retry key",
+    "Stored-result retention",
+    "Timeout per attempt",
+    "Server execution time",
+    "Maximum total attempts",
+    "Initial retry delay",
+    "Deterministic full-jitter example",
+    "Advanced",
+    "Backoff cap",
+    "Request transit",
+    "Response transit",
+    "Play",
+    "Previous event",
+    "Next event",
+    "Restart",
+    "Speed",
+    "Time",
+    "Copy link",
+    "Import settings",
+    "Lost acknowledgement, deduplication on",
+  ]) {
+    expect([...seen], `Tab never reached "${name}"`).toContain(name);
+  }
+});
+
+test("shortcuts play, step and restart, but not while typing", async ({ page }) => {
+  await open(page);
+  await page.keyboard.press("ArrowRight");
+  expect(await modelTime(page)).toBe("2.00");
+  await page.keyboard.press("ArrowRight");
+  expect(await modelTime(page)).toBe("2.05");
+  await page.keyboard.press("ArrowLeft");
+  expect(await modelTime(page)).toBe("2.00");
+  await page.keyboard.press("Home");
+  expect(await modelTime(page)).toBe("0.00");
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("button", { name: "Pause" })).toBeVisible();
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("button", { name: "Play" })).toBeVisible();
+  await page.keyboard.press("Home");
+
+  // Typing in a field: keys belong to the field.
+  const field = page.getByLabel("Initial retry delay");
+  await field.fill("");
+  await field.press("2");
+  await field.press("Space");
+  await field.press("ArrowLeft");
+  await field.press("Home");
+  expect(await modelTime(page)).toBe("0.00");
+  await expect(page.getByRole("button", { name: "Play" })).toBeVisible();
+  await expect(field).toHaveValue("2 ");
+});
+
+test("? opens the shortcuts dialog and Escape closes it", async ({ page }) => {
+  await open(page);
+  await page.keyboard.press("?");
+  const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText("Play or pause");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+});
+
+test("each step is announced once in a polite live region; playing does not flood it", async ({ page }) => {
+  await open(page);
+  const live = page.locator("[aria-live=polite]");
+  await page.getByRole("button", { name: "Next event" }).click();
+  await expect(live).toHaveText(/^2\.00 s: Attempt 1's operation commits/);
+  await page.keyboard.press("ArrowRight");
+  await expect(live).toHaveText(/^2\.05 s: Attempt 1's success response is lost/);
+  const before = await live.textContent();
+  await page.getByRole("combobox", { name: "Speed" }).selectOption("4x");
+  await page.getByRole("button", { name: "Play" }).click();
+  await expect.poll(async () => Number(await modelTime(page)), { timeout: 5000 }).toBeGreaterThan(3.1);
+  expect(await live.textContent()).toBe(before);
+  await expect(mirror(page)).toContainText("Client: backing off");
+});

@@ -1,0 +1,131 @@
+// Sharing, embedding, look and feel, and files.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test, expect, open, mirror, figure, modelTime, hostOrigin } from "./fixtures.mjs";
+
+test.use({ permissions: ["clipboard-read", "clipboard-write"] });
+
+test("a copied link restores the same run and moment in a new page", async ({ page, context }) => {
+  await open(page);
+  await page.getByLabel("Server deduplicates operation keys").uncheck();
+  await page.getByLabel("Retry key").selectOption({ label: "New key for every attempt" });
+  await page.getByLabel("Server execution time").fill("1.5");
+  for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Next event" }).click();
+  const expected = await mirror(page).textContent();
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await expect(page.locator(".share-status")).toHaveText("Copied to the clipboard.");
+  const link = await page.locator("#share-text").inputValue();
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?/);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(mirror(other)).toHaveText(expected);
+  await expect(other.getByLabel("Server execution time")).toHaveValue("1.5");
+  await expect(other.getByLabel("Server deduplicates operation keys")).not.toBeChecked();
+  await expect(figure(other, "Committed counter")).toHaveText(await figure(page, "Committed counter").textContent());
+});
+
+test("the embed view works inside a cross-origin iframe under the strict CSP", async ({ page }) => {
+  await page.goto(`${hostOrigin}/?q=${encodeURIComponent("embed=1&dedup=off")}`);
+  const frame = page.frameLocator("#lab");
+  const frameMirror = frame.getByRole("region", { name: "State as text" }).locator("pre");
+  await expect(frameMirror).toContainText("Model time: 0.00 s");
+  // No page chrome: no settings, no toolbar, no experiments.
+  await expect(frame.getByLabel("Response fault")).toHaveCount(0);
+  await expect(frame.getByRole("button", { name: "Copy link" })).toHaveCount(0);
+  await expect(frame.getByRole("region", { name: "Result of this run" })).toContainText("2");
+  await frame.getByRole("button", { name: "Next event" }).click();
+  await expect(frameMirror).toContainText("Model time: 2.00 s");
+  await frame.getByRole("combobox", { name: "Speed" }).selectOption("4x");
+  await frame.getByRole("button", { name: "Play" }).click();
+  await expect(frame.getByRole("button", { name: "Pause" })).toBeVisible();
+  await expect
+    .poll(async () => Number((await frameMirror.textContent()).match(/Model time: (\S+) s/)[1]), { timeout: 5000 })
+    .toBeGreaterThan(2.05);
+  await frame.getByRole("button", { name: "Restart" }).click();
+  await expect(frameMirror).toContainText("Model time: 0.00 s");
+  await expect(frame.getByRole("link", { name: "Open in Idempotency Lab" })).toHaveAttribute("href", /dedup=off/);
+});
+
+test("the Embed button offers an iframe snippet for the current run", async ({ page }) => {
+  await open(page, "fault=lose-all");
+  await page.getByRole("button", { name: "Embed" }).click();
+  const snippet = await page.locator("#share-text").inputValue();
+  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?fault=lose-all&amp;embed=1" title="[^"]+"/);
+});
+
+test("theme, accent and font parameters restyle the page", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await open(page, "theme=dark&accent=aa3300&font=serif");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  const styles = await page.evaluate(() => ({
+    body: getComputedStyle(document.body).backgroundColor,
+    font: getComputedStyle(document.body).fontFamily,
+    play: getComputedStyle(document.querySelector("button.play")).backgroundColor,
+  }));
+  expect(Number(styles.body.match(/\d+/)[0])).toBeLessThan(60);
+  expect(styles.font).toContain("Georgia");
+  expect(styles.play).toBe("rgb(170, 51, 0)");
+  // The theme picker switches at once.
+  await page.getByLabel("Theme").selectOption({ label: "Light" });
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+});
+
+test("with reduced motion there are no transitions and playback still works", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await open(page);
+  const duration = await page.evaluate(() => getComputedStyle(document.querySelector("button.play")).transitionDuration);
+  expect(duration).toBe("0s");
+  await page.getByRole("combobox", { name: "Speed" }).selectOption("4x");
+  await page.getByRole("button", { name: "Play" }).click();
+  await expect.poll(async () => Number(await modelTime(page)), { timeout: 5000 }).toBeGreaterThan(0);
+});
+
+test("export then import reproduces the same run", async ({ page }, testInfo) => {
+  await open(page);
+  await page.getByLabel("Response fault").selectOption({ label: "Lose all success responses" });
+  await page.getByLabel("Server deduplicates operation keys").uncheck();
+  await page.getByLabel("Maximum total attempts").fill("4");
+  await page.getByLabel("Deterministic full-jitter example").check();
+  await page.getByRole("slider", { name: "Time" }).fill("16000");
+  const expected = { mirror: await mirror(page).textContent(), outcome: await figure(page, "Client outcome").textContent() };
+  expect(expected.outcome).toBe("exhausted at 16.00 s");
+
+  const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export run (JSON)" }).click()]);
+  expect(json.suggestedFilename()).toBe("idempotency-lab-run.json");
+  const path = join(testInfo.outputDir, json.suggestedFilename());
+  await json.saveAs(path);
+  const doc = JSON.parse(readFileSync(path, "utf8"));
+  expect(doc.committed).toBe(4);
+  expect(doc.settings).toMatchObject({ fault: "lose-all", dedup: "off", max_attempts: 4, jitter: "full" });
+
+  const [svg] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export diagram (SVG)" }).click()]);
+  const svgText = readFileSync(await svg.path(), "utf8");
+  expect(svgText.startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\"")).toBe(true);
+  expect(svgText).toContain("Idempotency Lab timeline");
+  expect(svgText).toContain("attempt 4 times out: exhausted");
+
+  await page.getByRole("button", { name: "Reset to opening settings" }).click();
+  await expect(figure(page, "Client outcome")).toHaveText("succeeded at 4.05 s");
+  await page.getByLabel("Import settings").setInputFiles(path);
+  await expect(page.locator(".notice")).toContainText("Imported settings from idempotency-lab-run.json.");
+  await expect(figure(page, "Client outcome")).toHaveText(expected.outcome);
+  await page.getByRole("slider", { name: "Time" }).fill("16000");
+  await expect(mirror(page)).toHaveText(expected.mirror);
+  await expect(page.getByLabel("Maximum total attempts")).toHaveValue("4");
+});
+
+test("the last settings are remembered and reset restores the opening settings", async ({ page }) => {
+  await open(page);
+  await page.getByLabel("Server deduplicates operation keys").uncheck();
+  await expect(figure(page, "Committed counter")).toHaveText("2");
+  await page.goto("/");
+  await expect(page.getByLabel("Server deduplicates operation keys")).not.toBeChecked();
+  await expect(figure(page, "Committed counter")).toHaveText("2");
+  await page.getByRole("button", { name: "Reset to opening settings" }).click();
+  await expect(page.getByLabel("Server deduplicates operation keys")).toBeChecked();
+  await expect(figure(page, "Committed counter")).toHaveText("1");
+  await page.goto("/");
+  await expect(figure(page, "Committed counter")).toHaveText("1");
+});
