@@ -7,14 +7,7 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    let args: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let code = idempotency_lab::cli::main_with(
-        &args,
-        &mut std::io::stdout().lock(),
-        &mut std::io::stderr().lock(),
-    );
+    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    let code = idempotency_lab::cli::main_with(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock());
     std::process::exit(code);
 }

@@ -49,11 +49,7 @@ pub struct Figures {
 impl Figures {
     pub fn render(&self) -> String {
         let per_second = |n: u64| {
-            if self.seconds > 0.0 {
-                n as f64 / self.seconds
-            } else {
-                f64::INFINITY
-            }
+            if self.seconds > 0.0 { n as f64 / self.seconds } else { f64::INFINITY }
         };
         format!(
             "runs\t{}\nevents\t{}\nseconds\t{:.3}\ncore runs/s\t{:.0}\ncore events/s\t{:.0}\ncore ns/run\t{:.0}\n",
@@ -79,9 +75,5 @@ pub fn run(runs: u64) -> Figures {
             black_box(&run);
         }
     }
-    Figures {
-        runs,
-        events,
-        seconds: started.elapsed().as_secs_f64(),
-    }
+    Figures { runs, events, seconds: started.elapsed().as_secs_f64() }
 }

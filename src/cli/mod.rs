@@ -21,14 +21,8 @@ const NAME: &str = "idempotency-lab";
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
     Help,
-    Run {
-        settings: Settings,
-        format: Format,
-        at_ms: Option<u64>,
-    },
-    Bench {
-        runs: u64,
-    },
+    Run { settings: Settings, format: Format, at_ms: Option<u64> },
+    Bench { runs: u64 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,10 +36,7 @@ pub enum Format {
 pub struct UsageError(pub String);
 
 fn refuse(flag: &str, value: &str, allowed: &str) -> UsageError {
-    UsageError(format!(
-        "{flag}: \"{}\" is not allowed; allowed: {allowed}",
-        shorten(value)
-    ))
+    UsageError(format!("{flag}: \"{}\" is not allowed; allowed: {allowed}", shorten(value)))
 }
 
 fn field_error(e: &FieldError) -> UsageError {
@@ -65,9 +56,7 @@ fn take_value<'a>(
     }
     match rest.next() {
         Some(v) if !v.starts_with("--") => Ok(v.as_str()),
-        _ => Err(UsageError(format!(
-            "{flag} needs a value; allowed: {allowed}"
-        ))),
+        _ => Err(UsageError(format!("{flag} needs a value; allowed: {allowed}"))),
     }
 }
 
@@ -79,15 +68,9 @@ fn parse_count(flag: &str, text: &str, min: u64, max: u64) -> Result<u64, UsageE
         {
             return Ok(n);
         }
-        return Err(UsageError(format!(
-            "{flag}: {} is out of range; allowed: {allowed}",
-            shorten(text)
-        )));
+        return Err(UsageError(format!("{flag}: {} is out of range; allowed: {allowed}", shorten(text))));
     }
-    Err(UsageError(format!(
-        "{flag}: \"{}\" is not a whole number; allowed: {allowed}",
-        shorten(text)
-    )))
+    Err(UsageError(format!("{flag}: \"{}\" is not a whole number; allowed: {allowed}", shorten(text))))
 }
 
 const RUN_EXTRA_FLAGS: &str = "--settings, --format, --at-ms";
@@ -101,13 +84,9 @@ fn all_run_flags() -> String {
 /// Reads a settings file from disk for `--settings`.
 fn read_settings_file(path: &str) -> Result<Settings, UsageError> {
     let bytes = std::fs::read(path).map_err(|e| {
-        UsageError(format!(
-            "--settings: cannot read \"{}\": {e}; allowed: a readable JSON file",
-            shorten(path)
-        ))
+        UsageError(format!("--settings: cannot read \"{}\": {e}; allowed: a readable JSON file", shorten(path)))
     })?;
-    parse_settings_file(&bytes)
-        .map_err(|e| UsageError(format!("--settings \"{}\": {e}", shorten(path))))
+    parse_settings_file(&bytes).map_err(|e| UsageError(format!("--settings \"{}\": {e}", shorten(path))))
 }
 
 fn parse_run(args: &[String]) -> Result<Command, UsageError> {
@@ -136,17 +115,11 @@ fn parse_run(args: &[String]) -> Result<Command, UsageError> {
                 };
             }
             "--at-ms" => {
-                let value = take_value(
-                    flag,
-                    inline,
-                    &mut rest,
-                    "a whole number of milliseconds within the run",
-                )?;
+                let value = take_value(flag, inline, &mut rest, "a whole number of milliseconds within the run")?;
                 at_ms = Some(parse_count(flag, value, 0, u64::MAX)?);
             }
             "--settings" => {
-                let value =
-                    take_value(flag, inline, &mut rest, "the path of a JSON settings file")?;
+                let value = take_value(flag, inline, &mut rest, "the path of a JSON settings file")?;
                 base = read_settings_file(value)?;
             }
             "--help" | "-h" => return Ok(Command::Help),
@@ -166,11 +139,7 @@ fn parse_run(args: &[String]) -> Result<Command, UsageError> {
             settings.set(param, text).map_err(|e| field_error(&e))?;
         }
     }
-    Ok(Command::Run {
-        settings,
-        format,
-        at_ms,
-    })
+    Ok(Command::Run { settings, format, at_ms })
 }
 
 fn parse_bench(args: &[String]) -> Result<Command, UsageError> {
@@ -189,10 +158,7 @@ fn parse_bench(args: &[String]) -> Result<Command, UsageError> {
             }
             "--help" | "-h" => return Ok(Command::Help),
             other => {
-                return Err(UsageError(format!(
-                    "unknown option \"{}\" for bench; allowed: --runs",
-                    shorten(other)
-                )));
+                return Err(UsageError(format!("unknown option \"{}\" for bench; allowed: --runs", shorten(other))));
             }
         }
     }
@@ -202,16 +168,11 @@ fn parse_bench(args: &[String]) -> Result<Command, UsageError> {
 /// Understands a command line (without the program name).
 pub fn parse(args: &[String]) -> Result<Command, UsageError> {
     match args.first().map(String::as_str) {
-        None => Err(UsageError(
-            "missing command; allowed: run, bench, --help".to_owned(),
-        )),
+        None => Err(UsageError("missing command; allowed: run, bench, --help".to_owned())),
         Some("run") => parse_run(&args[1..]),
         Some("bench") => parse_bench(&args[1..]),
         Some("--help" | "-h" | "help") => Ok(Command::Help),
-        Some(other) => Err(UsageError(format!(
-            "unknown command \"{}\"; allowed: run, bench, --help",
-            shorten(other)
-        ))),
+        Some(other) => Err(UsageError(format!("unknown command \"{}\"; allowed: run, bench, --help", shorten(other)))),
     }
 }
 
@@ -231,11 +192,7 @@ pub fn help() -> String {
             Allowed::Millis { min, max } => format!("{min}..={max} ms"),
             Allowed::Count { min, max } => format!("{min}..={max}"),
         };
-        out.push_str(&format!(
-            "  {:<24}{allowed} (default {})\n",
-            param.flag(),
-            defaults.get(param)
-        ));
+        out.push_str(&format!("  {:<24}{allowed} (default {})\n", param.flag(), defaults.get(param)));
     }
     out.push_str(
         "  --settings FILE         read settings from a JSON file first; flags override it\n  \
@@ -245,13 +202,8 @@ pub fn help() -> String {
     out
 }
 
-fn describe_run(
-    settings: &Settings,
-    format: Format,
-    at_ms: Option<u64>,
-) -> Result<String, UsageError> {
-    let run = Run::simulate(settings)
-        .map_err(|e| UsageError(format!("the run could not finish: {e}")))?;
+fn describe_run(settings: &Settings, format: Format, at_ms: Option<u64>) -> Result<String, UsageError> {
+    let run = Run::simulate(settings).map_err(|e| UsageError(format!("the run could not finish: {e}")))?;
     let end = run.end().ms();
     if let Some(t) = at_ms
         && t > end
@@ -289,19 +241,13 @@ fn describe_run(
 pub fn main_with(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
     let result = parse(args).and_then(|command| match command {
         Command::Help => Ok(help()),
-        Command::Run {
-            settings,
-            format,
-            at_ms,
-        } => describe_run(&settings, format, at_ms),
+        Command::Run { settings, format, at_ms } => describe_run(&settings, format, at_ms),
         Command::Bench { runs } => Ok(bench::run(runs).render()),
     });
     match result {
         Ok(text) => {
             // A closed pipe (`| head`) is not an error worth a panic or a message.
-            let _ = stdout
-                .write_all(text.as_bytes())
-                .and_then(|()| stdout.flush());
+            let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
             0
         }
         Err(UsageError(message)) => {
@@ -322,13 +268,8 @@ mod tests {
 
     #[test]
     fn flags_take_values_inline_or_separately() {
-        let Ok(Command::Run {
-            settings,
-            format,
-            at_ms,
-        }) = parse(&args(
-            "run --dedup=off --exec-ms 500 --format json --at-ms=10",
-        ))
+        let Ok(Command::Run { settings, format, at_ms }) =
+            parse(&args("run --dedup=off --exec-ms 500 --format json --at-ms=10"))
         else {
             panic!("should parse")
         };
@@ -347,16 +288,9 @@ mod tests {
     #[test]
     fn refusals_name_flag_value_and_allowed() {
         let err = parse(&args("run --max-attempts 11")).unwrap_err();
-        assert_eq!(
-            err.0,
-            "--max-attempts: 11 is out of range; allowed: a whole number from 1 to 10"
-        );
+        assert_eq!(err.0, "--max-attempts: 11 is out of range; allowed: a whole number from 1 to 10");
         let err = parse(&args("run --bogus 1")).unwrap_err();
-        assert!(
-            err.0.contains("\"--bogus\"") && err.0.contains("--fault"),
-            "{}",
-            err.0
-        );
+        assert!(err.0.contains("\"--bogus\"") && err.0.contains("--fault"), "{}", err.0);
         let err = parse(&args("bench --runs 0")).unwrap_err();
         assert!(err.0.starts_with("--runs: 0 is out of range"), "{}", err.0);
     }
@@ -370,11 +304,7 @@ mod tests {
             ("run --exec-ms 600001", Problem::OutOfRange),
         ] {
             let err = parse(&args(line)).unwrap_err();
-            assert!(
-                err.0.contains(line.split_whitespace().nth(1).unwrap()),
-                "{problem:?}: {}",
-                err.0
-            );
+            assert!(err.0.contains(line.split_whitespace().nth(1).unwrap()), "{problem:?}: {}", err.0);
         }
     }
 }

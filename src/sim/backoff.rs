@@ -24,14 +24,8 @@ pub fn base_delay(settings: &Settings, n: Attempt) -> Millis {
     let doublings = n.saturating_sub(1);
     // Once the factor alone exceeds the cap, the cap wins; this also keeps the
     // shift far from overflow.
-    let grown = if doublings >= 40 {
-        u64::MAX
-    } else {
-        settings
-            .initial_delay()
-            .ms()
-            .saturating_mul(1u64 << doublings)
-    };
+    let grown =
+        if doublings >= 40 { u64::MAX } else { settings.initial_delay().ms().saturating_mul(1u64 << doublings) };
     Millis(grown.min(cap))
 }
 
@@ -55,20 +49,7 @@ mod tests {
     #[test]
     fn van_der_corput_mirrors_bits() {
         let terms: Vec<_> = (1..=9).map(van_der_corput).collect();
-        assert_eq!(
-            terms,
-            vec![
-                (1, 2),
-                (1, 4),
-                (3, 4),
-                (1, 8),
-                (5, 8),
-                (3, 8),
-                (7, 8),
-                (1, 16),
-                (9, 16)
-            ]
-        );
+        assert_eq!(terms, vec![(1, 2), (1, 4), (3, 4), (1, 8), (5, 8), (3, 8), (7, 8), (1, 16), (9, 16)]);
     }
 
     #[test]
@@ -80,13 +61,11 @@ mod tests {
 
     #[test]
     fn full_jitter_scales_each_base_by_its_term() {
-        let s = Settings::from_pairs(&[(Param::Jitter, "full"), (Param::InitialDelayMs, "1000")])
-            .unwrap();
+        let s = Settings::from_pairs(&[(Param::Jitter, "full"), (Param::InitialDelayMs, "1000")]).unwrap();
         let delays: Vec<_> = (1..=5).map(|n| delay(&s, n).ms()).collect();
         // 1000*1/2, 2000*1/4, 4000*3/4, 8000*1/8, 8000*5/8
         assert_eq!(delays, vec![500, 500, 3000, 1000, 5000]);
-        let odd = Settings::from_pairs(&[(Param::Jitter, "full"), (Param::InitialDelayMs, "999")])
-            .unwrap();
+        let odd = Settings::from_pairs(&[(Param::Jitter, "full"), (Param::InitialDelayMs, "999")]).unwrap();
         assert_eq!(delay(&odd, 1).ms(), 499, "floor, not round");
     }
 }

@@ -49,10 +49,7 @@ impl Client {
         Client {
             settings: settings.clone(),
             intent: 1,
-            state: ClientState::WaitingToSend {
-                attempt: 1,
-                at: Millis::ZERO,
-            },
+            state: ClientState::WaitingToSend { attempt: 1, at: Millis::ZERO },
             attempts_sent: 0,
             ack: None,
         }
@@ -87,27 +84,13 @@ impl Client {
         let key = self.key_for(attempt);
         let deadline = now + self.settings.timeout();
         self.attempts_sent += 1;
-        self.state = ClientState::AwaitingResponse {
-            attempt,
-            key,
-            deadline,
-        };
+        self.state = ClientState::AwaitingResponse { attempt, key, deadline };
         (key, deadline)
     }
 
     /// A response for `attempt` reaches the client.
-    pub(crate) fn on_response(
-        &mut self,
-        now: Millis,
-        attempt: Attempt,
-        status: Status,
-    ) -> Reception {
-        let ClientState::AwaitingResponse {
-            attempt: current,
-            deadline,
-            ..
-        } = self.state
-        else {
+    pub(crate) fn on_response(&mut self, now: Millis, attempt: Attempt, status: Status) -> Reception {
+        let ClientState::AwaitingResponse { attempt: current, deadline, .. } = self.state else {
             return Reception::Late;
         };
         // A deadline at this same instant has not fired yet: responses are
@@ -129,17 +112,11 @@ impl Client {
     /// `attempt`'s deadline passes: returns the attempt's key and what the
     /// client does next. `None` if that attempt was already decided: such a
     /// deadline is not an event.
-    pub(crate) fn on_deadline(
-        &mut self,
-        now: Millis,
-        attempt: Attempt,
-    ) -> Option<(OpKey, Decision)> {
+    pub(crate) fn on_deadline(&mut self, now: Millis, attempt: Attempt) -> Option<(OpKey, Decision)> {
         match self.state {
-            ClientState::AwaitingResponse {
-                attempt: current,
-                key,
-                deadline,
-            } if current == attempt && deadline == now => {
+            ClientState::AwaitingResponse { attempt: current, key, deadline }
+                if current == attempt && deadline == now =>
+            {
                 Some((key, self.continue_after(now, attempt)))
             }
             _ => None,

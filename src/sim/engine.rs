@@ -81,9 +81,7 @@ impl Simulation {
         };
         self.steps += 1;
         if self.steps > EVENT_BUDGET {
-            return Err(SimError::EventBudgetExceeded {
-                budget: EVENT_BUDGET,
-            });
+            return Err(SimError::EventBudgetExceeded { budget: EVENT_BUDGET });
         }
         debug_assert!(at >= self.now, "time never goes backwards");
         self.now = at;
@@ -103,12 +101,7 @@ impl Simulation {
     pub fn run_to_end(mut self) -> Result<Run, SimError> {
         while self.step()? {}
         let summary = self.summary();
-        Ok(Run::from_parts(
-            self.settings,
-            self.records,
-            self.ledger.entries().to_vec(),
-            summary,
-        ))
+        Ok(Run::from_parts(self.settings, self.records, self.ledger.entries().to_vec(), summary))
     }
 
     /// The state of every actor now.
@@ -161,20 +154,12 @@ impl Simulation {
     }
 
     fn record(&mut self, attempt: Attempt, key: OpKey, what: What) {
-        self.records.push(Record {
-            t: self.now,
-            attempt,
-            key,
-            what,
-        });
+        self.records.push(Record { t: self.now, attempt, key, what });
     }
 
     fn send_response(&mut self, now: Millis, attempt: Attempt, key: OpKey, status: Status) {
-        let message = self
-            .network
-            .send(now, attempt, key, Payload::Response(status));
-        self.queue
-            .schedule(message.arrives_at, Event::ResponseArrives(message.id));
+        let message = self.network.send(now, attempt, key, Payload::Response(status));
+        self.queue.schedule(message.arrives_at, Event::ResponseArrives(message.id));
     }
 
     fn schedule_decision(&mut self, decision: Decision) {
@@ -188,18 +173,9 @@ impl Simulation {
             Event::ClientSends(attempt) => {
                 let (key, deadline) = self.client.on_send(now, attempt);
                 let request = self.network.send(now, attempt, key, Payload::Request);
-                self.queue
-                    .schedule(request.arrives_at, Event::RequestArrives(request.id));
-                self.queue
-                    .schedule(deadline, Event::DeadlinePasses(attempt));
-                self.record(
-                    attempt,
-                    key,
-                    What::AttemptSent {
-                        deadline,
-                        arrives_at: request.arrives_at,
-                    },
-                );
+                self.queue.schedule(request.arrives_at, Event::RequestArrives(request.id));
+                self.queue.schedule(deadline, Event::DeadlinePasses(attempt));
+                self.record(attempt, key, What::AttemptSent { deadline, arrives_at: request.arrives_at });
             }
             Event::RequestArrives(id) => {
                 let request = self.network.on_arrival(id);
@@ -228,20 +204,9 @@ impl Simulation {
                         );
                         self.send_response(now, attempt, key, Status::Success);
                     }
-                    Admission::Started {
-                        op,
-                        commits_at,
-                        reserved,
-                    } => {
+                    Admission::Started { op, commits_at, reserved } => {
                         self.queue.schedule(commits_at, Event::OperationCommits(op));
-                        self.record(
-                            attempt,
-                            key,
-                            What::OperationStarted {
-                                reserved,
-                                commits_at,
-                            },
-                        );
+                        self.record(attempt, key, What::OperationStarted { reserved, commits_at });
                     }
                 }
             }
@@ -261,8 +226,7 @@ impl Simulation {
                     self.send_response(now, attempt, commit.key, Status::Success);
                 }
                 if let Some(until) = commit.stored_until {
-                    self.queue
-                        .schedule(until, Event::StoredResultExpires(commit.key));
+                    self.queue.schedule(until, Event::StoredResultExpires(commit.key));
                 }
             }
             Event::ResponseArrives(id) => {
@@ -277,15 +241,7 @@ impl Simulation {
                 }
                 match self.client.on_response(now, attempt, status) {
                     Reception::Decided(decision) => {
-                        self.record(
-                            attempt,
-                            key,
-                            What::ResponseDelivered {
-                                status,
-                                sent_at,
-                                decision,
-                            },
-                        );
+                        self.record(attempt, key, What::ResponseDelivered { status, sent_at, decision });
                         self.schedule_decision(decision);
                     }
                     Reception::Late => {
@@ -302,13 +258,7 @@ impl Simulation {
             }
             Event::StoredResultExpires(key) => {
                 if let Some(result) = self.server.on_expiry(now, key) {
-                    self.record(
-                        result.origin,
-                        key,
-                        What::StoredResultExpired {
-                            committed_at: result.committed_at,
-                        },
-                    );
+                    self.record(result.origin, key, What::StoredResultExpired { committed_at: result.committed_at });
                 }
             }
         }

@@ -71,11 +71,7 @@ impl Outcome {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
     Done(Outcome),
-    Retry {
-        next: Attempt,
-        at: Millis,
-        delay: Millis,
-    },
+    Retry { next: Attempt, at: Millis, delay: Millis },
 }
 
 /// Identifies a message in the network.
@@ -226,52 +222,29 @@ impl Record {
         let (n, key) = (self.attempt, self.key);
         match self.what {
             What::AttemptSent { deadline, .. } => {
-                format!(
-                    "Client sends attempt {n} with key {key}; it times out at {deadline} unless answered."
-                )
+                format!("Client sends attempt {n} with key {key}; it times out at {deadline} unless answered.")
             }
             What::RequestRejected => {
-                format!(
-                    "Server rejects attempt {n} with 400 (bad input); nothing is reserved or executed."
-                )
+                format!("Server rejects attempt {n} with 400 (bad input); nothing is reserved or executed.")
             }
             What::RequestUnavailable => {
-                format!(
-                    "Server answers attempt {n} with 503 (unavailable); nothing is reserved or executed."
-                )
+                format!("Server answers attempt {n} with 503 (unavailable); nothing is reserved or executed.")
             }
-            What::OperationStarted {
-                reserved: true,
-                commits_at,
-            } => {
-                format!(
-                    "Server reserves key {key} and starts attempt {n}'s operation; it commits at {commits_at}."
-                )
+            What::OperationStarted { reserved: true, commits_at } => {
+                format!("Server reserves key {key} and starts attempt {n}'s operation; it commits at {commits_at}.")
             }
-            What::OperationStarted {
-                reserved: false,
-                commits_at,
-            } => format!(
+            What::OperationStarted { reserved: false, commits_at } => format!(
                 "Server starts an operation for attempt {n} without looking at its key; it commits at {commits_at}."
             ),
             What::DedupJoined { origin, commits_at } => format!(
                 "Key {key} is already in flight: attempt {n} joins attempt {origin}'s operation and will be \
                  answered when it commits at {commits_at} (deduplication hit)."
             ),
-            What::DedupReplayed {
-                origin,
-                committed_at,
-                value,
-            } => format!(
+            What::DedupReplayed { origin, committed_at, value } => format!(
                 "Key {key} has a stored result (attempt {origin}'s commit at {committed_at}, counter {value}): \
                  the server answers attempt {n} with it at once and does not execute again (deduplication hit)."
             ),
-            What::OperationCommitted {
-                value,
-                stored_until,
-                answered,
-                ..
-            } => {
+            What::OperationCommitted { value, stored_until, answered, .. } => {
                 let stored = match stored_until {
                     Some(until) => format!("; the result is stored for key {key} until {until}"),
                     None => String::new(),
@@ -279,33 +252,22 @@ impl Record {
                 let answered = if answered == 1 {
                     format!("a success response goes to attempt {n}")
                 } else {
-                    format!(
-                        "success responses go to attempt {n} and {} joined attempt(s)",
-                        answered - 1
-                    )
+                    format!("success responses go to attempt {n} and {} joined attempt(s)", answered - 1)
                 };
-                format!(
-                    "Attempt {n}'s operation commits: the counter becomes {value}{stored}; {answered}."
-                )
+                format!("Attempt {n}'s operation commits: the counter becomes {value}{stored}; {answered}.")
             }
-            What::ResponseDelivered {
-                status, decision, ..
-            } => {
+            What::ResponseDelivered { status, decision, .. } => {
                 let noun = status.noun();
                 match decision {
                     Decision::Done(Outcome::Succeeded) => {
-                        format!(
-                            "Attempt {n}'s {noun} reaches the client: the client reports success."
-                        )
+                        format!("Attempt {n}'s {noun} reaches the client: the client reports success.")
                     }
                     Decision::Done(Outcome::Rejected) => {
-                        format!(
-                            "Attempt {n}'s {noun} reaches the client: outcome rejected, never retried."
-                        )
+                        format!("Attempt {n}'s {noun} reaches the client: outcome rejected, never retried.")
                     }
-                    Decision::Done(Outcome::Exhausted) => format!(
-                        "Attempt {n}'s {noun} reaches the client and no attempts are left: outcome exhausted."
-                    ),
+                    Decision::Done(Outcome::Exhausted) => {
+                        format!("Attempt {n}'s {noun} reaches the client and no attempts are left: outcome exhausted.")
+                    }
                     Decision::Retry { next, at, delay } => format!(
                         "Attempt {n}'s {noun} reaches the client: it will send attempt {next} at {at} \
                          (backoff {delay})."
@@ -316,10 +278,9 @@ impl Record {
                 "Attempt {n}'s {} arrives late: the client is no longer waiting for it and ignores it.",
                 status.noun()
             ),
-            What::ResponseLost { status, .. } => format!(
-                "Attempt {n}'s {} is lost in the network; the client never sees it.",
-                status.noun()
-            ),
+            What::ResponseLost { status, .. } => {
+                format!("Attempt {n}'s {} is lost in the network; the client never sees it.", status.noun())
+            }
             What::AttemptTimedOut { decision } => match decision {
                 Decision::Retry { next, at, delay } => format!(
                     "Attempt {n} times out unanswered: the client will send attempt {next} at {at} (backoff {delay})."
@@ -329,9 +290,9 @@ impl Record {
                      the real effect is unknown to the client."
                 ),
             },
-            What::StoredResultExpired { .. } => format!(
-                "The stored result for key {key} expires: a request with this key would now execute again."
-            ),
+            What::StoredResultExpired { .. } => {
+                format!("The stored result for key {key} expires: a request with this key would now execute again.")
+            }
         }
     }
 }

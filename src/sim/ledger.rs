@@ -23,12 +23,7 @@ impl Ledger {
     /// Appends one increment and returns the new counter value.
     pub(crate) fn append(&mut self, t: Millis, attempt: Attempt, key: OpKey) -> u64 {
         let value = self.entries.len() as u64 + 1;
-        self.entries.push(LedgerEntry {
-            t,
-            attempt,
-            key,
-            value,
-        });
+        self.entries.push(LedgerEntry { t, attempt, key, value });
         value
     }
 

@@ -10,11 +10,7 @@ use super::run::Run;
 use super::time::Millis;
 
 fn plural(n: u64, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
 }
 
 /// The text mirror of `run` at model time `t` (clamped to the run's end).
@@ -37,14 +33,8 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
         ClientState::WaitingToSend { attempt, at } => {
             format!("Client: backing off; attempt {attempt} goes out at {at}.")
         }
-        ClientState::AwaitingResponse {
-            attempt,
-            key,
-            deadline,
-        } => {
-            format!(
-                "Client: waiting for attempt {attempt} (key {key}) to be answered; it times out at {deadline}."
-            )
+        ClientState::AwaitingResponse { attempt, key, deadline } => {
+            format!("Client: waiting for attempt {attempt} (key {key}) to be answered; it times out at {deadline}.")
         }
         ClientState::Done { outcome, at } => format!("Client: done; {} at {at}.", outcome.name()),
     });
@@ -86,25 +76,12 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
             .in_transit
             .iter()
             .map(|m| match m.payload {
-                Payload::Request => format!(
-                    "attempt {}'s request, arriving at {}",
-                    m.attempt, m.arrives_at
-                ),
+                Payload::Request => format!("attempt {}'s request, arriving at {}", m.attempt, m.arrives_at),
                 Payload::Response(status) if m.dropped => {
-                    format!(
-                        "attempt {}'s {}, which will be lost at {}",
-                        m.attempt,
-                        status.noun(),
-                        m.arrives_at
-                    )
+                    format!("attempt {}'s {}, which will be lost at {}", m.attempt, status.noun(), m.arrives_at)
                 }
                 Payload::Response(status) => {
-                    format!(
-                        "attempt {}'s {}, due at {}",
-                        m.attempt,
-                        status.noun(),
-                        m.arrives_at
-                    )
+                    format!("attempt {}'s {}, due at {}", m.attempt, status.noun(), m.arrives_at)
                 }
             })
             .collect();
@@ -122,10 +99,7 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
                     Payload::Response(status) => status.noun(),
                     Payload::Request => "request",
                 };
-                format!(
-                    "attempt {}'s {noun} vanished at {}",
-                    m.attempt, m.arrives_at
-                )
+                format!("attempt {}'s {noun} vanished at {}", m.attempt, m.arrives_at)
             })
             .collect();
         line(format!("Lost responses: {}.", parts.join("; ")));
@@ -134,52 +108,33 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
     if s.ledger.is_empty() {
         line("Ledger: no increments yet.".to_owned());
     } else {
-        let parts: Vec<String> = s
-            .ledger
-            .iter()
-            .map(|e| format!("{} by attempt {} (key {})", e.t, e.attempt, e.key))
-            .collect();
-        line(format!(
-            "Ledger: {}: {}.",
-            plural(s.counter(), "increment", "increments"),
-            parts.join("; ")
-        ));
+        let parts: Vec<String> =
+            s.ledger.iter().map(|e| format!("{} by attempt {} (key {})", e.t, e.attempt, e.key)).collect();
+        line(format!("Ledger: {}: {}.", plural(s.counter(), "increment", "increments"), parts.join("; ")));
     }
 
     line(format!("Committed counter: {}", s.counter()));
     line(format!("Deduplication hits: {}", s.dedup_hits));
-    line(format!(
-        "Attempts sent: {} of at most {}",
-        s.attempts_sent,
-        settings.max_attempts()
-    ));
+    line(format!("Attempts sent: {} of at most {}", s.attempts_sent, settings.max_attempts()));
     line(format!("Late responses: {}", s.late_responses));
 
     if let ClientState::Done { outcome, at } = s.client {
         line(format!("Client outcome: {} at {at}", outcome.name()));
         let increments = plural(s.counter(), "increment", "increments");
         line(match outcome {
-            Outcome::Succeeded if s.counter() == 1 => {
-                "Client and ledger agree: one success, one increment.".to_owned()
-            }
+            Outcome::Succeeded if s.counter() == 1 => "Client and ledger agree: one success, one increment.".to_owned(),
             Outcome::Succeeded => format!(
                 "Client and ledger disagree: the client reports one success, but the ledger holds {increments}."
             ),
             Outcome::Exhausted => {
-                format!(
-                    "The client gave up without knowing what happened; the ledger holds {increments}."
-                )
+                format!("The client gave up without knowing what happened; the ledger holds {increments}.")
             }
             Outcome::Rejected => format!("The client was refused; the ledger holds {increments}."),
         });
     }
 
     if let Some(latest) = run.records_until(t).last() {
-        line(format!(
-            "Latest event ({}): {}",
-            latest.t,
-            latest.sentence()
-        ));
+        line(format!("Latest event ({}): {}", latest.t, latest.sentence()));
     }
     out
 }

@@ -53,16 +53,10 @@ impl fmt::Display for SimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SimError::EventBudgetExceeded { budget } => {
-                write!(
-                    f,
-                    "the run exceeded its budget of {budget} events and was stopped"
-                )
+                write!(f, "the run exceeded its budget of {budget} events and was stopped")
             }
             SimError::StoreFull { capacity } => {
-                write!(
-                    f,
-                    "the server's key store exceeded its capacity of {capacity} entries and the run was stopped"
-                )
+                write!(f, "the server's key store exceeded its capacity of {capacity} entries and the run was stopped")
             }
             SimError::Stalled { at } => {
                 write!(f, "the run stalled at {at} with work still pending")

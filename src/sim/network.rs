@@ -36,13 +36,7 @@ pub(crate) struct Network {
 
 impl Network {
     pub(crate) fn new(settings: &Settings) -> Network {
-        Network {
-            settings: settings.clone(),
-            next_id: 0,
-            successes_sent: 0,
-            in_transit: Vec::new(),
-            lost: Vec::new(),
-        }
+        Network { settings: settings.clone(), next_id: 0, successes_sent: 0, in_transit: Vec::new(), lost: Vec::new() }
     }
 
     pub(crate) fn is_idle(&self) -> bool {
@@ -71,13 +65,7 @@ impl Network {
     }
 
     /// Puts a message on the wire at `now` and returns it.
-    pub(crate) fn send(
-        &mut self,
-        now: Millis,
-        attempt: Attempt,
-        key: OpKey,
-        payload: Payload,
-    ) -> Message {
+    pub(crate) fn send(&mut self, now: Millis, attempt: Attempt, key: OpKey, payload: Payload) -> Message {
         let (transit, dropped) = match payload {
             Payload::Request => (self.settings.request_transit(), false),
             Payload::Response(status) => (self.settings.response_transit(), self.drops(status)),
@@ -98,11 +86,7 @@ impl Network {
 
     /// Takes message `id` off the wire: it is delivered, or it vanishes.
     pub(crate) fn on_arrival(&mut self, id: MessageId) -> Message {
-        let index = self
-            .in_transit
-            .iter()
-            .position(|m| m.id == id)
-            .expect("arriving message is in transit");
+        let index = self.in_transit.iter().position(|m| m.id == id).expect("arriving message is in transit");
         let message = self.in_transit.remove(index);
         if message.dropped {
             self.lost.push(message);

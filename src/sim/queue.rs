@@ -43,12 +43,7 @@ pub(crate) struct EventQueue {
 
 impl EventQueue {
     pub(crate) fn schedule(&mut self, at: Millis, event: Event) {
-        let entry = Entry {
-            at,
-            class: event.class(),
-            seq: self.next_seq,
-            event: EventOrd(event),
-        };
+        let entry = Entry { at, class: event.class(), seq: self.next_seq, event: EventOrd(event) };
         self.next_seq += 1;
         self.heap.push(Reverse(entry));
     }

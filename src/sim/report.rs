@@ -54,11 +54,7 @@ pub fn run_to_json(run: &Run) -> String {
         ledger: run
             .ledger()
             .iter()
-            .map(|e| LedgerJson {
-                t_ms: e.t.ms(),
-                attempt: e.attempt,
-                key: e.key.to_string(),
-            })
+            .map(|e| LedgerJson { t_ms: e.t.ms(), attempt: e.attempt, key: e.key.to_string() })
             .collect(),
         events: run
             .records()

@@ -53,12 +53,7 @@ impl Run {
         ledger: Vec<LedgerEntry>,
         summary: Summary,
     ) -> Run {
-        Run {
-            settings,
-            records,
-            ledger,
-            summary,
-        }
+        Run { settings, records, ledger, summary }
     }
 
     pub fn settings(&self) -> &Settings {
@@ -104,8 +99,7 @@ impl Run {
     pub fn snapshot_at(&self, t: Millis) -> Snapshot {
         let mut sim = Simulation::new(&self.settings);
         // The whole run succeeded with these settings, so any prefix of it does.
-        sim.run_until(t)
-            .expect("a prefix of a finished run stays within its bounds");
+        sim.run_until(t).expect("a prefix of a finished run stays within its bounds");
         sim.snapshot_at(t)
     }
 }

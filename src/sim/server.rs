@@ -42,18 +42,9 @@ pub struct StoredResult {
 pub(crate) enum Admission {
     Reject,
     Unavailable,
-    Joined {
-        origin: Attempt,
-        commits_at: Millis,
-    },
-    Replayed {
-        result: StoredResult,
-    },
-    Started {
-        op: OpId,
-        commits_at: Millis,
-        reserved: bool,
-    },
+    Joined { origin: Attempt, commits_at: Millis },
+    Replayed { result: StoredResult },
+    Started { op: OpId, commits_at: Millis, reserved: bool },
 }
 
 /// What a commit produced: the new counter value and who gets a success.
@@ -110,12 +101,7 @@ impl Server {
 
     /// Attempt `attempt` with `key` arrives at `now`: the first rule that
     /// applies decides.
-    pub(crate) fn on_arrival(
-        &mut self,
-        now: Millis,
-        attempt: Attempt,
-        key: OpKey,
-    ) -> Result<Admission, SimError> {
+    pub(crate) fn on_arrival(&mut self, now: Millis, attempt: Attempt, key: OpKey) -> Result<Admission, SimError> {
         let fault = self.settings.fault();
         if fault == Fault::Reject400 {
             return Ok(Admission::Reject);
@@ -125,17 +111,10 @@ impl Server {
         }
         if self.settings.dedup() {
             if let Some(&op) = self.reservations.get(&key) {
-                let operation = self
-                    .in_flight
-                    .iter_mut()
-                    .find(|o| o.id == op)
-                    .expect("reserved op is in flight");
+                let operation = self.in_flight.iter_mut().find(|o| o.id == op).expect("reserved op is in flight");
                 operation.joined.push(attempt);
                 self.dedup_hits += 1;
-                return Ok(Admission::Joined {
-                    origin: operation.origin,
-                    commits_at: operation.commits_at,
-                });
+                return Ok(Admission::Joined { origin: operation.origin, commits_at: operation.commits_at });
             }
             if let Some(&result) = self.store.get(&key)
                 && now < result.expires_at
@@ -144,9 +123,7 @@ impl Server {
                 return Ok(Admission::Replayed { result });
             }
             if self.reservations.len() >= STORE_CAPACITY {
-                return Err(SimError::StoreFull {
-                    capacity: STORE_CAPACITY,
-                });
+                return Err(SimError::StoreFull { capacity: STORE_CAPACITY });
             }
         }
         let id = OpId(self.next_op);
@@ -156,54 +133,26 @@ impl Server {
         if reserved {
             self.reservations.insert(key, id);
         }
-        self.in_flight.push(Operation {
-            id,
-            origin: attempt,
-            key,
-            started_at: now,
-            commits_at,
-            joined: Vec::new(),
-        });
-        Ok(Admission::Started {
-            op: id,
-            commits_at,
-            reserved,
-        })
+        self.in_flight.push(Operation { id, origin: attempt, key, started_at: now, commits_at, joined: Vec::new() });
+        Ok(Admission::Started { op: id, commits_at, reserved })
     }
 
     /// Operation `op` commits at `now`: one increment in the ledger, the
     /// result stored and the reservation released (deduplication on).
-    pub(crate) fn on_commit(
-        &mut self,
-        now: Millis,
-        op: OpId,
-        ledger: &mut Ledger,
-    ) -> Result<Commit, SimError> {
-        let index = self
-            .in_flight
-            .iter()
-            .position(|o| o.id == op)
-            .expect("committing op is in flight");
+    pub(crate) fn on_commit(&mut self, now: Millis, op: OpId, ledger: &mut Ledger) -> Result<Commit, SimError> {
+        let index = self.in_flight.iter().position(|o| o.id == op).expect("committing op is in flight");
         let operation = self.in_flight.swap_remove(index);
         let value = ledger.append(now, operation.origin, operation.key);
         let mut stored_until = None;
         if self.settings.dedup() {
             self.reservations.remove(&operation.key);
             if self.store.len() >= STORE_CAPACITY && !self.store.contains_key(&operation.key) {
-                return Err(SimError::StoreFull {
-                    capacity: STORE_CAPACITY,
-                });
+                return Err(SimError::StoreFull { capacity: STORE_CAPACITY });
             }
             let expires_at = now + self.settings.retention();
             self.store.insert(
                 operation.key,
-                StoredResult {
-                    key: operation.key,
-                    origin: operation.origin,
-                    committed_at: now,
-                    expires_at,
-                    value,
-                },
+                StoredResult { key: operation.key, origin: operation.origin, committed_at: now, expires_at, value },
             );
             stored_until = Some(expires_at);
         }

@@ -54,13 +54,7 @@ pub trait Choice: Sized + Copy + 'static {
 }
 
 impl Choice for Fault {
-    const ALL: &'static [Fault] = &[
-        Fault::None,
-        Fault::LoseFirst,
-        Fault::LoseAll,
-        Fault::First503,
-        Fault::Reject400,
-    ];
+    const ALL: &'static [Fault] = &[Fault::None, Fault::LoseFirst, Fault::LoseAll, Fault::First503, Fault::Reject400];
     fn name(self) -> &'static str {
         match self {
             Fault::None => "none",
@@ -231,26 +225,13 @@ impl Param {
             Param::Dedup => Allowed::Choice(ON_OFF),
             Param::Key => Allowed::Choice(KEY_NAMES),
             Param::Jitter => Allowed::Choice(JITTER_NAMES),
-            Param::RetentionMs => Allowed::Millis {
-                min: 0,
-                max: MAX_RETENTION_MS,
-            },
-            Param::TimeoutMs => Allowed::Millis {
-                min: 1,
-                max: MAX_DURATION_MS,
-            },
-            Param::ExecMs | Param::InitialDelayMs | Param::BackoffCapMs => Allowed::Millis {
-                min: 0,
-                max: MAX_DURATION_MS,
-            },
-            Param::MaxAttempts => Allowed::Count {
-                min: 1,
-                max: u64::from(MAX_ATTEMPTS),
-            },
-            Param::RequestTransitMs | Param::ResponseTransitMs => Allowed::Millis {
-                min: 0,
-                max: MAX_TRANSIT_MS,
-            },
+            Param::RetentionMs => Allowed::Millis { min: 0, max: MAX_RETENTION_MS },
+            Param::TimeoutMs => Allowed::Millis { min: 1, max: MAX_DURATION_MS },
+            Param::ExecMs | Param::InitialDelayMs | Param::BackoffCapMs => {
+                Allowed::Millis { min: 0, max: MAX_DURATION_MS }
+            }
+            Param::MaxAttempts => Allowed::Count { min: 1, max: u64::from(MAX_ATTEMPTS) },
+            Param::RequestTransitMs | Param::ResponseTransitMs => Allowed::Millis { min: 0, max: MAX_TRANSIT_MS },
         }
     }
 }
@@ -303,10 +284,7 @@ impl FieldError {
 /// Keeps hostile or accidental megabyte values out of one-line messages.
 pub fn shorten(value: &str) -> String {
     const LIMIT: usize = 40;
-    let cleaned: String = value
-        .chars()
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-        .collect();
+    let cleaned: String = value.chars().map(|c| if c.is_control() { '\u{fffd}' } else { c }).collect();
     if cleaned.chars().count() <= LIMIT {
         cleaned
     } else {
@@ -378,19 +356,11 @@ impl Default for Settings {
 }
 
 fn parse_choice<C: Choice>(param: Param, text: &str) -> Result<C, FieldError> {
-    C::from_name(text).ok_or_else(|| FieldError {
-        param,
-        value: text.to_owned(),
-        problem: Problem::UnknownChoice,
-    })
+    C::from_name(text).ok_or_else(|| FieldError { param, value: text.to_owned(), problem: Problem::UnknownChoice })
 }
 
 fn parse_number(param: Param, text: &str) -> Result<u64, FieldError> {
-    let refuse = |problem| FieldError {
-        param,
-        value: text.to_owned(),
-        problem,
-    };
+    let refuse = |problem| FieldError { param, value: text.to_owned(), problem };
     if text.is_empty() {
         return Err(refuse(Problem::Missing));
     }
@@ -398,18 +368,9 @@ fn parse_number(param: Param, text: &str) -> Result<u64, FieldError> {
         return Err(refuse(Problem::NotANumber));
     }
     // All digits: the only way parsing fails now is overflow, which is out of range.
-    let value = text
-        .parse::<u64>()
-        .map_err(|_| refuse(Problem::OutOfRange))?;
-    let (min, max) = param
-        .allowed()
-        .range()
-        .expect("numeric parameter has a range");
-    if (min..=max).contains(&value) {
-        Ok(value)
-    } else {
-        Err(refuse(Problem::OutOfRange))
-    }
+    let value = text.parse::<u64>().map_err(|_| refuse(Problem::OutOfRange))?;
+    let (min, max) = param.allowed().range().expect("numeric parameter has a range");
+    if (min..=max).contains(&value) { Ok(value) } else { Err(refuse(Problem::OutOfRange)) }
 }
 
 impl Settings {
@@ -426,17 +387,12 @@ impl Settings {
                     "on" => true,
                     "off" => false,
                     _ => {
-                        return Err(FieldError {
-                            param,
-                            value: text.to_owned(),
-                            problem: Problem::UnknownChoice,
-                        });
+                        return Err(FieldError { param, value: text.to_owned(), problem: Problem::UnknownChoice });
                     }
                 }
             }
             Param::MaxAttempts => {
-                self.max_attempts =
-                    u32::try_from(parse_number(param, text)?).expect("bounded by MAX_ATTEMPTS")
+                self.max_attempts = u32::try_from(parse_number(param, text)?).expect("bounded by MAX_ATTEMPTS")
             }
             Param::RetentionMs => self.retention = Millis(parse_number(param, text)?),
             Param::TimeoutMs => self.timeout = Millis(parse_number(param, text)?),
@@ -554,10 +510,7 @@ impl Serialize for Settings {
             match param.allowed() {
                 Allowed::Choice(_) => map.serialize_entry(param.json_name(), &self.get(param))?,
                 Allowed::Millis { .. } | Allowed::Count { .. } => {
-                    let number: u64 = self
-                        .get(param)
-                        .parse()
-                        .expect("numeric parameter prints digits");
+                    let number: u64 = self.get(param).parse().expect("numeric parameter prints digits");
                     map.serialize_entry(param.json_name(), &number)?
                 }
             }
@@ -579,16 +532,8 @@ pub fn seconds_to_ms(text: &str) -> Option<u64> {
     if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 3 {
         return None;
     }
-    let whole_ms = if whole.is_empty() {
-        0
-    } else {
-        whole.parse::<u64>().ok()?.checked_mul(1000)?
-    };
-    let frac_ms = if frac.is_empty() {
-        0
-    } else {
-        format!("{frac:0<3}").parse::<u64>().ok()?
-    };
+    let whole_ms = if whole.is_empty() { 0 } else { whole.parse::<u64>().ok()?.checked_mul(1000)? };
+    let frac_ms = if frac.is_empty() { 0 } else { format!("{frac:0<3}").parse::<u64>().ok()? };
     whole_ms.checked_add(frac_ms)
 }
 
@@ -618,12 +563,8 @@ mod tests {
 
     #[test]
     fn every_parameter_round_trips_through_its_text() {
-        let s = Settings::from_pairs(&[
-            (Param::Dedup, "off"),
-            (Param::Jitter, "full"),
-            (Param::TimeoutMs, "1"),
-        ])
-        .unwrap();
+        let s =
+            Settings::from_pairs(&[(Param::Dedup, "off"), (Param::Jitter, "full"), (Param::TimeoutMs, "1")]).unwrap();
         for param in Param::ALL {
             let mut copy = Settings::default();
             copy.set(param, &s.get(param)).unwrap();
@@ -640,14 +581,10 @@ mod tests {
             "--timeout-ms: 0 is out of range; allowed: a whole number of milliseconds from 1 to 600000"
         );
         let err = Settings::from_pairs(&[(Param::Fault, "lose-some")]).unwrap_err();
-        assert!(
-            err.message("--fault")
-                .contains("one of none, lose-first, lose-all, first-503, reject-400")
-        );
+        assert!(err.message("--fault").contains("one of none, lose-first, lose-all, first-503, reject-400"));
         let err = Settings::from_pairs(&[(Param::MaxAttempts, "3.5")]).unwrap_err();
         assert_eq!(err.problem, Problem::NotANumber);
-        let err =
-            Settings::from_pairs(&[(Param::RetentionMs, "99999999999999999999999")]).unwrap_err();
+        let err = Settings::from_pairs(&[(Param::RetentionMs, "99999999999999999999999")]).unwrap_err();
         assert_eq!(err.problem, Problem::OutOfRange);
         let err = Settings::from_pairs(&[(Param::ExecMs, "-1")]).unwrap_err();
         assert_eq!(err.problem, Problem::NotANumber);

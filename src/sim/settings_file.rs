@@ -24,46 +24,28 @@ pub enum FileError {
 }
 
 fn allowed_fields() -> String {
-    Param::ALL
-        .iter()
-        .map(|p| p.json_name())
-        .collect::<Vec<_>>()
-        .join(", ")
+    Param::ALL.iter().map(|p| p.json_name()).collect::<Vec<_>>().join(", ")
 }
 
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FileError::TooLarge { bytes } => {
-                write!(
-                    f,
-                    "settings file is {bytes} bytes; allowed: at most {MAX_FILE_BYTES} bytes"
-                )
+                write!(f, "settings file is {bytes} bytes; allowed: at most {MAX_FILE_BYTES} bytes")
             }
-            FileError::NotUtf8 => {
-                f.write_str("settings file is not UTF-8 text; allowed: a JSON object")
+            FileError::NotUtf8 => f.write_str("settings file is not UTF-8 text; allowed: a JSON object"),
+            FileError::NotJson { detail } => {
+                write!(f, "settings file is not valid JSON ({detail}); allowed: a JSON object")
             }
-            FileError::NotJson { detail } => write!(
-                f,
-                "settings file is not valid JSON ({detail}); allowed: a JSON object"
-            ),
-            FileError::NotAnObject => f.write_str(
-                "settings file is valid JSON but not an object; allowed: a JSON object of settings",
-            ),
+            FileError::NotAnObject => {
+                f.write_str("settings file is valid JSON but not an object; allowed: a JSON object of settings")
+            }
             FileError::UnknownField { name } => {
-                write!(
-                    f,
-                    "settings file has an unknown field \"{}\"; allowed: {}",
-                    shorten(name),
-                    allowed_fields()
-                )
+                write!(f, "settings file has an unknown field \"{}\"; allowed: {}", shorten(name), allowed_fields())
             }
-            FileError::WrongType { param, found } => write!(
-                f,
-                "settings file field {} is {found}; allowed: {}",
-                param.json_name(),
-                param.allowed()
-            ),
+            FileError::WrongType { param, found } => {
+                write!(f, "settings file field {} is {found}; allowed: {}", param.json_name(), param.allowed())
+            }
             FileError::Field(e) => {
                 write!(f, "settings file field {}", e.message(e.param.json_name()))
             }
@@ -98,9 +80,7 @@ pub fn parse_settings_json(text: &str) -> Result<Settings, FileError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(FileError::TooLarge { bytes: text.len() });
     }
-    let doc: Value = serde_json::from_str(text).map_err(|e| FileError::NotJson {
-        detail: e.to_string(),
-    })?;
+    let doc: Value = serde_json::from_str(text).map_err(|e| FileError::NotJson { detail: e.to_string() })?;
     let Value::Object(top) = doc else {
         return Err(FileError::NotAnObject);
     };
@@ -121,10 +101,7 @@ pub fn parse_settings_json(text: &str) -> Result<Settings, FileError> {
             Value::Number(n) => n.to_string(),
             Value::Bool(b) if param == Param::Dedup => if *b { "on" } else { "off" }.to_owned(),
             other => {
-                return Err(FileError::WrongType {
-                    param,
-                    found: type_name(other),
-                });
+                return Err(FileError::WrongType { param, found: type_name(other) });
             }
         };
         raw.set(param, text);
@@ -140,8 +117,7 @@ mod tests {
 
     #[test]
     fn reads_a_settings_object_and_keeps_defaults_for_the_rest() {
-        let s =
-            parse_settings_json(r#"{"dedup": "off", "exec_ms": 500, "fault": "none"}"#).unwrap();
+        let s = parse_settings_json(r#"{"dedup": "off", "exec_ms": 500, "fault": "none"}"#).unwrap();
         assert!(!s.dedup());
         assert_eq!(s.exec(), Millis(500));
         assert_eq!(s.timeout(), Settings::default().timeout());
@@ -149,40 +125,22 @@ mod tests {
 
     #[test]
     fn reads_the_settings_of_an_exported_run() {
-        let s = parse_settings_json(r#"{"outcome": "succeeded", "settings": {"dedup": false}}"#)
-            .unwrap();
+        let s = parse_settings_json(r#"{"outcome": "succeeded", "settings": {"dedup": false}}"#).unwrap();
         assert!(!s.dedup());
     }
 
     #[test]
     fn refuses_what_it_does_not_understand() {
-        assert!(matches!(
-            parse_settings_json("{"),
-            Err(FileError::NotJson { .. })
-        ));
+        assert!(matches!(parse_settings_json("{"), Err(FileError::NotJson { .. })));
         assert_eq!(parse_settings_json("[1]"), Err(FileError::NotAnObject));
-        assert!(matches!(
-            parse_settings_json(r#"{"timeout": 5}"#),
-            Err(FileError::UnknownField { .. })
-        ));
+        assert!(matches!(parse_settings_json(r#"{"timeout": 5}"#), Err(FileError::UnknownField { .. })));
         assert!(matches!(
             parse_settings_json(r#"{"exec_ms": 1.5}"#),
-            Err(FileError::Field(FieldError {
-                problem: Problem::NotANumber,
-                ..
-            }))
+            Err(FileError::Field(FieldError { problem: Problem::NotANumber, .. }))
         ));
-        assert!(matches!(
-            parse_settings_json(r#"{"exec_ms": [1]}"#),
-            Err(FileError::WrongType { .. })
-        ));
-        let msg = parse_settings_json(r#"{"max_attempts": 11}"#)
-            .unwrap_err()
-            .to_string();
-        assert_eq!(
-            msg,
-            "settings file field max_attempts: 11 is out of range; allowed: a whole number from 1 to 10"
-        );
+        assert!(matches!(parse_settings_json(r#"{"exec_ms": [1]}"#), Err(FileError::WrongType { .. })));
+        let msg = parse_settings_json(r#"{"max_attempts": 11}"#).unwrap_err().to_string();
+        assert_eq!(msg, "settings file field max_attempts: 11 is out of range; allowed: a whole number from 1 to 10");
         assert_eq!(parse_settings_file(&[0xff, 0xfe]), Err(FileError::NotUtf8));
     }
 }

@@ -9,9 +9,7 @@ use std::ops::Add;
 use serde::{Deserialize, Serialize};
 
 /// A point in model time or a span of it, in whole milliseconds.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Millis(pub u64);
 

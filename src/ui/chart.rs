@@ -9,9 +9,7 @@
 
 use leptos::prelude::*;
 use plotters::prelude::{IntoDrawingArea, RGBColor};
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
-};
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
@@ -42,11 +40,7 @@ impl DrawingBackend for MeasuredCanvas {
     fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasErr>> {
         self.inner.present()
     }
-    fn draw_pixel(
-        &mut self,
-        point: BackendCoord,
-        color: BackendColor,
-    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), DrawingErrorKind<CanvasErr>> {
         self.inner.draw_pixel(point, color)
     }
     fn draw_line<S: BackendStyle>(
@@ -103,12 +97,8 @@ impl DrawingBackend for MeasuredCanvas {
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasErr>> {
         let size = style.size();
-        self.context
-            .set_font(&format!("{size}px {}", style.family().as_str()));
-        let width = self
-            .context
-            .measure_text(text)
-            .map_or(text.chars().count() as f64 * size * 0.6, |m| m.width());
+        self.context.set_font(&format!("{size}px {}", style.family().as_str()));
+        let width = self.context.measure_text(text).map_or(text.chars().count() as f64 * size * 0.6, |m| m.width());
         Ok((width.ceil() as u32, size.ceil() as u32))
     }
 }
@@ -117,11 +107,7 @@ impl DrawingBackend for MeasuredCanvas {
 /// A fully transparent colour (no stylesheet, or a host that unset it) is
 /// no colour at all: the caller falls back to the built-in palette.
 fn parse_rgb(css: &str) -> Option<RGBColor> {
-    let inner = css
-        .trim()
-        .strip_prefix("rgba(")
-        .or_else(|| css.trim().strip_prefix("rgb("))?
-        .strip_suffix(')')?;
+    let inner = css.trim().strip_prefix("rgba(").or_else(|| css.trim().strip_prefix("rgb("))?.strip_suffix(')')?;
     let numbers: Vec<f64> = inner
         .split([',', ' ', '/'])
         .filter(|p| !p.is_empty())
@@ -132,11 +118,7 @@ fn parse_rgb(css: &str) -> Option<RGBColor> {
         return None;
     }
     let channel = |v: f64| v.clamp(0.0, 255.0).round() as u8;
-    Some(RGBColor(
-        channel(numbers[0]),
-        channel(numbers[1]),
-        channel(numbers[2]),
-    ))
+    Some(RGBColor(channel(numbers[0]), channel(numbers[1]), channel(numbers[2])))
 }
 
 fn computed(element: &web_sys::Element, property: &str) -> Option<RGBColor> {
@@ -146,15 +128,9 @@ fn computed(element: &web_sys::Element, property: &str) -> Option<RGBColor> {
 
 /// The chart's colours as the stylesheet currently resolves them.
 fn palette_from(canvas: &web_sys::Element, legend: &web_sys::Element) -> Palette {
-    let swatch = |class: &str| {
-        legend
-            .query_selector(&format!(".swatch.{class}"))
-            .ok()
-            .flatten()
-    };
+    let swatch = |class: &str| legend.query_selector(&format!(".swatch.{class}")).ok().flatten();
     let from = |el: Option<web_sys::Element>, fallback: RGBColor| {
-        el.and_then(|e| computed(&e, "background-color"))
-            .unwrap_or(fallback)
+        el.and_then(|e| computed(&e, "background-color")).unwrap_or(fallback)
     };
     Palette {
         background: computed(canvas, "background-color").unwrap_or(LIGHT.background),
@@ -187,11 +163,8 @@ pub fn Chart(lab: Lab) -> impl IntoView {
         if el.height() != height {
             el.set_height(height);
         }
-        let Some(context) = el
-            .get_context("2d")
-            .ok()
-            .flatten()
-            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        let Some(context) =
+            el.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
         else {
             return;
         };

@@ -10,16 +10,8 @@ use super::state::Lab;
 
 #[component]
 pub fn Controls(lab: Lab) -> impl IntoView {
-    let basic = FIELDS
-        .iter()
-        .filter(|f| !f.advanced)
-        .map(|field| view! { <FieldControl lab field/> })
-        .collect_view();
-    let advanced = FIELDS
-        .iter()
-        .filter(|f| f.advanced)
-        .map(|field| view! { <FieldControl lab field/> })
-        .collect_view();
+    let basic = FIELDS.iter().filter(|f| !f.advanced).map(|field| view! { <FieldControl lab field/> }).collect_view();
+    let advanced = FIELDS.iter().filter(|f| f.advanced).map(|field| view! { <FieldControl lab field/> }).collect_view();
     view! {
         <section class="panel controls" aria-labelledby="controls-h">
             <h2 id="controls-h">"Settings"</h2>

@@ -14,9 +14,7 @@ pub fn document() -> Option<web_sys::Document> {
 
 /// Milliseconds from a monotonic clock, for playback pacing only.
 pub fn now_ms() -> f64 {
-    window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
+    window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 pub fn storage_get(key: &str) -> Option<String> {
@@ -30,9 +28,7 @@ pub fn storage_set(key: &str, value: &str) {
 }
 
 pub fn location_search() -> String {
-    window()
-        .and_then(|w| w.location().search().ok())
-        .unwrap_or_default()
+    window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
 /// The page's address without its query string.
@@ -50,11 +46,7 @@ pub fn replace_query(query: &str) {
     let Some(w) = window() else { return };
     let Ok(history) = w.history() else { return };
     let path = w.location().pathname().unwrap_or_else(|_| "/".to_owned());
-    let url = if query.is_empty() {
-        path
-    } else {
-        format!("{path}?{query}")
-    };
+    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
     let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
 }
 
@@ -74,15 +66,11 @@ pub fn set_root_property(name: &str, value: &str) {
 }
 
 pub fn prefers_dark() -> bool {
-    window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches())
+    window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten()).is_some_and(|m| m.matches())
 }
 
 pub fn device_pixel_ratio() -> f64 {
-    window()
-        .map_or(1.0, |w| w.device_pixel_ratio())
-        .clamp(1.0, 3.0)
+    window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0)
 }
 
 /// Offers `contents` as a file download named `name`.
@@ -91,14 +79,10 @@ pub fn download(name: &str, mime: &str, contents: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&JsValue::from_str(contents));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
-        .map_err(|_| "cannot make a file")?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)
-        .map_err(|_| "cannot make a download link")?;
-    let anchor: web_sys::HtmlAnchorElement = document
-        .create_element("a")
-        .map_err(|_| "cannot make a link")?
-        .unchecked_into();
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| "cannot make a file")?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| "cannot make a download link")?;
+    let anchor: web_sys::HtmlAnchorElement =
+        document.create_element("a").map_err(|_| "cannot make a link")?.unchecked_into();
     anchor.set_href(&url);
     anchor.set_download(name);
     anchor.click();
@@ -127,14 +111,8 @@ pub fn key_owner(target: Option<web_sys::EventTarget>) -> KeyOwner {
     }
     match element.tag_name().to_ascii_lowercase().as_str() {
         "input" => {
-            let kind = element
-                .get_attribute("type")
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            if matches!(
-                kind.as_str(),
-                "checkbox" | "radio" | "button" | "submit" | "reset" | "file"
-            ) {
+            let kind = element.get_attribute("type").unwrap_or_default().to_ascii_lowercase();
+            if matches!(kind.as_str(), "checkbox" | "radio" | "button" | "submit" | "reset" | "file") {
                 KeyOwner::Activatable
             } else {
                 KeyOwner::Field
@@ -142,14 +120,7 @@ pub fn key_owner(target: Option<web_sys::EventTarget>) -> KeyOwner {
         }
         "select" | "textarea" => KeyOwner::Field,
         "button" | "a" | "summary" => KeyOwner::Activatable,
-        _ if element
-            .closest("[contenteditable]")
-            .ok()
-            .flatten()
-            .is_some() =>
-        {
-            KeyOwner::Field
-        }
+        _ if element.closest("[contenteditable]").ok().flatten().is_some() => KeyOwner::Field,
         _ => KeyOwner::Nothing,
     }
 }

@@ -38,7 +38,8 @@ fn card(lab: Lab, state: ExperimentState) -> impl IntoView {
         .into_any(),
         Some(prediction) => {
             let (answer, explanation) = lab.run.with(|run| (e.question.answer(run), e.explain(run)));
-            let headline = if prediction.is_empty() { format!("Answer: {answer}.") } else { verdict(&prediction, &answer) };
+            let headline =
+                if prediction.is_empty() { format!("Answer: {answer}.") } else { verdict(&prediction, &answer) };
             view! {
                 <div class="experiment-card" role="group" aria-labelledby="experiment-title">
                     <h3 id="experiment-title">{e.title}</h3>

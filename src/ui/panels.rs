@@ -65,14 +65,14 @@ pub fn ResultsStrip(lab: Lab) -> impl IntoView {
     let shown = move |text: String| if hidden() { "?".to_owned() } else { text };
     let verdict = move || {
         if hidden() {
-            return Some(view! { <p class="verdict pending">"Make your prediction in the experiment to reveal the result."</p> }.into_any());
+            return Some(
+                view! { <p class="verdict pending">"Make your prediction in the experiment to reveal the result."</p> }
+                    .into_any(),
+            );
         }
         let s = summary();
-        let increments = if s.committed == 1 {
-            "1 increment".to_owned()
-        } else {
-            format!("{} increments", s.committed)
-        };
+        let increments =
+            if s.committed == 1 { "1 increment".to_owned() } else { format!("{} increments", s.committed) };
         match s.outcome {
             Outcome::Succeeded if s.committed != 1 => Some(
                 view! {

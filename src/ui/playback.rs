@@ -25,11 +25,7 @@ fn frame(lab: Lab, generation: u32, last: f64) {
     }
     let now = dom::now_ms();
     let end = lab.run.with_untracked(|r| r.end());
-    let inspection = advance(
-        lab.inspection.get_value(),
-        now - last,
-        lab.speed.get_untracked(),
-    );
+    let inspection = advance(lab.inspection.get_value(), now - last, lab.speed.get_untracked());
     lab.inspection.set_value(inspection);
     let t = model_at(inspection, end);
     if t != lab.playhead.get_untracked() {

@@ -72,17 +72,14 @@ impl Lab {
         if !link_has_settings && let Some(saved) = dom::storage_get(STORAGE_KEY) {
             match parse_settings_json(&saved) {
                 Ok(s) => settings = s,
-                Err(e) => notices.push(format!(
-                    "Your saved settings could not be used ({e}); the opening settings are shown."
-                )),
+                Err(e) => notices
+                    .push(format!("Your saved settings could not be used ({e}); the opening settings are shown.")),
             }
         }
         let run = match Run::simulate(&settings) {
             Ok(run) => run,
             Err(e) => {
-                notices.push(format!(
-                    "These settings could not be simulated ({e}); the opening settings are shown."
-                ));
+                notices.push(format!("These settings could not be simulated ({e}); the opening settings are shown."));
                 settings = Settings::default();
                 Run::simulate(&settings).expect("the opening settings simulate")
             }
@@ -97,10 +94,7 @@ impl Lab {
             ));
         }
         let playhead = playhead.min(run.end());
-        let fields = FIELDS.map(|f| FieldState {
-            text: RwSignal::new(f.value(&settings)),
-            error: RwSignal::new(None),
-        });
+        let fields = FIELDS.map(|f| FieldState { text: RwSignal::new(f.value(&settings)), error: RwSignal::new(None) });
         let lab = Lab {
             settings: RwSignal::new(settings),
             run: RwSignal::new(Arc::new(run)),
@@ -126,10 +120,7 @@ impl Lab {
     }
 
     pub fn field_state(&self, field: &Field) -> FieldState {
-        let i = FIELDS
-            .iter()
-            .position(|f| f.param == field.param)
-            .expect("field is listed");
+        let i = FIELDS.iter().position(|f| f.param == field.param).expect("field is listed");
         self.fields[i]
     }
 
@@ -163,9 +154,7 @@ impl Lab {
                 true
             }
             Err(e) => {
-                self.notify(format!(
-                    "These settings could not be simulated: {e}. The last run stays on screen."
-                ));
+                self.notify(format!("These settings could not be simulated: {e}. The last run stays on screen."));
                 false
             }
         }
@@ -183,10 +172,7 @@ impl Lab {
                     state.error.set(None);
                     self.install(settings, run);
                 }
-                Err(e) => state.error.set(Some(format!(
-                    "{}: this value cannot be simulated ({e}).",
-                    field.label
-                ))),
+                Err(e) => state.error.set(Some(format!("{}: this value cannot be simulated ({e}).", field.label))),
             },
             Err(message) => state.error.set(Some(message)),
         }
@@ -211,8 +197,7 @@ impl Lab {
     }
 
     fn sync_inspection(&self) {
-        self.inspection
-            .set_value(inspection_at(self.playhead.get_untracked(), self.end()));
+        self.inspection.set_value(inspection_at(self.playhead.get_untracked(), self.end()));
     }
 
     /// Moves the playhead; `announce` says the event now at the playhead in
@@ -228,26 +213,13 @@ impl Lab {
 
     fn announce_at(&self, t: Millis) {
         let text = self.run.with_untracked(|run| {
-            let here: Vec<String> = run
-                .records()
-                .iter()
-                .filter(|r| r.t == t)
-                .map(|r| r.sentence())
-                .collect();
-            if here.is_empty() {
-                format!("Model time {t}.")
-            } else {
-                format!("{t}: {}", here.join(" "))
-            }
+            let here: Vec<String> = run.records().iter().filter(|r| r.t == t).map(|r| r.sentence()).collect();
+            if here.is_empty() { format!("Model time {t}.") } else { format!("{t}: {}", here.join(" ")) }
         });
         // A repeated identical text would not be read again; a trailing
         // zero-width space makes it new.
         let previous = self.announcement.get_untracked();
-        let text = if previous == text {
-            format!("{text}\u{200b}")
-        } else {
-            text
-        };
+        let text = if previous == text { format!("{text}\u{200b}") } else { text };
         self.announcement.set(text);
     }
 
@@ -292,10 +264,7 @@ impl Lab {
         self.playing.set(false);
         if self.apply(e.settings()) {
             self.seek(Millis::ZERO, false);
-            self.experiment.set(Some(ExperimentState {
-                index,
-                prediction: None,
-            }));
+            self.experiment.set(Some(ExperimentState { index, prediction: None }));
         }
     }
 
@@ -311,8 +280,7 @@ impl Lab {
 
     /// True while an experiment waits for a prediction: the answer is hidden.
     pub fn answer_hidden(&self) -> bool {
-        self.experiment
-            .with(|e| e.as_ref().is_some_and(|e| e.prediction.is_none()))
+        self.experiment.with(|e| e.as_ref().is_some_and(|e| e.prediction.is_none()))
     }
 
     pub fn link_state(&self) -> LinkState {

@@ -84,12 +84,7 @@ fn diagram_view(lab: Lab, d: Arc<Diagram>) -> impl IntoView {
             view! { <rect class=format!("lane-band lane-{i}") x="0" y=num(band.top) width=num(w) height=num(band.height)/> }
         })
         .collect_view();
-    let items = d
-        .items
-        .iter()
-        .cloned()
-        .map(|item| item_view(lab, item))
-        .collect_view();
+    let items = d.items.iter().cloned().map(|item| item_view(lab, item)).collect_view();
     let summary = d.summary.clone();
     let playhead_x = {
         let d = d.clone();

@@ -17,11 +17,7 @@ use super::state::Lab;
 pub fn share_url(state: &LinkState) -> String {
     let query = to_query(state);
     let base = dom::location_base();
-    if query.is_empty() {
-        base
-    } else {
-        format!("{base}?{query}")
-    }
+    if query.is_empty() { base } else { format!("{base}?{query}") }
 }
 
 pub fn embed_snippet(state: &LinkState) -> String {
@@ -44,11 +40,7 @@ struct Shared {
 /// Shows `text` for copying by hand and tries the clipboard, reporting
 /// whether the browser allowed it (a refusal is an answer, not an error).
 fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
-    shared.set(Some(Shared {
-        title,
-        text: text.clone(),
-        status: "Copying…".to_owned(),
-    }));
+    shared.set(Some(Shared { title, text: text.clone(), status: "Copying…".to_owned() }));
     let Some(promise) = dom::window().map(|w| w.navigator().clipboard().write_text(&text)) else {
         return;
     };
@@ -72,16 +64,10 @@ fn import(lab: Lab, file: web_sys::File) {
         return;
     }
     leptos::task::spawn_local(async move {
-        let text = match JsFuture::from(file.text())
-            .await
-            .ok()
-            .and_then(|v| v.as_string())
-        {
+        let text = match JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()) {
             Some(text) => text,
             None => {
-                lab.notify(format!(
-                    "{name}: the file could not be read as text. Nothing changed."
-                ));
+                lab.notify(format!("{name}: the file could not be read as text. Nothing changed."));
                 return;
             }
         };
@@ -107,18 +93,13 @@ pub fn Toolbar(lab: Lab, on_shortcuts: Callback<()>) -> impl IntoView {
         }
     };
     let export_svg = move |_| {
-        let svg = lab
-            .run
-            .with_untracked(|r| Diagram::of(r).to_svg(Some(lab.playhead.get_untracked())));
+        let svg = lab.run.with_untracked(|r| Diagram::of(r).to_svg(Some(lab.playhead.get_untracked())));
         if let Err(e) = dom::download("idempotency-lab-timeline.svg", "image/svg+xml", &svg) {
             lab.notify(format!("The export failed: {e}."));
         }
     };
     let on_file = move |ev: web_sys::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
             return;
         };
         if let Some(file) = input.files().and_then(|files| files.get(0)) {

@@ -25,24 +25,14 @@ impl ChartData {
         for r in run.records() {
             match r.what {
                 What::OperationCommitted { value, .. } => counter.push((r.t, value)),
-                What::ResponseDelivered {
-                    status: Status::Success,
-                    ..
-                }
-                | What::ResponseLate {
-                    status: Status::Success,
-                    ..
-                } => {
+                What::ResponseDelivered { status: Status::Success, .. }
+                | What::ResponseLate { status: Status::Success, .. } => {
                     received.push((r.t, received.len() as u64 + 1));
                 }
                 _ => {}
             }
         }
-        ChartData {
-            end: run.end(),
-            counter,
-            received,
-        }
+        ChartData { end: run.end(), counter, received }
     }
 
     fn top(&self) -> u64 {
@@ -53,17 +43,9 @@ impl ChartData {
     /// The chart's accessible description.
     pub fn describe(&self) -> String {
         let last = |v: &[(Millis, u64)]| v.last().map_or(0, |p| p.1);
-        let when = |v: &[(Millis, u64)]| {
-            v.iter()
-                .map(|(t, n)| format!("{n} at {t}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let counter = if self.counter.is_empty() {
-            "stays at 0".to_owned()
-        } else {
-            format!("rises to {}", when(&self.counter))
-        };
+        let when = |v: &[(Millis, u64)]| v.iter().map(|(t, n)| format!("{n} at {t}")).collect::<Vec<_>>().join(", ");
+        let counter =
+            if self.counter.is_empty() { "stays at 0".to_owned() } else { format!("rises to {}", when(&self.counter)) };
         let received = if self.received.is_empty() {
             "none".to_owned()
         } else {
@@ -134,11 +116,7 @@ pub fn draw<DB: DrawingBackend>(
     area.fill(&palette.background).map_err(err)?;
     let x_max = (data.end.ms() as f64 / 1000.0).max(0.01);
     let y_max = data.top() as f64 + 1.0;
-    let font = |size: f64| {
-        ("sans-serif", size * scale)
-            .into_font()
-            .color(&palette.text)
-    };
+    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&palette.text);
     let mut chart = ChartBuilder::on(area)
         .margin(px(10.0))
         .x_label_area_size(px(34.0))
@@ -160,26 +138,19 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(err)?;
     let counter = palette.counter;
     chart
-        .draw_series(LineSeries::new(
-            steps(&data.counter, data.end),
-            counter.stroke_width(px(3.0)),
-        ))
+        .draw_series(LineSeries::new(steps(&data.counter, data.end), counter.stroke_width(px(3.0))))
         .map_err(err)?
         .label("Committed counter")
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], counter.stroke_width(3)));
     let received = palette.received;
     chart
         .draw_series(LineSeries::new(
-            steps(&data.received, data.end)
-                .into_iter()
-                .map(|(x, y)| (x, y + 0.04 * y_max.min(1.0))),
+            steps(&data.received, data.end).into_iter().map(|(x, y)| (x, y + 0.04 * y_max.min(1.0))),
             received.stroke_width(px(2.0)),
         ))
         .map_err(err)?
         .label("Successes the client received")
-        .legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + 18, y)], received.stroke_width(2))
-        });
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], received.stroke_width(2)));
     let p = playhead.min(data.end).ms() as f64 / 1000.0;
     chart
         .draw_series(std::iter::once(PathElement::new(
@@ -224,21 +195,9 @@ mod tests {
         let d = data(&[(Param::Dedup, "off")]);
         assert_eq!(d.counter, vec![(Millis(2000), 1), (Millis(6000), 2)]);
         assert_eq!(d.received, vec![(Millis(6050), 1)]);
-        let joined = data(&[
-            (Param::Fault, "none"),
-            (Param::TimeoutMs, "1000"),
-            (Param::ExecMs, "2500"),
-        ]);
-        assert_eq!(
-            joined.received.len(),
-            2,
-            "the late success counts as received"
-        );
-        assert!(
-            d.describe().contains("rises to 1 at 2.00 s, 2 at 6.00 s"),
-            "{}",
-            d.describe()
-        );
+        let joined = data(&[(Param::Fault, "none"), (Param::TimeoutMs, "1000"), (Param::ExecMs, "2500")]);
+        assert_eq!(joined.received.len(), 2, "the late success counts as received");
+        assert!(d.describe().contains("rises to 1 at 2.00 s, 2 at 6.00 s"), "{}", d.describe());
     }
 
     #[test]
@@ -246,19 +205,12 @@ mod tests {
         let svg = to_svg(&data(&[(Param::Dedup, "off")]), Millis(3000), (640, 240)).unwrap();
         assert!(svg.contains("Committed counter"));
         assert!(svg.contains("Successes the client received"));
-        assert!(
-            svg.matches("<polyline").count() >= 3,
-            "two series and the playhead"
-        );
+        assert!(svg.matches("<polyline").count() >= 3, "two series and the playhead");
     }
 
     #[test]
     fn a_zero_length_run_still_draws() {
-        let d = data(&[
-            (Param::Fault, "none"),
-            (Param::ExecMs, "0"),
-            (Param::ResponseTransitMs, "0"),
-        ]);
+        let d = data(&[(Param::Fault, "none"), (Param::ExecMs, "0"), (Param::ResponseTransitMs, "0")]);
         assert_eq!(d.end, Millis(0));
         assert!(to_svg(&d, Millis(0), (320, 200)).is_ok());
     }

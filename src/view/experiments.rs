@@ -14,9 +14,7 @@ pub enum Question {
 impl Question {
     pub fn text(self) -> &'static str {
         match self {
-            Question::Increments => {
-                "How many increments will the ledger show when the run is over?"
-            }
+            Question::Increments => "How many increments will the ledger show when the run is over?",
             Question::Outcome => "What will the client report when it is done?",
         }
     }
@@ -121,12 +119,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "timeout-short-no-dedup",
         title: "Timeout shorter than execution, deduplication off",
-        setup: &[
-            (Param::Fault, "none"),
-            (Param::Dedup, "off"),
-            (Param::TimeoutMs, "1000"),
-            (Param::ExecMs, "2500"),
-        ],
+        setup: &[(Param::Fault, "none"), (Param::Dedup, "off"), (Param::TimeoutMs, "1000"), (Param::ExecMs, "2500")],
         question: Question::Increments,
         why: "Nothing is lost, yet every attempt times out before the server can finish, and the server keeps \
               working after the client stops waiting. The client gives up ({outcome}) while {counter} operations \
@@ -135,11 +128,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "timeout-short-dedup",
         title: "Timeout shorter than execution, deduplication on",
-        setup: &[
-            (Param::Fault, "none"),
-            (Param::TimeoutMs, "1000"),
-            (Param::ExecMs, "2500"),
-        ],
+        setup: &[(Param::Fault, "none"), (Param::TimeoutMs, "1000"), (Param::ExecMs, "2500")],
         question: Question::Increments,
         why: "The retry arrives while the first operation is still running under the same key, so it joins that \
               operation instead of starting another: {counter} increment, {hits} deduplication hit, outcome \
@@ -188,11 +177,7 @@ mod tests {
         for e in EXPERIMENTS {
             let r = run(e);
             let answer = e.question.answer(&r);
-            assert!(
-                e.question.choices().contains(&answer.as_str()),
-                "{}: {answer}",
-                e.id
-            );
+            assert!(e.question.choices().contains(&answer.as_str()), "{}: {answer}", e.id);
             assert!(!e.explain(&r).contains('{'), "{}", e.id);
         }
     }

@@ -2,9 +2,7 @@
 //! URL name, and the conversion between what a person types (seconds) and
 //! what the core takes (milliseconds).
 
-use crate::sim::settings::{
-    FieldError, Param, Problem, Settings, ms_to_seconds_text, seconds_to_ms,
-};
+use crate::sim::settings::{FieldError, Param, Problem, Settings, ms_to_seconds_text, seconds_to_ms};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Control {
@@ -40,10 +38,8 @@ pub const FAULT_OPTIONS: &[(&str, &str)] = &[
     ("reject-400", "Reject input with 400"),
 ];
 
-pub const KEY_OPTIONS: &[(&str, &str)] = &[
-    ("stable", "Reuse logical intent key"),
-    ("per-attempt", "New key for every attempt"),
-];
+pub const KEY_OPTIONS: &[(&str, &str)] =
+    &[("stable", "Reuse logical intent key"), ("per-attempt", "New key for every attempt")];
 
 /// Every parameter, in the order the form shows them.
 pub const FIELDS: [Field; 12] = [
@@ -58,10 +54,7 @@ pub const FIELDS: [Field; 12] = [
     Field {
         param: Param::Dedup,
         label: "Server deduplicates operation keys",
-        control: Control::Checkbox {
-            on: "on",
-            off: "off",
-        },
+        control: Control::Checkbox { on: "on", off: "off" },
         advanced: false,
         url: "dedup",
         id: "f-dedup",
@@ -117,10 +110,7 @@ pub const FIELDS: [Field; 12] = [
     Field {
         param: Param::Jitter,
         label: "Deterministic full-jitter example",
-        control: Control::Checkbox {
-            on: "full",
-            off: "off",
-        },
+        control: Control::Checkbox { on: "full", off: "off" },
         advanced: false,
         url: "jitter",
         id: "f-jitter",
@@ -152,10 +142,7 @@ pub const FIELDS: [Field; 12] = [
 ];
 
 pub fn field(param: Param) -> &'static Field {
-    FIELDS
-        .iter()
-        .find(|f| f.param == param)
-        .expect("every parameter has a field")
+    FIELDS.iter().find(|f| f.param == param).expect("every parameter has a field")
 }
 
 impl Field {
@@ -173,11 +160,7 @@ impl Field {
     pub fn allowed(&self) -> String {
         let (min, max) = self.param.allowed().range().unwrap_or((0, 0));
         match self.control {
-            Control::Seconds => format!(
-                "{} to {} seconds",
-                ms_to_seconds_text(min),
-                ms_to_seconds_text(max)
-            ),
+            Control::Seconds => format!("{} to {} seconds", ms_to_seconds_text(min), ms_to_seconds_text(max)),
             Control::Count => format!("a whole number from {min} to {max}"),
             Control::Select(options) => {
                 let labels: Vec<&str> = options.iter().map(|(_, label)| *label).collect();
@@ -245,12 +228,7 @@ impl Field {
             }
             _ => self.allowed(),
         };
-        FieldError {
-            param: self.param,
-            value: text.to_owned(),
-            problem,
-        }
-        .message_with(name, &allowed)
+        FieldError { param: self.param, value: text.to_owned(), problem }.message_with(name, &allowed)
     }
 }
 
@@ -274,28 +252,15 @@ mod tests {
         let mut s = Settings::default();
         let before = s.clone();
         let err = f.apply(&mut s, "86401", f.label).unwrap_err();
-        assert_eq!(
-            err,
-            "Stored-result retention: 86401 is out of range; allowed: 0 to 86400 seconds"
-        );
+        assert_eq!(err, "Stored-result retention: 86401 is out of range; allowed: 0 to 86400 seconds");
         assert_eq!(s, before);
         let err = f.apply(&mut s, "1e3", "retention").unwrap_err();
-        assert!(
-            err.starts_with("retention: \"1e3\" is not a number of seconds"),
-            "{err}"
-        );
+        assert!(err.starts_with("retention: \"1e3\" is not a number of seconds"), "{err}");
         let err = f.apply(&mut s, "", f.label).unwrap_err();
         assert!(err.contains("needs a value"), "{err}");
-        let err = field(Param::MaxAttempts)
-            .apply(&mut s, "0", "Maximum total attempts")
-            .unwrap_err();
-        assert_eq!(
-            err,
-            "Maximum total attempts: 0 is out of range; allowed: a whole number from 1 to 10"
-        );
-        let err = field(Param::Fault)
-            .apply(&mut s, "<b>x</b>", "fault")
-            .unwrap_err();
+        let err = field(Param::MaxAttempts).apply(&mut s, "0", "Maximum total attempts").unwrap_err();
+        assert_eq!(err, "Maximum total attempts: 0 is out of range; allowed: a whole number from 1 to 10");
+        let err = field(Param::Fault).apply(&mut s, "<b>x</b>", "fault").unwrap_err();
         assert!(err.contains("one of none, lose-first"), "{err}");
     }
 

@@ -18,13 +18,7 @@ pub enum Speed {
 }
 
 impl Speed {
-    pub const ALL: [Speed; 5] = [
-        Speed::Quarter,
-        Speed::Half,
-        Speed::One,
-        Speed::Two,
-        Speed::Four,
-    ];
+    pub const ALL: [Speed; 5] = [Speed::Quarter, Speed::Half, Speed::One, Speed::Two, Speed::Four];
 
     pub fn factor(self) -> f64 {
         match self {
@@ -72,11 +66,7 @@ pub fn inspection_at(t: Millis, end: Millis) -> f64 {
 /// Advances a playing playhead by `wall_ms` of real time at `speed`. The
 /// inspection position is carried as a float so slow speeds still move.
 pub fn advance(inspection_ms: f64, wall_ms: f64, speed: Speed) -> f64 {
-    let step = if wall_ms.is_finite() && wall_ms > 0.0 {
-        wall_ms.min(1_000.0)
-    } else {
-        0.0
-    };
+    let step = if wall_ms.is_finite() && wall_ms > 0.0 { wall_ms.min(1_000.0) } else { 0.0 };
     (inspection_ms + step * speed.factor()).min(INSPECTION_MS)
 }
 
@@ -100,10 +90,7 @@ mod tests {
         assert_eq!(model_at(30_000.0, end), Millis(2025));
         assert_eq!(model_at(60_000.0, end), end);
         assert_eq!(model_at(1e12, end), end);
-        assert_eq!(
-            readout(Millis(1000), end),
-            "Inspection 14.8 s of 60.0 s · Model 1.00 s of 4.05 s"
-        );
+        assert_eq!(readout(Millis(1000), end), "Inspection 14.8 s of 60.0 s · Model 1.00 s of 4.05 s");
     }
 
     #[test]

@@ -13,7 +13,7 @@
 
 use std::fmt::Write;
 
-use crate::sim::{Decision, Millis, Outcome, Record, Run, Status, What};
+use crate::sim::{Decision, Millis, OpKey, Outcome, Record, Run, Status, What};
 
 /// Width of one character of the diagram's 12 px monospace font, rounded up.
 pub const CHAR_W: f64 = 7.4;
@@ -26,6 +26,8 @@ const PX_PER_MS: f64 = 0.08;
 /// How far past the end a continuing bar (a stored result, a deadline) is drawn.
 const OVERFLOW: f64 = 56.0;
 const BAR_H: f64 = 10.0;
+/// Vertical distance between rows of bars that overlap in time.
+const BAR_STEP: f64 = 14.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lane {
@@ -38,14 +40,7 @@ pub enum Lane {
 }
 
 impl Lane {
-    const ALL: [Lane; 6] = [
-        Lane::Axis,
-        Lane::Client,
-        Lane::Network,
-        Lane::Server,
-        Lane::Store,
-        Lane::Ledger,
-    ];
+    const ALL: [Lane; 6] = [Lane::Axis, Lane::Client, Lane::Network, Lane::Server, Lane::Store, Lane::Ledger];
 
     fn index(self) -> usize {
         self as usize
@@ -74,29 +69,10 @@ pub enum Glyph {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
-    Line {
-        x1: f64,
-        y1: f64,
-        x2: f64,
-        y2: f64,
-        arrow: bool,
-    },
-    Rect {
-        x: f64,
-        y: f64,
-        w: f64,
-        h: f64,
-    },
-    Text {
-        x: f64,
-        y: f64,
-        text: String,
-    },
-    Mark {
-        x: f64,
-        y: f64,
-        glyph: Glyph,
-    },
+    Line { x1: f64, y1: f64, x2: f64, y2: f64, arrow: bool },
+    Rect { x: f64, y: f64, w: f64, h: f64 },
+    Text { x: f64, y: f64, text: String },
+    Mark { x: f64, y: f64, glyph: Glyph },
 }
 
 impl Shape {
@@ -162,33 +138,17 @@ enum Y {
     Track(Lane),
     /// Halfway between the client's and the server's tracks.
     NetworkMid,
+    /// Row `n` of a lane's bars (row 0 is the track).
+    Bar(Lane, usize),
     Label(Lane, usize),
 }
 
 #[derive(Clone, Debug)]
 enum Pending {
-    Line {
-        x1: f64,
-        y1: Y,
-        x2: f64,
-        y2: Y,
-        arrow: bool,
-    },
-    Bar {
-        x1: f64,
-        x2: f64,
-        y: Y,
-    },
-    Text {
-        x: f64,
-        y: Y,
-        text: String,
-    },
-    Mark {
-        x: f64,
-        y: Y,
-        glyph: Glyph,
-    },
+    Line { x1: f64, y1: Y, x2: f64, y2: Y, arrow: bool },
+    Bar { x1: f64, x2: f64, y: Y },
+    Text { x: f64, y: Y, text: String },
+    Mark { x: f64, y: Y, glyph: Glyph },
 }
 
 struct Builder {
@@ -197,6 +157,14 @@ struct Builder {
     pending: Vec<(Pending, &'static str, Millis, Option<usize>)>,
     /// Per lane, the right edge of each label row so far.
     rows: [Vec<f64>; 6],
+    /// Per lane, the right edge of each row of bars so far: operations that
+    /// overlap in time, or results stored under different keys at once, get
+    /// rows of their own.
+    bar_rows: [Vec<f64>; 6],
+    /// The server row of each operation, by its originating attempt.
+    op_rows: Vec<(u32, usize)>,
+    /// The store row currently holding each key's reservation or result.
+    key_rows: Vec<(OpKey, usize)>,
     right_edge: f64,
 }
 
@@ -207,28 +175,35 @@ impl Builder {
 
     /// Like `x`, but times past the end stop just beyond it.
     fn x_clamped(&self, t: Millis) -> f64 {
-        if t > self.end {
-            self.x(self.end) + OVERFLOW
-        } else {
-            self.x(t)
-        }
+        if t > self.end { self.x(self.end) + OVERFLOW } else { self.x(t) }
     }
 
     fn push(&mut self, shape: Pending, class: &'static str, t: Millis, record: Option<usize>) {
         self.pending.push((shape, class, t, record));
     }
 
+    /// The first row of bars in `lane` free from `x1` on, now taken to `x2`.
+    fn bar_row(&mut self, lane: Lane, x1: f64, x2: f64) -> usize {
+        let rows = &mut self.bar_rows[lane.index()];
+        let row = rows.iter().position(|&edge| edge <= x1 + 0.5).unwrap_or_else(|| {
+            rows.push(f64::NEG_INFINITY);
+            rows.len() - 1
+        });
+        rows[row] = x2;
+        row
+    }
+
+    fn op_row(&self, origin: u32) -> usize {
+        self.op_rows.iter().rev().find(|(a, _)| *a == origin).map_or(0, |(_, r)| *r)
+    }
+
+    fn key_row(&self, key: OpKey) -> usize {
+        self.key_rows.iter().rev().find(|(k, _)| *k == key).map_or(0, |(_, r)| *r)
+    }
+
     /// Places a label starting at `x` in the first row of `lane` where it
     /// overlaps nothing.
-    fn label(
-        &mut self,
-        lane: Lane,
-        x: f64,
-        text: String,
-        class: &'static str,
-        t: Millis,
-        record: Option<usize>,
-    ) {
+    fn label(&mut self, lane: Lane, x: f64, text: String, class: &'static str, t: Millis, record: Option<usize>) {
         let width = text.chars().count() as f64 * CHAR_W;
         let rows = &mut self.rows[lane.index()];
         let row = match rows.iter().position(|&edge| edge + LABEL_PAD <= x) {
@@ -240,16 +215,7 @@ impl Builder {
         };
         rows[row] = x + width;
         self.right_edge = self.right_edge.max(x + width);
-        self.push(
-            Pending::Text {
-                x,
-                y: Y::Label(lane, row),
-                text,
-            },
-            class,
-            t,
-            record,
-        );
+        self.push(Pending::Text { x, y: Y::Label(lane, row), text }, class, t, record);
     }
 }
 
@@ -319,6 +285,9 @@ impl Diagram {
             end,
             pending: Vec::new(),
             rows: Default::default(),
+            bar_rows: Default::default(),
+            op_rows: Vec::new(),
+            key_rows: Vec::new(),
             right_edge: 0.0,
         };
 
@@ -326,84 +295,34 @@ impl Diagram {
         let stop_list = b.stops.clone();
         for &(t, x) in &stop_list {
             b.push(
-                Pending::Line {
-                    x1: x,
-                    y1: Y::Track(Lane::Axis),
-                    x2: x,
-                    y2: Y::Track(Lane::Ledger),
-                    arrow: false,
-                },
+                Pending::Line { x1: x, y1: Y::Track(Lane::Axis), x2: x, y2: Y::Track(Lane::Ledger), arrow: false },
                 "gridline",
                 t,
                 None,
             );
-            b.label(
-                Lane::Axis,
-                x - 2.0,
-                t.to_string(),
-                "axis-label",
-                Millis::ZERO,
-                None,
-            );
+            b.label(Lane::Axis, x - 2.0, t.to_string(), "axis-label", Millis::ZERO, None);
         }
         for (x, t) in compressed {
-            b.label(
-                Lane::Axis,
-                x - CHAR_W / 2.0,
-                "≈".to_owned(),
-                "axis-break",
-                t,
-                None,
-            );
+            b.label(Lane::Axis, x - CHAR_W / 2.0, "≈".to_owned(), "axis-break", t, None);
         }
 
         // Per attempt: when it was sent, its deadline, and when it was decided.
         let mut windows: Vec<Window> = Vec::new();
+        if !run.settings().dedup() {
+            let text = "deduplication is off: the server does not look at keys".to_owned();
+            b.label(Lane::Store, LEFT, text, "label dedup-off", Millis::ZERO, None);
+        }
         for (i, r) in records.iter().enumerate() {
             draw_record(&mut b, i, r, &mut windows);
         }
-        for Window {
-            sent,
-            deadline,
-            decided,
-            record: i,
-            ..
-        } in windows
-        {
+        for Window { sent, deadline, decided, record: i, .. } in windows {
             let until = decided.unwrap_or(deadline);
             let (x1, x2) = (b.x(sent), b.x_clamped(until));
-            b.push(
-                Pending::Bar {
-                    x1,
-                    x2,
-                    y: Y::Track(Lane::Client),
-                },
-                "window",
-                sent,
-                Some(i),
-            );
+            b.push(Pending::Bar { x1, x2, y: Y::Track(Lane::Client) }, "window", sent, Some(i));
             if decided.is_some_and(|d| d < deadline) {
                 let x3 = b.x_clamped(deadline);
-                b.push(
-                    Pending::Bar {
-                        x1: x2,
-                        x2: x3,
-                        y: Y::Track(Lane::Client),
-                    },
-                    "window-rest",
-                    until,
-                    None,
-                );
-                b.push(
-                    Pending::Mark {
-                        x: x3,
-                        y: Y::Track(Lane::Client),
-                        glyph: Glyph::Bar,
-                    },
-                    "deadline",
-                    until,
-                    None,
-                );
+                b.push(Pending::Bar { x1: x2, x2: x3, y: Y::Track(Lane::Client) }, "window-rest", until, None);
+                b.push(Pending::Mark { x: x3, y: Y::Track(Lane::Client), glyph: Glyph::Bar }, "deadline", until, None);
             }
         }
 
@@ -446,20 +365,12 @@ impl Diagram {
             let class = item.class;
             let _ = match (&item.shape, item.shape.path()) {
                 (Shape::Text { x, y, text }, _) => {
-                    writeln!(
-                        out,
-                        "<text class=\"{class}\" x=\"{x:.1}\" y=\"{y:.1}\">{}</text>",
-                        escape(text)
-                    )
+                    writeln!(out, "<text class=\"{class}\" x=\"{x:.1}\" y=\"{y:.1}\">{}</text>", escape(text))
                 }
                 (shape, Some(d)) => writeln!(
                     out,
                     "<path class=\"{class}\" d=\"{d}\"{}/>",
-                    if shape.has_arrow() {
-                        " marker-end=\"url(#arrow)\""
-                    } else {
-                        ""
-                    }
+                    if shape.has_arrow() { " marker-end=\"url(#arrow)\"" } else { "" }
                 ),
                 (_, None) => Ok(()),
             };
@@ -495,22 +406,10 @@ pub fn glyph_path(glyph: Glyph, x: f64, y: f64) -> String {
             x + 6.0,
             y - 6.0
         ),
-        Glyph::Tick => format!(
-            "M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}",
-            x - 6.0,
-            y,
-            x - 2.0,
-            y + 5.0,
-            x + 6.0,
-            y - 6.0
-        ),
-        Glyph::Diamond => format!(
-            "M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}z",
-            y - 7.0,
-            x + 7.0,
-            y + 7.0,
-            x - 7.0
-        ),
+        Glyph::Tick => format!("M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}", x - 6.0, y, x - 2.0, y + 5.0, x + 6.0, y - 6.0),
+        Glyph::Diamond => {
+            format!("M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}z", y - 7.0, x + 7.0, y + 7.0, x - 7.0)
+        }
         Glyph::Bar => format!("M{x:.1} {:.1}L{x:.1} {:.1}", y - 9.0, y + 9.0),
     }
 }
@@ -533,11 +432,7 @@ pub fn escape(text: &str) -> String {
 
 fn summary_sentence(run: &Run) -> String {
     let s = run.summary();
-    let increments = if s.committed == 1 {
-        "1 increment".to_owned()
-    } else {
-        format!("{} increments", s.committed)
-    };
+    let increments = if s.committed == 1 { "1 increment".to_owned() } else { format!("{} increments", s.committed) };
     format!(
         "Timeline from 0.00 s to {}: {} attempt(s); the client {} at {}; the ledger holds {increments}; {} deduplication hit(s).",
         s.end,
@@ -556,26 +451,13 @@ fn draw_decision(b: &mut Builder, t: Millis, decision: Decision, i: usize) {
     if let Decision::Retry { at, delay, .. } = decision {
         let (x1, x2) = (b.x(t), b.x(at));
         b.push(
-            Pending::Line {
-                x1,
-                y1: Y::Track(Lane::Client),
-                x2,
-                y2: Y::Track(Lane::Client),
-                arrow: false,
-            },
+            Pending::Line { x1, y1: Y::Track(Lane::Client), x2, y2: Y::Track(Lane::Client), arrow: false },
             "backoff",
             t,
             Some(i),
         );
         if delay.ms() > 0 {
-            b.label(
-                Lane::Client,
-                x1 + 4.0,
-                format!("backoff {delay}"),
-                "label backoff-label",
-                t,
-                Some(i),
-            );
+            b.label(Lane::Client, x1 + 4.0, format!("backoff {delay}"), "label backoff-label", t, Some(i));
         }
     }
 }
@@ -584,143 +466,46 @@ fn draw_record(b: &mut Builder, i: usize, r: &Record, windows: &mut Vec<Window>)
     let (t, n, key) = (r.t, r.attempt, r.key);
     let x = b.x(t);
     let decide = |windows: &mut Vec<Window>| {
-        if let Some(w) = windows
-            .iter_mut()
-            .rev()
-            .find(|w| w.attempt == n && w.decided.is_none())
-        {
+        if let Some(w) = windows.iter_mut().rev().find(|w| w.attempt == n && w.decided.is_none()) {
             w.decided = Some(t);
         }
     };
     match r.what {
-        What::AttemptSent {
-            deadline,
-            arrives_at,
-        } => {
-            windows.push(Window {
-                attempt: n,
-                sent: t,
-                deadline,
-                decided: None,
-                record: i,
-            });
+        What::AttemptSent { deadline, arrives_at } => {
+            windows.push(Window { attempt: n, sent: t, deadline, decided: None, record: i });
             let xa = b.x(arrives_at);
             b.push(
-                Pending::Line {
-                    x1: x,
-                    y1: Y::Track(Lane::Client),
-                    x2: xa,
-                    y2: Y::Track(Lane::Server),
-                    arrow: true,
-                },
+                Pending::Line { x1: x, y1: Y::Track(Lane::Client), x2: xa, y2: Y::Track(Lane::Server), arrow: true },
                 "request",
                 t,
                 Some(i),
             );
-            b.label(
-                Lane::Client,
-                x,
-                format!("attempt {n} sent · key {key}"),
-                "label send-label",
-                t,
-                Some(i),
-            );
+            b.label(Lane::Client, x, format!("attempt {n} sent · key {key}"), "label send-label", t, Some(i));
         }
         What::RequestRejected => {
-            b.push(
-                Pending::Mark {
-                    x,
-                    y: Y::Track(Lane::Server),
-                    glyph: Glyph::Cross,
-                },
-                "mark rejected",
-                t,
-                Some(i),
-            );
-            b.label(
-                Lane::Server,
-                x,
-                format!("400: attempt {n} rejected"),
-                "label",
-                t,
-                Some(i),
-            );
+            b.push(Pending::Mark { x, y: Y::Track(Lane::Server), glyph: Glyph::Cross }, "mark rejected", t, Some(i));
+            b.label(Lane::Server, x, format!("400: attempt {n} rejected"), "label", t, Some(i));
         }
         What::RequestUnavailable => {
-            b.push(
-                Pending::Mark {
-                    x,
-                    y: Y::Track(Lane::Server),
-                    glyph: Glyph::Cross,
-                },
-                "mark unavailable",
-                t,
-                Some(i),
-            );
-            b.label(
-                Lane::Server,
-                x,
-                format!("503: attempt {n} not executed"),
-                "label",
-                t,
-                Some(i),
-            );
+            b.push(Pending::Mark { x, y: Y::Track(Lane::Server), glyph: Glyph::Cross }, "mark unavailable", t, Some(i));
+            b.label(Lane::Server, x, format!("503: attempt {n} not executed"), "label", t, Some(i));
         }
-        What::OperationStarted {
-            reserved,
-            commits_at,
-        } => {
+        What::OperationStarted { reserved, commits_at } => {
             let xc = b.x(commits_at);
-            b.push(
-                Pending::Bar {
-                    x1: x,
-                    x2: xc,
-                    y: Y::Track(Lane::Server),
-                },
-                "operation",
-                t,
-                Some(i),
-            );
-            b.label(
-                Lane::Server,
-                x,
-                format!("attempt {n} executes"),
-                "label",
-                t,
-                Some(i),
-            );
+            let row = b.bar_row(Lane::Server, x, xc);
+            b.op_rows.push((n, row));
+            b.push(Pending::Bar { x1: x, x2: xc, y: Y::Bar(Lane::Server, row) }, "operation", t, Some(i));
+            b.label(Lane::Server, x, format!("attempt {n} executes"), "label", t, Some(i));
             if reserved {
-                b.push(
-                    Pending::Bar {
-                        x1: x,
-                        x2: xc,
-                        y: Y::Track(Lane::Store),
-                    },
-                    "reserved",
-                    t,
-                    Some(i),
-                );
-                b.label(
-                    Lane::Store,
-                    x,
-                    format!("{key} reserved"),
-                    "label",
-                    t,
-                    Some(i),
-                );
+                let row = b.bar_row(Lane::Store, x, xc);
+                b.key_rows.push((key, row));
+                b.push(Pending::Bar { x1: x, x2: xc, y: Y::Bar(Lane::Store, row) }, "reserved", t, Some(i));
+                b.label(Lane::Store, x, format!("{key} reserved"), "label", t, Some(i));
             }
         }
         What::DedupJoined { origin, .. } => {
-            b.push(
-                Pending::Mark {
-                    x,
-                    y: Y::Track(Lane::Server),
-                    glyph: Glyph::Diamond,
-                },
-                "mark join",
-                t,
-                Some(i),
-            );
+            let row = b.op_row(origin);
+            b.push(Pending::Mark { x, y: Y::Bar(Lane::Server, row), glyph: Glyph::Diamond }, "mark join", t, Some(i));
             b.label(
                 Lane::Server,
                 x,
@@ -731,28 +516,14 @@ fn draw_record(b: &mut Builder, i: usize, r: &Record, windows: &mut Vec<Window>)
             );
         }
         What::DedupReplayed { value, .. } => {
+            let row = b.key_row(key);
             b.push(
-                Pending::Line {
-                    x1: x,
-                    y1: Y::Track(Lane::Store),
-                    x2: x,
-                    y2: Y::Track(Lane::Server),
-                    arrow: true,
-                },
+                Pending::Line { x1: x, y1: Y::Bar(Lane::Store, row), x2: x, y2: Y::Track(Lane::Server), arrow: true },
                 "replay",
                 t,
                 Some(i),
             );
-            b.push(
-                Pending::Mark {
-                    x,
-                    y: Y::Track(Lane::Store),
-                    glyph: Glyph::Diamond,
-                },
-                "mark replay",
-                t,
-                Some(i),
-            );
+            b.push(Pending::Mark { x, y: Y::Bar(Lane::Store, row), glyph: Glyph::Diamond }, "mark replay", t, Some(i));
             b.label(
                 Lane::Store,
                 x,
@@ -762,39 +533,11 @@ fn draw_record(b: &mut Builder, i: usize, r: &Record, windows: &mut Vec<Window>)
                 Some(i),
             );
         }
-        What::OperationCommitted {
-            value,
-            stored_until,
-            ..
-        } => {
-            b.push(
-                Pending::Mark {
-                    x,
-                    y: Y::Track(Lane::Server),
-                    glyph: Glyph::Tick,
-                },
-                "mark commit",
-                t,
-                Some(i),
-            );
-            b.label(
-                Lane::Server,
-                x,
-                format!("attempt {n} commits"),
-                "label",
-                t,
-                Some(i),
-            );
-            b.push(
-                Pending::Mark {
-                    x,
-                    y: Y::Track(Lane::Ledger),
-                    glyph: Glyph::Dot,
-                },
-                "mark increment",
-                t,
-                Some(i),
-            );
+        What::OperationCommitted { value, stored_until, .. } => {
+            let row = b.op_row(n);
+            b.push(Pending::Mark { x, y: Y::Bar(Lane::Server, row), glyph: Glyph::Tick }, "mark commit", t, Some(i));
+            b.label(Lane::Server, x, format!("attempt {n} commits"), "label", t, Some(i));
+            b.push(Pending::Mark { x, y: Y::Track(Lane::Ledger), glyph: Glyph::Dot }, "mark increment", t, Some(i));
             b.label(
                 Lane::Ledger,
                 x,
@@ -805,87 +548,40 @@ fn draw_record(b: &mut Builder, i: usize, r: &Record, windows: &mut Vec<Window>)
             );
             if let Some(until) = stored_until {
                 let xe = b.x_clamped(until);
-                b.push(
-                    Pending::Bar {
-                        x1: x,
-                        x2: xe,
-                        y: Y::Track(Lane::Store),
-                    },
-                    "stored",
-                    t,
-                    Some(i),
-                );
+                let row = b.bar_row(Lane::Store, x, xe);
+                b.key_rows.push((key, row));
+                b.push(Pending::Bar { x1: x, x2: xe, y: Y::Bar(Lane::Store, row) }, "stored", t, Some(i));
                 let more = if until > b.end { " →" } else { "" };
-                b.label(
-                    Lane::Store,
-                    x,
-                    format!("{key} result stored until {until}{more}"),
-                    "label",
-                    t,
-                    Some(i),
-                );
+                b.label(Lane::Store, x, format!("{key} result stored until {until}{more}"), "label", t, Some(i));
             }
         }
-        What::ResponseDelivered {
-            status,
-            sent_at,
-            decision,
-        } => {
+        What::ResponseDelivered { status, sent_at, decision } => {
             decide(windows);
             let xs = b.x(sent_at);
             b.push(
-                Pending::Line {
-                    x1: xs,
-                    y1: Y::Track(Lane::Server),
-                    x2: x,
-                    y2: Y::Track(Lane::Client),
-                    arrow: true,
-                },
+                Pending::Line { x1: xs, y1: Y::Track(Lane::Server), x2: x, y2: Y::Track(Lane::Client), arrow: true },
                 response_class(status),
                 sent_at,
                 Some(i),
             );
             let (glyph, text) = match decision {
-                Decision::Done(Outcome::Succeeded) => (
-                    Glyph::Tick,
-                    format!("success for attempt {n}: client reports success"),
-                ),
-                Decision::Done(Outcome::Rejected) => (
-                    Glyph::Cross,
-                    format!("400 for attempt {n}: rejected, no retry"),
-                ),
-                Decision::Done(Outcome::Exhausted) => (
-                    Glyph::Cross,
-                    format!("{} for attempt {n}: exhausted", status_word(status)),
-                ),
-                Decision::Retry { .. } => (
-                    Glyph::Cross,
-                    format!("{} for attempt {n}: retry", status_word(status)),
-                ),
+                Decision::Done(Outcome::Succeeded) => {
+                    (Glyph::Tick, format!("success for attempt {n}: client reports success"))
+                }
+                Decision::Done(Outcome::Rejected) => (Glyph::Cross, format!("400 for attempt {n}: rejected, no retry")),
+                Decision::Done(Outcome::Exhausted) => {
+                    (Glyph::Cross, format!("{} for attempt {n}: exhausted", status_word(status)))
+                }
+                Decision::Retry { .. } => (Glyph::Cross, format!("{} for attempt {n}: retry", status_word(status))),
             };
-            b.push(
-                Pending::Mark {
-                    x,
-                    y: Y::Track(Lane::Client),
-                    glyph,
-                },
-                "mark delivered",
-                t,
-                Some(i),
-            );
+            b.push(Pending::Mark { x, y: Y::Track(Lane::Client), glyph }, "mark delivered", t, Some(i));
             b.label(Lane::Client, x, text, "label delivered-label", t, Some(i));
             draw_decision(b, t, decision, i);
         }
         What::ResponseLate { status, sent_at } => {
             let xs = b.x(sent_at);
             b.push(
-                Pending::Line {
-                    x1: xs,
-                    y1: Y::Track(Lane::Server),
-                    x2: x,
-                    y2: Y::Track(Lane::Client),
-                    arrow: true,
-                },
+                Pending::Line { x1: xs, y1: Y::Track(Lane::Server), x2: x, y2: Y::Track(Lane::Client), arrow: true },
                 "response late",
                 sent_at,
                 Some(i),
@@ -902,27 +598,12 @@ fn draw_record(b: &mut Builder, i: usize, r: &Record, windows: &mut Vec<Window>)
         What::ResponseLost { status, sent_at } => {
             let xs = b.x(sent_at);
             b.push(
-                Pending::Line {
-                    x1: xs,
-                    y1: Y::Track(Lane::Server),
-                    x2: x,
-                    y2: Y::NetworkMid,
-                    arrow: false,
-                },
+                Pending::Line { x1: xs, y1: Y::Track(Lane::Server), x2: x, y2: Y::NetworkMid, arrow: false },
                 "response lost",
                 sent_at,
                 Some(i),
             );
-            b.push(
-                Pending::Mark {
-                    x,
-                    y: Y::NetworkMid,
-                    glyph: Glyph::Cross,
-                },
-                "mark lost",
-                t,
-                Some(i),
-            );
+            b.push(Pending::Mark { x, y: Y::NetworkMid, glyph: Glyph::Cross }, "mark lost", t, Some(i));
             b.label(
                 Lane::Network,
                 x + 8.0,
@@ -934,16 +615,7 @@ fn draw_record(b: &mut Builder, i: usize, r: &Record, windows: &mut Vec<Window>)
         }
         What::AttemptTimedOut { decision } => {
             decide(windows);
-            b.push(
-                Pending::Mark {
-                    x,
-                    y: Y::Track(Lane::Client),
-                    glyph: Glyph::Bar,
-                },
-                "mark timeout",
-                t,
-                Some(i),
-            );
+            b.push(Pending::Mark { x, y: Y::Track(Lane::Client), glyph: Glyph::Bar }, "mark timeout", t, Some(i));
             let text = match decision {
                 Decision::Done(_) => format!("attempt {n} times out: exhausted"),
                 Decision::Retry { .. } => format!("attempt {n} times out"),
@@ -952,24 +624,9 @@ fn draw_record(b: &mut Builder, i: usize, r: &Record, windows: &mut Vec<Window>)
             draw_decision(b, t, decision, i);
         }
         What::StoredResultExpired { .. } => {
-            b.push(
-                Pending::Mark {
-                    x,
-                    y: Y::Track(Lane::Store),
-                    glyph: Glyph::Bar,
-                },
-                "mark expired",
-                t,
-                Some(i),
-            );
-            b.label(
-                Lane::Store,
-                x,
-                format!("{key} result expires"),
-                "label",
-                t,
-                Some(i),
-            );
+            let row = b.key_row(key);
+            b.push(Pending::Mark { x, y: Y::Bar(Lane::Store, row), glyph: Glyph::Bar }, "mark expired", t, Some(i));
+            b.label(Lane::Store, x, format!("{key} result expires"), "label", t, Some(i));
         }
     }
 }
@@ -977,6 +634,8 @@ fn draw_record(b: &mut Builder, i: usize, r: &Record, windows: &mut Vec<Window>)
 impl Builder {
     fn finish(self, end: Millis, summary: String) -> Diagram {
         let rows = |lane: Lane| self.rows[lane.index()].len().max(1) as f64;
+        // Extra rows of bars below a lane's track push its labels down.
+        let extra = |lane: Lane| self.bar_rows[lane.index()].len().saturating_sub(1) as f64 * BAR_STEP;
         // Vertical layout, top to bottom. Labels sit above the client track
         // and below the other tracks, so arrows between client and server
         // cross only the network lane.
@@ -988,8 +647,7 @@ impl Builder {
         let network_h = (rows(Lane::Network) * LABEL_H + 24.0).max(56.0);
         let server_top = network_top + network_h;
         let server_track = server_top + 10.0;
-        let lower =
-            |top: f64, lane: Lane| (top, top + 12.0, top + 12.0 + rows(lane) * LABEL_H + 12.0);
+        let lower = |top: f64, lane: Lane| (top, top + 12.0, top + 12.0 + extra(lane) + rows(lane) * LABEL_H + 12.0);
         let (_, _, server_bottom) = lower(server_top, Lane::Server);
         let (store_top, store_track, store_bottom) = lower(server_bottom, Lane::Store);
         let (ledger_top, ledger_track, ledger_bottom) = lower(store_bottom, Lane::Ledger);
@@ -1006,50 +664,27 @@ impl Builder {
         let resolve = |y: Y| match y {
             Y::Track(lane) => track(lane),
             Y::NetworkMid => network_top + network_h / 2.0,
+            Y::Bar(lane, row) => track(lane) + row as f64 * BAR_STEP,
             Y::Label(lane, row) => {
                 let row = row as f64;
                 match lane {
                     Lane::Axis => axis_top + 13.0 + row * LABEL_H,
                     Lane::Client => client_top + 14.0 + row * LABEL_H,
                     Lane::Network => network_top + 14.0 + row * LABEL_H,
-                    Lane::Server => server_track + 20.0 + row * LABEL_H,
-                    Lane::Store => store_track + 20.0 + row * LABEL_H,
+                    Lane::Server => server_track + extra(Lane::Server) + 20.0 + row * LABEL_H,
+                    Lane::Store => store_track + extra(Lane::Store) + 20.0 + row * LABEL_H,
                     Lane::Ledger => ledger_track + 20.0 + row * LABEL_H,
                 }
             }
         };
 
         let lanes = vec![
-            LaneBand {
-                lane: Lane::Axis,
-                top: axis_top,
-                height: axis_h,
-            },
-            LaneBand {
-                lane: Lane::Client,
-                top: client_top,
-                height: network_top - client_top,
-            },
-            LaneBand {
-                lane: Lane::Network,
-                top: network_top,
-                height: network_h,
-            },
-            LaneBand {
-                lane: Lane::Server,
-                top: server_top,
-                height: server_bottom - server_top,
-            },
-            LaneBand {
-                lane: Lane::Store,
-                top: store_top,
-                height: store_bottom - store_top,
-            },
-            LaneBand {
-                lane: Lane::Ledger,
-                top: ledger_top,
-                height: ledger_bottom - ledger_top,
-            },
+            LaneBand { lane: Lane::Axis, top: axis_top, height: axis_h },
+            LaneBand { lane: Lane::Client, top: client_top, height: network_top - client_top },
+            LaneBand { lane: Lane::Network, top: network_top, height: network_h },
+            LaneBand { lane: Lane::Server, top: server_top, height: server_bottom - server_top },
+            LaneBand { lane: Lane::Store, top: store_top, height: store_bottom - store_top },
+            LaneBand { lane: Lane::Ledger, top: ledger_top, height: ledger_bottom - ledger_top },
         ];
         debug_assert_eq!(lanes.len(), Lane::ALL.len());
 
@@ -1058,64 +693,28 @@ impl Builder {
             .into_iter()
             .map(|(p, class, t, record)| {
                 let shape = match p {
-                    Pending::Line {
-                        x1,
-                        y1,
-                        x2,
-                        y2,
-                        arrow,
-                    } => {
+                    Pending::Line { x1, y1, x2, y2, arrow } => {
                         let (mut y1, mut y2) = (resolve(y1), resolve(y2));
                         // Gridlines span from the axis to the bottom.
                         if class == "gridline" {
                             y1 = axis_h;
                             y2 = height;
                         }
-                        Shape::Line {
-                            x1,
-                            y1,
-                            x2,
-                            y2,
-                            arrow,
-                        }
+                        Shape::Line { x1, y1, x2, y2, arrow }
                     }
-                    Pending::Bar { x1, x2, y } => Shape::Rect {
-                        x: x1,
-                        y: resolve(y) - BAR_H / 2.0,
-                        w: (x2 - x1).max(2.0),
-                        h: BAR_H,
-                    },
-                    Pending::Text { x, y, text } => Shape::Text {
-                        x,
-                        y: resolve(y),
-                        text,
-                    },
-                    Pending::Mark { x, y, glyph } => Shape::Mark {
-                        x,
-                        y: resolve(y),
-                        glyph,
-                    },
+                    Pending::Bar { x1, x2, y } => {
+                        Shape::Rect { x: x1, y: resolve(y) - BAR_H / 2.0, w: (x2 - x1).max(2.0), h: BAR_H }
+                    }
+                    Pending::Text { x, y, text } => Shape::Text { x, y: resolve(y), text },
+                    Pending::Mark { x, y, glyph } => Shape::Mark { x, y: resolve(y), glyph },
                 };
-                Item {
-                    shape,
-                    class,
-                    t,
-                    record,
-                }
+                Item { shape, class, t, record }
             })
             .collect();
 
         let last_x = self.stops.last().map_or(LEFT, |s| s.1);
         let width = (last_x + OVERFLOW + 24.0).max(self.right_edge + 24.0);
-        Diagram {
-            width,
-            height,
-            lanes,
-            items,
-            stops: self.stops,
-            end,
-            summary,
-        }
+        Diagram { width, height, lanes, items, stops: self.stops, end, summary }
     }
 }
 
@@ -1157,11 +756,7 @@ mod tests {
         for pairs in [
             vec![],
             vec![(Param::Dedup, "off")],
-            vec![
-                (Param::Fault, "lose-all"),
-                (Param::MaxAttempts, "10"),
-                (Param::Jitter, "full"),
-            ],
+            vec![(Param::Fault, "lose-all"), (Param::MaxAttempts, "10"), (Param::Jitter, "full")],
             vec![
                 (Param::TimeoutMs, "1"),
                 (Param::ExecMs, "0"),
@@ -1185,6 +780,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn bars_that_overlap_in_time_get_rows_of_their_own() {
+        use crate::sim::Param;
+        // Without deduplication, a retry at 2.00 s starts a second operation
+        // while the first still runs until 2.50 s; per-attempt keys store two
+        // results at once.
+        for pairs in [
+            vec![(Param::Fault, "none"), (Param::Dedup, "off"), (Param::TimeoutMs, "1000"), (Param::ExecMs, "2500")],
+            vec![(Param::Key, "per-attempt")],
+        ] {
+            let d = diagram(&pairs);
+            let bars: Vec<(f64, f64, f64, f64)> = d
+                .items
+                .iter()
+                .filter(|i| matches!(i.class, "operation" | "stored" | "reserved"))
+                .filter_map(|i| match i.shape {
+                    Shape::Rect { x, y, w, h } => Some((x, y, w, h)),
+                    _ => None,
+                })
+                .collect();
+            assert!(bars.len() >= 2);
+            for (a, &(xa, ya, wa, ha)) in bars.iter().enumerate() {
+                for &(xb, yb, wb, hb) in &bars[a + 1..] {
+                    let overlap = xa < xb + wb - 0.5 && xb < xa + wa - 0.5 && ya < yb + hb && yb < ya + ha;
+                    assert!(!overlap, "bars overlap at ({xa},{ya}) and ({xb},{yb}) for {pairs:?}");
+                }
+            }
+        }
+        let off = diagram(&[(Param::Dedup, "off")]);
+        assert!(texts(&off).iter().any(|t| t.0.starts_with("deduplication is off")));
     }
 
     #[test]
@@ -1213,25 +840,10 @@ mod tests {
             "intent-1 result stored until 62.00 s →",
             "success for attempt 2: client reports success",
         ] {
-            assert!(
-                labels.contains(&expected),
-                "missing {expected:?} in {labels:?}"
-            );
+            assert!(labels.contains(&expected), "missing {expected:?} in {labels:?}");
         }
-        assert_eq!(
-            d.items
-                .iter()
-                .filter(|i| i.class == "mark increment")
-                .count(),
-            1
-        );
-        assert_eq!(
-            d.items
-                .iter()
-                .filter(|i| i.class == "response lost")
-                .count(),
-            1
-        );
+        assert_eq!(d.items.iter().filter(|i| i.class == "mark increment").count(), 1);
+        assert_eq!(d.items.iter().filter(|i| i.class == "response lost").count(), 1);
     }
 
     #[test]
@@ -1239,10 +851,7 @@ mod tests {
         let run = Run::simulate(&Settings::default()).unwrap();
         let d = Diagram::of(&run);
         for i in 0..run.records().len() {
-            assert!(
-                d.items.iter().any(|item| item.record == Some(i)),
-                "event {i} has no drawn item"
-            );
+            assert!(d.items.iter().any(|item| item.record == Some(i)), "event {i} has no drawn item");
         }
     }
 
@@ -1252,9 +861,6 @@ mod tests {
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("class=\"playhead\""));
-        assert_eq!(
-            escape("<a href='x'>&</a>"),
-            "&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;"
-        );
+        assert_eq!(escape("<a href='x'>&</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;");
     }
 }

@@ -82,12 +82,7 @@ pub fn parse_hex_colour(text: &str) -> Option<String> {
     }
     match hex.len() {
         6 => Some(hex.to_ascii_lowercase()),
-        3 => Some(
-            hex.chars()
-                .flat_map(|c| [c, c])
-                .collect::<String>()
-                .to_ascii_lowercase(),
-        ),
+        3 => Some(hex.chars().flat_map(|c| [c, c]).collect::<String>().to_ascii_lowercase()),
         _ => None,
     }
 }
@@ -107,10 +102,7 @@ pub fn percent_decode(text: &str) -> String {
             b'+' => out.push(b' '),
             b'%' => {
                 let hex = |b: u8| (b as char).to_digit(16);
-                match (
-                    bytes.get(i + 1).and_then(|&b| hex(b)),
-                    bytes.get(i + 2).and_then(|&b| hex(b)),
-                ) {
+                match (bytes.get(i + 1).and_then(|&b| hex(b)), bytes.get(i + 2).and_then(|&b| hex(b))) {
                     (Some(hi), Some(lo)) => {
                         out.push((hi * 16 + lo) as u8);
                         i += 2;
@@ -148,9 +140,7 @@ pub fn parse_query(query: &str) -> (LinkState, Vec<String>) {
             cut -= 1;
         }
         query = &query[..cut];
-        notices.push(format!(
-            "The link is longer than {MAX_QUERY_BYTES} bytes; only its start was read."
-        ));
+        notices.push(format!("The link is longer than {MAX_QUERY_BYTES} bytes; only its start was read."));
     }
     let mut state = LinkState::default();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
@@ -176,10 +166,7 @@ pub fn parse_query(query: &str) -> (LinkState, Vec<String>) {
                     state.embed = false;
                     Ok(())
                 }
-                _ => Err(format!(
-                    "embed: \"{}\" is not allowed; allowed: 1 or 0",
-                    shorten(&value)
-                )),
+                _ => Err(format!("embed: \"{}\" is not allowed; allowed: 1 or 0", shorten(&value))),
             },
             "accent" => match parse_hex_colour(&value) {
                 Some(hex) => {
@@ -196,20 +183,16 @@ pub fn parse_query(query: &str) -> (LinkState, Vec<String>) {
                     state.font = Some(font);
                     Ok(())
                 }
-                None => Err(format!(
-                    "font: \"{}\" is not allowed; allowed: system, serif, sans or mono",
-                    shorten(&value)
-                )),
+                None => {
+                    Err(format!("font: \"{}\" is not allowed; allowed: system, serif, sans or mono", shorten(&value)))
+                }
             },
             "theme" => match Theme::ALL.into_iter().find(|t| t.name() == value) {
                 Some(theme) => {
                     state.theme = theme;
                     Ok(())
                 }
-                None => Err(format!(
-                    "theme: \"{}\" is not allowed; allowed: light, dark or auto",
-                    shorten(&value)
-                )),
+                None => Err(format!("theme: \"{}\" is not allowed; allowed: light, dark or auto", shorten(&value))),
             },
             other => match FIELDS.iter().find(|f| f.url == other) {
                 Some(field) => field.apply(&mut state.settings, &value, field.url),
@@ -299,18 +282,14 @@ mod tests {
 
     #[test]
     fn a_bad_value_costs_only_itself() {
-        let (state, notices) =
-            parse_query("dedup=off&timeout=soon&exec=999999&utm_source=x&theme=neon");
+        let (state, notices) = parse_query("dedup=off&timeout=soon&exec=999999&utm_source=x&theme=neon");
         assert!(!state.settings.dedup(), "good values are kept");
         assert_eq!(state.settings.timeout(), Settings::default().timeout());
         assert_eq!(state.settings.exec(), Settings::default().exec());
         assert_eq!(state.theme, Theme::Auto);
         assert_eq!(notices.len(), 3, "{notices:?}");
         assert!(notices[0].starts_with("timeout: \"soon\""), "{notices:?}");
-        assert!(
-            notices[1].starts_with("exec: 999999 is out of range; allowed: 0 to 600 seconds"),
-            "{notices:?}"
-        );
+        assert!(notices[1].starts_with("exec: 999999 is out of range; allowed: 0 to 600 seconds"), "{notices:?}");
         assert!(notices[2].contains("light, dark or auto"), "{notices:?}");
     }
 

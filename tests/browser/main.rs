@@ -4,9 +4,7 @@
 
 use idempotency_lab::sim::{Millis, Param, Settings};
 use idempotency_lab::ui::state::Lab;
-use idempotency_lab::ui::{
-    Chart, Controls, Mirror, Playback, RecentEvents, ResultsStrip, Timeline,
-};
+use idempotency_lab::ui::{Chart, Controls, Mirror, Playback, RecentEvents, ResultsStrip, Timeline};
 use idempotency_lab::view::url::LinkState;
 use leptos::mount::mount_to;
 use leptos::prelude::*;
@@ -19,14 +17,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// A state for `settings`, not reading anything the page remembered.
 fn lab_with(settings: Settings) -> Lab {
-    Lab::new(
-        LinkState {
-            settings,
-            ..LinkState::default()
-        },
-        true,
-        Vec::new(),
-    )
+    Lab::new(LinkState { settings, ..LinkState::default() }, true, Vec::new())
 }
 
 fn container() -> HtmlElement {
@@ -67,10 +58,7 @@ fn dispatch(element: &web_sys::Element, event: &str) {
 async fn results_strip_and_mirror_show_the_opening_run() {
     let root = container();
     let lab = lab_with(Settings::default());
-    let _mounted = mount_to(
-        root.clone(),
-        move || view! { <ResultsStrip lab/> <Mirror lab/> },
-    );
+    let _mounted = mount_to(root.clone(), move || view! { <ResultsStrip lab/> <Mirror lab/> });
     tick().await;
     assert_eq!(text(&root, ".figure .counter"), "1");
     assert_eq!(text(&root, ".figure .outcome"), "succeeded at 4.05 s");
@@ -78,10 +66,7 @@ async fn results_strip_and_mirror_show_the_opening_run() {
     assert_eq!(text(&root, ".figure .attempts"), "2 of 3");
     assert!(root.query_selector(".verdict.disagree").unwrap().is_none());
     let mirror = text(&root, ".mirror-text");
-    assert!(
-        mirror.starts_with("Model time: 0.00 s (the run ends at 4.05 s)"),
-        "{mirror}"
-    );
+    assert!(mirror.starts_with("Model time: 0.00 s (the run ends at 4.05 s)"), "{mirror}");
     lab.seek(Millis(4050), false);
     tick().await;
     assert!(text(&root, ".mirror-text").contains("Client outcome: succeeded at 4.05 s"));
@@ -91,42 +76,25 @@ async fn results_strip_and_mirror_show_the_opening_run() {
 async fn clearing_deduplication_doubles_the_counter_and_says_so() {
     let root = container();
     let lab = lab_with(Settings::default());
-    let _mounted = mount_to(
-        root.clone(),
-        move || view! { <Controls lab/> <ResultsStrip lab/> },
-    );
+    let _mounted = mount_to(root.clone(), move || view! { <Controls lab/> <ResultsStrip lab/> });
     tick().await;
-    let checkbox: HtmlInputElement = root
-        .query_selector("#f-dedup")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let checkbox: HtmlInputElement = root.query_selector("#f-dedup").unwrap().unwrap().unchecked_into();
     assert!(checkbox.checked());
     checkbox.set_checked(false);
     dispatch(&checkbox, "change");
     tick().await;
     assert_eq!(text(&root, ".figure .counter"), "2");
     let verdict = text(&root, ".verdict.disagree");
-    assert!(
-        verdict.contains("disagree") && verdict.contains("2 increments"),
-        "{verdict}"
-    );
+    assert!(verdict.contains("disagree") && verdict.contains("2 increments"), "{verdict}");
 }
 
 #[wasm_bindgen_test]
 async fn an_invalid_field_shows_its_message_and_keeps_the_last_run() {
     let root = container();
     let lab = lab_with(Settings::default());
-    let _mounted = mount_to(
-        root.clone(),
-        move || view! { <Controls lab/> <ResultsStrip lab/> },
-    );
+    let _mounted = mount_to(root.clone(), move || view! { <Controls lab/> <ResultsStrip lab/> });
     tick().await;
-    let timeout: HtmlInputElement = root
-        .query_selector("#f-timeout")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let timeout: HtmlInputElement = root.query_selector("#f-timeout").unwrap().unwrap().unchecked_into();
     timeout.set_value("soon");
     dispatch(&timeout, "input");
     tick().await;
@@ -135,20 +103,9 @@ async fn an_invalid_field_shows_its_message_and_keeps_the_last_run() {
         message,
         "Timeout per attempt: \"soon\" is not a number of seconds with at most three decimals; allowed: 0.001 to 600 seconds"
     );
-    assert_eq!(
-        timeout.get_attribute("aria-invalid").as_deref(),
-        Some("true")
-    );
-    assert_eq!(
-        text(&root, ".figure .outcome"),
-        "succeeded at 4.05 s",
-        "the last valid run stays"
-    );
-    assert_eq!(
-        timeout.value(),
-        "soon",
-        "what the user typed stays in the field"
-    );
+    assert_eq!(timeout.get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert_eq!(text(&root, ".figure .outcome"), "succeeded at 4.05 s", "the last valid run stays");
+    assert_eq!(timeout.value(), "soon", "what the user typed stays in the field");
 
     // A valid value clears the message and recomputes at once.
     timeout.set_value("1");
@@ -163,34 +120,16 @@ async fn an_invalid_field_shows_its_message_and_keeps_the_last_run() {
 async fn the_timeline_draws_the_lost_acknowledgement_and_moves_the_playhead_on_click() {
     let root = container();
     let lab = lab_with(Settings::default());
-    let _mounted = mount_to(
-        root.clone(),
-        move || view! { <Timeline lab/> <Mirror lab/> },
-    );
+    let _mounted = mount_to(root.clone(), move || view! { <Timeline lab/> <Mirror lab/> });
     tick().await;
-    assert!(
-        root.query_selector("svg.diagram path.response.lost")
-            .unwrap()
-            .is_some()
-    );
-    let labels = root
-        .query_selector("svg.diagram")
-        .unwrap()
-        .unwrap()
-        .text_content()
-        .unwrap();
-    for expected in [
-        "success for attempt 1 lost",
-        "replayed to attempt 2 (counter 1)",
-        "+1 → counter 1 (attempt 1)",
-    ] {
+    assert!(root.query_selector("svg.diagram path.response.lost").unwrap().is_some());
+    let labels = root.query_selector("svg.diagram").unwrap().unwrap().text_content().unwrap();
+    for expected in ["success for attempt 1 lost", "replayed to attempt 2 (counter 1)", "+1 → counter 1 (attempt 1)"]
+    {
         assert!(labels.contains(expected), "missing {expected}");
     }
     // Everything after the playhead (at 0) is faded.
-    let lost_mark = root
-        .query_selector("svg.diagram path.mark.lost")
-        .unwrap()
-        .unwrap();
+    let lost_mark = root.query_selector("svg.diagram path.mark.lost").unwrap().unwrap();
     assert!(lost_mark.class_list().contains("future"));
     dispatch(&lost_mark, "click");
     tick().await;
@@ -203,41 +142,25 @@ async fn the_timeline_draws_the_lost_acknowledgement_and_moves_the_playhead_on_c
 async fn playback_buttons_step_between_events() {
     let root = container();
     let lab = lab_with(Settings::default());
-    let _mounted = mount_to(
-        root.clone(),
-        move || view! { <Playback lab/> <Mirror lab/> <RecentEvents lab/> },
-    );
+    let _mounted = mount_to(root.clone(), move || view! { <Playback lab/> <Mirror lab/> <RecentEvents lab/> });
     tick().await;
     let next = button(&root, "Next event");
     next.click();
     tick().await;
     assert!(text(&root, ".mirror-text").starts_with("Model time: 2.00 s"));
-    assert_eq!(
-        text(&root, "output"),
-        "Inspection 29.6 s of 60.0 s · Model 2.00 s of 4.05 s"
-    );
+    assert_eq!(text(&root, "output"), "Inspection 29.6 s of 60.0 s · Model 2.00 s of 4.05 s");
     next.click();
     tick().await;
     assert!(text(&root, ".mirror-text").starts_with("Model time: 2.05 s"));
-    assert_eq!(
-        root.query_selector_all(".event-list li").unwrap().length(),
-        4
-    );
-    assert!(
-        text(&root, ".event-list li").contains("is lost in the network"),
-        "newest first"
-    );
+    assert_eq!(root.query_selector_all(".event-list li").unwrap().length(), 4);
+    assert!(text(&root, ".event-list li").contains("is lost in the network"), "newest first");
     button(&root, "Previous event").click();
     tick().await;
     assert!(text(&root, ".mirror-text").starts_with("Model time: 2.00 s"));
     button(&root, "Restart").click();
     tick().await;
     assert!(text(&root, ".mirror-text").starts_with("Model time: 0.00 s"));
-    let slider: HtmlInputElement = root
-        .query_selector("#time")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let slider: HtmlInputElement = root.query_selector("#time").unwrap().unwrap().unchecked_into();
     assert_eq!(slider.max(), "4050");
     slider.set_value("3000");
     dispatch(&slider, "input");
@@ -253,29 +176,14 @@ async fn the_chart_describes_and_draws_the_counter() {
     let lab = lab_with(settings);
     let _mounted = mount_to(root.clone(), move || view! { <Chart lab/> });
     tick().await;
-    let canvas: web_sys::HtmlCanvasElement = root
-        .query_selector("canvas")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let canvas: web_sys::HtmlCanvasElement = root.query_selector("canvas").unwrap().unwrap().unchecked_into();
     let label = canvas.get_attribute("aria-label").unwrap();
-    assert!(
-        label.contains("rises to 1 at 2.00 s, 2 at 6.00 s"),
-        "{label}"
-    );
+    assert!(label.contains("rises to 1 at 2.00 s, 2 at 6.00 s"), "{label}");
     assert!(canvas.width() >= 240);
     // Something other than the background was drawn.
-    let context: web_sys::CanvasRenderingContext2d =
-        canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-    let pixels = context
-        .get_image_data(
-            0.0,
-            0.0,
-            f64::from(canvas.width()),
-            f64::from(canvas.height()),
-        )
-        .unwrap()
-        .data();
+    let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    let pixels =
+        context.get_image_data(0.0, 0.0, f64::from(canvas.width()), f64::from(canvas.height())).unwrap().data();
     let first = &pixels[..4];
     assert!(pixels.chunks(4).any(|p| p != first), "the canvas is blank");
 }

@@ -6,10 +6,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idempotency-lab"))
-        .args(args)
-        .output()
-        .expect("binary runs")
+    Command::new(env!("CARGO_BIN_EXE_idempotency-lab")).args(args).output().expect("binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -31,12 +28,7 @@ fn json(args: &[&str]) -> Value {
 #[test]
 fn json_has_exactly_the_documented_fields() {
     let doc = json(&[]);
-    let mut keys: Vec<&str> = doc
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let mut keys: Vec<&str> = doc.as_object().unwrap().keys().map(String::as_str).collect();
     keys.sort_unstable();
     assert_eq!(
         keys,
@@ -61,26 +53,13 @@ fn json_has_exactly_the_documented_fields() {
     assert_eq!(doc["end_ms"], 4050);
     assert_eq!(doc["committed"], 1);
     assert_eq!(doc["dedup_hits"], 1);
-    assert_eq!(
-        doc["ledger"],
-        serde_json::json!([{"t_ms": 2000, "attempt": 1, "key": "intent-1"}])
-    );
+    assert_eq!(doc["ledger"], serde_json::json!([{"t_ms": 2000, "attempt": 1, "key": "intent-1"}]));
     let first = &doc["events"][0];
-    let mut event_keys: Vec<&str> = first
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let mut event_keys: Vec<&str> = first.as_object().unwrap().keys().map(String::as_str).collect();
     event_keys.sort_unstable();
     assert_eq!(event_keys, ["attempt", "key", "kind", "t_ms", "text"]);
     assert_eq!(first["kind"], "attempt-sent");
-    assert!(
-        first["text"]
-            .as_str()
-            .unwrap()
-            .starts_with("Client sends attempt 1")
-    );
+    assert!(first["text"].as_str().unwrap().starts_with("Client sends attempt 1"));
 }
 
 #[test]
@@ -109,21 +88,12 @@ fn text_shows_the_mirror_at_the_requested_time_then_every_event() {
     let out = cli(&["run", "--at-ms", "2050"]);
     assert!(out.status.success());
     let text = stdout(&out);
-    assert!(
-        text.starts_with("Model time: 2.05 s (the run ends at 4.05 s)\n"),
-        "{text}"
-    );
+    assert!(text.starts_with("Model time: 2.05 s (the run ends at 4.05 s)\n"), "{text}");
     assert!(text.contains("\nCommitted counter: 1\n"));
     assert!(!text.contains("Client outcome:"));
     let events = text.split_once("\nEvents:\n").expect("event list").1;
     assert_eq!(events.lines().count(), 8);
-    assert!(
-        events
-            .lines()
-            .last()
-            .unwrap()
-            .contains("response-delivered")
-    );
+    assert!(events.lines().last().unwrap().contains("response-delivered"));
 }
 
 #[test]
@@ -140,53 +110,19 @@ fn bad_input_is_refused_with_one_clear_line() {
     let cases: &[(&[&str], &[&str])] = &[
         (
             &["run", "--fault", "lose-some"],
-            &[
-                "--fault",
-                "lose-some",
-                "none, lose-first, lose-all, first-503, reject-400",
-            ],
+            &["--fault", "lose-some", "none, lose-first, lose-all, first-503, reject-400"],
         ),
-        (
-            &["run", "--dedup", "maybe"],
-            &["--dedup", "maybe", "on, off"],
-        ),
-        (
-            &["run", "--timeout-ms", "0"],
-            &["--timeout-ms", "0", "from 1 to 600000"],
-        ),
-        (
-            &["run", "--retention-ms", "86400001"],
-            &["--retention-ms", "86400001", "from 0 to 86400000"],
-        ),
-        (
-            &["run", "--max-attempts", "eleven"],
-            &["--max-attempts", "eleven", "from 1 to 10"],
-        ),
-        (
-            &["run", "--exec-ms"],
-            &["--exec-ms", "needs a value", "from 0 to 600000"],
-        ),
-        (
-            &["run", "--request-transit-ms", "-5"],
-            &["--request-transit-ms", "-5", "from 0 to 60000"],
-        ),
+        (&["run", "--dedup", "maybe"], &["--dedup", "maybe", "on, off"]),
+        (&["run", "--timeout-ms", "0"], &["--timeout-ms", "0", "from 1 to 600000"]),
+        (&["run", "--retention-ms", "86400001"], &["--retention-ms", "86400001", "from 0 to 86400000"]),
+        (&["run", "--max-attempts", "eleven"], &["--max-attempts", "eleven", "from 1 to 10"]),
+        (&["run", "--exec-ms"], &["--exec-ms", "needs a value", "from 0 to 600000"]),
+        (&["run", "--request-transit-ms", "-5"], &["--request-transit-ms", "-5", "from 0 to 60000"]),
         (&["run", "--wat"], &["--wat", "--fault", "--at-ms"]),
-        (
-            &["run", "--format", "xml"],
-            &["--format", "xml", "text, json"],
-        ),
-        (
-            &["run", "--at-ms", "4051"],
-            &["--at-ms", "4051", "from 0 to 4050"],
-        ),
-        (
-            &["run", "--at-ms", "soon"],
-            &["--at-ms", "soon", "whole number"],
-        ),
-        (
-            &["run", "--settings", "/nonexistent/settings.json"],
-            &["--settings", "/nonexistent/settings.json"],
-        ),
+        (&["run", "--format", "xml"], &["--format", "xml", "text, json"]),
+        (&["run", "--at-ms", "4051"], &["--at-ms", "4051", "from 0 to 4050"]),
+        (&["run", "--at-ms", "soon"], &["--at-ms", "soon", "whole number"]),
+        (&["run", "--settings", "/nonexistent/settings.json"], &["--settings", "/nonexistent/settings.json"]),
         (&["bench", "--runs", "0"], &["--runs", "0", "from 1 to"]),
         (&["bench", "--fast"], &["--fast", "--runs"]),
         (&["frobnicate"], &["frobnicate", "run, bench, --help"]),
@@ -241,37 +177,19 @@ fn settings_files_are_read_and_flags_override_them() {
     let doc = json(&["--settings", good.to_str().unwrap()]);
     assert_eq!(doc["settings"]["dedup"], "off");
     assert_eq!(doc["outcome_ms"], 2050);
-    let doc = json(&[
-        "--fault",
-        "lose-first",
-        "--settings",
-        good.to_str().unwrap(),
-    ]);
-    assert_eq!(
-        doc["committed"], 2,
-        "the flag wins over the file whatever the order"
-    );
+    let doc = json(&["--fault", "lose-first", "--settings", good.to_str().unwrap()]);
+    assert_eq!(doc["committed"], 2, "the flag wins over the file whatever the order");
 
     // An exported run is itself a settings file.
     let exported = dir.join("exported.json");
-    std::fs::write(
-        &exported,
-        stdout(&cli(&["run", "--format", "json", "--key", "per-attempt"])),
-    )
-    .unwrap();
-    assert_eq!(
-        json(&["--settings", exported.to_str().unwrap()])["settings"]["key"],
-        "per-attempt"
-    );
+    std::fs::write(&exported, stdout(&cli(&["run", "--format", "json", "--key", "per-attempt"]))).unwrap();
+    assert_eq!(json(&["--settings", exported.to_str().unwrap()])["settings"]["key"], "per-attempt");
 
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"max_attempts": 0}"#).unwrap();
     let out = cli(&["run", "--settings", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out)
-            .contains("max_attempts: 0 is out of range; allowed: a whole number from 1 to 10")
-    );
+    assert!(stderr(&out).contains("max_attempts: 0 is out of range; allowed: a whole number from 1 to 10"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -281,16 +199,10 @@ fn bench_prints_figures() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let figure = |name: &str| -> f64 {
-        let line = text
-            .lines()
-            .find(|l| l.starts_with(name))
-            .unwrap_or_else(|| panic!("no {name} in {text}"));
+        let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {text}"));
         line.split('\t').nth(1).unwrap().parse().unwrap()
     };
     assert_eq!(figure("runs"), 200.0);
-    assert!(
-        figure("events") >= 200.0 * 3.0,
-        "every run has at least three events"
-    );
+    assert!(figure("events") >= 200.0 * 3.0, "every run has at least three events");
     assert!(figure("core events/s") > 0.0);
 }

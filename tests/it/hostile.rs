@@ -33,27 +33,11 @@ fn query_like() -> impl Strategy<Value = String> {
     let values = prop_oneof![
         any::<String>(),
         "[0-9]{0,25}(\\.[0-9]{0,5})?",
-        prop::sample::select(vec![
-            "on",
-            "off",
-            "lose-all",
-            "per-attempt",
-            "full",
-            "dark",
-            "%",
-            "%4",
-            "%zz",
-            "%E2%9C"
-        ])
-        .prop_map(str::to_owned),
+        prop::sample::select(vec!["on", "off", "lose-all", "per-attempt", "full", "dark", "%", "%4", "%zz", "%E2%9C"])
+            .prop_map(str::to_owned),
     ];
-    prop::collection::vec((names, values), 0..12).prop_map(|pairs| {
-        pairs
-            .into_iter()
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect::<Vec<_>>()
-            .join("&")
-    })
+    prop::collection::vec((names, values), 0..12)
+        .prop_map(|pairs| pairs.into_iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join("&"))
 }
 
 fn json_like() -> impl Strategy<Value = String> {
@@ -91,10 +75,7 @@ fn json_like() -> impl Strategy<Value = String> {
         "{\"dedup\": \"off\"}",
     ]);
     prop::collection::vec((fields, values), 0..8).prop_map(|pairs| {
-        let body: Vec<String> = pairs
-            .into_iter()
-            .map(|(f, v)| format!("\"{f}\": {v}"))
-            .collect();
+        let body: Vec<String> = pairs.into_iter().map(|(f, v)| format!("\"{f}\": {v}")).collect();
         format!("{{{}}}", body.join(", "))
     })
 }

@@ -1,9 +1,7 @@
 //! Invariants the model promises, over random valid settings.
 
 use idempotency_lab::sim::settings::{MAX_DURATION_MS, MAX_RETENTION_MS, MAX_TRANSIT_MS};
-use idempotency_lab::sim::{
-    EVENT_BUDGET, Millis, Outcome, Param, RawSettings, Run, Settings, text_mirror,
-};
+use idempotency_lab::sim::{EVENT_BUDGET, Millis, Outcome, Param, RawSettings, Run, Settings, text_mirror};
 use proptest::prelude::*;
 
 /// Mostly small values, where interesting coincidences happen, sometimes

@@ -38,11 +38,7 @@ fn summary_line(run: &Run) -> String {
 
 /// "t:kind" for every event, to pin down order as well as figures.
 fn timeline(run: &Run) -> String {
-    run.records()
-        .iter()
-        .map(|r| format!("{}:{}#{}", r.t.ms(), r.kind(), r.attempt))
-        .collect::<Vec<_>>()
-        .join(" ")
+    run.records().iter().map(|r| format!("{}:{}#{}", r.t.ms(), r.kind(), r.attempt)).collect::<Vec<_>>().join(" ")
 }
 
 #[test]
@@ -185,9 +181,7 @@ fn summaries() {
     for (name, flags, expected) in table {
         let got = summary_line(&run(flags));
         if got != *expected {
-            failures.push(format!(
-                "{name} [{flags}]\n  expected {expected}\n  got      {got}"
-            ));
+            failures.push(format!("{name} [{flags}]\n  expected {expected}\n  got      {got}"));
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
@@ -242,10 +236,7 @@ fn event_orders() {
             "0:attempt-sent#1 0:request-unavailable#1 50:response-delivered#1 1050:attempt-sent#2 \
              1050:operation-started#2 3050:operation-committed#2 3100:response-delivered#2",
         ),
-        (
-            "--fault reject-400",
-            "0:attempt-sent#1 0:request-rejected#1 50:response-delivered#1",
-        ),
+        ("--fault reject-400", "0:attempt-sent#1 0:request-rejected#1 50:response-delivered#1"),
         (
             "--fault none --response-transit-ms 0",
             "0:attempt-sent#1 0:operation-started#1 2000:operation-committed#1 2000:response-delivered#1",
@@ -260,29 +251,16 @@ fn event_orders() {
 #[test]
 fn jittered_send_times_follow_van_der_corput() {
     let run = run("--fault lose-all --dedup off --jitter full --max-attempts 4");
-    let sends: Vec<u64> = run
-        .records()
-        .iter()
-        .filter(|r| r.kind() == "attempt-sent")
-        .map(|r| r.t.ms())
-        .collect();
+    let sends: Vec<u64> = run.records().iter().filter(|r| r.kind() == "attempt-sent").map(|r| r.t.ms()).collect();
     assert_eq!(sends, vec![0, 3500, 7000, 13000]);
 }
 
 #[test]
 fn keys_follow_the_key_mode() {
-    let keys = |flags| {
-        run(flags)
-            .records()
-            .iter()
-            .map(|r| r.key.to_string())
-            .collect::<std::collections::BTreeSet<_>>()
-    };
+    let keys =
+        |flags| run(flags).records().iter().map(|r| r.key.to_string()).collect::<std::collections::BTreeSet<_>>();
     assert_eq!(keys("").into_iter().collect::<Vec<_>>(), vec!["intent-1"]);
-    assert_eq!(
-        keys("--key per-attempt").into_iter().collect::<Vec<_>>(),
-        vec!["attempt-1", "attempt-2"]
-    );
+    assert_eq!(keys("--key per-attempt").into_iter().collect::<Vec<_>>(), vec!["attempt-1", "attempt-2"]);
 }
 
 #[test]
@@ -350,15 +328,9 @@ fn mirror_shows_messages_in_transit_and_joined_attempts() {
     let run = run("--timeout-ms 1000 --exec-ms 2500 --request-transit-ms 10");
     // attempt 2 sent at 2000 arrives 2010 and joins; at 2005 its request is on the wire.
     let at_2005 = text_mirror(&run, Millis(2005));
-    assert!(
-        at_2005.contains("Network: in transit: attempt 2's request, arriving at 2.01 s."),
-        "{at_2005}"
-    );
+    assert!(at_2005.contains("Network: in transit: attempt 2's request, arriving at 2.01 s."), "{at_2005}");
     let at_2100 = text_mirror(&run, Millis(2100));
-    assert!(
-        at_2100.contains("commits at 2.51 s; joined by attempt 2."),
-        "{at_2100}"
-    );
+    assert!(at_2100.contains("commits at 2.51 s; joined by attempt 2."), "{at_2100}");
     // At 2530 both success responses are on the wire; the first will be lost.
     let at_2530 = text_mirror(&run, Millis(2530));
     assert!(
@@ -375,14 +347,8 @@ fn mirror_states_the_outcome_only_once_decided() {
     let run = run("--fault none --dedup off --timeout-ms 1000 --exec-ms 2500");
     assert!(!text_mirror(&run, Millis(5999)).contains("Client outcome:"));
     let at_6000 = text_mirror(&run, Millis(6000));
-    assert!(
-        at_6000.contains("Client outcome: exhausted at 6.00 s"),
-        "{at_6000}"
-    );
-    assert!(
-        at_6000.contains("the ledger holds 2 increments"),
-        "{at_6000}"
-    );
+    assert!(at_6000.contains("Client outcome: exhausted at 6.00 s"), "{at_6000}");
+    assert!(at_6000.contains("the ledger holds 2 increments"), "{at_6000}");
     // The third commit lands after the client gave up.
     assert!(text_mirror(&run, run.end()).contains("the ledger holds 3 increments"));
 }
