@@ -43,7 +43,15 @@ fn field_error(e: &FieldError) -> UsageError {
     UsageError(e.message(e.param.flag()))
 }
 
-/// Splits `--flag=value` and `--flag value`; a following word that is itself
+/// `--flag=value` as (`--flag`, Some(`value`)); anything else as itself.
+fn split_flag(arg: &str) -> (&str, Option<&str>) {
+    match arg.split_once('=') {
+        Some((flag, value)) if flag.starts_with("--") => (flag, Some(value)),
+        _ => (arg, None),
+    }
+}
+
+/// Takes the value of `--flag=value` or `--flag value`; a following word that is itself
 /// a flag is not taken as a value.
 fn take_value<'a>(
     flag: &str,
@@ -96,10 +104,7 @@ fn parse_run(args: &[String]) -> Result<Command, UsageError> {
     let mut at_ms = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
-            _ => (arg.as_str(), None),
-        };
+        let (flag, inline) = split_flag(arg);
         if let Some(param) = Param::from_flag(flag) {
             let value = take_value(flag, inline, &mut rest, &param.allowed().to_string())?;
             raw.set(param, value);
@@ -146,10 +151,7 @@ fn parse_bench(args: &[String]) -> Result<Command, UsageError> {
     let mut runs = bench::DEFAULT_RUNS;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
-            _ => (arg.as_str(), None),
-        };
+        let (flag, inline) = split_flag(arg);
         match flag {
             "--runs" => {
                 let allowed = format!("a whole number from 1 to {}", bench::MAX_RUNS);

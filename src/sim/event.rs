@@ -37,6 +37,15 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status in one word, as diagram labels use it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Success => "success",
+            Status::Unavailable => "503",
+            Status::Rejected => "400",
+        }
+    }
+
     /// How a sentence names a response with this status.
     pub fn noun(self) -> &'static str {
         match self {
@@ -183,22 +192,6 @@ impl What {
             What::StoredResultExpired { .. } => "stored-result-expired",
         }
     }
-
-    /// Every kind name, in the order a legend lists them.
-    pub const KINDS: [&'static str; 12] = [
-        "attempt-sent",
-        "request-rejected",
-        "request-unavailable",
-        "operation-started",
-        "dedup-joined",
-        "dedup-replayed",
-        "operation-committed",
-        "response-delivered",
-        "response-late",
-        "response-lost",
-        "attempt-timed-out",
-        "stored-result-expired",
-    ];
 }
 
 /// One line of a run's event list.

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::client::ClientState;
-use super::event::{Outcome, Status};
+use super::event::Outcome;
 use super::network::Payload;
 use super::run::Run;
 use super::time::Millis;
@@ -137,13 +137,4 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
         line(format!("Latest event ({}): {}", latest.t, latest.sentence()));
     }
     out
-}
-
-/// A one-line description of a response status for lists and legends.
-pub fn status_word(status: Status) -> &'static str {
-    match status {
-        Status::Success => "success",
-        Status::Unavailable => "503",
-        Status::Rejected => "400",
-    }
 }

@@ -236,14 +236,6 @@ fn gap(dt_ms: u64) -> f64 {
     (dt_ms as f64 * PX_PER_MS).clamp(MIN_GAP, MAX_GAP)
 }
 
-fn status_word(status: Status) -> &'static str {
-    match status {
-        Status::Success => "success",
-        Status::Unavailable => "503",
-        Status::Rejected => "400",
-    }
-}
-
 fn response_class(status: Status) -> &'static str {
     match status {
         Status::Success => "response success",
@@ -570,9 +562,9 @@ fn draw_record(b: &mut Builder, i: usize, r: &Record, windows: &mut Vec<Window>)
                 }
                 Decision::Done(Outcome::Rejected) => (Glyph::Cross, format!("400 for attempt {n}: rejected, no retry")),
                 Decision::Done(Outcome::Exhausted) => {
-                    (Glyph::Cross, format!("{} for attempt {n}: exhausted", status_word(status)))
+                    (Glyph::Cross, format!("{} for attempt {n}: exhausted", status.word()))
                 }
-                Decision::Retry { .. } => (Glyph::Cross, format!("{} for attempt {n}: retry", status_word(status))),
+                Decision::Retry { .. } => (Glyph::Cross, format!("{} for attempt {n}: retry", status.word())),
             };
             b.push(Pending::Mark { x, y: Y::Track(Lane::Client), glyph }, "mark delivered", t, Some(i));
             b.label(Lane::Client, x, text, "label delivered-label", t, Some(i));
@@ -589,7 +581,7 @@ fn draw_record(b: &mut Builder, i: usize, r: &Record, windows: &mut Vec<Window>)
             b.label(
                 Lane::Client,
                 x,
-                format!("late {} for attempt {n}: ignored", status_word(status)),
+                format!("late {} for attempt {n}: ignored", status.word()),
                 "label late-label",
                 t,
                 Some(i),
@@ -607,7 +599,7 @@ fn draw_record(b: &mut Builder, i: usize, r: &Record, windows: &mut Vec<Window>)
             b.label(
                 Lane::Network,
                 x + 8.0,
-                format!("{} for attempt {n} lost", status_word(status)),
+                format!("{} for attempt {n} lost", status.word()),
                 "label lost-label",
                 t,
                 Some(i),
