@@ -60,8 +60,13 @@ for (const [title, counter, outcome] of experiments) {
 test("a prediction is judged against the run", async ({ page }) => {
   await open(page);
   await page.getByRole("button", { name: "Lost acknowledgement, deduplication off" }).click();
+  // Regression: the question used to appear below the list, off-screen.
+  const heading = page.locator("#experiment-title");
+  await expect(heading).toBeFocused();
+  await expect(heading).toBeInViewport();
   await page.locator(".experiment-card").getByRole("button", { name: "2", exact: true }).click();
   await expect(page.locator(".experiment-card .answer")).toHaveText("Right: 2.");
+  await expect(heading).toBeFocused();
   await page.getByRole("button", { name: "Retention zero" }).click();
   await page.locator(".experiment-card").getByRole("button", { name: "1", exact: true }).click();
   await expect(page.locator(".experiment-card .answer")).toHaveText("Not quite: you said 1, the run shows 2.");

@@ -50,6 +50,14 @@ pub fn replace_query(query: &str) {
     let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
 }
 
+pub fn focus_by_id(id: &str) {
+    if let Some(el) =
+        document().and_then(|d| d.get_element_by_id(id)).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
 pub fn set_root_attribute(name: &str, value: &str) {
     if let Some(root) = document().and_then(|d| d.document_element()) {
         let _ = root.set_attribute(name, value);

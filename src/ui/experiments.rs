@@ -5,7 +5,15 @@ use leptos::prelude::*;
 
 use crate::view::experiments::{EXPERIMENTS, verdict};
 
+use super::dom;
 use super::state::{ExperimentState, Lab};
+
+/// Moves focus to the experiment's heading once it is rendered, so the
+/// question (and later the answer) is where the reader is, on screen and
+/// for assistive technology.
+fn focus_card() {
+    request_animation_frame(|| dom::focus_by_id("experiment-title"));
+}
 
 fn card(lab: Lab, state: ExperimentState) -> impl IntoView {
     let Some(e) = EXPERIMENTS.get(state.index) else {
@@ -14,7 +22,7 @@ fn card(lab: Lab, state: ExperimentState) -> impl IntoView {
     match state.prediction {
         None => view! {
             <div class="experiment-card" role="group" aria-labelledby="experiment-title">
-                <h3 id="experiment-title">{e.title}</h3>
+                <h3 id="experiment-title" tabindex="-1">{e.title}</h3>
                 <p class="question" id="experiment-question">"Predict: "{e.question.text()}</p>
                 <div class="choices" role="group" aria-labelledby="experiment-question">
                     {e
@@ -23,14 +31,27 @@ fn card(lab: Lab, state: ExperimentState) -> impl IntoView {
                         .iter()
                         .map(|choice| {
                             view! {
-                                <button type="button" on:click=move |_| lab.predict((*choice).to_owned())>
+                                <button
+                                    type="button"
+                                    on:click=move |_| {
+                                        lab.predict((*choice).to_owned());
+                                        focus_card();
+                                    }
+                                >
                                     {*choice}
                                 </button>
                             }
                         })
                         .collect_view()}
                 </div>
-                <button type="button" class="link" on:click=move |_| lab.predict(String::new())>
+                <button
+                    type="button"
+                    class="link"
+                    on:click=move |_| {
+                        lab.predict(String::new());
+                        focus_card();
+                    }
+                >
                     "Just show me"
                 </button>
             </div>
@@ -42,7 +63,7 @@ fn card(lab: Lab, state: ExperimentState) -> impl IntoView {
                 if prediction.is_empty() { format!("Answer: {answer}.") } else { verdict(&prediction, &answer) };
             view! {
                 <div class="experiment-card" role="group" aria-labelledby="experiment-title">
-                    <h3 id="experiment-title">{e.title}</h3>
+                    <h3 id="experiment-title" tabindex="-1">{e.title}</h3>
                     <p class="question">{e.question.text()}</p>
                     <p class="answer">
                         <strong>{headline}</strong>
@@ -65,6 +86,7 @@ pub fn Experiments(lab: Lab) -> impl IntoView {
         <section class="panel experiments" aria-labelledby="experiments-h">
             <h2 id="experiments-h">"Experiments"</h2>
             <p class="hint">"Each sets up a run from the opening settings and asks for your prediction before revealing it."</p>
+            {move || lab.experiment.get().map(|state| card(lab, state))}
             <ul class="experiment-list">
                 {EXPERIMENTS
                     .iter()
@@ -75,7 +97,10 @@ pub fn Experiments(lab: Lab) -> impl IntoView {
                                 <button
                                     type="button"
                                     aria-pressed=move || if active() == Some(i) { "true" } else { "false" }
-                                    on:click=move |_| lab.start_experiment(i)
+                                    on:click=move |_| {
+                                        lab.start_experiment(i);
+                                        focus_card();
+                                    }
                                 >
                                     {e.title}
                                 </button>
@@ -84,7 +109,6 @@ pub fn Experiments(lab: Lab) -> impl IntoView {
                     })
                     .collect_view()}
             </ul>
-            {move || lab.experiment.get().map(|state| card(lab, state))}
         </section>
     }
 }
