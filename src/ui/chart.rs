@@ -14,6 +14,7 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
 use crate::view::chart::{ChartData, LIGHT, Palette, draw};
+use crate::view::url::Theme;
 
 use super::dom;
 use super::state::Lab;
@@ -147,9 +148,12 @@ pub fn Chart(lab: Lab) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let legend = NodeRef::<leptos::html::Ul>::new();
     let data = Memo::new(move |_| lab.run.with(|run| ChartData::of(run)));
+    // Reading computed styles forces the browser to recompute styles, so the
+    // palette is read once per theme rather than on every frame.
+    let palette_cache = StoredValue::new(None::<((Theme, bool), Palette)>);
     Effect::new(move |_| {
         let t = lab.playhead.get();
-        let _theme = lab.theme.get();
+        let theme = (lab.theme.get(), dom::prefers_dark());
         let hidden = lab.answer_hidden();
         let (Some(el), Some(legend)) = (canvas.get(), legend.get()) else {
             return;
@@ -168,7 +172,14 @@ pub fn Chart(lab: Lab) -> impl IntoView {
         else {
             return;
         };
-        let palette = palette_from(&el, &legend);
+        let palette = match palette_cache.get_value() {
+            Some((key, palette)) if key == theme => palette,
+            _ => {
+                let palette = palette_from(&el, &legend);
+                palette_cache.set_value(Some((theme, palette)));
+                palette
+            }
+        };
         let Some(inner) = CanvasBackend::with_canvas_object(el.clone()) else {
             return;
         };
