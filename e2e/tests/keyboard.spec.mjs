@@ -101,6 +101,16 @@ test("each step is announced once in a polite live region; playing does not floo
   await expect(live).toHaveText(/^2\.00 s: Attempt 1's operation commits/);
   await page.keyboard.press("ArrowRight");
   await expect(live).toHaveText(/^2\.05 s: Attempt 1's success response is lost/);
+  await page.getByRole("slider", { name: "Time" }).fill("4050");
+  // The slider keeps the arrow keys while it has focus; step from the page.
+  await page.locator("h1").click();
+  await page.keyboard.press("ArrowRight");
+  await expect(live).toHaveText("End of the run at 4.05 s.");
+  await page.keyboard.press("Home");
+  await page.keyboard.press("ArrowLeft");
+  await expect(live).toHaveText("Start of the run.");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
   const before = await live.textContent();
   await page.getByRole("combobox", { name: "Speed" }).selectOption("4x");
   await page.getByRole("button", { name: "Play" }).click();

@@ -216,6 +216,11 @@ impl Lab {
             let here: Vec<String> = run.records().iter().filter(|r| r.t == t).map(|r| r.sentence()).collect();
             if here.is_empty() { format!("Model time {t}.") } else { format!("{t}: {}", here.join(" ")) }
         });
+        self.say(text);
+    }
+
+    /// Puts `text` in the polite live region.
+    fn say(&self, text: String) {
         // A repeated identical text would not be read again; a trailing
         // zero-width space makes it new.
         let previous = self.announcement.get_untracked();
@@ -225,8 +230,9 @@ impl Lab {
 
     pub fn next_event(&self) {
         let t = self.playhead.get_untracked();
-        if let Some(next) = self.run.with_untracked(|r| r.next_event_time(t)) {
-            self.seek(next, true);
+        match self.run.with_untracked(|r| r.next_event_time(t)) {
+            Some(next) => self.seek(next, true),
+            None => self.say(format!("End of the run at {}.", self.end())),
         }
     }
 
@@ -234,7 +240,8 @@ impl Lab {
         let t = self.playhead.get_untracked();
         match self.run.with_untracked(|r| r.previous_event_time(t)) {
             Some(prev) => self.seek(prev, true),
-            None => self.seek(Millis::ZERO, true),
+            None if t > Millis::ZERO => self.seek(Millis::ZERO, true),
+            None => self.say("Start of the run.".to_owned()),
         }
     }
 
