@@ -265,3 +265,34 @@ impl Simulation {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stepping_by_hand_gives_the_same_run_as_running_to_the_end() {
+        let settings = Settings::default();
+        let whole = Run::simulate(&settings).unwrap();
+        let mut sim = Simulation::new(&settings);
+        let mut times = Vec::new();
+        while sim.step().unwrap() {
+            times.push(sim.now());
+        }
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "time never goes backwards");
+        assert_eq!(sim.records(), whole.records());
+        assert!(sim.is_finished());
+        assert!(!sim.step().unwrap(), "a finished run stays finished");
+    }
+
+    #[test]
+    fn run_until_handles_everything_at_or_before_its_time_and_nothing_after() {
+        let mut sim = Simulation::new(&Settings::default());
+        sim.run_until(Millis(2000)).unwrap();
+        assert_eq!(sim.now(), Millis(2000));
+        assert_eq!(sim.records().last().map(|r| r.kind()), Some("operation-committed"));
+        assert_eq!(sim.snapshot().counter(), 1);
+        // The lost response at 2050 has not happened yet.
+        assert_eq!(sim.snapshot().in_transit.len(), 1);
+    }
+}

@@ -74,7 +74,7 @@ pub fn ResultsStrip(lab: Lab) -> impl IntoView {
         let increments =
             if s.committed == 1 { "1 increment".to_owned() } else { format!("{} increments", s.committed) };
         match s.outcome {
-            Outcome::Succeeded if s.committed != 1 => Some(
+            Outcome::Succeeded if s.disagrees() => Some(
                 view! {
                     <p class="verdict disagree">
                         <strong>"The client status and the ledger disagree: "</strong>

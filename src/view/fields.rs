@@ -170,15 +170,6 @@ impl Field {
         }
     }
 
-    /// The `min`, `max` and `step` attributes of a number input.
-    pub fn number_bounds(&self) -> (String, String, &'static str) {
-        let (min, max) = self.param.allowed().range().unwrap_or((0, 0));
-        match self.control {
-            Control::Seconds => (ms_to_seconds_text(min), ms_to_seconds_text(max), "0.001"),
-            _ => (min.to_string(), max.to_string(), "1"),
-        }
-    }
-
     /// Validates `text` as typed into this control (or given in a link under
     /// `name`) and applies it to `settings`. On refusal `settings` is
     /// untouched and the message names `name`, the value and what is allowed.

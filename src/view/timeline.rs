@@ -384,7 +384,7 @@ impl Diagram {
 }
 
 /// The path of a small glyph centred on (x, y).
-pub fn glyph_path(glyph: Glyph, x: f64, y: f64) -> String {
+fn glyph_path(glyph: Glyph, x: f64, y: f64) -> String {
     match glyph {
         Glyph::Dot => format!("M{:.1} {y:.1}a5 5 0 1 0 10 0a5 5 0 1 0 -10 0z", x - 5.0),
         Glyph::Cross => format!(
