@@ -26,6 +26,26 @@ test("a copied link restores the same run and moment in a new page", async ({ pa
   await expect(figure(other, "Committed counter")).toHaveText(await figure(page, "Committed counter").textContent());
 });
 
+test("a link to the opening run is not overridden by remembered settings", async ({ page, context }) => {
+  await open(page);
+  await page.getByRole("button", { name: "Next event" }).click();
+  await page.getByRole("button", { name: "Copy link" }).click();
+  const link = await page.locator("#share-text").inputValue();
+  expect(link).toMatch(/\?at=2$/);
+  // Now this browser remembers different settings.
+  await page.getByLabel("Server deduplicates operation keys").uncheck();
+  for (const address of [link, "/?embed=1"]) {
+    const other = await context.newPage();
+    await other.goto(address);
+    await expect(figure(other, "Committed counter")).toHaveText("1");
+    await other.close();
+  }
+  // A bare address is where remembered settings apply; the embed left them alone.
+  const bare = await context.newPage();
+  await bare.goto("/");
+  await expect(figure(bare, "Committed counter")).toHaveText("2");
+});
+
 test("the embed view works inside a cross-origin iframe under the strict CSP", async ({ page }) => {
   await page.goto(`${hostOrigin}/?q=${encodeURIComponent("embed=1&dedup=off")}`);
   const frame = page.frameLocator("#lab");
@@ -52,7 +72,7 @@ test("the Embed button offers an iframe snippet for the current run", async ({ p
   await open(page, "fault=lose-all");
   await page.getByRole("button", { name: "Embed" }).click();
   const snippet = await page.locator("#share-text").inputValue();
-  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?fault=lose-all&amp;embed=1" title="[^"]+"/);
+  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?fault=lose-all&amp;at=0&amp;embed=1" title="[^"]+"/);
 });
 
 test("theme, accent and font parameters restyle the page", async ({ page }) => {

@@ -4,7 +4,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::view::url::{Theme, parse_query, sets_any_setting, to_query};
+use crate::view::url::{Theme, is_link, parse_query, to_query};
 
 use super::chart::Chart;
 use super::controls::Controls;
@@ -23,7 +23,7 @@ pub fn App() -> impl IntoView {
     let query = dom::location_search();
     let (link, notices) = parse_query(&query);
     let look = (link.accent.clone(), link.font);
-    let lab = Lab::new(link, sets_any_setting(&query), notices);
+    let lab = Lab::new(link, is_link(&query), notices);
     // A host's look and feel from the link, through the CSSOM (which the
     // Content-Security-Policy allows, unlike inline style attributes).
     if let Some(hex) = look.0 {
@@ -39,7 +39,11 @@ pub fn App() -> impl IntoView {
         let _ = lab.settings.get();
         let _ = lab.playhead.get();
         if !lab.playing.get() {
-            dom::replace_query(&to_query(&lab.link_state()));
+            // The address bar stays clean at the start of a run; shared links
+            // always say where the playhead is.
+            let mut state = lab.link_state();
+            state.at = state.at.filter(|t| t.ms() > 0);
+            dom::replace_query(&to_query(&state));
         }
     });
     view! { <Workbench lab/> }

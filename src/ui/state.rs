@@ -64,12 +64,16 @@ pub struct Lab {
 }
 
 impl Lab {
-    /// Builds the state from a link (and, if the link sets nothing, the
-    /// settings remembered from last time), with notices for anything
-    /// refused along the way.
-    pub fn new(link: LinkState, link_has_settings: bool, mut notices: Vec<String>) -> Lab {
+    /// Builds the state from a link, with notices for anything refused along
+    /// the way. Only a bare address (`is_link` false) in the full page uses
+    /// the settings remembered from last time: a link names its run exactly,
+    /// and an embedded widget shows what its host chose.
+    pub fn new(link: LinkState, is_link: bool, mut notices: Vec<String>) -> Lab {
         let mut settings = link.settings.clone();
-        if !link_has_settings && let Some(saved) = dom::storage_get(STORAGE_KEY) {
+        if !is_link
+            && !link.embed
+            && let Some(saved) = dom::storage_get(STORAGE_KEY)
+        {
             match parse_settings_json(&saved) {
                 Ok(s) => settings = s,
                 Err(e) => notices
@@ -187,7 +191,10 @@ impl Lab {
             self.playhead.set(end);
         }
         self.sync_inspection();
-        if let Ok(json) = serde_json::to_string(&settings) {
+        // An embedded widget leaves the full page's memory alone.
+        if !self.embed
+            && let Ok(json) = serde_json::to_string(&settings)
+        {
             dom::storage_set(STORAGE_KEY, &json);
         }
     }
@@ -293,8 +300,7 @@ impl Lab {
     pub fn link_state(&self) -> LinkState {
         LinkState {
             settings: self.settings.get_untracked(),
-            // The start is the default; links only say where else to look.
-            at: Some(self.playhead.get_untracked()).filter(|t| *t > Millis::ZERO),
+            at: Some(self.playhead.get_untracked()),
             embed: self.embed,
             theme: self.theme.get_untracked(),
             accent: self.look.with_value(|l| l.0.clone()),

@@ -210,15 +210,18 @@ pub fn parse_query(query: &str) -> (LinkState, Vec<String>) {
     (state, notices)
 }
 
-/// Whether a query string names any setting (as opposed to only the
-/// playhead, embed mode, theme or someone else's parameters).
-pub fn sets_any_setting(query: &str) -> bool {
+/// Whether a query string carries any parameter of ours: then it is a link
+/// to a particular run and moment, and remembered settings must not
+/// override it.
+pub fn is_link(query: &str) -> bool {
     let query = query.strip_prefix('?').unwrap_or(query);
     query.split('&').any(|pair| {
         let name = percent_decode(pair.split_once('=').map_or(pair, |(n, _)| n));
-        FIELDS.iter().any(|f| f.url == name)
+        OWN_NAMES.contains(&name.as_str()) || FIELDS.iter().any(|f| f.url == name)
     })
 }
+
+const OWN_NAMES: [&str; 5] = ["at", "embed", "theme", "accent", "font"];
 
 /// Writes a query string (without `?`) holding only what differs from the
 /// opening settings, so links stay short.
@@ -314,6 +317,15 @@ mod tests {
         let (state, notices) = parse_query("fault=lose%2Dall");
         assert_eq!(state.settings.fault(), crate::sim::Fault::LoseAll);
         assert!(notices.is_empty());
+    }
+
+    #[test]
+    fn only_our_parameters_make_a_link() {
+        assert!(is_link("?at=0"));
+        assert!(is_link("dedup=off"));
+        assert!(is_link("embed=1"));
+        assert!(!is_link(""));
+        assert!(!is_link("?utm_source=newsletter"));
     }
 
     #[test]
