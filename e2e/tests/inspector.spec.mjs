@@ -86,6 +86,10 @@ test("next, previous, restart and the time slider move the playhead and the mirr
   expect(await modelTime(page)).toBe("2.00");
   await page.getByRole("button", { name: "Restart" }).click();
   expect(await modelTime(page)).toBe("0.00");
+  // Arrow keys on the slider move a hundredth of the run (40 ms here).
+  await page.getByRole("slider", { name: "Time" }).press("ArrowRight");
+  await page.getByRole("slider", { name: "Time" }).press("ArrowRight");
+  expect(await modelTime(page)).toBe("0.08");
   await page.getByRole("slider", { name: "Time" }).fill("3500");
   await expect(mirror(page)).toContainText("Client: backing off; attempt 2 goes out at 4.00 s.");
   await expect(readout).toHaveText("Inspection 51.9 s of 60.0 s · Model 3.50 s of 4.05 s");
@@ -165,6 +169,11 @@ test("the advanced settings hold the backoff cap and both transit times", async 
 
 test("the chart describes the counter and the client's successes", async ({ page }) => {
   await open(page, "dedup=off");
+  // It is redrawn at its new size when the window changes.
+  const canvas = page.locator("canvas.chart-canvas");
+  const before = await canvas.evaluate((c) => c.width);
+  await page.setViewportSize({ width: 1600, height: 900 });
+  await expect.poll(() => canvas.evaluate((c) => c.width)).toBeGreaterThan(before);
   const chart = page.getByRole("img", { name: /committed counter rises to 1 at 2.00 s, 2 at 6.00 s/ });
   await expect(chart).toBeVisible();
   await expect(chart).toHaveAttribute("aria-label", /success responses the client received: 1/);

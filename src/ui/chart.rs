@@ -151,7 +151,12 @@ pub fn Chart(lab: Lab) -> impl IntoView {
     // Reading computed styles forces the browser to recompute styles, so the
     // palette is read once per theme rather than on every frame.
     let palette_cache = StoredValue::new(None::<((Theme, bool), Palette)>);
+    // The canvas is drawn at its displayed size, so a new size means a redraw.
+    let resized = RwSignal::new(0u32);
+    let listener = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n = n.wrapping_add(1)));
+    on_cleanup(move || listener.remove());
     Effect::new(move |_| {
+        resized.track();
         let t = lab.playhead.get();
         let theme = (lab.theme.get(), dom::prefers_dark());
         let hidden = lab.answer_hidden();

@@ -95,6 +95,21 @@ pub fn Playback(lab: Lab) -> impl IntoView {
                             lab.seek(Millis(ms), false);
                         }
                     }
+                    on:keydown=move |ev: web_sys::KeyboardEvent| {
+                        // The slider's step is one millisecond, so that it can
+                        // land on any event; arrow keys move a hundredth of the
+                        // run instead, which is what a person scrubbing wants.
+                        let sign: i64 = match ev.key().as_str() {
+                            "ArrowRight" | "ArrowUp" => 1,
+                            "ArrowLeft" | "ArrowDown" => -1,
+                            _ => return,
+                        };
+                        ev.prevent_default();
+                        let end = end().ms();
+                        let step = (end / 100).max(1) as i64;
+                        let t = (lab.playhead.get_untracked().ms() as i64 + sign * step).clamp(0, end as i64);
+                        lab.seek(Millis(t as u64), false);
+                    }
                 />
             </div>
             <p class="readout">
