@@ -76,6 +76,8 @@ const buttons = ["Play", "Pause", "Previous event", "Next event", "Restart", "Lo
 const keys = ["Space", "ArrowLeft", "ArrowRight", "Home", "?", "Escape", "Tab"];
 
 test("a few hundred random interactions leave no error and a consistent page", async ({ page, context }) => {
+  // About 30 s on a quiet machine; room for a slower one.
+  test.setTimeout(240_000);
   const seed = Number(process.env.MONKEY_SEED ?? 20261130);
   const random = mulberry32(seed);
   const pick = (list) => list[Math.floor(random() * list.length)];
