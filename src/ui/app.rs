@@ -4,7 +4,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::view::url::{Theme, is_link, parse_query, to_query};
+use crate::view::url::{Theme, parse_query, to_query};
 
 use super::chart::Chart;
 use super::controls::Controls;
@@ -20,10 +20,9 @@ use super::toolbar::{Toolbar, share_url};
 /// The whole app, configured from the page's address.
 #[component]
 pub fn App() -> impl IntoView {
-    let query = dom::location_search();
-    let (link, notices) = parse_query(&query);
-    let look = (link.accent.clone(), link.font);
-    let lab = Lab::new(link, is_link(&query), notices);
+    let link = parse_query(&dom::location_search());
+    let look = (link.state.accent.clone(), link.state.font);
+    let lab = Lab::new(link.state, link.is_link, link.notices);
     // A host's look and feel from the link, through the CSSOM (which the
     // Content-Security-Policy allows, unlike inline style attributes).
     if let Some(hex) = look.0 {

@@ -130,8 +130,20 @@ pub fn percent_encode(text: &str) -> String {
     out
 }
 
+/// A decoded query string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedLink {
+    pub state: LinkState,
+    /// What was refused, one message per parameter (at most `MAX_NOTICES`).
+    pub notices: Vec<String>,
+    /// Whether any parameter of ours was present (valid or not): then this
+    /// is a link to a particular run and moment, and remembered settings
+    /// must not override it.
+    pub is_link: bool,
+}
+
 /// Reads a query string (with or without the leading `?`).
-pub fn parse_query(query: &str) -> (LinkState, Vec<String>) {
+pub fn parse_query(query: &str) -> ParsedLink {
     let mut query = query.strip_prefix('?').unwrap_or(query);
     let mut notices = Vec::new();
     if query.len() > MAX_QUERY_BYTES {
@@ -143,6 +155,7 @@ pub fn parse_query(query: &str) -> (LinkState, Vec<String>) {
         notices.push(format!("The link is longer than {MAX_QUERY_BYTES} bytes; only its start was read."));
     }
     let mut state = LinkState::default();
+    let mut is_link = false;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
         let (name, value) = (percent_decode(name), percent_decode(value));
@@ -198,30 +211,18 @@ pub fn parse_query(query: &str) -> (LinkState, Vec<String>) {
                 Some(field) => field.apply(&mut state.settings, &value, field.url),
                 // Unknown parameters belong to someone else (an embedding
                 // page, a tracker); they are none of our business.
-                None => Ok(()),
+                None => continue,
             },
         };
+        is_link = true;
         if let Err(message) = outcome
             && notices.len() < MAX_NOTICES
         {
             notices.push(message);
         }
     }
-    (state, notices)
+    ParsedLink { state, notices, is_link }
 }
-
-/// Whether a query string carries any parameter of ours: then it is a link
-/// to a particular run and moment, and remembered settings must not
-/// override it.
-pub fn is_link(query: &str) -> bool {
-    let query = query.strip_prefix('?').unwrap_or(query);
-    query.split('&').any(|pair| {
-        let name = percent_decode(pair.split_once('=').map_or(pair, |(n, _)| n));
-        OWN_NAMES.contains(&name.as_str()) || FIELDS.iter().any(|f| f.url == name)
-    })
-}
-
-const OWN_NAMES: [&str; 5] = ["at", "embed", "theme", "accent", "font"];
 
 /// Writes a query string (without `?`) holding only what differs from the
 /// opening settings, so links stay short.
@@ -280,12 +281,13 @@ mod tests {
             query,
             "dedup=off&key=per-attempt&timeout=2.5&jitter=full&resp=0&at=2.05&embed=1&theme=dark&accent=aa3300&font=serif"
         );
-        assert_eq!(parse_query(&format!("?{query}")), (state, vec![]));
+        assert_eq!(parse_query(&format!("?{query}")), ParsedLink { state, notices: vec![], is_link: true });
     }
 
     #[test]
     fn a_bad_value_costs_only_itself() {
-        let (state, notices) = parse_query("dedup=off&timeout=soon&exec=999999&utm_source=x&theme=neon");
+        let ParsedLink { state, notices, .. } =
+            parse_query("dedup=off&timeout=soon&exec=999999&utm_source=x&theme=neon");
         assert!(!state.settings.dedup(), "good values are kept");
         assert_eq!(state.settings.timeout(), Settings::default().timeout());
         assert_eq!(state.settings.exec(), Settings::default().exec());
@@ -302,7 +304,7 @@ mod tests {
         assert_eq!(parse_hex_colour("a30").as_deref(), Some("aa3300"));
         assert_eq!(parse_hex_colour("red"), None);
         assert_eq!(parse_hex_colour("12345g"), None);
-        let (state, notices) = parse_query("accent=red;background:url(x)&font=Comic%20Sans");
+        let ParsedLink { state, notices, .. } = parse_query("accent=red;background:url(x)&font=Comic%20Sans");
         assert_eq!((state.accent, state.font), (None, None));
         assert_eq!(notices.len(), 2);
     }
@@ -314,13 +316,14 @@ mod tests {
         assert_eq!(percent_decode("%zz%4"), "%zz%4");
         assert_eq!(percent_decode("%E2%9C%93"), "✓");
         assert_eq!(percent_decode("%FF"), "\u{fffd}");
-        let (state, notices) = parse_query("fault=lose%2Dall");
+        let ParsedLink { state, notices, .. } = parse_query("fault=lose%2Dall");
         assert_eq!(state.settings.fault(), crate::sim::Fault::LoseAll);
         assert!(notices.is_empty());
     }
 
     #[test]
     fn only_our_parameters_make_a_link() {
+        let is_link = |q: &str| parse_query(q).is_link;
         assert!(is_link("?at=0"));
         assert!(is_link("dedup=off"));
         assert!(is_link("embed=1"));
@@ -331,7 +334,7 @@ mod tests {
     #[test]
     fn huge_links_are_cut_and_reported() {
         let query = format!("dedup=off&{}", "x".repeat(100_000));
-        let (state, notices) = parse_query(&query);
+        let ParsedLink { state, notices, .. } = parse_query(&query);
         assert!(!state.settings.dedup());
         assert_eq!(notices.len(), 1);
     }

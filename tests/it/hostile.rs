@@ -3,7 +3,7 @@
 
 use idempotency_lab::cli::main_with;
 use idempotency_lab::sim::settings_file::{parse_settings_file, parse_settings_json};
-use idempotency_lab::view::url::{parse_query, to_query};
+use idempotency_lab::view::url::{ParsedLink, parse_query, to_query};
 use proptest::prelude::*;
 
 /// Fragments that make random text look like the real thing often enough
@@ -85,13 +85,13 @@ proptest! {
 
     #[test]
     fn any_query_decodes_without_panic_and_notices_say_something(query in prop_oneof![any::<String>(), query_like()]) {
-        let (state, notices) = parse_query(&query);
+        let ParsedLink { state, notices, .. } = parse_query(&query);
         for n in &notices {
             prop_assert!(n.contains(':') && n.len() > 10, "{n:?}");
             prop_assert!(n.len() < 400, "notices stay short: {n:?}");
         }
         // Whatever was accepted round-trips through a link.
-        let (again, more) = parse_query(&to_query(&state));
+        let ParsedLink { state: again, notices: more, .. } = parse_query(&to_query(&state));
         prop_assert!(more.is_empty(), "{more:?}");
         prop_assert_eq!(again.settings, state.settings);
     }
