@@ -32,11 +32,11 @@ pub fn App() -> impl IntoView {
         dom::set_root_property("--il-font", font.family());
     }
 
-    // The address bar follows the settings and the playhead, but not every
-    // frame of playback (browsers limit how often it may change).
+    // The address bar follows the run's settings and the playhead, but not
+    // every frame of playback (browsers limit how often it may change).
     Effect::new(move |_| {
-        let _ = lab.settings.get();
-        let _ = lab.playhead.get();
+        lab.run.track();
+        lab.playhead.track();
         if !lab.playing.get() {
             // The address bar stays clean at the start of a run; shared links
             // always say where the playhead is.

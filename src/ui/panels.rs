@@ -60,7 +60,7 @@ pub fn Mirror(lab: Lab) -> impl IntoView {
 #[component]
 pub fn ResultsStrip(lab: Lab) -> impl IntoView {
     let summary = move || lab.run.with(|r| *r.summary());
-    let max_attempts = move || lab.settings.with(|s| s.max_attempts());
+    let max_attempts = move || lab.run.with(|r| r.settings().max_attempts());
     let hidden = move || lab.answer_hidden();
     let shown = move |text: String| if hidden() { "?".to_owned() } else { text };
     let verdict = move || {

@@ -41,7 +41,6 @@ pub struct ExperimentState {
 
 #[derive(Clone, Copy)]
 pub struct Lab {
-    pub settings: RwSignal<Settings>,
     pub run: RwSignal<Arc<Run>>,
     pub playhead: RwSignal<Millis>,
     pub playing: RwSignal<bool>,
@@ -100,7 +99,6 @@ impl Lab {
         let playhead = playhead.min(run.end());
         let fields = FIELDS.map(|f| FieldState { text: RwSignal::new(f.value(&settings)), error: RwSignal::new(None) });
         let lab = Lab {
-            settings: RwSignal::new(settings),
             run: RwSignal::new(Arc::new(run)),
             playhead: RwSignal::new(playhead),
             playing: RwSignal::new(false),
@@ -154,7 +152,7 @@ impl Lab {
                     state.text.set(f.value(&settings));
                     state.error.set(None);
                 }
-                self.install(settings, run);
+                self.install(run);
                 true
             }
             Err(e) => {
@@ -169,12 +167,12 @@ impl Lab {
     pub fn edit(&self, field: &Field, text: String) {
         let state = self.field_state(field);
         state.text.set(text.clone());
-        let mut settings = self.settings.get_untracked();
+        let mut settings = self.settings();
         match field.apply(&mut settings, &text, field.label) {
             Ok(()) => match Run::simulate(&settings) {
                 Ok(run) => {
                     state.error.set(None);
-                    self.install(settings, run);
+                    self.install(run);
                 }
                 Err(e) => state.error.set(Some(format!("{}: this value cannot be simulated ({e}).", field.label))),
             },
@@ -182,21 +180,26 @@ impl Lab {
         }
     }
 
-    fn install(&self, settings: Settings, run: Run) {
+    fn install(&self, run: Run) {
         let end = run.end();
-        self.settings.set(settings.clone());
+        // An embedded widget leaves the full page's memory alone.
+        if !self.embed
+            && let Ok(json) = serde_json::to_string(run.settings())
+        {
+            dom::storage_set(STORAGE_KEY, &json);
+        }
         self.run.set(Arc::new(run));
         // Keep the playhead's model time, clamped to the new end.
         if self.playhead.get_untracked() > end {
             self.playhead.set(end);
         }
         self.sync_inspection();
-        // An embedded widget leaves the full page's memory alone.
-        if !self.embed
-            && let Ok(json) = serde_json::to_string(&settings)
-        {
-            dom::storage_set(STORAGE_KEY, &json);
-        }
+    }
+
+    /// The settings of the run on screen (a run carries the settings it was
+    /// made from, so there is no second copy to keep in step).
+    pub fn settings(&self) -> Settings {
+        self.run.with_untracked(|r| r.settings().clone())
     }
 
     fn end(&self) -> Millis {
@@ -299,7 +302,7 @@ impl Lab {
 
     pub fn link_state(&self) -> LinkState {
         LinkState {
-            settings: self.settings.get_untracked(),
+            settings: self.settings(),
             at: Some(self.playhead.get_untracked()),
             embed: self.embed,
             theme: self.theme.get_untracked(),

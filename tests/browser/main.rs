@@ -112,7 +112,7 @@ async fn an_invalid_field_shows_its_message_and_keeps_the_last_run() {
     dispatch(&timeout, "input");
     tick().await;
     assert!(root.query_selector("#f-timeout-error").unwrap().is_none());
-    assert_eq!(lab.settings.get_untracked().timeout(), Millis(1000));
+    assert_eq!(lab.settings().timeout(), Millis(1000));
     assert_eq!(text(&root, ".figure .outcome"), "succeeded at 2.05 s");
 }
 
