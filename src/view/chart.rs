@@ -36,27 +36,30 @@ impl ChartData {
     }
 
     fn top(&self) -> u64 {
-        let last = |v: &[(Millis, u64)]| v.last().map_or(0, |p| p.1);
-        last(&self.counter).max(last(&self.received))
+        last_value(&self.counter).max(last_value(&self.received))
     }
 
     /// The chart's accessible description.
     pub fn describe(&self) -> String {
-        let last = |v: &[(Millis, u64)]| v.last().map_or(0, |p| p.1);
         let when = |v: &[(Millis, u64)]| v.iter().map(|(t, n)| format!("{n} at {t}")).collect::<Vec<_>>().join(", ");
         let counter =
             if self.counter.is_empty() { "stays at 0".to_owned() } else { format!("rises to {}", when(&self.counter)) };
         let received = if self.received.is_empty() {
             "none".to_owned()
         } else {
-            format!("{} ({})", last(&self.received), when(&self.received))
+            format!("{} ({})", last_value(&self.received), when(&self.received))
         };
         format!(
             "Chart over model time 0.00 s to {}: the committed counter {counter}; success responses the client received: {received}. Final counter {}.",
             self.end,
-            last(&self.counter)
+            last_value(&self.counter)
         )
     }
+}
+
+/// Where a step function ends up (0 if it never rose).
+fn last_value(steps: &[(Millis, u64)]) -> u64 {
+    steps.last().map_or(0, |p| p.1)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
