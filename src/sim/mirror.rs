@@ -13,6 +13,11 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
 }
 
+/// "1 increment", "2 increments": how every view counts the ledger.
+pub fn increments(n: u64) -> String {
+    plural(n, "increment", "increments")
+}
+
 /// The text mirror of `run` at model time `t` (clamped to the run's end).
 pub fn text_mirror(run: &Run, t: Millis) -> String {
     let t = t.min(run.end());
@@ -110,7 +115,7 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
     } else {
         let parts: Vec<String> =
             s.ledger.iter().map(|e| format!("{} by attempt {} (key {})", e.t, e.attempt, e.key)).collect();
-        line(format!("Ledger: {}: {}.", plural(s.counter(), "increment", "increments"), parts.join("; ")));
+        line(format!("Ledger: {}: {}.", increments(s.counter()), parts.join("; ")));
     }
 
     line(format!("Committed counter: {}", s.counter()));
@@ -120,7 +125,7 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
 
     if let ClientState::Done { outcome, at } = s.client {
         line(format!("Client outcome: {} at {at}", outcome.name()));
-        let increments = plural(s.counter(), "increment", "increments");
+        let increments = increments(s.counter());
         line(match outcome {
             Outcome::Succeeded if s.counter() == 1 => "Client and ledger agree: one success, one increment.".to_owned(),
             Outcome::Succeeded => format!(

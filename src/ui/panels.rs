@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::sim::mirror::increments;
 use crate::sim::{Outcome, text_mirror};
 
 use super::state::Lab;
@@ -71,8 +72,7 @@ pub fn ResultsStrip(lab: Lab) -> impl IntoView {
             );
         }
         let s = summary();
-        let increments =
-            if s.committed == 1 { "1 increment".to_owned() } else { format!("{} increments", s.committed) };
+        let increments = increments(s.committed);
         match s.outcome {
             Outcome::Succeeded if s.disagrees() => Some(
                 view! {

@@ -13,6 +13,7 @@
 
 use std::fmt::Write;
 
+use crate::sim::mirror::increments;
 use crate::sim::{Decision, Millis, OpKey, Outcome, Record, Run, Status, What};
 
 /// Width of one character of the diagram's 12 px monospace font, rounded up.
@@ -424,7 +425,7 @@ pub fn escape(text: &str) -> String {
 
 fn summary_sentence(run: &Run) -> String {
     let s = run.summary();
-    let increments = if s.committed == 1 { "1 increment".to_owned() } else { format!("{} increments", s.committed) };
+    let increments = increments(s.committed);
     format!(
         "Timeline from 0.00 s to {}: {} attempt(s); the client {} at {}; the ledger holds {increments}; {} deduplication hit(s).",
         s.end,
