@@ -21,14 +21,14 @@ use super::toolbar::{Toolbar, share_url};
 #[component]
 pub fn App() -> impl IntoView {
     let link = parse_query(&dom::location_search());
-    let look = (link.state.accent.clone(), link.state.font);
     let lab = Lab::new(link.state, link.is_link, link.notices);
     // A host's look and feel from the link, through the CSSOM (which the
     // Content-Security-Policy allows, unlike inline style attributes).
-    if let Some(hex) = look.0 {
+    let look = lab.link_state();
+    if let Some(hex) = look.accent {
         dom::set_root_property("--il-accent", &format!("#{hex}"));
     }
-    if let Some(font) = look.1 {
+    if let Some(font) = look.font {
         dom::set_root_property("--il-font", font.family());
     }
 
