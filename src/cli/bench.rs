@@ -6,8 +6,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use crate::sim::Run;
-use crate::sim::settings::{Choice, Fault, Param, Settings};
+use crate::sim::ack::settings::{DEDUP, EXEC, FAULT, JITTER, KEY, MAX_ATTEMPTS_PARAM, TIMEOUT};
+use crate::sim::ack::{Settings, Workspace};
+use crate::sim::params::Kind;
 
 pub const DEFAULT_RUNS: u64 = 100_000;
 pub const MAX_RUNS: u64 = 100_000_000;
@@ -17,19 +18,20 @@ pub const MAX_RUNS: u64 = 100_000_000;
 /// server's execution time.
 pub fn workload() -> Vec<Settings> {
     let mut set = Vec::new();
-    for &fault in Fault::ALL {
+    let Kind::Choice(faults) = FAULT.kind else { unreachable!("fault is a choice") };
+    for fault in faults {
         for dedup in ["on", "off"] {
             for key in ["stable", "per-attempt"] {
                 for jitter in ["off", "full"] {
                     for (timeout, exec) in [("3000", "2000"), ("1000", "2500")] {
                         let pairs = [
-                            (Param::Fault, fault.name()),
-                            (Param::Dedup, dedup),
-                            (Param::Key, key),
-                            (Param::Jitter, jitter),
-                            (Param::TimeoutMs, timeout),
-                            (Param::ExecMs, exec),
-                            (Param::MaxAttempts, "5"),
+                            (&FAULT, fault.value),
+                            (&DEDUP, dedup),
+                            (&KEY, key),
+                            (&JITTER, jitter),
+                            (&TIMEOUT, timeout),
+                            (&EXEC, exec),
+                            (&MAX_ATTEMPTS_PARAM, "5"),
                         ];
                         set.push(Settings::from_pairs(&pairs).expect("bench settings are valid"));
                     }
@@ -65,14 +67,15 @@ impl Figures {
 
 pub fn run(runs: u64) -> Figures {
     let workload = workload();
+    let mut workspace = Workspace::default();
     let mut events = 0u64;
     let started = Instant::now();
     for i in 0..runs {
         let settings = &workload[(i % workload.len() as u64) as usize];
         // Every workload entry is valid, so a run cannot fail; count nothing if it did.
-        if let Ok(run) = Run::simulate(black_box(settings)) {
-            events += run.records().len() as u64;
-            black_box(&run);
+        if let Ok(summary) = workspace.simulate(black_box(settings)) {
+            events += workspace.records().len() as u64;
+            black_box(&summary);
         }
     }
     Figures { runs, events, seconds: started.elapsed().as_secs_f64() }

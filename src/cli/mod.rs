@@ -4,13 +4,16 @@
 //! what is allowed, with exit status 2. Output is built completely before
 //! anything is written, so a failure never leaves half a document behind.
 
+mod args;
 mod bench;
 
 use std::io::Write;
 
-use crate::sim::settings::{Allowed, FieldError, Param, RawSettings, Settings, shorten};
-use crate::sim::settings_file::parse_settings_file;
-use crate::sim::{Millis, Run, run_to_json, text_mirror};
+use crate::sim::Millis;
+use crate::sim::ack::{Run, Settings};
+use crate::view::ack::{run_to_json, sentence, text_mirror};
+
+pub use args::{Format, UsageError};
 
 /// Exit status for a refused command line.
 pub const USAGE_ERROR: i32 = 2;
@@ -21,146 +24,44 @@ const NAME: &str = "idempotency-lab";
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
     Help,
-    Run { settings: Settings, format: Format, at_ms: Option<u64> },
+    Run { settings: Box<Settings>, format: Format, at_ms: Option<u64> },
     Bench { runs: u64 },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Text,
-    Json,
-}
-
-/// A refused command line, already phrased for the user.
-#[derive(Debug, PartialEq, Eq)]
-pub struct UsageError(pub String);
-
-fn refuse(flag: &str, value: &str, allowed: &str) -> UsageError {
-    UsageError(format!("{flag}: \"{}\" is not allowed; allowed: {allowed}", shorten(value)))
-}
-
-fn field_error(e: &FieldError) -> UsageError {
-    UsageError(e.message(e.param.flag()))
-}
-
-/// `--flag=value` as (`--flag`, Some(`value`)); anything else as itself.
-fn split_flag(arg: &str) -> (&str, Option<&str>) {
-    match arg.split_once('=') {
-        Some((flag, value)) if flag.starts_with("--") => (flag, Some(value)),
-        _ => (arg, None),
-    }
-}
-
-/// Takes the value of `--flag=value` or `--flag value`; a following word that is itself
-/// a flag is not taken as a value.
-fn take_value<'a>(
-    flag: &str,
-    inline: Option<&'a str>,
-    rest: &mut impl Iterator<Item = &'a String>,
-    allowed: &str,
-) -> Result<&'a str, UsageError> {
-    if let Some(v) = inline {
-        return Ok(v);
-    }
-    match rest.next() {
-        Some(v) if !v.starts_with("--") => Ok(v.as_str()),
-        _ => Err(UsageError(format!("{flag} needs a value; allowed: {allowed}"))),
-    }
-}
-
-fn parse_count(flag: &str, text: &str, min: u64, max: u64) -> Result<u64, UsageError> {
-    let allowed = format!("a whole number from {min} to {max}");
-    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-        if let Ok(n) = text.parse::<u64>()
-            && (min..=max).contains(&n)
-        {
-            return Ok(n);
-        }
-        return Err(UsageError(format!("{flag}: {} is out of range; allowed: {allowed}", shorten(text))));
-    }
-    Err(UsageError(format!("{flag}: \"{}\" is not a whole number; allowed: {allowed}", shorten(text))))
-}
-
-const RUN_EXTRA_FLAGS: &str = "--settings, --format, --at-ms";
-
-fn all_run_flags() -> String {
-    let mut flags: Vec<&str> = Param::ALL.iter().map(|p| p.flag()).collect();
-    flags.push(RUN_EXTRA_FLAGS);
-    flags.join(", ")
-}
-
-/// Reads a settings file from disk for `--settings`.
-fn read_settings_file(path: &str) -> Result<Settings, UsageError> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        UsageError(format!("--settings: cannot read \"{}\": {e}; allowed: a readable JSON file", shorten(path)))
-    })?;
-    parse_settings_file(&bytes).map_err(|e| UsageError(format!("--settings \"{}\": {e}", shorten(path))))
-}
-
 fn parse_run(args: &[String]) -> Result<Command, UsageError> {
-    let mut raw = RawSettings::default();
-    let mut base = Settings::default();
-    let mut format = Format::Text;
-    let mut at_ms = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let (flag, inline) = split_flag(arg);
-        if let Some(param) = Param::from_flag(flag) {
-            let value = take_value(flag, inline, &mut rest, &param.allowed().to_string())?;
-            raw.set(param, value);
-            continue;
-        }
-        match flag {
-            "--format" => {
-                let value = take_value(flag, inline, &mut rest, "one of text, json")?;
-                format = match value {
-                    "text" => Format::Text,
-                    "json" => Format::Json,
-                    other => return Err(refuse(flag, other, "one of text, json")),
-                };
-            }
-            "--at-ms" => {
-                let value = take_value(flag, inline, &mut rest, "a whole number of milliseconds within the run")?;
-                at_ms = Some(parse_count(flag, value, 0, u64::MAX)?);
-            }
-            "--settings" => {
-                let value = take_value(flag, inline, &mut rest, "the path of a JSON settings file")?;
-                base = read_settings_file(value)?;
-            }
-            "--help" | "-h" => return Ok(Command::Help),
-            other => {
-                return Err(UsageError(format!(
-                    "unknown option \"{}\" for run; allowed: {}",
-                    shorten(other),
-                    all_run_flags()
-                )));
-            }
-        }
+    let parsed = args::parse_lab::<Settings>("run", args, &[])?;
+    if parsed.help {
+        return Ok(Command::Help);
     }
-    // Flags override the file, whatever order they were given in.
-    let mut settings = base;
-    for param in Param::ALL {
-        if let Some(text) = raw.get(param) {
-            settings.set(param, text).map_err(|e| field_error(&e))?;
-        }
-    }
-    Ok(Command::Run { settings, format, at_ms })
+    Ok(Command::Run { settings: Box::new(parsed.settings), format: parsed.format, at_ms: parsed.at_ms })
 }
 
 fn parse_bench(args: &[String]) -> Result<Command, UsageError> {
     let mut runs = bench::DEFAULT_RUNS;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
-        let (flag, inline) = split_flag(arg);
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
+            _ => (arg.as_str(), None),
+        };
         match flag {
             "--runs" => {
                 let allowed = format!("a whole number from 1 to {}", bench::MAX_RUNS);
-                let value = take_value(flag, inline, &mut rest, &allowed)?;
-                runs = parse_count(flag, value, 1, bench::MAX_RUNS)?;
+                let value = match inline {
+                    Some(v) => v,
+                    None => match rest.next() {
+                        Some(v) if !v.starts_with("--") => v.as_str(),
+                        _ => return Err(UsageError(format!("--runs needs a value; allowed: {allowed}"))),
+                    },
+                };
+                runs = args::parse_count(flag, value, 1, bench::MAX_RUNS)?;
             }
             "--help" | "-h" => return Ok(Command::Help),
             other => {
-                return Err(UsageError(format!("unknown option \"{}\" for bench; allowed: --runs", shorten(other))));
+                return Err(UsageError(format!(
+                    "unknown option \"{}\" for bench; allowed: --runs",
+                    crate::sim::params::shorten(other)
+                )));
             }
         }
     }
@@ -174,13 +75,15 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
         Some("run") => parse_run(&args[1..]),
         Some("bench") => parse_bench(&args[1..]),
         Some("--help" | "-h" | "help") => Ok(Command::Help),
-        Some(other) => Err(UsageError(format!("unknown command \"{}\"; allowed: run, bench, --help", shorten(other)))),
+        Some(other) => Err(UsageError(format!(
+            "unknown command \"{}\"; allowed: run, bench, --help",
+            crate::sim::params::shorten(other)
+        ))),
     }
 }
 
 /// The help text, with every run option's allowed values and default.
 pub fn help() -> String {
-    let defaults = Settings::default();
     let mut out = format!(
         "{NAME}: simulate retries, lost acknowledgements and idempotency keys\n\n\
          Usage:\n  {NAME} run [options]      simulate one run and print what happened\n  \
@@ -188,14 +91,7 @@ pub fn help() -> String {
          {NAME} --help            show this help\n\nRun options (omitted ones take the opening settings):\n",
         bench::DEFAULT_RUNS
     );
-    for param in Param::ALL {
-        let allowed = match param.allowed() {
-            Allowed::Choice(names) => names.join("|"),
-            Allowed::Millis { min, max } => format!("{min}..={max} ms"),
-            Allowed::Count { min, max } => format!("{min}..={max}"),
-        };
-        out.push_str(&format!("  {:<24}{allowed} (default {})\n", param.flag(), defaults.get(param)));
-    }
+    out.push_str(&args::params_help::<Settings>());
     out.push_str(
         "  --settings FILE         read settings from a JSON file first; flags override it\n  \
          --format text|json      text: the state at --at-ms, then every event (default text)\n  \
@@ -230,8 +126,8 @@ fn describe_run(settings: &Settings, format: Format, at_ms: Option<u64>) -> Resu
                     r.t.to_string(),
                     r.kind(),
                     format!("#{}", r.attempt),
-                    r.key.to_string(),
-                    r.sentence()
+                    r.key.map_or_else(|| "-".to_owned(), |k| k.to_string()),
+                    sentence(r)
                 ));
             }
             out
@@ -262,7 +158,7 @@ pub fn main_with(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::settings::Problem;
+    use crate::sim::params::Problem;
 
     fn args(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_owned).collect()

@@ -1,52 +1,43 @@
-//! The simulation core: a pure, deterministic discrete-event model of one
-//! client retrying one increment against one server (MODEL.md).
+//! The simulation core: a pure, deterministic discrete-event engine and the
+//! labs that run on it.
 //!
-//! Sans-IO: no clock, no randomness, no floating point, nothing from the web.
-//! The browser and the command line feed it [`Settings`], and render the
-//! [`Run`] it returns.
+//! Sans-IO: no clock, no unseeded randomness, nothing from the web. The
+//! browser and the command line feed it validated settings and render what
+//! it reports.
 //!
-//! Adding an actor or a fault: the actor gets its own module with `on_*`
-//! handlers that take the current time and return decisions; the fault is a
-//! [`Fault`] variant read where it applies; new happenings are [`What`]
-//! variants with a sentence, and new timers are [`event`] variants with a
-//! tie-break class. The engine's one `match` wires them together.
+//! - [`driver`], [`queue`] and [`time`]: the one driver every lab runs on.
+//! - [`params`] and [`params_file`]: parameters defined once, and the one
+//!   validation stage for flags, links, files and the form.
+//! - [`ack`]: the lost-acknowledgement lab (MODEL.md).
 
-pub mod backoff;
-pub mod client;
-pub mod engine;
-pub mod event;
-pub mod ledger;
-pub mod mirror;
-pub mod network;
-mod queue;
-pub mod report;
-pub mod run;
-pub mod server;
-pub mod settings;
-pub mod settings_file;
-pub mod snapshot;
+pub mod ack;
+pub mod driver;
+pub mod params;
+pub mod params_file;
+pub mod queue;
 pub mod time;
 
 use std::fmt;
 
-pub use client::ClientState;
-pub use engine::{EVENT_BUDGET, Simulation};
-pub use event::{Attempt, Decision, OpKey, Outcome, Record, Status, What};
-pub use mirror::text_mirror;
-pub use report::run_to_json;
-pub use run::{Run, Summary};
-pub use settings::{Fault, FieldError, Jitter, KeyMode, Param, RawSettings, Settings};
-pub use snapshot::Snapshot;
-pub use time::Millis;
+pub use params::{FieldError, ParamDef, Raw, Schema};
+pub use time::{Micros, Millis};
 
-/// Why a run stopped early. None of these is reachable with valid v1
-/// settings; they are the bounds that keep a bug from looping or growing
-/// without limit.
+/// Why a run stopped early. None of these is reachable with valid settings;
+/// they are the bounds that keep a bug from looping or growing without
+/// limit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SimError {
-    EventBudgetExceeded { budget: usize },
-    StoreFull { capacity: usize },
-    Stalled { at: Millis },
+    EventBudgetExceeded {
+        budget: usize,
+    },
+    StoreFull {
+        capacity: usize,
+    },
+    /// The queue ran dry at this model time (in the lab's own unit) with
+    /// work still pending.
+    Stalled {
+        at: u64,
+    },
 }
 
 impl fmt::Display for SimError {
@@ -58,9 +49,7 @@ impl fmt::Display for SimError {
             SimError::StoreFull { capacity } => {
                 write!(f, "the server's key store exceeded its capacity of {capacity} entries and the run was stopped")
             }
-            SimError::Stalled { at } => {
-                write!(f, "the run stalled at {at} with work still pending")
-            }
+            SimError::Stalled { at } => write!(f, "the run stalled at model time {at} with work still pending"),
         }
     }
 }

@@ -1,84 +1,113 @@
 //! The event queue: ordered by (time, class, insertion sequence).
 //!
-//! Ties are never left to the heap's whims: at equal times the class from
-//! MODEL.md decides, and within a class the order of scheduling does.
+//! Ties are never left to the heap's whims: at equal times the model's
+//! tie-break class decides, and within a class the order of scheduling does.
 
-use std::cmp::Reverse;
+use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
-use super::event::Event;
-use super::time::Millis;
+use super::time::Instant;
 
+/// The order of one entry: time first, then class, then sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Entry {
-    at: Millis,
+struct Order<T> {
+    at: T,
     class: u8,
     seq: u64,
-    // Never compared in practice: (at, class, seq) is unique per entry.
-    event: EventOrd,
 }
 
-/// `Event` has no meaningful order of its own; this wrapper gives it a
-/// trivial one so it can ride along in the heap entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct EventOrd(Event);
+#[derive(Clone, Copy, Debug)]
+struct Entry<T, E> {
+    order: Order<T>,
+    event: E,
+}
 
-impl PartialOrd for EventOrd {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+// Only the order takes part in comparisons: (at, class, seq) is unique per
+// entry, so the event never needs an order of its own.
+impl<T: Instant, E> PartialEq for Entry<T, E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.order == other.order
+    }
+}
+
+impl<T: Instant, E> Eq for Entry<T, E> {}
+
+impl<T: Instant, E> PartialOrd for Entry<T, E> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for EventOrd {
-    fn cmp(&self, _other: &Self) -> std::cmp::Ordering {
-        std::cmp::Ordering::Equal
+impl<T: Instant, E> Ord for Entry<T, E> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.order.cmp(&other.order)
     }
 }
 
-#[derive(Clone, Debug, Default)]
-pub(crate) struct EventQueue {
-    heap: BinaryHeap<Reverse<Entry>>,
+#[derive(Clone, Debug)]
+pub struct EventQueue<T, E> {
+    heap: BinaryHeap<Reverse<Entry<T, E>>>,
     next_seq: u64,
 }
 
-impl EventQueue {
-    pub(crate) fn schedule(&mut self, at: Millis, event: Event) {
-        let entry = Entry { at, class: event.class(), seq: self.next_seq, event: EventOrd(event) };
+impl<T: Instant, E> Default for EventQueue<T, E> {
+    fn default() -> Self {
+        EventQueue { heap: BinaryHeap::new(), next_seq: 0 }
+    }
+}
+
+impl<T: Instant, E> EventQueue<T, E> {
+    pub fn schedule(&mut self, at: T, class: u8, event: E) {
+        let order = Order { at, class, seq: self.next_seq };
         self.next_seq += 1;
-        self.heap.push(Reverse(entry));
+        self.heap.push(Reverse(Entry { order, event }));
     }
 
-    pub(crate) fn pop(&mut self) -> Option<(Millis, Event)> {
-        self.heap.pop().map(|Reverse(e)| (e.at, e.event.0))
+    pub fn pop(&mut self) -> Option<(T, E)> {
+        self.heap.pop().map(|Reverse(e)| (e.order.at, e.event))
     }
 
-    pub(crate) fn peek_time(&self) -> Option<Millis> {
-        self.heap.peek().map(|Reverse(e)| e.at)
+    pub fn peek_time(&self) -> Option<T> {
+        self.heap.peek().map(|Reverse(e)| e.order.at)
+    }
+
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+
+    /// Empties the queue but keeps its memory, for the next run.
+    pub fn clear(&mut self) {
+        self.heap.clear();
+        self.next_seq = 0;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::event::{MessageId, OpId};
+    use crate::sim::time::Millis;
 
     #[test]
     fn orders_by_time_then_class_then_scheduling_order() {
         let mut q = EventQueue::default();
-        q.schedule(Millis(5), Event::DeadlinePasses(1));
-        q.schedule(Millis(5), Event::OperationCommits(OpId(0)));
-        q.schedule(Millis(5), Event::ResponseArrives(MessageId(7)));
-        q.schedule(Millis(5), Event::ResponseArrives(MessageId(3)));
-        q.schedule(Millis(1), Event::DeadlinePasses(2));
+        q.schedule(Millis(5), 6, "deadline");
+        q.schedule(Millis(5), 5, "commit");
+        q.schedule(Millis(5), 1, "response 7");
+        q.schedule(Millis(5), 1, "response 3");
+        q.schedule(Millis(1), 6, "early deadline");
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(
             order,
             vec![
-                (Millis(1), Event::DeadlinePasses(2)),
-                (Millis(5), Event::ResponseArrives(MessageId(7))),
-                (Millis(5), Event::ResponseArrives(MessageId(3))),
-                (Millis(5), Event::OperationCommits(OpId(0))),
-                (Millis(5), Event::DeadlinePasses(1)),
+                (Millis(1), "early deadline"),
+                (Millis(5), "response 7"),
+                (Millis(5), "response 3"),
+                (Millis(5), "commit"),
+                (Millis(5), "deadline"),
             ]
         );
     }

@@ -1,23 +1,34 @@
-//! Model time: whole milliseconds from the start of a run.
+//! Model time: whole milliseconds (or microseconds, for the storms) from the
+//! start of a run.
 //!
-//! The core never reads a clock and never uses floating point, so a run is a
-//! pure function of its settings.
+//! The core never reads a clock and never uses floating point for time, so a
+//! run is a pure function of its settings.
 
 use std::fmt;
-use std::ops::Add;
+use std::ops::{Add, Sub};
 
 use serde::{Deserialize, Serialize};
+
+/// A time the driver's queue can order. Every lab picks its own unit.
+pub trait Instant: Copy + Ord + Default + fmt::Debug {}
 
 /// A point in model time or a span of it, in whole milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Millis(pub u64);
 
+impl Instant for Millis {}
+
 impl Millis {
     pub const ZERO: Millis = Millis(0);
 
     pub const fn ms(self) -> u64 {
         self.0
+    }
+
+    /// `self - earlier`, or zero if `earlier` is later.
+    pub const fn since(self, earlier: Millis) -> Millis {
+        Millis(self.0.saturating_sub(earlier.0))
     }
 }
 
@@ -31,11 +42,57 @@ impl Add for Millis {
     }
 }
 
-/// Shown as seconds with two decimals, rounded half up: `4050` is "4.05 s".
+impl Sub for Millis {
+    type Output = Millis;
+
+    fn sub(self, rhs: Millis) -> Millis {
+        self.since(rhs)
+    }
+}
+
+/// Seconds with two decimals when the time is a whole number of hundredths
+/// ("4.05 s"), with three otherwise ("2.049 s"): two different instants never
+/// read the same.
 impl fmt::Display for Millis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let hundredths = self.0 / 10 + u64::from(self.0 % 10 >= 5);
-        write!(f, "{}.{:02} s", hundredths / 100, hundredths % 100)
+        let (seconds, ms) = (self.0 / 1000, self.0 % 1000);
+        if ms % 10 == 0 { write!(f, "{seconds}.{:02} s", ms / 10) } else { write!(f, "{seconds}.{ms:03} s") }
+    }
+}
+
+/// A point in model time in whole microseconds (the storms' clock: the AWS
+/// experiment's network delays need finer steps than milliseconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Micros(pub u64);
+
+impl Instant for Micros {}
+
+impl Micros {
+    pub const ZERO: Micros = Micros(0);
+
+    pub const fn from_ms(ms: u64) -> Micros {
+        Micros(ms.saturating_mul(1000))
+    }
+
+    pub const fn us(self) -> u64 {
+        self.0
+    }
+}
+
+impl Add for Micros {
+    type Output = Micros;
+
+    fn add(self, rhs: Micros) -> Micros {
+        Micros(self.0.saturating_add(rhs.0))
+    }
+}
+
+impl Sub for Micros {
+    type Output = Micros;
+
+    fn sub(self, rhs: Micros) -> Micros {
+        Micros(self.0.saturating_sub(rhs.0))
     }
 }
 
@@ -44,12 +101,14 @@ mod tests {
     use super::Millis;
 
     #[test]
-    fn displays_seconds_with_two_decimals() {
+    fn whole_hundredths_show_two_decimals_and_others_three() {
         assert_eq!(Millis(4050).to_string(), "4.05 s");
         assert_eq!(Millis(0).to_string(), "0.00 s");
         assert_eq!(Millis(62_000).to_string(), "62.00 s");
-        assert_eq!(Millis(1).to_string(), "0.00 s");
-        assert_eq!(Millis(5).to_string(), "0.01 s");
-        assert_eq!(Millis(2_999).to_string(), "3.00 s");
+        assert_eq!(Millis(2_049).to_string(), "2.049 s");
+        assert_eq!(Millis(2_050).to_string(), "2.05 s");
+        assert_eq!(Millis(1).to_string(), "0.001 s");
+        assert_eq!(Millis(2_999).to_string(), "2.999 s");
+        assert_eq!(Millis(10).to_string(), "0.01 s");
     }
 }

@@ -11,6 +11,7 @@ use super::controls::Controls;
 use super::dom;
 use super::experiments::Experiments;
 use super::keyboard::{self, ShortcutsDialog};
+use super::matrix::CrashMatrix;
 use super::panels::{Mirror, Notices, RecentEvents, ResultsStrip};
 use super::playback::Playback;
 use super::state::Lab;
@@ -113,6 +114,7 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
                 <main class="stage">
                     {stage}
                     <Chart lab/>
+                    <CrashMatrix lab/>
                 </main>
                 <div class="area-experiments">
                     <Experiments lab/>

@@ -3,22 +3,38 @@
 
 use leptos::prelude::*;
 
-use crate::sim::Settings;
-use crate::view::fields::{Control, FIELDS, Field};
+use crate::sim::ack::Settings;
+use crate::sim::ack::settings::PARAMS;
+use crate::sim::params::Group;
+use crate::sim::{ParamDef, Schema};
+use crate::view::fields::{self, Control};
 
 use super::state::Lab;
 
 #[component]
 pub fn Controls(lab: Lab) -> impl IntoView {
-    let basic = FIELDS.iter().filter(|f| !f.advanced).map(|field| view! { <FieldControl lab field/> }).collect_view();
-    let advanced = FIELDS.iter().filter(|f| f.advanced).map(|field| view! { <FieldControl lab field/> }).collect_view();
+    let group = |group: Group| {
+        PARAMS
+            .iter()
+            .copied()
+            .filter(move |p| p.group == group)
+            .map(|param| view! { <FieldControl lab param/> })
+            .collect_view()
+    };
+    // Open from the start when the run already uses a fault of v2.
+    let opening = lab.settings();
+    let faults_open = PARAMS.iter().any(|p| p.group == Group::Faults && opening.get(p) != p.default);
     view! {
         <section class="panel controls" aria-labelledby="controls-h">
             <h2 id="controls-h">"Settings"</h2>
-            <div class="fields">{basic}</div>
+            <div class="fields">{group(Group::Basics)}</div>
             <details class="advanced">
                 <summary>"Advanced"</summary>
-                <div class="fields">{advanced}</div>
+                <div class="fields">{group(Group::Advanced)}</div>
+            </details>
+            <details class="advanced faults" open=faults_open>
+                <summary>"Faults and storage"</summary>
+                <div class="fields">{group(Group::Faults)}</div>
             </details>
             <button
                 type="button"
@@ -35,9 +51,9 @@ pub fn Controls(lab: Lab) -> impl IntoView {
 }
 
 #[component]
-fn FieldControl(lab: Lab, field: &'static Field) -> impl IntoView {
-    let state = lab.field_state(field);
-    let id = field.id;
+fn FieldControl(lab: Lab, param: &'static ParamDef) -> impl IntoView {
+    let state = lab.field_state(param);
+    let id = fields::element_id(param);
     let error_id = format!("{id}-error");
     let hint_id = format!("{id}-hint");
     let error = {
@@ -58,22 +74,23 @@ fn FieldControl(lab: Lab, field: &'static Field) -> impl IntoView {
         let error_id = error_id.clone();
         move || state.error.with(|e| e.is_some()).then(|| error_id.clone())
     };
-    match field.control {
+    match fields::control(param) {
         Control::Select(options) => view! {
             <div class="field">
-                <label for=id>{field.label}</label>
+                <label for=id.clone()>{param.label}</label>
                 <select
                     id=id
                     aria-invalid=invalid
                     aria-describedby=describe_error
-                    on:change:target=move |ev| lab.edit(field, ev.target().value())
+                    on:change:target=move |ev| lab.edit(param, ev.target().value())
                 >
                     {options
                         .iter()
-                        .map(|(value, label)| {
+                        .map(|o| {
+                            let value = o.value;
                             view! {
-                                <option value=*value prop:selected=move || state.text.with(|t| t == value)>
-                                    {*label}
+                                <option value=value prop:selected=move || state.text.with(|t| t == value)>
+                                    {o.label}
                                 </option>
                             }
                         })
@@ -87,22 +104,21 @@ fn FieldControl(lab: Lab, field: &'static Field) -> impl IntoView {
             <div class="field check">
                 <input
                     type="checkbox"
-                    id=id
+                    id=id.clone()
                     aria-describedby=describe_error
                     prop:checked=move || state.text.with(|t| t == on)
                     on:change:target=move |ev| {
                         let value = if ev.target().checked() { on } else { off };
-                        lab.edit(field, value.to_owned())
+                        lab.edit(param, value.to_owned())
                     }
                 />
-                <label for=id>{field.label}</label>
+                <label for=id>{param.label}</label>
                 {error}
             </div>
         }
         .into_any(),
         Control::Seconds | Control::Count => {
-            let unit = if field.control == Control::Seconds { "seconds" } else { "attempts" };
-            let hint = format!("{unit}; {}", field.allowed());
+            let hint = fields::hint(param);
             let described = {
                 let hint_id = hint_id.clone();
                 move || match describe_error() {
@@ -112,7 +128,7 @@ fn FieldControl(lab: Lab, field: &'static Field) -> impl IntoView {
             };
             view! {
                 <div class="field">
-                    <label for=id>{field.label}</label>
+                    <label for=id.clone()>{param.label}</label>
                     <input
                         type="text"
                         id=id
@@ -122,7 +138,7 @@ fn FieldControl(lab: Lab, field: &'static Field) -> impl IntoView {
                         aria-invalid=invalid
                         aria-describedby=described
                         prop:value=move || state.text.get()
-                        on:input:target=move |ev| lab.edit(field, ev.target().value())
+                        on:input:target=move |ev| lab.edit(param, ev.target().value())
                     />
                     <span class="hint" id=hint_id>{hint}</span>
                     {error}

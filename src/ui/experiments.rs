@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::view::experiments::{EXPERIMENTS, verdict};
+use crate::view::ack::experiments::{EXPERIMENTS, verdict};
 
 use super::dom;
 use super::state::{ExperimentState, Lab};

@@ -3,8 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::sim::mirror::increments;
-use crate::sim::{Outcome, text_mirror};
+use crate::sim::ack::Outcome;
+use crate::view::ack::sentences::outcome_text;
+use crate::view::ack::{increments, sentence, text_mirror};
 
 use super::state::Lab;
 
@@ -27,7 +28,7 @@ pub fn RecentEvents(lab: Lab) -> impl IntoView {
                             <button type="button" on:click=move |_| lab.seek(t, true)>
                                 <span class="event-time">{t.to_string()}</span>
                                 " "
-                                <span class="event-text">{r.sentence()}</span>
+                                <span class="event-text">{sentence(r)}</span>
                             </button>
                         </li>
                     }
@@ -83,10 +84,12 @@ pub fn ResultsStrip(lab: Lab) -> impl IntoView {
                 }
                 .into_any(),
             ),
-            Outcome::Exhausted => Some(
+            Outcome::Exhausted(_) => Some(
                 view! {
                     <p class="verdict unknown">
-                        {format!("The client gave up without knowing the result; the ledger holds {increments}.")}
+                        {format!(
+                            "The client gave up without knowing the result; the ledger holds {increments}. The intent is kept for reconciliation.",
+                        )}
                     </p>
                 }
                 .into_any(),
@@ -104,7 +107,7 @@ pub fn ResultsStrip(lab: Lab) -> impl IntoView {
                 </div>
                 <div class="figure">
                     <dt>"Client outcome"</dt>
-                    <dd class="outcome">{move || shown(format!("{} at {}", summary().outcome.name(), summary().outcome_at))}</dd>
+                    <dd class="outcome">{move || shown(format!("{} at {}", outcome_text(summary().outcome), summary().outcome_at))}</dd>
                 </div>
                 <div class="figure">
                     <dt>"Deduplication hits"</dt>

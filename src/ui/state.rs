@@ -6,10 +6,13 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::sim::settings_file::parse_settings_json;
-use crate::sim::{Millis, Run, Settings};
-use crate::view::experiments::EXPERIMENTS;
-use crate::view::fields::{FIELDS, Field};
+use crate::sim::ack::settings::PARAMS;
+use crate::sim::ack::{Run, Settings};
+use crate::sim::params_file::parse_settings_json;
+use crate::sim::{Millis, ParamDef, Schema};
+use crate::view::ack::experiments::EXPERIMENTS;
+use crate::view::ack::sentence;
+use crate::view::fields;
 use crate::view::playback::{Speed, inspection_at};
 use crate::view::url::{LinkState, Theme};
 
@@ -50,7 +53,8 @@ pub struct Lab {
     pub inspection: StoredValue<f64>,
     /// Bumped whenever playback starts, so a stale frame loop stops.
     pub loop_generation: StoredValue<u32>,
-    pub fields: [FieldState; FIELDS.len()],
+    /// One per parameter, in `PARAMS` order.
+    pub fields: [FieldState; PARAMS.len()],
     pub notices: RwSignal<Vec<Notice>>,
     next_notice: StoredValue<u32>,
     /// The polite live region's text.
@@ -73,7 +77,7 @@ impl Lab {
             && !link.embed
             && let Some(saved) = dom::storage_get(STORAGE_KEY)
         {
-            match parse_settings_json(&saved) {
+            match parse_settings_json::<Settings>(&saved) {
                 Ok(s) => settings = s,
                 Err(e) => notices
                     .push(format!("Your saved settings could not be used ({e}); the opening settings are shown.")),
@@ -92,12 +96,13 @@ impl Lab {
         if playhead > run.end() {
             notices.push(format!(
                 "at: {} s is past the end of this run; the playhead is at the end ({}) instead.",
-                crate::sim::settings::ms_to_seconds_text(playhead.ms()),
+                crate::sim::params::ms_to_seconds_text(playhead.ms()),
                 run.end()
             ));
         }
         let playhead = playhead.min(run.end());
-        let fields = FIELDS.map(|f| FieldState { text: RwSignal::new(f.value(&settings)), error: RwSignal::new(None) });
+        let fields =
+            PARAMS.map(|p| FieldState { text: RwSignal::new(fields::value(p, &settings)), error: RwSignal::new(None) });
         let lab = Lab {
             run: RwSignal::new(Arc::new(run)),
             playhead: RwSignal::new(playhead),
@@ -121,9 +126,8 @@ impl Lab {
         lab
     }
 
-    pub fn field_state(&self, field: &Field) -> FieldState {
-        let i = FIELDS.iter().position(|f| f.param == field.param).expect("field is listed");
-        self.fields[i]
+    pub fn field_state(&self, param: &ParamDef) -> FieldState {
+        self.fields[Settings::index_of(param)]
     }
 
     pub fn notify(&self, text: String) {
@@ -148,8 +152,8 @@ impl Lab {
     pub fn apply(&self, settings: Settings) -> bool {
         match Run::simulate(&settings) {
             Ok(run) => {
-                for (f, state) in FIELDS.iter().zip(self.fields) {
-                    state.text.set(f.value(&settings));
+                for (param, state) in PARAMS.iter().zip(self.fields) {
+                    state.text.set(fields::value(param, &settings));
                     state.error.set(None);
                 }
                 self.install(run);
@@ -164,17 +168,16 @@ impl Lab {
 
     /// One control changed. A refused value shows its message beside the
     /// control and leaves the last valid run on screen.
-    pub fn edit(&self, field: &Field, text: String) {
-        let state = self.field_state(field);
+    pub fn edit(&self, param: &'static ParamDef, text: String) {
+        let state = self.field_state(param);
         state.text.set(text.clone());
-        let mut settings = self.settings();
-        match field.apply(&mut settings, &text, field.label) {
-            Ok(()) => match Run::simulate(&settings) {
+        match fields::apply(param, &self.settings(), &text, param.label) {
+            Ok(settings) => match Run::simulate(&settings) {
                 Ok(run) => {
                     state.error.set(None);
                     self.install(run);
                 }
-                Err(e) => state.error.set(Some(format!("{}: this value cannot be simulated ({e}).", field.label))),
+                Err(e) => state.error.set(Some(format!("{}: this value cannot be simulated ({e}).", param.label))),
             },
             Err(message) => state.error.set(Some(message)),
         }
@@ -223,7 +226,7 @@ impl Lab {
 
     fn announce_at(&self, t: Millis) {
         let text = self.run.with_untracked(|run| {
-            let here: Vec<String> = run.records().iter().filter(|r| r.t == t).map(|r| r.sentence()).collect();
+            let here: Vec<String> = run.records().iter().filter(|r| r.t == t).map(sentence).collect();
             if here.is_empty() { format!("Model time {t}.") } else { format!("{t}: {}", here.join(" ")) }
         });
         self.say(text);

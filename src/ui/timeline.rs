@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::view::ack::diagram as draw_run;
 use crate::view::timeline::{Diagram, Item, Shape};
 
 use super::state::Lab;
@@ -60,7 +61,7 @@ fn lane_titles(d: &Diagram) -> impl IntoView + use<> {
             view! {
                 <rect class=format!("lane-band lane-{i}") x="0" y=num(band.top) width="100%" height=num(band.height)/>
                 <text class="lane-title" x="8" y=num(band.top + 16.0)>
-                    {band.lane.title()}
+                    {band.title.clone()}
                 </text>
             }
         })
@@ -124,7 +125,7 @@ fn diagram_view(lab: Lab, d: Arc<Diagram>) -> impl IntoView {
 
 #[component]
 pub fn Timeline(lab: Lab) -> impl IntoView {
-    let diagram = Memo::new(move |_| Arc::new(lab.run.with(|run| Diagram::of(run))));
+    let diagram = Memo::new(move |_| Arc::new(lab.run.with(|run| draw_run(run))));
     let scroller = NodeRef::<leptos::html::Div>::new();
     // Keep the playhead in view as it moves, without fighting a reader who
     // scrolls while paused.

@@ -5,9 +5,9 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::sim::report::run_to_json;
-use crate::sim::settings_file::{MAX_FILE_BYTES, parse_settings_json};
-use crate::view::timeline::Diagram;
+use crate::sim::ack::Settings;
+use crate::sim::params_file::{MAX_FILE_BYTES, parse_settings_json};
+use crate::view::ack::{diagram, run_to_json};
 use crate::view::url::{LinkState, to_query};
 
 use super::dom;
@@ -58,7 +58,7 @@ fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
 }
 
 fn import(lab: Lab, file: web_sys::File) {
-    let name = crate::sim::settings::shorten(&file.name());
+    let name = crate::sim::params::shorten(&file.name());
     if file.size() > MAX_FILE_BYTES as f64 {
         lab.notify(format!("{name}: the file is {} bytes; allowed: a JSON settings file of at most {MAX_FILE_BYTES} bytes. Nothing changed.", file.size()));
         return;
@@ -71,7 +71,7 @@ fn import(lab: Lab, file: web_sys::File) {
                 return;
             }
         };
-        match parse_settings_json(&text) {
+        match parse_settings_json::<Settings>(&text) {
             Ok(settings) => {
                 lab.experiment.set(None);
                 if lab.apply(settings) {
@@ -93,7 +93,7 @@ pub fn Toolbar(lab: Lab, on_shortcuts: Callback<()>) -> impl IntoView {
         }
     };
     let export_svg = move |_| {
-        let svg = lab.run.with_untracked(|r| Diagram::of(r).to_svg(Some(lab.playhead.get_untracked())));
+        let svg = lab.run.with_untracked(|r| diagram(r).to_svg(Some(lab.playhead.get_untracked())));
         if let Err(e) = dom::download("idempotency-lab-timeline.svg", "image/svg+xml", &svg) {
             lab.notify(format!("The export failed: {e}."));
         }

@@ -5,7 +5,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::sim::{Millis, Run, Status, What};
+use crate::sim::Millis;
+use crate::sim::ack::{Run, Status, What};
 
 /// Two step functions of model time.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,25 +188,27 @@ pub fn to_svg(data: &ChartData, playhead: Millis, size: (u32, u32)) -> Result<St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Param, Settings};
+    use crate::sim::ParamDef;
+    use crate::sim::ack::Settings;
+    use crate::sim::ack::settings::{DEDUP, EXEC, FAULT, RESPONSE_TRANSIT, TIMEOUT};
 
-    fn data(pairs: &[(Param, &str)]) -> ChartData {
+    fn data(pairs: &[(&'static ParamDef, &str)]) -> ChartData {
         ChartData::of(&Run::simulate(&Settings::from_pairs(pairs).unwrap()).unwrap())
     }
 
     #[test]
     fn series_follow_commits_and_received_successes() {
-        let d = data(&[(Param::Dedup, "off")]);
+        let d = data(&[(&DEDUP, "off")]);
         assert_eq!(d.counter, vec![(Millis(2000), 1), (Millis(6000), 2)]);
         assert_eq!(d.received, vec![(Millis(6050), 1)]);
-        let joined = data(&[(Param::Fault, "none"), (Param::TimeoutMs, "1000"), (Param::ExecMs, "2500")]);
+        let joined = data(&[(&FAULT, "none"), (&TIMEOUT, "1000"), (&EXEC, "2500")]);
         assert_eq!(joined.received.len(), 2, "the late success counts as received");
         assert!(d.describe().contains("rises to 1 at 2.00 s, 2 at 6.00 s"), "{}", d.describe());
     }
 
     #[test]
     fn draws_an_svg_with_both_series_and_the_legend() {
-        let svg = to_svg(&data(&[(Param::Dedup, "off")]), Millis(3000), (640, 240)).unwrap();
+        let svg = to_svg(&data(&[(&DEDUP, "off")]), Millis(3000), (640, 240)).unwrap();
         assert!(svg.contains("Committed counter"));
         assert!(svg.contains("Successes the client received"));
         assert!(svg.matches("<polyline").count() >= 3, "two series and the playhead");
@@ -213,7 +216,7 @@ mod tests {
 
     #[test]
     fn a_zero_length_run_still_draws() {
-        let d = data(&[(Param::Fault, "none"), (Param::ExecMs, "0"), (Param::ResponseTransitMs, "0")]);
+        let d = data(&[(&FAULT, "none"), (&EXEC, "0"), (&RESPONSE_TRANSIT, "0")]);
         assert_eq!(d.end, Millis(0));
         assert!(to_svg(&d, Millis(0), (320, 200)).is_ok());
     }

@@ -1,10 +1,12 @@
-//! What the browser shows, computed without the browser: diagram geometry,
-//! form fields, shared-link state, the playback clock, the chart and the
-//! guided experiments. Everything here is a pure function of a run and
+//! What the browser and the command line show, computed without the
+//! browser: sentences, the text mirror, diagram geometry, form fields,
+//! shared-link state, the playback clock, the chart and the guided
+//! experiments. Everything here is a pure function of a run (the core
+//! reports facts; this layer turns them into words and geometry) and
 //! compiles and tests natively; `ui` only renders it.
 
+pub mod ack;
 pub mod chart;
-pub mod experiments;
 pub mod fields;
 pub mod playback;
 pub mod timeline;

@@ -3,9 +3,11 @@
 //! falls back to its default and yields a notice), unknown names are ignored.
 
 use crate::sim::Millis;
-use crate::sim::settings::{Settings, ms_to_seconds_text, seconds_to_ms, shorten};
+use crate::sim::Schema;
+use crate::sim::ack::Settings;
+use crate::sim::params::{ms_to_seconds_text, seconds_to_ms, shorten};
 
-use super::fields::FIELDS;
+use super::fields;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Theme {
@@ -207,8 +209,8 @@ pub fn parse_query(query: &str) -> ParsedLink {
                 }
                 None => Err(format!("theme: \"{}\" is not allowed; allowed: light, dark or auto", shorten(&value))),
             },
-            other => match FIELDS.iter().find(|f| f.url == other) {
-                Some(field) => field.apply(&mut state.settings, &value, field.url),
+            other => match Settings::by_link(other) {
+                Some(param) => fields::apply(param, &state.settings, &value, param.link).map(|s| state.settings = s),
                 // Unknown parameters belong to someone else (an embedding
                 // page, a tracker); they are none of our business.
                 None => continue,
@@ -227,12 +229,11 @@ pub fn parse_query(query: &str) -> ParsedLink {
 /// Writes a query string (without `?`) holding only what differs from the
 /// opening settings, so links stay short.
 pub fn to_query(state: &LinkState) -> String {
-    let defaults = Settings::default();
     let mut parts = Vec::new();
-    for field in &FIELDS {
-        let value = field.value(&state.settings);
-        if value != field.value(&defaults) {
-            parts.push(format!("{}={}", field.url, percent_encode(&value)));
+    for param in Settings::PARAMS {
+        let value = state.settings.get(param);
+        if value != param.default {
+            parts.push(format!("{}={}", param.link, percent_encode(&param.format_human(value))));
         }
     }
     if let Some(at) = state.at {
@@ -256,16 +257,18 @@ pub fn to_query(state: &LinkState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::Param;
+    use crate::sim::ack::settings::{CRASH, DEADLINE, DEDUP, JITTER, KEY, RESPONSE_TRANSIT, TIMEOUT};
 
     #[test]
     fn round_trips_every_setting_and_the_playhead() {
         let settings = Settings::from_pairs(&[
-            (Param::Dedup, "off"),
-            (Param::Key, "per-attempt"),
-            (Param::TimeoutMs, "2500"),
-            (Param::ResponseTransitMs, "0"),
-            (Param::Jitter, "full"),
+            (&DEDUP, "off"),
+            (&KEY, "per-attempt"),
+            (&TIMEOUT, "2500"),
+            (&RESPONSE_TRANSIT, "0"),
+            (&JITTER, "full"),
+            (&CRASH, "after-effect"),
+            (&DEADLINE, "7500"),
         ])
         .unwrap();
         let state = LinkState {
@@ -279,7 +282,7 @@ mod tests {
         let query = to_query(&state);
         assert_eq!(
             query,
-            "dedup=off&key=per-attempt&timeout=2.5&jitter=full&resp=0&at=2.05&embed=1&theme=dark&accent=aa3300&font=serif"
+            "dedup=off&key=per-attempt&timeout=2.5&jitter=full&resp=0&crash=after-effect&deadline=7.5&at=2.05&embed=1&theme=dark&accent=aa3300&font=serif"
         );
         assert_eq!(parse_query(&format!("?{query}")), ParsedLink { state, notices: vec![], is_link: true });
     }
@@ -317,7 +320,7 @@ mod tests {
         assert_eq!(percent_decode("%E2%9C%93"), "✓");
         assert_eq!(percent_decode("%FF"), "\u{fffd}");
         let ParsedLink { state, notices, .. } = parse_query("fault=lose%2Dall");
-        assert_eq!(state.settings.fault(), crate::sim::Fault::LoseAll);
+        assert_eq!(state.settings.fault(), crate::sim::ack::Fault::LoseAll);
         assert!(notices.is_empty());
     }
 

@@ -2,7 +2,9 @@
 //! produce: what a person would see after each interaction.
 #![cfg(target_arch = "wasm32")]
 
-use idempotency_lab::sim::{Millis, Param, Settings};
+use idempotency_lab::sim::Millis;
+use idempotency_lab::sim::ack::Settings;
+use idempotency_lab::sim::ack::settings::DEDUP;
 use idempotency_lab::ui::state::Lab;
 use idempotency_lab::ui::{Chart, Controls, Mirror, Playback, RecentEvents, ResultsStrip, Timeline};
 use idempotency_lab::view::url::LinkState;
@@ -172,7 +174,7 @@ async fn playback_buttons_step_between_events() {
 #[wasm_bindgen_test]
 async fn the_chart_describes_and_draws_the_counter() {
     let root = container();
-    let settings = Settings::from_pairs(&[(Param::Dedup, "off")]).unwrap();
+    let settings = Settings::from_pairs(&[(&DEDUP, "off")]).unwrap();
     let lab = lab_with(settings);
     let _mounted = mount_to(root.clone(), move || view! { <Chart lab/> });
     tick().await;

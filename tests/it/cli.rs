@@ -36,15 +36,23 @@ fn json_has_exactly_the_documented_fields() {
             "ack_ms",
             "attempts",
             "committed",
+            "conflicts",
+            "crash_at_ms",
             "dedup_hits",
             "end_ms",
             "events",
+            "exhausted_by",
+            "final_status",
             "late_responses",
             "ledger",
             "lost_responses",
+            "mismatched_hits",
             "outcome",
             "outcome_ms",
-            "settings"
+            "refused",
+            "restart_at_ms",
+            "settings",
+            "unprocessable"
         ]
     );
     assert_eq!(doc["outcome"], "succeeded");
@@ -53,7 +61,10 @@ fn json_has_exactly_the_documented_fields() {
     assert_eq!(doc["end_ms"], 4050);
     assert_eq!(doc["committed"], 1);
     assert_eq!(doc["dedup_hits"], 1);
-    assert_eq!(doc["ledger"], serde_json::json!([{"t_ms": 2000, "attempt": 1, "key": "intent-1"}]));
+    assert_eq!(doc["ledger"], serde_json::json!([{"t_ms": 2000, "attempt": 1, "key": "intent-1", "payload": "A"}]));
+    for null in ["crash_at_ms", "restart_at_ms", "final_status", "exhausted_by"] {
+        assert!(doc[null].is_null(), "{null}");
+    }
     let first = &doc["events"][0];
     let mut event_keys: Vec<&str> = first.as_object().unwrap().keys().map(String::as_str).collect();
     event_keys.sort_unstable();
@@ -70,9 +81,28 @@ fn json_settings_are_the_effective_settings() {
         serde_json::json!({
             "fault": "lose-first", "dedup": "off", "key": "stable", "retention_ms": 60000,
             "timeout_ms": 1234, "exec_ms": 2000, "max_attempts": 3, "initial_delay_ms": 1000,
-            "backoff_cap_ms": 8000, "jitter": "off", "request_transit_ms": 0, "response_transit_ms": 50
+            "backoff_cap_ms": 8000, "jitter": "off", "request_transit_ms": 0, "response_transit_ms": 50,
+            "in_flight": "join", "payload": "same", "fingerprint": "on", "crash": "none", "restart_ms": 1000,
+            "store": "in-memory", "lease_ms": 86400000, "deadline_ms": "off"
         })
     );
+}
+
+#[test]
+fn json_reports_what_v2_adds() {
+    // MODEL.md v2 worked example 3 with a lease, and example 5.
+    let doc =
+        json(&["--fault", "none", "--crash", "after-effect", "--store", "durable-separate", "--lease-ms", "5000"]);
+    assert_eq!((doc["crash_at_ms"].clone(), doc["restart_at_ms"].clone()), (2000.into(), 3000.into()));
+    assert_eq!(doc["committed"], 2);
+    let kinds: Vec<&str> = doc["events"].as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert!(kinds.contains(&"server-crashed") && kinds.contains(&"lease-ended") && kinds.contains(&"server-restarted"));
+    let doc = json(&["--payload", "changed"]);
+    assert_eq!(doc["final_status"], 422);
+    assert_eq!(doc["unprocessable"], 1);
+    let doc = json(&["--fault", "lose-all", "--deadline-ms", "5000"]);
+    assert_eq!(doc["exhausted_by"], "deadline");
+    assert_eq!(doc["settings"]["deadline_ms"], 5000);
 }
 
 #[test]
@@ -118,7 +148,22 @@ fn bad_input_is_refused_with_one_clear_line() {
         (&["run", "--max-attempts", "eleven"], &["--max-attempts", "eleven", "from 1 to 10"]),
         (&["run", "--exec-ms"], &["--exec-ms", "needs a value", "from 0 to 600000"]),
         (&["run", "--request-transit-ms", "-5"], &["--request-transit-ms", "-5", "from 0 to 60000"]),
-        (&["run", "--wat"], &["--wat", "--fault", "--at-ms"]),
+        (&["run", "--wat"], &["--wat", "--fault", "--at-ms", "--crash", "--deadline-ms"]),
+        (
+            &["run", "--crash", "sometimes"],
+            &["--crash", "sometimes", "none, before-commit, after-effect, after-record"],
+        ),
+        (&["run", "--store", "disk"], &["--store", "disk", "in-memory, durable-separate, durable-atomic"]),
+        (&["run", "--in-flight", "queue"], &["--in-flight", "queue", "join, reject-409"]),
+        (&["run", "--payload", "C"], &["--payload", "\"C\"", "same, changed"]),
+        (&["run", "--fingerprint", "yes"], &["--fingerprint", "yes", "on, off"]),
+        (&["run", "--restart-ms", "600001"], &["--restart-ms", "600001", "from 0 to 600000"]),
+        (&["run", "--lease-ms", "0"], &["--lease-ms", "0", "from 1 to 86400000"]),
+        (
+            &["run", "--deadline-ms", "0"],
+            &["--deadline-ms", "0", "off, or a whole number of milliseconds from 1 to 3600000"],
+        ),
+        (&["run", "--deadline-ms", "never"], &["--deadline-ms", "never", "off"]),
         (&["run", "--format", "xml"], &["--format", "xml", "text, json"]),
         (&["run", "--at-ms", "4051"], &["--at-ms", "4051", "from 0 to 4050"]),
         (&["run", "--at-ms", "soon"], &["--at-ms", "soon", "whole number"]),
@@ -159,6 +204,14 @@ fn help_lists_every_option_with_its_default() {
         "--jitter",
         "--request-transit-ms",
         "--response-transit-ms",
+        "--in-flight",
+        "--payload",
+        "--fingerprint",
+        "--crash",
+        "--restart-ms",
+        "--store",
+        "--lease-ms",
+        "--deadline-ms",
         "--format",
         "--at-ms",
         "--settings",
@@ -184,6 +237,26 @@ fn settings_files_are_read_and_flags_override_them() {
     let exported = dir.join("exported.json");
     std::fs::write(&exported, stdout(&cli(&["run", "--format", "json", "--key", "per-attempt"]))).unwrap();
     assert_eq!(json(&["--settings", exported.to_str().unwrap()])["settings"]["key"], "per-attempt");
+
+    let v2 = dir.join("v2.json");
+    std::fs::write(
+        &v2,
+        r#"{"crash": "after-effect", "store": "durable-atomic", "fault": "none", "deadline_ms": "off"}"#,
+    )
+    .unwrap();
+    let doc = json(&["--settings", v2.to_str().unwrap()]);
+    assert_eq!((doc["committed"].clone(), doc["outcome_ms"].clone()), (1.into(), 4050.into()));
+    for (body, mentions) in [
+        (r#"{"crash": "later"}"#, "settings file field crash: \"later\" is not a known option"),
+        (r#"{"lease_ms": 0}"#, "settings file field lease_ms: 0 is out of range"),
+        (r#"{"deadline_ms": true}"#, "settings file field deadline_ms is a boolean"),
+        (r#"{"restart": 5}"#, "unknown field \"restart\""),
+    ] {
+        std::fs::write(&v2, body).unwrap();
+        let out = cli(&["run", "--settings", v2.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{body}");
+        assert!(stderr(&out).contains(mentions), "{body}: {}", stderr(&out));
+    }
 
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"max_attempts": 0}"#).unwrap();

@@ -2,7 +2,8 @@
 //! what was wrong.
 
 use idempotency_lab::cli::main_with;
-use idempotency_lab::sim::settings_file::{parse_settings_file, parse_settings_json};
+use idempotency_lab::sim::ack::{Run, Settings};
+use idempotency_lab::sim::params_file::{parse_settings_file, parse_settings_json};
 use idempotency_lab::view::url::{ParsedLink, parse_query, to_query};
 use proptest::prelude::*;
 
@@ -22,6 +23,14 @@ fn query_like() -> impl Strategy<Value = String> {
         "jitter",
         "req",
         "resp",
+        "inflight",
+        "payload",
+        "fp",
+        "crash",
+        "restart",
+        "store",
+        "lease",
+        "deadline",
         "at",
         "embed",
         "theme",
@@ -33,8 +42,23 @@ fn query_like() -> impl Strategy<Value = String> {
     let values = prop_oneof![
         any::<String>(),
         "[0-9]{0,25}(\\.[0-9]{0,5})?",
-        prop::sample::select(vec!["on", "off", "lose-all", "per-attempt", "full", "dark", "%", "%4", "%zz", "%E2%9C"])
-            .prop_map(str::to_owned),
+        prop::sample::select(vec![
+            "on",
+            "off",
+            "lose-all",
+            "per-attempt",
+            "full",
+            "dark",
+            "%",
+            "%4",
+            "%zz",
+            "%E2%9C",
+            "after-effect",
+            "durable-separate",
+            "reject-409",
+            "changed"
+        ])
+        .prop_map(str::to_owned),
     ];
     prop::collection::vec((names, values), 0..12)
         .prop_map(|pairs| pairs.into_iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join("&"))
@@ -54,6 +78,14 @@ fn json_like() -> impl Strategy<Value = String> {
         "jitter",
         "request_transit_ms",
         "response_transit_ms",
+        "in_flight",
+        "payload",
+        "fingerprint",
+        "crash",
+        "restart_ms",
+        "store",
+        "lease_ms",
+        "deadline_ms",
         "settings",
         "bogus",
     ]);
@@ -71,6 +103,10 @@ fn json_like() -> impl Strategy<Value = String> {
         "[]",
         "{}",
         "\"lose-all\"",
+        "\"after-effect\"",
+        "\"durable-atomic\"",
+        "\"reject-409\"",
+        "\"changed\"",
         "\"\\u0000\"",
         "{\"dedup\": \"off\"}",
     ]);
@@ -98,7 +134,7 @@ proptest! {
 
     #[test]
     fn any_bytes_parse_as_settings_or_are_refused_with_a_message(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
-        if let Err(e) = parse_settings_file(&bytes) {
+        if let Err(e) = parse_settings_file::<Settings>(&bytes) {
             let message = e.to_string();
             prop_assert!(message.starts_with("settings file"), "{message}");
             prop_assert!(message.contains("allowed"), "{message}");
@@ -107,8 +143,8 @@ proptest! {
 
     #[test]
     fn json_shaped_files_are_accepted_or_refused_with_a_message(text in prop_oneof![json_like(), any::<String>()]) {
-        match parse_settings_json(&text) {
-            Ok(settings) => prop_assert!(idempotency_lab::sim::Run::simulate(&settings).is_ok()),
+        match parse_settings_json::<Settings>(&text) {
+            Ok(settings) => prop_assert!(Run::simulate(&settings).is_ok()),
             Err(e) => prop_assert!(e.to_string().contains("allowed"), "{e}"),
         }
     }
@@ -119,7 +155,8 @@ proptest! {
             any::<String>(),
             prop::sample::select(vec!["run", "bench", "--help", "--fault", "--dedup", "--timeout-ms", "--at-ms",
                 "--format", "json", "--max-attempts", "--runs", "0", "1", "10", "-1", "off", "--exec-ms=5",
-                "--key", "--settings"]).prop_map(str::to_owned),
+                "--key", "--settings", "--crash", "--store", "--lease-ms", "--deadline-ms", "--in-flight", "--payload",
+                "--fingerprint", "--restart-ms", "after-effect", "durable-atomic", "reject-409"]).prop_map(str::to_owned),
         ],
         0..8,
     )) {

@@ -2,7 +2,9 @@
 //! command line as a user runs it. (One binary keeps link times down.)
 #![cfg(not(target_arch = "wasm32"))]
 
+mod against_reference;
 mod cli;
 mod hostile;
 mod properties;
+mod reference;
 mod scenarios;

@@ -1,7 +1,11 @@
-//! Invariants the model promises, over random valid settings.
+//! Invariants the model promises, over random valid settings (v1 and v2).
 
-use idempotency_lab::sim::settings::{MAX_DURATION_MS, MAX_RETENTION_MS, MAX_TRANSIT_MS};
-use idempotency_lab::sim::{EVENT_BUDGET, Millis, Outcome, Param, RawSettings, Run, Settings, text_mirror};
+use idempotency_lab::sim::ack::settings::{MAX_DEADLINE_MS, MAX_DURATION_MS, MAX_RETENTION_MS, MAX_TRANSIT_MS, PARAMS};
+use idempotency_lab::sim::ack::{
+    CrashPoint, EVENT_BUDGET, KeyMode, Outcome, RawSettings, Run, Settings, Status, StoreKind, What,
+};
+use idempotency_lab::sim::{Millis, Schema};
+use idempotency_lab::view::ack::text_mirror;
 use proptest::prelude::*;
 
 /// Mostly small values, where interesting coincidences happen, sometimes
@@ -10,12 +14,17 @@ fn millis(min: u64, max: u64) -> impl Strategy<Value = u64> {
     prop_oneof![4 => min..=max.min(min + 5_000), 1 => min..=max, 1 => Just(min), 1 => Just(max)]
 }
 
+fn pick(values: &'static [&'static str]) -> impl Strategy<Value = String> {
+    prop::sample::select(values).prop_map(str::to_owned)
+}
+
 prop_compose! {
-    pub fn any_settings()(
-        fault in prop::sample::select(vec!["none", "lose-first", "lose-all", "first-503", "reject-400"]),
-        dedup in prop::sample::select(vec!["on", "off"]),
-        key in prop::sample::select(vec!["stable", "per-attempt"]),
-        jitter in prop::sample::select(vec!["off", "full"]),
+    /// Any valid v1 settings, with the v2 parameters at their defaults.
+    pub fn v1_settings()(
+        fault in pick(&["none", "lose-first", "lose-all", "first-503", "reject-400"]),
+        dedup in pick(&["on", "off"]),
+        key in pick(&["stable", "per-attempt"]),
+        jitter in pick(&["off", "full"]),
         retention in millis(0, MAX_RETENTION_MS),
         timeout in millis(1, MAX_DURATION_MS),
         exec in millis(0, MAX_DURATION_MS),
@@ -24,20 +33,59 @@ prop_compose! {
         cap in millis(0, MAX_DURATION_MS),
         request in millis(0, MAX_TRANSIT_MS),
         response in millis(0, MAX_TRANSIT_MS),
-    ) -> Settings {
-        let mut raw = RawSettings::default();
-        for (param, value) in [
-            (Param::Fault, fault.to_owned()), (Param::Dedup, dedup.to_owned()), (Param::Key, key.to_owned()),
-            (Param::Jitter, jitter.to_owned()), (Param::RetentionMs, retention.to_string()),
-            (Param::TimeoutMs, timeout.to_string()), (Param::ExecMs, exec.to_string()),
-            (Param::MaxAttempts, attempts.to_string()), (Param::InitialDelayMs, initial.to_string()),
-            (Param::BackoffCapMs, cap.to_string()), (Param::RequestTransitMs, request.to_string()),
-            (Param::ResponseTransitMs, response.to_string()),
-        ] {
-            raw.set(param, value);
-        }
-        Settings::try_from(&raw).expect("strategy yields valid settings")
+    ) -> Vec<(&'static str, String)> {
+        vec![
+            ("--fault", fault), ("--dedup", dedup), ("--key", key), ("--jitter", jitter),
+            ("--retention-ms", retention.to_string()), ("--timeout-ms", timeout.to_string()),
+            ("--exec-ms", exec.to_string()), ("--max-attempts", attempts.to_string()),
+            ("--initial-delay-ms", initial.to_string()), ("--backoff-cap-ms", cap.to_string()),
+            ("--request-transit-ms", request.to_string()), ("--response-transit-ms", response.to_string()),
+        ]
     }
+}
+
+prop_compose! {
+    /// Any valid v1 and v2 settings.
+    pub fn v2_pairs()(
+        v1 in v1_settings(),
+        in_flight in pick(&["join", "reject-409"]),
+        payload in pick(&["same", "changed"]),
+        fingerprint in pick(&["on", "off"]),
+        crash in pick(&["none", "before-commit", "after-effect", "after-record"]),
+        restart in millis(0, MAX_DURATION_MS),
+        store in pick(&["in-memory", "durable-separate", "durable-atomic"]),
+        lease in millis(1, MAX_RETENTION_MS),
+        deadline in prop_oneof![2 => Just("off".to_owned()), 1 => millis(1, MAX_DEADLINE_MS).prop_map(|d| d.to_string())],
+    ) -> Vec<(&'static str, String)> {
+        let mut pairs = v1;
+        pairs.extend([
+            ("--in-flight", in_flight), ("--payload", payload), ("--fingerprint", fingerprint), ("--crash", crash),
+            ("--restart-ms", restart.to_string()), ("--store", store), ("--lease-ms", lease.to_string()),
+            ("--deadline-ms", deadline),
+        ]);
+        pairs
+    }
+}
+
+pub fn settings_of(pairs: &[(&'static str, String)]) -> Settings {
+    let mut raw = RawSettings::core();
+    for (flag, value) in pairs {
+        raw.set(Settings::by_flag(flag).expect("a known flag"), value.clone());
+    }
+    raw.validate().expect("strategy yields valid settings")
+}
+
+pub fn any_settings() -> impl Strategy<Value = Settings> {
+    v2_pairs().prop_map(|p| settings_of(&p))
+}
+
+/// Ledger increments the event list shows up to `t`: commits, and crashes
+/// that applied their effect.
+fn increments_in_events(run: &Run, t: Millis) -> u64 {
+    run.records_until(t)
+        .iter()
+        .filter(|r| matches!(r.what, What::OperationCommitted { .. } | What::ServerCrashed { applied: Some(_), .. }))
+        .count() as u64
 }
 
 proptest! {
@@ -66,15 +114,18 @@ proptest! {
     }
 
     #[test]
-    fn counter_equals_ledger_length(s in any_settings()) {
+    fn every_increment_comes_from_an_operation_that_started(s in any_settings()) {
+        // The ledger against the event list: each entry is a commit (or a
+        // crash that applied its effect) of an operation that was started by
+        // its attempt at or before that time, and the values count up from 1.
         let run = Run::simulate(&s).unwrap();
-        let commits = run.records().iter().filter(|r| r.kind() == "operation-committed").count();
-        prop_assert_eq!(run.summary().committed, run.ledger().len() as u64);
-        prop_assert_eq!(commits, run.ledger().len());
-        // And at every moment, the snapshot's counter is the ledger so far.
-        for t in [Millis(0), Millis(run.end().ms() / 2), run.end()] {
-            let so_far = run.ledger().iter().filter(|e| e.t <= t).count() as u64;
-            prop_assert_eq!(run.snapshot_at(t).counter(), so_far);
+        prop_assert_eq!(increments_in_events(&run, run.end()), run.ledger().len() as u64);
+        for (i, entry) in run.ledger().iter().enumerate() {
+            prop_assert_eq!(entry.value, i as u64 + 1);
+            let started = run.records().iter().any(|r| {
+                r.t <= entry.t && r.attempt == entry.attempt && matches!(r.what, What::OperationStarted { .. })
+            });
+            prop_assert!(started, "entry {:?} has no started operation", entry);
         }
     }
 
@@ -92,11 +143,60 @@ proptest! {
 
     #[test]
     fn stable_keys_with_long_retention_commit_at_most_once(s in any_settings()) {
+        // MODEL.md v2: with deduplication on, stable keys, retention and lease
+        // longer than the run, and either no crash or a durable store, the
+        // ledger holds at most one entry.
         let run = Run::simulate(&s).unwrap();
-        if s.dedup() && s.key() == idempotency_lab::sim::KeyMode::Stable && s.retention() > run.end()
-            && s.fault() != idempotency_lab::sim::Fault::Reject400
+        let end = run.end();
+        if s.dedup() && s.key() == KeyMode::Stable && s.retention() > end && s.lease() > end
+            && (s.crash() == CrashPoint::None || s.store_kind() != StoreKind::InMemory)
         {
             prop_assert!(run.summary().committed <= 1, "{}", run.summary().committed);
+        }
+    }
+
+    #[test]
+    fn a_422_never_increments(s in any_settings()) {
+        let run = Run::simulate(&s).unwrap();
+        for r in run.records().iter().filter(|r| matches!(r.what, What::PayloadMismatch { .. })) {
+            prop_assert!(run.ledger().iter().all(|e| e.attempt != r.attempt), "attempt {} was refused yet applied", r.attempt);
+            let started = run.records().iter().any(|o| o.attempt == r.attempt && matches!(o.what, What::OperationStarted { .. }));
+            prop_assert!(!started);
+        }
+    }
+
+    #[test]
+    fn no_response_leaves_the_server_while_it_is_down(s in any_settings()) {
+        let run = Run::simulate(&s).unwrap();
+        let summary = run.summary();
+        let (Some(down), Some(up)) = (summary.crash_at, summary.restart_at) else {
+            return Ok(());
+        };
+        // In event order: between the crash and the restart the server does
+        // nothing at all (an answer at the crash instant but before it is fine).
+        let records = run.records();
+        let crashed = records.iter().position(|r| matches!(r.what, What::ServerCrashed { .. })).unwrap();
+        let restarted = records.iter().position(|r| matches!(r.what, What::ServerRestarted { .. })).unwrap_or(records.len());
+        for r in &records[crashed + 1..restarted] {
+            let server_acts = matches!(
+                r.what,
+                What::OperationStarted { .. } | What::OperationCommitted { .. } | What::DedupReplayed { .. }
+                    | What::DedupJoined { .. } | What::RequestRejected | What::RequestUnavailable
+                    | What::InFlightConflict { .. } | What::PayloadMismatch { .. }
+            );
+            prop_assert!(!server_acts, "{:?} while down", r);
+        }
+        // In time: no answer but a refusal is sent strictly inside the outage.
+        for r in records {
+            let sent = match r.what {
+                What::ResponseDelivered { status, sent_at, .. }
+                | What::ResponseLate { status, sent_at }
+                | What::ResponseLost { status, sent_at } if status != Status::Refused => Some(sent_at),
+                _ => None,
+            };
+            if let Some(sent_at) = sent {
+                prop_assert!(sent_at <= down || sent_at >= up, "{:?} sent while down ({:?}..{:?})", r, down, up);
+            }
         }
     }
 
@@ -110,12 +210,19 @@ proptest! {
         prop_assert_eq!(summary.lost_responses, count("response-lost"));
         prop_assert_eq!(summary.late_responses, count("response-late"));
         prop_assert_eq!(summary.dedup_hits, count("dedup-joined") + count("dedup-replayed"));
+        prop_assert_eq!(summary.conflicts, count("in-flight-conflict"));
+        prop_assert_eq!(summary.unprocessable, count("payload-mismatch"));
+        prop_assert_eq!(summary.refused, count("request-refused"));
         prop_assert!(summary.outcome_at <= summary.end);
-        let last_real = run.records().iter().rev().find(|r| r.kind() != "stored-result-expired").unwrap();
-        prop_assert_eq!(last_real.t, summary.end);
+        if let Some(last_real) = run.records().iter().rev().find(|r| !r.what.is_marker()) {
+            prop_assert_eq!(last_real.t, summary.end);
+        }
         prop_assert!(run.records().iter().all(|r| r.t <= summary.end));
-        if s.fault() == idempotency_lab::sim::Fault::None {
+        if s.fault() == idempotency_lab::sim::ack::Fault::None {
             prop_assert_eq!(summary.lost_responses, 0);
+        }
+        if !s.dedup() {
+            prop_assert_eq!(summary.dedup_hits + summary.conflicts + summary.unprocessable, 0);
         }
         // Once over, nothing is left in flight.
         let end = run.snapshot_at(summary.end);
@@ -123,18 +230,31 @@ proptest! {
     }
 
     #[test]
-    fn the_mirror_always_reports_time_counter_and_hits(s in any_settings(), frac in 0u64..=100) {
+    fn the_mirror_agrees_with_the_event_list(s in any_settings(), frac in 0u64..=100) {
+        // Counted from the records, not from the state the mirror reads.
         let run = Run::simulate(&s).unwrap();
         let t = Millis(run.end().ms() * frac / 100);
         let mirror = text_mirror(&run, t);
-        let snapshot = run.snapshot_at(t);
+        let so_far = run.records_until(t);
+        let hits = so_far.iter().filter(|r| matches!(r.what, What::DedupJoined { .. } | What::DedupReplayed { .. })).count();
+        let sent = so_far.iter().filter(|r| matches!(r.what, What::AttemptSent { .. })).count();
         let model_time = format!("Model time: {t} ");
-        let counter = format!("\nCommitted counter: {}\n", snapshot.counter());
-        let hits = format!("\nDeduplication hits: {}\n", snapshot.dedup_hits);
+        let counter = format!("\nCommitted counter: {}\n", increments_in_events(&run, t));
+        let hits = format!("\nDeduplication hits: {hits}\n");
+        let attempts = format!("\nAttempts sent: {sent} of at most {}\n", s.max_attempts());
         prop_assert!(mirror.starts_with(&model_time));
-        prop_assert!(mirror.contains(&counter));
-        prop_assert!(mirror.contains(&hits));
+        prop_assert!(mirror.contains(&counter), "{}", mirror);
+        prop_assert!(mirror.contains(&hits), "{}", mirror);
+        prop_assert!(mirror.contains(&attempts), "{}", mirror);
         let decided = run.summary().outcome_at <= t;
         prop_assert_eq!(mirror.contains("\nClient outcome: "), decided);
+    }
+
+    #[test]
+    fn every_settings_value_round_trips_through_a_file(s in any_settings()) {
+        let json = serde_json::to_string(&s).unwrap();
+        let again: Settings = idempotency_lab::sim::params_file::parse_settings_json(&json).unwrap();
+        prop_assert_eq!(&again, &s);
+        prop_assert_eq!(PARAMS.len(), s.values().len());
     }
 }

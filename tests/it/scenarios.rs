@@ -2,17 +2,19 @@
 //! worked out by hand from MODEL.md's rules (the arithmetic is in the
 //! comments), not copied from the program's output.
 
-use idempotency_lab::sim::{Millis, Param, RawSettings, Run, Settings, text_mirror};
+use idempotency_lab::sim::ack::{RawSettings, Run, Settings};
+use idempotency_lab::sim::{Millis, Schema};
+use idempotency_lab::view::ack::text_mirror;
 
 /// Settings from flag-style text, e.g. "--dedup off --exec-ms 500".
 pub fn settings(flags: &str) -> Settings {
     let words: Vec<&str> = flags.split_whitespace().collect();
-    let mut raw = RawSettings::default();
+    let mut raw = RawSettings::core();
     for pair in words.chunks(2) {
-        let param = Param::from_flag(pair[0]).unwrap_or_else(|| panic!("unknown flag {}", pair[0]));
+        let param = Settings::by_flag(pair[0]).unwrap_or_else(|| panic!("unknown flag {}", pair[0]));
         raw.set(param, pair[1]);
     }
-    Settings::try_from(&raw).unwrap_or_else(|e| panic!("invalid test settings: {e}"))
+    raw.validate().unwrap_or_else(|e| panic!("invalid test settings: {e}"))
 }
 
 pub fn run(flags: &str) -> Run {
@@ -257,8 +259,13 @@ fn jittered_send_times_follow_van_der_corput() {
 
 #[test]
 fn keys_follow_the_key_mode() {
-    let keys =
-        |flags| run(flags).records().iter().map(|r| r.key.to_string()).collect::<std::collections::BTreeSet<_>>();
+    let keys = |flags| {
+        run(flags)
+            .records()
+            .iter()
+            .filter_map(|r| r.key.map(|k| k.to_string()))
+            .collect::<std::collections::BTreeSet<_>>()
+    };
     assert_eq!(keys("").into_iter().collect::<Vec<_>>(), vec!["intent-1"]);
     assert_eq!(keys("--key per-attempt").into_iter().collect::<Vec<_>>(), vec!["attempt-1", "attempt-2"]);
 }
@@ -351,4 +358,277 @@ fn mirror_states_the_outcome_only_once_decided() {
     assert!(at_6000.contains("the ledger holds 2 increments"), "{at_6000}");
     // The third commit lands after the client gave up.
     assert!(text_mirror(&run, run.end()).contains("the ledger holds 3 increments"));
+}
+
+/// v1's summary plus everything v2 adds, for the v2 table.
+fn summary_line_v2(run: &Run) -> String {
+    let s = run.summary();
+    let opt = |t: Option<Millis>| t.map_or("-".to_owned(), |t| t.ms().to_string());
+    format!(
+        "{} | conflicts={} refused={} unprocessable={} mismatched={} crash={} restart={} final={} by={}",
+        summary_line(run),
+        s.conflicts,
+        s.refused,
+        s.unprocessable,
+        s.mismatched_hits,
+        opt(s.crash_at),
+        opt(s.restart_at),
+        s.outcome.final_status().map_or("-".to_owned(), |c| c.to_string()),
+        s.outcome.exhausted_by().map_or("-", |b| b.name()),
+    )
+}
+
+fn check_table(table: &[(&str, &str, &str)], line: fn(&Run) -> String) {
+    let mut failures = Vec::new();
+    for (name, flags, expected) in table {
+        let got = line(&run(flags));
+        if got != *expected {
+            failures.push(format!("{name} [{flags}]\n  expected {expected}\n  got      {got}"));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn v1_rows_an_audit_found_missing() {
+    check_table(
+        &[
+            (
+                "a late 400",
+                "--fault reject-400 --timeout-ms 20",
+                // 400s sent at 0, 1020, 3040 arrive 50 ms later, each after its
+                // attempt's deadline (20, 1040, 3060): all three are late.
+                "exhausted@3060 ack=- end=3090 committed=0 hits=0 attempts=3 lost=0 late=3",
+            ),
+            (
+                "a late 503",
+                "--fault first-503 --timeout-ms 20",
+                // 503 at 0 lands at 50, after the deadline at 20; attempt 2 at
+                // 1020 commits at 3020 (answer 3070, late: deadline 1040);
+                // attempt 3 at 3040 is replayed (answer 3090, late: deadline 3060).
+                "exhausted@3060 ack=- end=3090 committed=1 hits=1 attempts=3 lost=0 late=3",
+            ),
+            (
+                "an expiry exactly at the end",
+                "--retention-ms 2050",
+                // stored at 2000 until 4050; the replay at 4000 is inside it.
+                "succeeded@4050 ack=4050 end=4050 committed=1 hits=1 attempts=2 lost=1 late=0",
+            ),
+            (
+                "the opening settings with a 1 s timeout: the seed's 2.05 s",
+                "--timeout-ms 1000",
+                // attempt 2 at 2000 joins op 1 at its commit instant; the first
+                // answer (to attempt 1) is the one lost; attempt 2's lands at 2050.
+                "succeeded@2050 ack=2050 end=2050 committed=1 hits=1 attempts=2 lost=1 late=0",
+            ),
+            (
+                "cap 0: retries go out at once",
+                "--fault lose-all --dedup off --backoff-cap-ms 0",
+                // sends 0, 3000, 6000; commits 2000, 5000, 8000; exhausted at 9000
+                "exhausted@9000 ack=- end=9000 committed=3 hits=0 attempts=3 lost=3 late=0",
+            ),
+            (
+                "initial delay 0",
+                "--initial-delay-ms 0",
+                // timeout at 3000, retry at 3000 is replayed, answer 3050
+                "succeeded@3050 ack=3050 end=3050 committed=1 hits=1 attempts=2 lost=1 late=0",
+            ),
+            (
+                "a request in transit keeps the run going, not only the client",
+                "--fault none --timeout-ms 100 --request-transit-ms 500 --max-attempts 1",
+                // exhausted at 100; the request lands at 500 and commits at 2500
+                "exhausted@100 ack=- end=2550 committed=1 hits=0 attempts=1 lost=0 late=1",
+            ),
+            (
+                "the README's short-timeout example with the default three attempts",
+                "--fault none --timeout-ms 100 --request-transit-ms 500",
+                // sends 0, 1100, 3200 (deadlines 100, 1200, 3300); arrivals 500
+                // (starts), 1600 (joins), 3700 (replayed, answer 3750)
+                "exhausted@3300 ack=- end=3750 committed=1 hits=2 attempts=3 lost=0 late=3",
+            ),
+        ],
+        summary_line,
+    );
+}
+
+#[test]
+fn v2_worked_examples_and_more() {
+    check_table(
+        &[
+            (
+                "1: crash after the effect, in-memory store",
+                "--fault none --crash after-effect",
+                "succeeded@6050 ack=6050 end=6050 committed=2 hits=0 attempts=2 lost=0 late=0 \
+                 | conflicts=0 refused=0 unprocessable=0 mismatched=0 crash=2000 restart=3000 final=- by=-",
+            ),
+            (
+                "2: the same with a durable atomic store",
+                "--fault none --crash after-effect --store durable-atomic",
+                "succeeded@4050 ack=4050 end=4050 committed=1 hits=1 attempts=2 lost=0 late=0 \
+                 | conflicts=0 refused=0 unprocessable=0 mismatched=0 crash=2000 restart=3000 final=- by=-",
+            ),
+            (
+                "3: durable separate store: an orphaned reservation for 24 hours",
+                "--fault none --crash after-effect --store durable-separate",
+                // attempts 2 (4000) and 3 (9000) join the dead operation
+                "exhausted@12000 ack=- end=12000 committed=1 hits=2 attempts=3 lost=0 late=0 \
+                 | conflicts=0 refused=0 unprocessable=0 mismatched=0 crash=2000 restart=3000 final=- by=attempts",
+            ),
+            (
+                "3: with a 5 s lease",
+                "--fault none --crash after-effect --store durable-separate --lease-ms 5000",
+                // attempt 2 joins at 4000; the lease ends at 5000; attempt 3 at
+                // 9000 reserves afresh, commits 11000, answered 11050
+                "succeeded@11050 ack=11050 end=11050 committed=2 hits=1 attempts=3 lost=0 late=0 \
+                 | conflicts=0 refused=0 unprocessable=0 mismatched=0 crash=2000 restart=3000 final=- by=-",
+            ),
+            (
+                "4: crash after the record, in-memory",
+                "--fault none --crash after-record",
+                "succeeded@6050 ack=6050 end=6050 committed=2 hits=0 attempts=2 lost=0 late=0 \
+                 | conflicts=0 refused=0 unprocessable=0 mismatched=0 crash=2000 restart=3000 final=- by=-",
+            ),
+            (
+                "4: crash after the record, durable separate",
+                "--fault none --crash after-record --store durable-separate",
+                "succeeded@4050 ack=4050 end=4050 committed=1 hits=1 attempts=2 lost=0 late=0 \
+                 | conflicts=0 refused=0 unprocessable=0 mismatched=0 crash=2000 restart=3000 final=- by=-",
+            ),
+            (
+                "5: a changed payload gets 422",
+                "--payload changed",
+                "rejected@4050 ack=- end=4050 committed=1 hits=0 attempts=2 lost=1 late=0 \
+                 | conflicts=0 refused=0 unprocessable=1 mismatched=0 crash=- restart=- final=422 by=-",
+            ),
+            (
+                "5: without the fingerprint check, a mismatched hit",
+                "--payload changed --fingerprint off",
+                "succeeded@4050 ack=4050 end=4050 committed=1 hits=1 attempts=2 lost=1 late=0 \
+                 | conflicts=0 refused=0 unprocessable=0 mismatched=1 crash=- restart=- final=- by=-",
+            ),
+            (
+                "6: 409 for a duplicate in flight",
+                "--fault none --timeout-ms 1000 --in-flight reject-409",
+                // 409 at 2000 lands 2050 (retry at 4050); op 1's answer is late
+                "succeeded@4100 ack=4100 end=4100 committed=1 hits=1 attempts=3 lost=0 late=1 \
+                 | conflicts=1 refused=0 unprocessable=0 mismatched=0 crash=- restart=- final=- by=-",
+            ),
+            (
+                "6: with join, as in the seed",
+                "--fault none --timeout-ms 1000",
+                "succeeded@2050 ack=2050 end=2050 committed=1 hits=1 attempts=2 lost=0 late=1 \
+                 | conflicts=0 refused=0 unprocessable=0 mismatched=0 crash=- restart=- final=- by=-",
+            ),
+            (
+                "7: an overall deadline",
+                "--fault lose-all --deadline-ms 5000",
+                // attempt 2's deadline is min(7000, 5000); the next send (7000) is too late
+                "exhausted@5000 ack=- end=5000 committed=1 hits=1 attempts=2 lost=2 late=0 \
+                 | conflicts=0 refused=0 unprocessable=0 mismatched=0 crash=- restart=- final=- by=deadline",
+            ),
+            (
+                "8: a lease shorter than the work duplicates it with no fault",
+                "--fault none --timeout-ms 1000 --lease-ms 1500",
+                "succeeded@5050 ack=5050 end=5050 committed=2 hits=1 attempts=3 lost=0 late=2 \
+                 | conflicts=0 refused=0 unprocessable=0 mismatched=0 crash=- restart=- final=- by=-",
+            ),
+            (
+                "a request refused while the server is down; the restart ends the run",
+                "--fault none --crash before-commit --timeout-ms 500 --restart-ms 3000",
+                // attempt 2 (1500) joins op 1; the crash at 2000 kills it; attempt
+                // 3 at 4000 is refused (answer 4050): out of attempts; restart 5000
+                "exhausted@4050 ack=- end=5000 committed=0 hits=1 attempts=3 lost=0 late=0 \
+                 | conflicts=0 refused=1 unprocessable=0 mismatched=0 crash=2000 restart=5000 final=- by=attempts",
+            ),
+        ],
+        summary_line_v2,
+    );
+}
+
+#[test]
+fn v2_event_orders() {
+    let table: &[(&str, &str)] = &[
+        (
+            // Example 8: the lease marker at 1500 comes before anything else;
+            // attempt 2 arrives before op 1's commit at the same instant and
+            // reserves afresh.
+            "--fault none --timeout-ms 1000 --lease-ms 1500",
+            "0:attempt-sent#1 0:operation-started#1 1000:attempt-timed-out#1 1500:lease-ended#1 \
+             2000:attempt-sent#2 2000:operation-started#2 2000:operation-committed#1 2050:response-late#1 \
+             3000:attempt-timed-out#2 3500:lease-ended#2 4000:operation-committed#2 4050:response-late#2 \
+             5000:attempt-sent#3 5000:dedup-replayed#3 5050:response-delivered#3",
+        ),
+        (
+            // The restart (class 3) comes before the deadline (class 6) at 3000.
+            "--fault none --crash after-effect",
+            "0:attempt-sent#1 0:operation-started#1 2000:server-crashed#1 3000:server-restarted#0 \
+             3000:attempt-timed-out#1 4000:attempt-sent#2 4000:operation-started#2 \
+             6000:operation-committed#2 6050:response-delivered#2",
+        ),
+        (
+            // An expiry exactly at the end is inside the run, before the answer.
+            "--retention-ms 2050",
+            "0:attempt-sent#1 0:operation-started#1 2000:operation-committed#1 2050:response-lost#1 \
+             3000:attempt-timed-out#1 4000:attempt-sent#2 4000:dedup-replayed#2 4050:stored-result-expired#1 \
+             4050:response-delivered#2",
+        ),
+        (
+            // Example 6: the 409 (scheduled first) lands before the late success.
+            "--fault none --timeout-ms 1000 --in-flight reject-409",
+            "0:attempt-sent#1 0:operation-started#1 1000:attempt-timed-out#1 2000:attempt-sent#2 \
+             2000:in-flight-conflict#2 2000:operation-committed#1 2050:response-delivered#2 2050:response-late#1 \
+             4050:attempt-sent#3 4050:dedup-replayed#3 4100:response-delivered#3",
+        ),
+    ];
+    for (flags, expected) in table {
+        let expected: String = expected.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(timeline(&run(flags)), expected, "[{flags}]");
+    }
+}
+
+#[test]
+fn operations_in_flight_stay_oldest_first() {
+    // Regression: committing the oldest of three operations used to swap the
+    // newest into its place. Ops run 0-5000, 1000-6000 and 2000-7000.
+    let run = run("--fault none --dedup off --timeout-ms 1000 --exec-ms 5000 --initial-delay-ms 0");
+    let mirror = text_mirror(&run, Millis(5500));
+    let second = mirror.find("attempt 2's operation").expect("attempt 2 still runs");
+    let third = mirror.find("attempt 3's operation").expect("attempt 3 still runs");
+    assert!(second < third, "{mirror}");
+}
+
+#[test]
+fn times_that_are_not_whole_hundredths_show_milliseconds() {
+    let run = run("--fault none --timeout-ms 2049");
+    let mirror = text_mirror(&run, run.end());
+    assert!(mirror.contains("Model time: 3.099 s"), "{mirror}");
+    let first = idempotency_lab::view::ack::sentence(&run.records()[0]);
+    assert!(first.ends_with("it times out at 2.049 s unless answered."), "{first}");
+}
+
+#[test]
+fn giving_up_says_the_intent_is_kept_for_reconciliation() {
+    let run = run("--fault lose-all");
+    let mirror = text_mirror(&run, run.end());
+    assert!(mirror.contains("the intent is kept for reconciliation"), "{mirror}");
+    assert!(mirror.contains("Client outcome: exhausted at 12.00 s (out of attempts)"), "{mirror}");
+    let last = idempotency_lab::view::ack::sentence(run.records().last().unwrap());
+    assert!(last.contains("kept for reconciliation"), "{last}");
+}
+
+#[test]
+fn the_mirror_says_what_v2_draws() {
+    // Example 3: the orphaned reservation, and the attempts stranded on it.
+    let r = run("--fault none --crash after-effect --store durable-separate");
+    let at_2500 = text_mirror(&r, Millis(2500));
+    assert!(at_2500.contains("Server: down since the crash at 2.00 s; it restarts at 3.00 s"), "{at_2500}");
+    assert!(at_2500.contains("which died in the crash; the orphaned reservation blocks the key"), "{at_2500}");
+    let at_5000 = text_mirror(&r, Millis(5000));
+    assert!(at_5000.contains("attempt 2 joined an operation that died in the crash"), "{at_5000}");
+    // Example 5 without the fingerprint check: payloads named everywhere.
+    let r = run("--payload changed --fingerprint off");
+    let end = text_mirror(&r, r.end());
+    assert!(end.contains("Ledger: 1 increment: 2.00 s by attempt 1 (key intent-1, payload A)."), "{end}");
+    assert!(end.contains("Mismatched hits: 1"), "{end}");
+    assert!(end.contains("believes its payload B was applied"), "{end}");
 }

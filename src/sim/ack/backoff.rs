@@ -1,9 +1,10 @@
 //! Retry delays: capped exponential backoff with optional deterministic
-//! full jitter.
+//! full jitter (MODEL.md's client; the storms have their own algorithms).
 
-use super::event::Attempt;
-use super::settings::{Jitter, Settings};
-use super::time::Millis;
+use crate::sim::time::Millis;
+
+use super::facts::Attempt;
+use super::settings::{ClientConfig, Jitter};
 
 /// The n-th term of the base-2 van der Corput sequence as an exact fraction
 /// `(numerator, denominator)`: the bits of `n` mirrored around the binary
@@ -19,20 +20,19 @@ pub fn van_der_corput(n: u32) -> (u64, u64) {
 
 /// The capped exponential base before attempt `n + 1`:
 /// `min(cap, initial * 2^(n-1))`.
-pub fn base_delay(settings: &Settings, n: Attempt) -> Millis {
-    let cap = settings.backoff_cap().ms();
+pub fn base_delay(config: &ClientConfig, n: Attempt) -> Millis {
+    let cap = config.backoff_cap.ms();
     let doublings = n.saturating_sub(1);
     // Once the factor alone exceeds the cap, the cap wins; this also keeps the
     // shift far from overflow.
-    let grown =
-        if doublings >= 40 { u64::MAX } else { settings.initial_delay().ms().saturating_mul(1u64 << doublings) };
+    let grown = if doublings >= 40 { u64::MAX } else { config.initial_delay.ms().saturating_mul(1u64 << doublings) };
     Millis(grown.min(cap))
 }
 
 /// The wait before attempt `n + 1`, for `n >= 1`.
-pub fn delay(settings: &Settings, n: Attempt) -> Millis {
-    let base = base_delay(settings, n);
-    match settings.jitter() {
+pub fn delay(config: &ClientConfig, n: Attempt) -> Millis {
+    let base = base_delay(config, n);
+    match config.jitter {
         Jitter::Off => base,
         Jitter::Full => {
             let (num, den) = van_der_corput(n);
@@ -44,7 +44,7 @@ pub fn delay(settings: &Settings, n: Attempt) -> Millis {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::settings::Param;
+    use crate::sim::ack::settings::{INITIAL_DELAY, JITTER, Settings};
 
     #[test]
     fn van_der_corput_mirrors_bits() {
@@ -55,17 +55,17 @@ mod tests {
     #[test]
     fn backoff_doubles_up_to_the_cap() {
         let s = Settings::default();
-        let delays: Vec<_> = (1..=6).map(|n| delay(&s, n).ms()).collect();
+        let delays: Vec<_> = (1..=6).map(|n| delay(&s.client, n).ms()).collect();
         assert_eq!(delays, vec![1000, 2000, 4000, 8000, 8000, 8000]);
     }
 
     #[test]
     fn full_jitter_scales_each_base_by_its_term() {
-        let s = Settings::from_pairs(&[(Param::Jitter, "full"), (Param::InitialDelayMs, "1000")]).unwrap();
-        let delays: Vec<_> = (1..=5).map(|n| delay(&s, n).ms()).collect();
+        let s = Settings::from_pairs(&[(&JITTER, "full"), (&INITIAL_DELAY, "1000")]).unwrap();
+        let delays: Vec<_> = (1..=5).map(|n| delay(&s.client, n).ms()).collect();
         // 1000*1/2, 2000*1/4, 4000*3/4, 8000*1/8, 8000*5/8
         assert_eq!(delays, vec![500, 500, 3000, 1000, 5000]);
-        let odd = Settings::from_pairs(&[(Param::Jitter, "full"), (Param::InitialDelayMs, "999")]).unwrap();
-        assert_eq!(delay(&odd, 1).ms(), 499, "floor, not round");
+        let odd = Settings::from_pairs(&[(&JITTER, "full"), (&INITIAL_DELAY, "999")]).unwrap();
+        assert_eq!(delay(&odd.client, 1).ms(), 499, "floor, not round");
     }
 }

@@ -3,14 +3,16 @@
 
 use serde::Serialize;
 
-use super::run::Run;
-use super::settings::Settings;
+use crate::sim::ack::{Run, Settings};
+
+use super::sentences::sentence;
 
 #[derive(Serialize)]
 struct LedgerJson {
     t_ms: u64,
     attempt: u32,
     key: String,
+    payload: &'static str,
 }
 
 #[derive(Serialize)]
@@ -18,7 +20,7 @@ struct EventJson {
     t_ms: u64,
     kind: &'static str,
     attempt: u32,
-    key: String,
+    key: Option<String>,
     text: String,
 }
 
@@ -33,6 +35,14 @@ struct RunJson<'a> {
     attempts: u32,
     lost_responses: u32,
     late_responses: u32,
+    conflicts: u32,
+    refused: u32,
+    unprocessable: u32,
+    mismatched_hits: u32,
+    crash_at_ms: Option<u64>,
+    restart_at_ms: Option<u64>,
+    final_status: Option<u16>,
+    exhausted_by: Option<&'static str>,
     ledger: Vec<LedgerJson>,
     events: Vec<EventJson>,
     settings: &'a Settings,
@@ -51,10 +61,23 @@ pub fn run_to_json(run: &Run) -> String {
         attempts: s.attempts,
         lost_responses: s.lost_responses,
         late_responses: s.late_responses,
+        conflicts: s.conflicts,
+        refused: s.refused,
+        unprocessable: s.unprocessable,
+        mismatched_hits: s.mismatched_hits,
+        crash_at_ms: s.crash_at.map(|t| t.ms()),
+        restart_at_ms: s.restart_at.map(|t| t.ms()),
+        final_status: s.outcome.final_status(),
+        exhausted_by: s.outcome.exhausted_by().map(|by| by.name()),
         ledger: run
             .ledger()
             .iter()
-            .map(|e| LedgerJson { t_ms: e.t.ms(), attempt: e.attempt, key: e.key.to_string() })
+            .map(|e| LedgerJson {
+                t_ms: e.t.ms(),
+                attempt: e.attempt,
+                key: e.key.to_string(),
+                payload: e.payload.name(),
+            })
             .collect(),
         events: run
             .records()
@@ -63,8 +86,8 @@ pub fn run_to_json(run: &Run) -> String {
                 t_ms: r.t.ms(),
                 kind: r.kind(),
                 attempt: r.attempt,
-                key: r.key.to_string(),
-                text: r.sentence(),
+                key: r.key.map(|k| k.to_string()),
+                text: sentence(r),
             })
             .collect(),
         settings: run.settings(),

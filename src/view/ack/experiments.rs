@@ -1,7 +1,13 @@
 //! Guided experiments: settings to apply, a question to predict, and an
 //! explanation whose figures come from the run itself.
 
-use crate::sim::{Param, Run, Settings};
+use crate::sim::ParamDef;
+use crate::sim::ack::settings::{
+    CRASH, DEDUP, EXEC, FAULT, FINGERPRINT, IN_FLIGHT, KEY, LEASE, PAYLOAD, RETENTION, STORE, TIMEOUT,
+};
+use crate::sim::ack::{Run, Settings};
+
+use super::sentences::outcome_text;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Question {
@@ -9,6 +15,8 @@ pub enum Question {
     Increments,
     /// "What will the client report?"
     Outcome,
+    /// "How many attempts will the client send?"
+    Attempts,
 }
 
 impl Question {
@@ -16,6 +24,7 @@ impl Question {
         match self {
             Question::Increments => "How many increments will the ledger show when the run is over?",
             Question::Outcome => "What will the client report when it is done?",
+            Question::Attempts => "How many attempts will the client send?",
         }
     }
 
@@ -23,6 +32,7 @@ impl Question {
         match self {
             Question::Increments => &["0", "1", "2", "3"],
             Question::Outcome => &["succeeded", "rejected", "exhausted"],
+            Question::Attempts => &["1", "2", "3"],
         }
     }
 
@@ -31,6 +41,7 @@ impl Question {
         match self {
             Question::Increments => run.summary().committed.to_string(),
             Question::Outcome => run.summary().outcome.name().to_owned(),
+            Question::Attempts => run.summary().attempts.to_string(),
         }
     }
 }
@@ -40,10 +51,11 @@ pub struct Experiment {
     pub id: &'static str,
     pub title: &'static str,
     /// Applied on top of the opening settings.
-    pub setup: &'static [(Param, &'static str)],
+    pub setup: &'static [(&'static ParamDef, &'static str)],
     pub question: Question,
     /// Why it comes out as it does; `{counter}`, `{outcome}`, `{hits}`,
-    /// `{attempts}`, `{late}` and `{lost}` are filled in from the run.
+    /// `{attempts}`, `{late}`, `{lost}`, `{conflicts}`, `{mismatched}`,
+    /// `{outcome_at}` and `{outcome_reason}` are filled in from the run.
     pub why: &'static str,
 }
 
@@ -60,7 +72,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "lost-ack-no-dedup",
         title: "Lost acknowledgement, deduplication off",
-        setup: &[(Param::Dedup, "off")],
+        setup: &[(&DEDUP, "off")],
         question: Question::Increments,
         why: "The retry looks exactly like the first request, and without deduplication the server executes it \
               again. The client reports {outcome} once, yet the ledger holds {counter} increments: the client's \
@@ -69,7 +81,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "key-per-attempt",
         title: "A new key for every attempt",
-        setup: &[(Param::Key, "per-attempt")],
+        setup: &[(&KEY, "per-attempt")],
         question: Question::Increments,
         why: "Deduplication is on, but each attempt carries a fresh key, so the retry's key has no stored result \
               and the server executes it as new work: {counter} increments, {hits} deduplication hits. A key must \
@@ -78,7 +90,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "retention-zero",
         title: "Retention zero",
-        setup: &[(Param::RetentionMs, "0")],
+        setup: &[(&RETENTION, "0")],
         question: Question::Increments,
         why: "The result is stored but expires the instant it commits, so the retry finds nothing to replay and \
               executes again: {counter} increments. Retention must outlast the client's whole retry schedule.",
@@ -86,7 +98,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "lose-all-dedup",
         title: "Every success lost, deduplication on",
-        setup: &[(Param::Fault, "lose-all")],
+        setup: &[(&FAULT, "lose-all")],
         question: Question::Outcome,
         why: "Every success response, replays included, is lost. After {attempts} attempts the client gives up \
               ({outcome}) without knowing what happened, while the ledger holds {counter} increment: the intent \
@@ -95,7 +107,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "lose-all-no-dedup",
         title: "Every success lost, deduplication off",
-        setup: &[(Param::Fault, "lose-all"), (Param::Dedup, "off")],
+        setup: &[(&FAULT, "lose-all"), (&DEDUP, "off")],
         question: Question::Increments,
         why: "Each of the {attempts} attempts executes and each acknowledgement is lost: {counter} increments, \
               and the client still reports {outcome}. Retries without deduplication multiply effects.",
@@ -103,7 +115,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "first-503",
         title: "First attempt gets 503",
-        setup: &[(Param::Fault, "first-503")],
+        setup: &[(&FAULT, "first-503")],
         question: Question::Increments,
         why: "A 503 means the server did nothing, so retrying is safe: the second attempt executes once and is \
               acknowledged. {counter} increment, outcome {outcome}.",
@@ -111,7 +123,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "reject-400",
         title: "Input rejected with 400",
-        setup: &[(Param::Fault, "reject-400")],
+        setup: &[(&FAULT, "reject-400")],
         question: Question::Outcome,
         why: "A 400 says the request itself is wrong; sending it again cannot help, so the client stops at once: \
               outcome {outcome}, {attempts} attempt, {counter} increments.",
@@ -119,7 +131,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "timeout-short-no-dedup",
         title: "Timeout shorter than execution, deduplication off",
-        setup: &[(Param::Fault, "none"), (Param::Dedup, "off"), (Param::TimeoutMs, "1000"), (Param::ExecMs, "2500")],
+        setup: &[(&FAULT, "none"), (&DEDUP, "off"), (&TIMEOUT, "1000"), (&EXEC, "2500")],
         question: Question::Increments,
         why: "Nothing is lost, yet every attempt times out before the server can finish, and the server keeps \
               working after the client stops waiting. The client gives up ({outcome}) while {counter} operations \
@@ -128,11 +140,84 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "timeout-short-dedup",
         title: "Timeout shorter than execution, deduplication on",
-        setup: &[(Param::Fault, "none"), (Param::TimeoutMs, "1000"), (Param::ExecMs, "2500")],
+        setup: &[(&FAULT, "none"), (&TIMEOUT, "1000"), (&EXEC, "2500")],
         question: Question::Increments,
         why: "The retry arrives while the first operation is still running under the same key, so it joins that \
               operation instead of starting another: {counter} increment, {hits} deduplication hit, outcome \
               {outcome}. The first attempt's answer arrives late and is ignored.",
+    },
+    Experiment {
+        id: "crash-after-effect-memory",
+        title: "Crash after the effect, in-memory store",
+        setup: &[(&FAULT, "none"), (&CRASH, "after-effect")],
+        question: Question::Increments,
+        why: "The server applied the increment, then crashed before storing the result, and an in-memory store \
+              forgets every key in a crash. The retry finds nothing and executes again: {counter} increments, and \
+              the client reports {outcome}. Deduplication that does not survive a crash protects nothing across one.",
+    },
+    Experiment {
+        id: "crash-after-effect-atomic",
+        title: "Crash after the effect, durable atomic store",
+        setup: &[(&FAULT, "none"), (&CRASH, "after-effect"), (&STORE, "durable-atomic")],
+        question: Question::Increments,
+        why: "The effect and the stored result are one transaction in a durable store, so the crash cannot fall \
+              between them. The retry is answered from the store: {counter} increment, {hits} deduplication hit, \
+              outcome {outcome}.",
+    },
+    Experiment {
+        id: "orphan-no-lease",
+        title: "Orphaned reservation, no lease",
+        setup: &[(&FAULT, "none"), (&CRASH, "after-effect"), (&STORE, "durable-separate")],
+        question: Question::Outcome,
+        why: "The durable store kept the key's reservation, but the operation that held it died in the crash. \
+              Every retry joins a dead operation and waits for an answer that never comes: {hits} deduplication \
+              hits, outcome {outcome_reason} at {outcome_at}, while the ledger holds {counter} increment.",
+    },
+    Experiment {
+        id: "orphan-with-lease",
+        title: "Orphaned reservation with a 5 s lease",
+        setup: &[(&FAULT, "none"), (&CRASH, "after-effect"), (&STORE, "durable-separate"), (&LEASE, "5000")],
+        question: Question::Increments,
+        why: "The lease lets the orphaned reservation go at 5.00 s, so a later retry reserves the key afresh and \
+              executes. The client reports {outcome}, but the first increment was applied before the crash: \
+              {counter} increments. A lease frees a stuck key; only a result stored with the effect prevents the \
+              duplicate.",
+    },
+    Experiment {
+        id: "short-lease",
+        title: "A lease shorter than the work",
+        setup: &[(&FAULT, "none"), (&TIMEOUT, "1000"), (&LEASE, "1500")],
+        question: Question::Increments,
+        why: "Nothing fails: no lost response, no crash. But the lease ends at 1.50 s while the operation still \
+              runs, so the retry at 2.00 s reserves the key again and executes a second time: {counter} \
+              increments, {late} late answers. A lease must outlast the work it protects.",
+    },
+    Experiment {
+        id: "payload-changed-checked",
+        title: "Changed payload, fingerprint checked",
+        setup: &[(&PAYLOAD, "changed")],
+        question: Question::Outcome,
+        why: "The retry rebuilt its body (payload B) but kept the key of payload A. The server compares \
+              fingerprints and answers 422, which is final: outcome {outcome_reason}, {counter} increment. The bug \
+              surfaces instead of hiding.",
+    },
+    Experiment {
+        id: "payload-changed-unchecked",
+        title: "Changed payload, no fingerprint check",
+        setup: &[(&PAYLOAD, "changed"), (&FINGERPRINT, "off")],
+        question: Question::Outcome,
+        why: "Without a fingerprint check the server replays payload A's stored result to a request carrying B: \
+              the client reports {outcome}, {mismatched} mismatched hit, and believes B was applied while the \
+              ledger holds A.",
+    },
+    Experiment {
+        id: "join-vs-409",
+        title: "Duplicate in flight: 409 instead of joining",
+        setup: &[(&FAULT, "none"), (&TIMEOUT, "1000"), (&IN_FLIGHT, "reject-409")],
+        question: Question::Attempts,
+        why: "The retry arrives while the first operation still runs. Answered 409, it backs off and comes back \
+              for the stored result: {attempts} attempts, {conflicts} conflict, acknowledged at {outcome_at}. With \
+              join, the same retry would have waited for the running operation and been answered at 2.05 s.",
     },
 ];
 
@@ -146,7 +231,11 @@ impl Experiment {
         let s = run.summary();
         self.why
             .replace("{counter}", &s.committed.to_string())
+            .replace("{outcome_reason}", &outcome_text(s.outcome))
+            .replace("{outcome_at}", &s.outcome_at.to_string())
             .replace("{outcome}", s.outcome.name())
+            .replace("{conflicts}", &s.conflicts.to_string())
+            .replace("{mismatched}", &s.mismatched_hits.to_string())
             .replace("{hits}", &s.dedup_hits.to_string())
             .replace("{attempts}", &s.attempts.to_string())
             .replace("{late}", &s.late_responses.to_string())
@@ -166,7 +255,7 @@ pub fn verdict(prediction: &str, answer: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::Outcome;
+    use crate::sim::ack::{ExhaustedBy, Outcome, Status};
 
     fn run(e: &Experiment) -> Run {
         Run::simulate(&e.settings()).unwrap()
@@ -190,12 +279,21 @@ mod tests {
             ("lost-ack-no-dedup", 2, Outcome::Succeeded),
             ("key-per-attempt", 2, Outcome::Succeeded),
             ("retention-zero", 2, Outcome::Succeeded),
-            ("lose-all-dedup", 1, Outcome::Exhausted),
-            ("lose-all-no-dedup", 3, Outcome::Exhausted),
+            ("lose-all-dedup", 1, Outcome::Exhausted(ExhaustedBy::Attempts)),
+            ("lose-all-no-dedup", 3, Outcome::Exhausted(ExhaustedBy::Attempts)),
             ("first-503", 1, Outcome::Succeeded),
-            ("reject-400", 0, Outcome::Rejected),
-            ("timeout-short-no-dedup", 3, Outcome::Exhausted),
+            ("reject-400", 0, Outcome::Rejected(Status::Rejected)),
+            ("timeout-short-no-dedup", 3, Outcome::Exhausted(ExhaustedBy::Attempts)),
             ("timeout-short-dedup", 1, Outcome::Succeeded),
+            // MODEL.md v2's worked examples 1 to 8, as the new experiments use them.
+            ("crash-after-effect-memory", 2, Outcome::Succeeded),
+            ("crash-after-effect-atomic", 1, Outcome::Succeeded),
+            ("orphan-no-lease", 1, Outcome::Exhausted(ExhaustedBy::Attempts)),
+            ("orphan-with-lease", 2, Outcome::Succeeded),
+            ("short-lease", 2, Outcome::Succeeded),
+            ("payload-changed-checked", 1, Outcome::Rejected(Status::Unprocessable)),
+            ("payload-changed-unchecked", 1, Outcome::Succeeded),
+            ("join-vs-409", 1, Outcome::Succeeded),
         ];
         assert_eq!(expect.len(), EXPERIMENTS.len());
         for (id, counter, outcome) in expect {

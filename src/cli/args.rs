@@ -1,0 +1,167 @@
+//! Flags in, validated settings out, for every lab's command. A lab's
+//! parameters come from its [`Schema`]; the common flags (`--settings`,
+//! `--format`, `--at-ms`) and a command's own extras are handled here too,
+//! so every refusal reads the same way.
+
+use crate::sim::params::{Raw, Schema, shorten};
+use crate::sim::params_file::parse_settings_file;
+
+/// A refused command line, already phrased for the user.
+#[derive(Debug, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// A flag a command takes besides its lab's parameters.
+pub struct Extra {
+    pub flag: &'static str,
+    /// What it allows, for messages and help.
+    pub allowed: &'static str,
+}
+
+/// What a lab command's flags said.
+#[derive(Debug)]
+pub struct LabArgs<S> {
+    pub settings: S,
+    pub format: Format,
+    pub at_ms: Option<u64>,
+    /// The command's own flags, as given, in order (read by the commands
+    /// that declare extras).
+    #[allow(dead_code)]
+    pub extras: Vec<(&'static str, String)>,
+    pub help: bool,
+}
+
+pub fn refuse(flag: &str, value: &str, allowed: &str) -> UsageError {
+    UsageError(format!("{flag}: \"{}\" is not allowed; allowed: {allowed}", shorten(value)))
+}
+
+/// `--flag=value` as (`--flag`, Some(`value`)); anything else as itself.
+fn split_flag(arg: &str) -> (&str, Option<&str>) {
+    match arg.split_once('=') {
+        Some((flag, value)) if flag.starts_with("--") => (flag, Some(value)),
+        _ => (arg, None),
+    }
+}
+
+/// Takes the value of `--flag=value` or `--flag value`; a following word
+/// that is itself a flag is not taken as a value.
+fn take_value<'a>(
+    flag: &str,
+    inline: Option<&'a str>,
+    rest: &mut impl Iterator<Item = &'a String>,
+    allowed: &str,
+) -> Result<&'a str, UsageError> {
+    if let Some(v) = inline {
+        return Ok(v);
+    }
+    match rest.next() {
+        Some(v) if !v.starts_with("--") => Ok(v.as_str()),
+        _ => Err(UsageError(format!("{flag} needs a value; allowed: {allowed}"))),
+    }
+}
+
+pub fn parse_count(flag: &str, text: &str, min: u64, max: u64) -> Result<u64, UsageError> {
+    let allowed = format!("a whole number from {min} to {max}");
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        if let Ok(n) = text.parse::<u64>()
+            && (min..=max).contains(&n)
+        {
+            return Ok(n);
+        }
+        return Err(UsageError(format!("{flag}: {} is out of range; allowed: {allowed}", shorten(text))));
+    }
+    Err(UsageError(format!("{flag}: \"{}\" is not a whole number; allowed: {allowed}", shorten(text))))
+}
+
+/// Reads a settings file from disk for `--settings`.
+pub fn read_settings_file<S: Schema>(path: &str) -> Result<S, UsageError> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        UsageError(format!("--settings: cannot read \"{}\": {e}; allowed: a readable JSON file", shorten(path)))
+    })?;
+    parse_settings_file(&bytes).map_err(|e| UsageError(format!("--settings \"{}\": {e}", shorten(path))))
+}
+
+/// Every flag `command` takes, for the "unknown option" message.
+fn all_flags<S: Schema>(extras: &[Extra]) -> String {
+    let mut flags: Vec<&str> = S::PARAMS.iter().map(|p| p.flag).collect();
+    flags.extend(extras.iter().map(|e| e.flag));
+    flags.extend(["--settings", "--format", "--at-ms"]);
+    flags.join(", ")
+}
+
+/// Parses a lab command's flags. Flags override a settings file, whatever
+/// order they come in.
+pub fn parse_lab<S: Schema>(command: &str, args: &[String], extras: &[Extra]) -> Result<LabArgs<S>, UsageError> {
+    let mut raw = Raw::<S>::core();
+    let mut base: Option<S> = None;
+    let mut format = Format::Text;
+    let mut at_ms = None;
+    let mut given = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let (flag, inline) = split_flag(arg);
+        if let Some(param) = S::by_flag(flag) {
+            let value = take_value(flag, inline, &mut rest, &param.allowed())?;
+            raw.set(param, value);
+            continue;
+        }
+        if let Some(extra) = extras.iter().find(|e| e.flag == flag) {
+            let value = take_value(flag, inline, &mut rest, extra.allowed)?;
+            given.push((extra.flag, value.to_owned()));
+            continue;
+        }
+        match flag {
+            "--format" => {
+                let value = take_value(flag, inline, &mut rest, "one of text, json")?;
+                format = match value {
+                    "text" => Format::Text,
+                    "json" => Format::Json,
+                    other => return Err(refuse(flag, other, "one of text, json")),
+                };
+            }
+            "--at-ms" => {
+                let value = take_value(flag, inline, &mut rest, "a whole number of milliseconds within the run")?;
+                at_ms = Some(parse_count(flag, value, 0, u64::MAX)?);
+            }
+            "--settings" => {
+                let value = take_value(flag, inline, &mut rest, "the path of a JSON settings file")?;
+                base = Some(read_settings_file(value)?);
+            }
+            "--help" | "-h" => {
+                return Ok(LabArgs { settings: S::opening(), format, at_ms, extras: given, help: true });
+            }
+            other => {
+                return Err(UsageError(format!(
+                    "unknown option \"{}\" for {command}; allowed: {}",
+                    shorten(other),
+                    all_flags::<S>(extras)
+                )));
+            }
+        }
+    }
+    let base = base.unwrap_or_else(S::opening);
+    let settings = raw.validate_over(&base).map_err(|e| UsageError(e.message(e.param.flag)))?;
+    Ok(LabArgs { settings, format, at_ms, extras: given, help: false })
+}
+
+/// One line per parameter for a command's help: flag, allowed, default.
+pub fn params_help<S: Schema>() -> String {
+    use crate::sim::params::Kind;
+    let mut out = String::new();
+    for param in S::PARAMS {
+        let allowed = match param.kind {
+            Kind::Choice(options) => options.iter().map(|o| o.value).collect::<Vec<_>>().join("|"),
+            Kind::Switch { off, on } => format!("{on}|{off}"),
+            Kind::Millis { min, max } => format!("{min}..={max} ms"),
+            Kind::MillisOrOff { min, max } => format!("off|{min}..={max} ms"),
+            Kind::Count { min, max } => format!("{min}..={max}"),
+        };
+        out.push_str(&format!("  {:<24}{allowed} (default {})\n", param.flag, param.format(param.default)));
+    }
+    out
+}

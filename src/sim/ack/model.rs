@@ -1,0 +1,313 @@
+//! The lost-acknowledgement lab as a model for the shared driver: its
+//! actors, and the one `match` that wires what they decide into events and
+//! records.
+
+use crate::sim::SimError;
+use crate::sim::driver::{Model, Out};
+use crate::sim::time::Millis;
+
+use super::client::{Client, Reception};
+use super::facts::{Attempt, ClientId, Decision, Event, OpId, OpKey, Record, Status, What};
+use super::ledger::Ledger;
+use super::network::{Body, Message, Network};
+use super::server::{Admission, Server};
+use super::settings::Settings;
+
+/// The most events one run may handle. A run needs well under a hundred;
+/// hitting this means a bug, and the run stops with an error instead of
+/// looping.
+pub const EVENT_BUDGET: usize = 10_000;
+
+/// Every actor of one run.
+#[derive(Clone, Debug)]
+pub struct AckModel {
+    pub(crate) clients: Vec<Client>,
+    pub(crate) server: Server,
+    pub(crate) network: Network,
+    pub(crate) ledger: Ledger,
+    pub(crate) late_responses: u32,
+    /// When the server crashed and when it restarts, once it has crashed.
+    pub(crate) crash: Option<(Millis, Millis)>,
+    /// Reused for the attempts a commit answers, so commits do not allocate.
+    answer_buffer: Vec<(ClientId, Attempt)>,
+}
+
+impl AckModel {
+    pub fn new(settings: &Settings) -> AckModel {
+        AckModel {
+            clients: vec![Client::new(ClientId(0), settings.client)],
+            server: Server::new(settings.server, settings.store),
+            network: Network::new(settings.network),
+            ledger: Ledger::default(),
+            late_responses: 0,
+            crash: None,
+            answer_buffer: Vec::new(),
+        }
+    }
+
+    /// The one client of this lab.
+    pub fn client(&self) -> &Client {
+        &self.clients[0]
+    }
+
+    fn client_mut(&mut self, id: ClientId) -> &mut Client {
+        &mut self.clients[id.0 as usize]
+    }
+
+    /// Puts an answer to `to` on the wire and schedules its delivery.
+    fn answer(
+        &mut self,
+        out: &mut Out<'_, Self>,
+        now: Millis,
+        to: (ClientId, Attempt, OpKey),
+        status: Status,
+    ) -> Message {
+        let (client, attempt, key) = to;
+        let response = self.network.send(now, client, attempt, key, Body::Response(status));
+        out.schedule(response.arrives_at, Event::Delivery(response.id));
+        response
+    }
+
+    fn after(out: &mut Out<'_, Self>, client: ClientId, decision: Decision) {
+        if let Decision::Retry { next, at, .. } = decision {
+            out.schedule(at, Event::ClientSends { client, attempt: next });
+        }
+    }
+
+    fn on_request(&mut self, now: Millis, request: Message, out: &mut Out<'_, Self>) -> Result<(), SimError> {
+        let Body::Request(payload) = request.body else {
+            unreachable!("only requests are scheduled as RequestArrives")
+        };
+        let (client, attempt, key) = (request.client, request.attempt, request.key);
+        let to = (client, attempt, key);
+        let record = |what| Record { t: now, client, attempt, key: Some(key), what };
+        match self.server.on_arrival(now, client, attempt, key, payload)? {
+            Admission::Refused => {
+                let refusal = self.answer(out, now, to, Status::Refused);
+                out.record(record(What::RequestRefused { delivers_at: refusal.arrives_at }));
+            }
+            Admission::Reject => {
+                out.record(record(What::RequestRejected));
+                self.answer(out, now, to, Status::Rejected);
+            }
+            Admission::Unavailable => {
+                out.record(record(What::RequestUnavailable));
+                self.answer(out, now, to, Status::Unavailable);
+            }
+            Admission::Mismatch { with, origin } => {
+                out.record(record(What::PayloadMismatch { with, origin: origin.attempt, expected: origin.payload }));
+                self.answer(out, now, to, Status::Unprocessable);
+            }
+            Admission::Conflict { origin } => {
+                out.record(record(What::InFlightConflict { origin: origin.attempt }));
+                self.answer(out, now, to, Status::Conflict);
+            }
+            Admission::Joined { origin, commits_at, mismatched } => {
+                out.record(record(What::DedupJoined { origin: origin.attempt, commits_at, mismatched }));
+            }
+            Admission::Replayed { result, mismatched } => {
+                out.record(record(What::DedupReplayed {
+                    origin: result.origin.attempt,
+                    committed_at: result.committed_at,
+                    value: result.value,
+                    mismatched,
+                }));
+                self.answer(out, now, to, Status::Success);
+            }
+            Admission::Started { op, reserved, took_over, lease_ends } => {
+                out.schedule(op.commits_at, Event::Commit(op.id));
+                if let Some(ends) = lease_ends {
+                    out.schedule(ends, Event::LeaseEnds { key, op: op.id });
+                }
+                out.record(record(What::OperationStarted {
+                    op: op.id,
+                    reserved,
+                    took_over,
+                    commits_at: op.commits_at,
+                    lease_ends,
+                    payload,
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    fn on_commit(&mut self, now: Millis, op: OpId, out: &mut Out<'_, Self>) -> Result<(), SimError> {
+        let Some(commit) = self.server.on_commit(now, op, &mut self.ledger)? else {
+            return Ok(());
+        };
+        let operation = commit.op;
+        let record = |what| Record {
+            t: now,
+            client: operation.client,
+            attempt: operation.origin,
+            key: Some(operation.key),
+            what,
+        };
+        if let Some(until) = commit.stored_until {
+            out.schedule(until, Event::ResultExpires { key: operation.key, op: operation.id });
+        }
+        if let Some(crash) = commit.crash {
+            self.crash = Some((now, crash.restarts_at));
+            out.schedule(crash.restarts_at, Event::ServerRestarts);
+            out.record(record(What::ServerCrashed {
+                op: operation.id,
+                point: crash.point,
+                applied: commit.applied,
+                stored_until: commit.stored_until,
+                released: commit.released,
+                lost_operations: crash.lost_operations,
+                wiped: crash.wiped,
+                restarts_at: crash.restarts_at,
+            }));
+            return Ok(());
+        }
+        // The originating attempt first, then every joined one in order.
+        let mut answer = std::mem::take(&mut self.answer_buffer);
+        answer.clear();
+        if commit.respond {
+            answer.push((operation.client, operation.origin));
+            self.server.take_joins(operation.id, |j| answer.push((j.client, j.attempt)));
+        }
+        out.record(record(What::OperationCommitted {
+            op: operation.id,
+            started_at: operation.started_at,
+            value: commit.applied.unwrap_or(0),
+            payload: operation.payload,
+            stored_until: commit.stored_until,
+            released: commit.released,
+            answered: answer.len() as u32,
+        }));
+        for &(client, attempt) in &answer {
+            self.answer(out, now, (client, attempt, operation.key), Status::Success);
+        }
+        self.answer_buffer = answer;
+        Ok(())
+    }
+
+    fn on_delivery(&mut self, now: Millis, message: Message, out: &mut Out<'_, Self>) {
+        let Body::Response(status) = message.body else { unreachable!("only answers are scheduled as Delivery") };
+        let (client, attempt, sent_at) = (message.client, message.attempt, message.sent_at);
+        let record = |what| Record { t: now, client, attempt, key: Some(message.key), what };
+        if message.dropped {
+            out.record(record(What::ResponseLost { status, sent_at }));
+            return;
+        }
+        match self.client_mut(client).on_response(now, attempt, status) {
+            Reception::Decided(decision) => {
+                out.record(record(What::ResponseDelivered { status, sent_at, decision }));
+                Self::after(out, client, decision);
+            }
+            Reception::Late => {
+                self.late_responses += 1;
+                out.record(record(What::ResponseLate { status, sent_at }));
+            }
+        }
+    }
+}
+
+impl Model for AckModel {
+    type Time = Millis;
+    type Event = Event;
+    type Record = Record;
+
+    fn class(event: &Event) -> u8 {
+        event.class()
+    }
+
+    fn start(&mut self, out: &mut Out<'_, Self>) {
+        for client in &self.clients {
+            out.schedule(Millis::ZERO, Event::ClientSends { client: client.id(), attempt: 1 });
+        }
+    }
+
+    fn handle(&mut self, now: Millis, event: Event, out: &mut Out<'_, Self>) -> Result<(), SimError> {
+        match event {
+            Event::ClientSends { client, attempt } => {
+                let Some(sent) = self.client_mut(client).on_send(now, attempt) else {
+                    return Ok(());
+                };
+                let request = self.network.send(now, client, attempt, sent.key, Body::Request(sent.payload));
+                out.schedule(request.arrives_at, Event::RequestArrives(request.id));
+                out.schedule(sent.deadline, Event::DeadlinePasses { client, attempt });
+                out.record(Record {
+                    t: now,
+                    client,
+                    attempt,
+                    key: Some(sent.key),
+                    what: What::AttemptSent {
+                        deadline: sent.deadline,
+                        arrives_at: request.arrives_at,
+                        payload: sent.payload,
+                    },
+                });
+            }
+            Event::RequestArrives(id) => {
+                if let Some(request) = self.network.on_arrival(id) {
+                    self.on_request(now, request, out)?;
+                }
+            }
+            Event::Commit(op) => self.on_commit(now, op, out)?,
+            Event::Delivery(id) => {
+                if let Some(message) = self.network.on_arrival(id) {
+                    self.on_delivery(now, message, out);
+                }
+            }
+            Event::DeadlinePasses { client, attempt } => {
+                if let Some((key, decision)) = self.client_mut(client).on_deadline(now, attempt) {
+                    out.record(Record {
+                        t: now,
+                        client,
+                        attempt,
+                        key: Some(key),
+                        what: What::AttemptTimedOut { decision },
+                    });
+                    Self::after(out, client, decision);
+                }
+            }
+            Event::ServerRestarts => {
+                if let Some(crashed_at) = self.server.on_restart(now) {
+                    out.record(Record {
+                        t: now,
+                        client: ClientId(0),
+                        attempt: 0,
+                        key: None,
+                        what: What::ServerRestarted { crashed_at },
+                    });
+                }
+            }
+            Event::ResultExpires { key, op } => {
+                if let Some(result) = self.server.on_expiry(now, key, op) {
+                    out.record(Record {
+                        t: now,
+                        client: key.client,
+                        attempt: result.origin.attempt,
+                        key: Some(key),
+                        what: What::StoredResultExpired { committed_at: result.committed_at },
+                    });
+                }
+            }
+            Event::LeaseEnds { key, op } => {
+                if let Some((held, orphaned)) = self.server.on_lease_end(now, key, op) {
+                    out.record(Record {
+                        t: now,
+                        client: key.client,
+                        attempt: held.origin.attempt,
+                        key: Some(key),
+                        what: What::LeaseEnded { reserved_at: held.reserved_at, orphaned },
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Nothing is left to happen: every client is done, no operation is in
+    /// flight, the server is up and nothing is on the wire (requests
+    /// included: a request still travelling will start an operation when it
+    /// lands). Whatever the queue still holds is then only stale deadlines
+    /// and markers.
+    fn is_finished(&self) -> bool {
+        self.clients.iter().all(Client::is_done) && self.server.is_idle() && self.network.is_idle()
+    }
+}

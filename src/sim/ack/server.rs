@@ -1,0 +1,415 @@
+//! The server: refusals while it is down, fault injection at the door,
+//! stored results checked before reservations, leases, 409 and 422, and
+//! operations whose commit is four steps a crash can fall between.
+
+use crate::sim::SimError;
+use crate::sim::time::Millis;
+
+use super::facts::{Attempt, ClientId, MismatchWith, OpId, OpKey, Origin, Payload};
+use super::ledger::Ledger;
+use super::settings::{CrashPoint, Door, InFlight, ServerConfig, StoreConfig, StoreKind};
+
+/// The most stored results and reservations the server keeps at once. One
+/// client with at most ten attempts needs ten; the bound is a guard.
+pub const STORE_CAPACITY: usize = 1024;
+
+/// An operation in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operation {
+    pub id: OpId,
+    pub client: ClientId,
+    pub origin: Attempt,
+    pub key: OpKey,
+    pub payload: Payload,
+    pub started_at: Millis,
+    pub commits_at: Millis,
+}
+
+/// An attempt waiting for an operation to commit (a join).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Join {
+    pub op: OpId,
+    pub client: ClientId,
+    pub attempt: Attempt,
+}
+
+/// A key held by an operation, blocking duplicates while its lease runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reservation {
+    pub key: OpKey,
+    pub origin: Origin,
+    pub reserved_at: Millis,
+    pub lease_ends: Millis,
+}
+
+/// A retained result, valid while `now < expires_at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredResult {
+    pub key: OpKey,
+    pub origin: Origin,
+    pub committed_at: Millis,
+    pub expires_at: Millis,
+    /// The counter value the operation produced.
+    pub value: u64,
+}
+
+/// Whether the server is serving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Power {
+    Up,
+    Down { since: Millis, until: Millis },
+}
+
+/// How the server answers an arriving attempt (MODEL.md v2's server rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// Rule 0: down.
+    Refused,
+    /// Rule 1: 400.
+    Reject,
+    /// Rule 2: 503.
+    Unavailable,
+    /// Rules 3a and 4a: 422.
+    Mismatch { with: MismatchWith, origin: Origin },
+    /// Rule 3b: the stored result, at once.
+    Replayed { result: StoredResult, mismatched: bool },
+    /// Rule 4b: joined the operation holding the key; `commits_at` is `None`
+    /// when that operation died in a crash and will never answer.
+    Joined { origin: Origin, commits_at: Option<Millis>, mismatched: bool },
+    /// Rule 4c: 409.
+    Conflict { origin: Origin },
+    /// Rules 5 and 6.
+    Started { op: Operation, reserved: bool, took_over: bool, lease_ends: Option<Millis> },
+}
+
+/// The steps of a commit, in order. A crash falls before one of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    /// The counter is incremented and the ledger entry appended.
+    Effect,
+    /// The result is stored for the key.
+    Record,
+    /// The reservation is released.
+    Release,
+    /// Success responses are sent.
+    Respond,
+}
+
+/// What a commit (or the crash during one) did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Commit {
+    pub op: Operation,
+    /// The counter after the effect, if it was applied.
+    pub applied: Option<u64>,
+    pub stored_until: Option<Millis>,
+    pub released: bool,
+    /// Whether responses go out (no crash).
+    pub respond: bool,
+    pub crash: Option<Crash>,
+}
+
+/// What a crash destroyed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crash {
+    pub point: CrashPoint,
+    pub lost_operations: u32,
+    pub wiped: bool,
+    pub restarts_at: Millis,
+}
+
+#[derive(Clone, Debug)]
+pub struct Server {
+    config: ServerConfig,
+    store_kind: StoreKind,
+    power: Power,
+    crashed: bool,
+    /// Operations in flight, oldest first.
+    in_flight: Vec<Operation>,
+    /// Attempts waiting on operations, in the order they joined.
+    joins: Vec<Join>,
+    reservations: Vec<Reservation>,
+    results: Vec<StoredResult>,
+    next_op: u32,
+    dedup_hits: u32,
+    mismatched_hits: u32,
+    conflicts: u32,
+    unprocessable: u32,
+    refused: u32,
+}
+
+impl Server {
+    pub fn new(config: ServerConfig, store: StoreConfig) -> Server {
+        Server {
+            config,
+            store_kind: store.kind,
+            power: Power::Up,
+            crashed: false,
+            in_flight: Vec::new(),
+            joins: Vec::new(),
+            reservations: Vec::new(),
+            results: Vec::new(),
+            next_op: 0,
+            dedup_hits: 0,
+            mismatched_hits: 0,
+            conflicts: 0,
+            unprocessable: 0,
+            refused: 0,
+        }
+    }
+
+    /// Nothing in flight and serving: nothing of the server's can still
+    /// happen (orphaned reservations and stored results only wait).
+    pub fn is_idle(&self) -> bool {
+        self.in_flight.is_empty() && self.power == Power::Up
+    }
+
+    pub fn power(&self) -> Power {
+        self.power
+    }
+    pub fn operations(&self) -> &[Operation] {
+        &self.in_flight
+    }
+    pub fn joins(&self) -> &[Join] {
+        &self.joins
+    }
+    pub fn reservations(&self) -> &[Reservation] {
+        &self.reservations
+    }
+    pub fn dedup_hits(&self) -> u32 {
+        self.dedup_hits
+    }
+    pub fn mismatched_hits(&self) -> u32 {
+        self.mismatched_hits
+    }
+    pub fn conflicts(&self) -> u32 {
+        self.conflicts
+    }
+    pub fn unprocessable(&self) -> u32 {
+        self.unprocessable
+    }
+    pub fn refused(&self) -> u32 {
+        self.refused
+    }
+
+    /// Stored results still valid at `now`.
+    pub fn valid_results(&self, now: Millis) -> impl Iterator<Item = &StoredResult> {
+        self.results.iter().filter(move |r| now < r.expires_at)
+    }
+
+    /// Whether operation `op` is still in flight (it may have died in a crash).
+    pub fn is_alive(&self, op: OpId) -> bool {
+        self.in_flight.iter().any(|o| o.id == op)
+    }
+
+    /// Attempt `attempt` of `client` with `key` and `payload` arrives at
+    /// `now`: the first rule that applies decides.
+    pub fn on_arrival(
+        &mut self,
+        now: Millis,
+        client: ClientId,
+        attempt: Attempt,
+        key: OpKey,
+        payload: Payload,
+    ) -> Result<Admission, SimError> {
+        if let Power::Down { .. } = self.power {
+            self.refused += 1;
+            return Ok(Admission::Refused);
+        }
+        match self.config.door {
+            Door::Reject400 => return Ok(Admission::Reject),
+            Door::First503 if attempt == 1 => return Ok(Admission::Unavailable),
+            _ => {}
+        }
+        let mut took_over = false;
+        if self.config.dedup {
+            // A completed result wins over a reservation of the same key.
+            if let Some(&result) = self.results.iter().find(|r| r.key == key && now < r.expires_at) {
+                let mismatched = payload != result.origin.payload;
+                if mismatched && self.config.fingerprint {
+                    self.unprocessable += 1;
+                    return Ok(Admission::Mismatch { with: MismatchWith::StoredResult, origin: result.origin });
+                }
+                self.count_hit(mismatched);
+                return Ok(Admission::Replayed { result, mismatched });
+            }
+            if let Some(&held) = self.reservations.iter().find(|r| r.key == key) {
+                if now < held.lease_ends {
+                    let mismatched = payload != held.origin.payload;
+                    if mismatched && self.config.fingerprint {
+                        self.unprocessable += 1;
+                        return Ok(Admission::Mismatch { with: MismatchWith::Reservation, origin: held.origin });
+                    }
+                    if self.config.in_flight == InFlight::Reject409 {
+                        self.conflicts += 1;
+                        return Ok(Admission::Conflict { origin: held.origin });
+                    }
+                    self.count_hit(mismatched);
+                    let commits_at = self.in_flight.iter().find(|o| o.id == held.origin.op).map(|o| o.commits_at);
+                    self.joins.push(Join { op: held.origin.op, client, attempt });
+                    return Ok(Admission::Joined { origin: held.origin, commits_at, mismatched });
+                }
+                // The lease has ended: the key is free to reserve afresh.
+                took_over = true;
+            }
+            if self.reservations.len() >= STORE_CAPACITY {
+                return Err(SimError::StoreFull { capacity: STORE_CAPACITY });
+            }
+        }
+        let op = Operation {
+            id: OpId(self.next_op),
+            client,
+            origin: attempt,
+            key,
+            payload,
+            started_at: now,
+            commits_at: now + self.config.exec,
+        };
+        self.next_op += 1;
+        self.in_flight.push(op);
+        let mut lease_ends = None;
+        if self.config.dedup {
+            let reservation = Reservation {
+                key,
+                origin: Origin { op: op.id, attempt, payload },
+                reserved_at: now,
+                lease_ends: now + self.config.lease,
+            };
+            match self.reservations.iter_mut().find(|r| r.key == key) {
+                Some(old) => *old = reservation,
+                None => self.reservations.push(reservation),
+            }
+            lease_ends = Some(reservation.lease_ends);
+        }
+        Ok(Admission::Started { op, reserved: self.config.dedup, took_over, lease_ends })
+    }
+
+    fn count_hit(&mut self, mismatched: bool) {
+        self.dedup_hits += 1;
+        if mismatched {
+            self.mismatched_hits += 1;
+        }
+    }
+
+    /// Operation `op` reaches its commit instant. `None` if it is no longer
+    /// in flight (it died in a crash): a stale event. Otherwise the commit's
+    /// steps run in order, unless the crash falls before one of them.
+    pub fn on_commit(&mut self, now: Millis, op: OpId, ledger: &mut Ledger) -> Result<Option<Commit>, SimError> {
+        let Some(index) = self.in_flight.iter().position(|o| o.id == op) else {
+            return Ok(None);
+        };
+        // `remove`, not `swap_remove`: the rest stay oldest first.
+        let operation = self.in_flight.remove(index);
+        // The crash strikes the first operation started in the run, once.
+        let crash_before = match self.config.crash {
+            CrashPoint::None => None,
+            _ if self.crashed || operation.id != OpId(0) => None,
+            CrashPoint::BeforeCommit => Some(Step::Effect),
+            // An atomic store makes effect, record and release one
+            // transaction: a crash cannot fall between them.
+            CrashPoint::AfterEffect if self.store_kind == StoreKind::DurableAtomic => Some(Step::Respond),
+            CrashPoint::AfterEffect => Some(Step::Record),
+            CrashPoint::AfterRecord => Some(Step::Respond),
+        };
+        let mut commit =
+            Commit { op: operation, applied: None, stored_until: None, released: false, respond: false, crash: None };
+        for step in [Step::Effect, Step::Record, Step::Release, Step::Respond] {
+            if crash_before == Some(step) {
+                commit.crash = Some(self.crash(now));
+                break;
+            }
+            match step {
+                Step::Effect => {
+                    commit.applied = Some(ledger.append(now, &operation));
+                }
+                Step::Record if self.config.dedup => {
+                    commit.stored_until = Some(self.store_result(now, &operation, commit.applied)?);
+                }
+                Step::Release if self.config.dedup => {
+                    // Only if this operation still holds the key: a newer
+                    // reservation made after this one's lease ended stays.
+                    let before = self.reservations.len();
+                    self.reservations.retain(|r| !(r.key == operation.key && r.origin.op == operation.id));
+                    commit.released = self.reservations.len() < before;
+                }
+                Step::Record | Step::Release => {}
+                Step::Respond => commit.respond = true,
+            }
+        }
+        Ok(Some(commit))
+    }
+
+    fn store_result(&mut self, now: Millis, op: &Operation, value: Option<u64>) -> Result<Millis, SimError> {
+        let result = StoredResult {
+            key: op.key,
+            origin: Origin { op: op.id, attempt: op.origin, payload: op.payload },
+            committed_at: now,
+            expires_at: now + self.config.retention,
+            value: value.unwrap_or(0),
+        };
+        match self.results.iter().position(|r| r.key == op.key) {
+            Some(i) => self.results[i] = result,
+            None if self.results.len() >= STORE_CAPACITY => {
+                return Err(SimError::StoreFull { capacity: STORE_CAPACITY });
+            }
+            None => self.results.push(result),
+        }
+        Ok(result.expires_at)
+    }
+
+    /// The server stops: every other operation is lost, joins to them will
+    /// never be answered, and an in-memory store forgets everything.
+    fn crash(&mut self, now: Millis) -> Crash {
+        self.crashed = true;
+        let lost_operations = self.in_flight.len() as u32;
+        self.in_flight.clear();
+        let wiped = self.store_kind == StoreKind::InMemory;
+        if wiped {
+            self.reservations.clear();
+            self.results.clear();
+        }
+        let restarts_at = now + self.config.restart;
+        self.power = Power::Down { since: now, until: restarts_at };
+        Crash { point: self.config.crash, lost_operations, wiped, restarts_at }
+    }
+
+    /// The attempts to answer when `op` commits: the originating attempt
+    /// first, then every joined attempt in the order they joined. The joins
+    /// are taken off the list.
+    pub fn take_joins(&mut self, op: OpId, mut answer: impl FnMut(Join)) {
+        self.joins.retain(|j| {
+            if j.op == op {
+                answer(*j);
+                false
+            } else {
+                true
+            }
+        });
+    }
+
+    /// The server is back. `None` if it was not down until `now` (stale).
+    pub fn on_restart(&mut self, now: Millis) -> Option<Millis> {
+        match self.power {
+            Power::Down { since, until } if until == now => {
+                self.power = Power::Up;
+                Some(since)
+            }
+            _ => None,
+        }
+    }
+
+    /// The retention of `key`'s result from `op` ends at `now`; returns it
+    /// if it was still there (a crash may have wiped it, a later commit may
+    /// have replaced it).
+    pub fn on_expiry(&mut self, now: Millis, key: OpKey, op: OpId) -> Option<StoredResult> {
+        let index = self.results.iter().position(|r| r.key == key && r.origin.op == op && r.expires_at == now)?;
+        Some(self.results.remove(index))
+    }
+
+    /// The lease of `key`'s reservation by `op` ends at `now`; returns the
+    /// reservation if it is still held (it stays in place until replaced or
+    /// released, but no longer blocks the key) and whether it is orphaned.
+    pub fn on_lease_end(&mut self, now: Millis, key: OpKey, op: OpId) -> Option<(Reservation, bool)> {
+        let held = self.reservations.iter().find(|r| r.key == key && r.origin.op == op && r.lease_ends == now)?;
+        Some((*held, !self.is_alive(op)))
+    }
+}

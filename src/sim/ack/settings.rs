@@ -1,0 +1,584 @@
+//! The lost-acknowledgement lab's parameters (MODEL.md v1 and v2), each
+//! defined once, and the validated settings they become: one configuration
+//! per actor (client, network, server, store).
+
+use serde::Serialize;
+
+use crate::sim::params::{FieldError, Group, InOrder, Kind, Opt, ParamDef, Raw, Schema};
+use crate::sim::time::Millis;
+
+/// The longest a stored result may be kept, and the longest lease: one day.
+pub const MAX_RETENTION_MS: u64 = 86_400_000;
+/// The largest duration that is not a retention, lease or deadline: ten minutes.
+pub const MAX_DURATION_MS: u64 = 600_000;
+/// The longest one-way transit: one minute.
+pub const MAX_TRANSIT_MS: u64 = 60_000;
+/// The most attempts a client may make for one intent.
+pub const MAX_ATTEMPTS: u32 = 10;
+/// The longest overall deadline: one hour.
+pub const MAX_DEADLINE_MS: u64 = 3_600_000;
+
+const fn opt(value: &'static str, label: &'static str) -> Opt {
+    Opt { value, label }
+}
+
+pub static FAULT: ParamDef = ParamDef {
+    name: "fault",
+    flag: "--fault",
+    link: "fault",
+    label: "Response fault",
+    kind: Kind::Choice(&[
+        opt("none", "No response fault"),
+        opt("lose-first", "Lose first success response"),
+        opt("lose-all", "Lose all success responses"),
+        opt("first-503", "First attempt gets 503"),
+        opt("reject-400", "Reject input with 400"),
+    ]),
+    default: 1,
+    group: Group::Basics,
+};
+pub static DEDUP: ParamDef = ParamDef {
+    name: "dedup",
+    flag: "--dedup",
+    link: "dedup",
+    label: "Server deduplicates operation keys",
+    kind: Kind::Switch { off: "off", on: "on" },
+    default: 1,
+    group: Group::Basics,
+};
+pub static KEY: ParamDef = ParamDef {
+    name: "key",
+    flag: "--key",
+    link: "key",
+    label: "Retry key",
+    kind: Kind::Choice(&[opt("stable", "Reuse logical intent key"), opt("per-attempt", "New key for every attempt")]),
+    default: 0,
+    group: Group::Basics,
+};
+pub static RETENTION: ParamDef = ParamDef {
+    name: "retention_ms",
+    flag: "--retention-ms",
+    link: "retention",
+    label: "Stored-result retention",
+    kind: Kind::Millis { min: 0, max: MAX_RETENTION_MS },
+    default: 60_000,
+    group: Group::Basics,
+};
+pub static TIMEOUT: ParamDef = ParamDef {
+    name: "timeout_ms",
+    flag: "--timeout-ms",
+    link: "timeout",
+    label: "Timeout per attempt",
+    kind: Kind::Millis { min: 1, max: MAX_DURATION_MS },
+    default: 3_000,
+    group: Group::Basics,
+};
+pub static EXEC: ParamDef = ParamDef {
+    name: "exec_ms",
+    flag: "--exec-ms",
+    link: "exec",
+    label: "Server execution time",
+    kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
+    default: 2_000,
+    group: Group::Basics,
+};
+pub static MAX_ATTEMPTS_PARAM: ParamDef = ParamDef {
+    name: "max_attempts",
+    flag: "--max-attempts",
+    link: "attempts",
+    label: "Maximum total attempts",
+    kind: Kind::Count { min: 1, max: MAX_ATTEMPTS as u64 },
+    default: 3,
+    group: Group::Basics,
+};
+pub static INITIAL_DELAY: ParamDef = ParamDef {
+    name: "initial_delay_ms",
+    flag: "--initial-delay-ms",
+    link: "delay",
+    label: "Initial retry delay",
+    kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
+    default: 1_000,
+    group: Group::Basics,
+};
+pub static BACKOFF_CAP: ParamDef = ParamDef {
+    name: "backoff_cap_ms",
+    flag: "--backoff-cap-ms",
+    link: "cap",
+    label: "Backoff cap",
+    kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
+    default: 8_000,
+    group: Group::Advanced,
+};
+pub static JITTER: ParamDef = ParamDef {
+    name: "jitter",
+    flag: "--jitter",
+    link: "jitter",
+    label: "Deterministic full-jitter example",
+    kind: Kind::Switch { off: "off", on: "full" },
+    default: 0,
+    group: Group::Basics,
+};
+pub static REQUEST_TRANSIT: ParamDef = ParamDef {
+    name: "request_transit_ms",
+    flag: "--request-transit-ms",
+    link: "req",
+    label: "Request transit",
+    kind: Kind::Millis { min: 0, max: MAX_TRANSIT_MS },
+    default: 0,
+    group: Group::Advanced,
+};
+pub static RESPONSE_TRANSIT: ParamDef = ParamDef {
+    name: "response_transit_ms",
+    flag: "--response-transit-ms",
+    link: "resp",
+    label: "Response transit",
+    kind: Kind::Millis { min: 0, max: MAX_TRANSIT_MS },
+    default: 50,
+    group: Group::Advanced,
+};
+pub static IN_FLIGHT: ParamDef = ParamDef {
+    name: "in_flight",
+    flag: "--in-flight",
+    link: "inflight",
+    label: "Duplicate of an operation in flight",
+    kind: Kind::Choice(&[opt("join", "Joins the operation"), opt("reject-409", "Gets 409 Conflict")]),
+    default: 0,
+    group: Group::Faults,
+};
+pub static PAYLOAD: ParamDef = ParamDef {
+    name: "payload",
+    flag: "--payload",
+    link: "payload",
+    label: "Retry payload",
+    kind: Kind::Choice(&[opt("same", "Same payload (A)"), opt("changed", "Changed payload (B)")]),
+    default: 0,
+    group: Group::Faults,
+};
+pub static FINGERPRINT: ParamDef = ParamDef {
+    name: "fingerprint",
+    flag: "--fingerprint",
+    link: "fp",
+    label: "Server checks the payload fingerprint",
+    kind: Kind::Switch { off: "off", on: "on" },
+    default: 1,
+    group: Group::Faults,
+};
+pub static CRASH: ParamDef = ParamDef {
+    name: "crash",
+    flag: "--crash",
+    link: "crash",
+    label: "Server crash",
+    kind: Kind::Choice(&[
+        opt("none", "No crash"),
+        opt("before-commit", "Before the commit"),
+        opt("after-effect", "After the effect, before the result is stored"),
+        opt("after-record", "After the result is stored, before responding"),
+    ]),
+    default: 0,
+    group: Group::Faults,
+};
+pub static RESTART: ParamDef = ParamDef {
+    name: "restart_ms",
+    flag: "--restart-ms",
+    link: "restart",
+    label: "Restart time",
+    kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
+    default: 1_000,
+    group: Group::Faults,
+};
+pub static STORE: ParamDef = ParamDef {
+    name: "store",
+    flag: "--store",
+    link: "store",
+    label: "Deduplication store",
+    kind: Kind::Choice(&[
+        opt("in-memory", "In memory (lost in a crash)"),
+        opt("durable-separate", "Durable, separate from the effect"),
+        opt("durable-atomic", "Durable, atomic with the effect"),
+    ]),
+    default: 0,
+    group: Group::Faults,
+};
+pub static LEASE: ParamDef = ParamDef {
+    name: "lease_ms",
+    flag: "--lease-ms",
+    link: "lease",
+    label: "Reservation lease",
+    kind: Kind::Millis { min: 1, max: MAX_RETENTION_MS },
+    default: MAX_RETENTION_MS,
+    group: Group::Faults,
+};
+pub static DEADLINE: ParamDef = ParamDef {
+    name: "deadline_ms",
+    flag: "--deadline-ms",
+    link: "deadline",
+    label: "Overall deadline",
+    kind: Kind::MillisOrOff { min: 1, max: MAX_DEADLINE_MS },
+    default: 0,
+    group: Group::Faults,
+};
+
+/// Every parameter, v1's twelve first, in the order they are validated,
+/// listed and written.
+pub static PARAMS: [&ParamDef; 20] = [
+    &FAULT,
+    &DEDUP,
+    &KEY,
+    &RETENTION,
+    &TIMEOUT,
+    &EXEC,
+    &MAX_ATTEMPTS_PARAM,
+    &INITIAL_DELAY,
+    &BACKOFF_CAP,
+    &JITTER,
+    &REQUEST_TRANSIT,
+    &RESPONSE_TRANSIT,
+    &IN_FLIGHT,
+    &PAYLOAD,
+    &FINGERPRINT,
+    &CRASH,
+    &RESTART,
+    &STORE,
+    &LEASE,
+    &DEADLINE,
+];
+
+/// The spelling of option `index` of a choice parameter.
+fn choice_value(param: &'static ParamDef, index: usize) -> &'static str {
+    match param.kind {
+        Kind::Choice(options) => options[index].value,
+        _ => unreachable!("{} is a choice", param.name),
+    }
+}
+
+/// The `fault` parameter: which response fault the run injects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Fault {
+    None,
+    LoseFirst,
+    LoseAll,
+    First503,
+    Reject400,
+}
+
+/// How the client chooses the operation key of each attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyMode {
+    /// Every attempt reuses the logical intent's key.
+    Stable,
+    /// Every attempt gets a fresh key.
+    PerAttempt,
+}
+
+/// Whether retry delays are spread by the deterministic jitter sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Jitter {
+    Off,
+    Full,
+}
+
+/// What a retry carries: the same body, or one the client rebuilt (a bug).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PayloadMode {
+    Same,
+    Changed,
+}
+
+/// What the server does with a duplicate of an operation still running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InFlight {
+    Join,
+    Reject409,
+}
+
+/// Where in the first operation's commit the server crashes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CrashPoint {
+    None,
+    BeforeCommit,
+    AfterEffect,
+    AfterRecord,
+}
+
+impl CrashPoint {
+    pub const ALL: [CrashPoint; 4] =
+        [CrashPoint::None, CrashPoint::BeforeCommit, CrashPoint::AfterEffect, CrashPoint::AfterRecord];
+
+    /// The parameter's value for this point, e.g. "after-effect".
+    pub fn value(self) -> &'static str {
+        choice_value(&CRASH, self as usize)
+    }
+}
+
+/// Where reservations and stored results live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StoreKind {
+    InMemory,
+    DurableSeparate,
+    DurableAtomic,
+}
+
+impl StoreKind {
+    pub const ALL: [StoreKind; 3] = [StoreKind::InMemory, StoreKind::DurableSeparate, StoreKind::DurableAtomic];
+
+    /// The parameter's value for this store, e.g. "durable-atomic".
+    pub fn value(self) -> &'static str {
+        choice_value(&STORE, self as usize)
+    }
+
+    pub fn is_durable(self) -> bool {
+        self != StoreKind::InMemory
+    }
+}
+
+/// Which success responses the network drops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Drops {
+    None,
+    FirstSuccess,
+    EverySuccess,
+}
+
+/// What the server answers at the door, before looking at keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Door {
+    Open,
+    /// 503 for attempt 1.
+    First503,
+    /// 400 for every attempt.
+    Reject400,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClientConfig {
+    pub timeout: Millis,
+    pub max_attempts: u32,
+    pub initial_delay: Millis,
+    pub backoff_cap: Millis,
+    pub jitter: Jitter,
+    pub key: KeyMode,
+    pub payload: PayloadMode,
+    /// The overall deadline, measured from the first send.
+    pub deadline: Option<Millis>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NetworkConfig {
+    pub request_transit: Millis,
+    pub response_transit: Millis,
+    pub drops: Drops,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ServerConfig {
+    pub door: Door,
+    pub dedup: bool,
+    pub retention: Millis,
+    pub exec: Millis,
+    pub in_flight: InFlight,
+    pub fingerprint: bool,
+    pub crash: CrashPoint,
+    pub restart: Millis,
+    pub lease: Millis,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StoreConfig {
+    pub kind: StoreKind,
+}
+
+/// Validated settings of one run: one configuration per actor. The only ways
+/// in are [`Schema::opening`], [`Schema::with`] and [`Raw::validate`], all of
+/// which check every value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Settings {
+    values: [u64; 20],
+    pub client: ClientConfig,
+    pub network: NetworkConfig,
+    pub server: ServerConfig,
+    pub store: StoreConfig,
+}
+
+/// The raw input type of this lab.
+pub type RawSettings = Raw<Settings>;
+
+impl Schema for Settings {
+    const PARAMS: &'static [&'static ParamDef] = &PARAMS;
+
+    fn from_values(values: &[u64]) -> Result<Settings, FieldError> {
+        let v: [u64; 20] = values.try_into().expect("one value per parameter");
+        let at = |param: &ParamDef| v[PARAMS.iter().position(|p| p.name == param.name).expect("listed")];
+        let ms = |param: &ParamDef| Millis(at(param));
+        let fault =
+            [Fault::None, Fault::LoseFirst, Fault::LoseAll, Fault::First503, Fault::Reject400][at(&FAULT) as usize];
+        let client = ClientConfig {
+            timeout: ms(&TIMEOUT),
+            max_attempts: at(&MAX_ATTEMPTS_PARAM) as u32,
+            initial_delay: ms(&INITIAL_DELAY),
+            backoff_cap: ms(&BACKOFF_CAP),
+            jitter: if at(&JITTER) == 1 { Jitter::Full } else { Jitter::Off },
+            key: if at(&KEY) == 0 { KeyMode::Stable } else { KeyMode::PerAttempt },
+            payload: if at(&PAYLOAD) == 0 { PayloadMode::Same } else { PayloadMode::Changed },
+            deadline: Some(ms(&DEADLINE)).filter(|d| d.ms() > 0),
+        };
+        let network = NetworkConfig {
+            request_transit: ms(&REQUEST_TRANSIT),
+            response_transit: ms(&RESPONSE_TRANSIT),
+            drops: match fault {
+                Fault::LoseFirst => Drops::FirstSuccess,
+                Fault::LoseAll => Drops::EverySuccess,
+                _ => Drops::None,
+            },
+        };
+        let server = ServerConfig {
+            door: match fault {
+                Fault::First503 => Door::First503,
+                Fault::Reject400 => Door::Reject400,
+                _ => Door::Open,
+            },
+            dedup: at(&DEDUP) == 1,
+            retention: ms(&RETENTION),
+            exec: ms(&EXEC),
+            in_flight: if at(&IN_FLIGHT) == 0 { InFlight::Join } else { InFlight::Reject409 },
+            fingerprint: at(&FINGERPRINT) == 1,
+            crash: CrashPoint::ALL[at(&CRASH) as usize],
+            restart: ms(&RESTART),
+            lease: ms(&LEASE),
+        };
+        let store = StoreConfig { kind: StoreKind::ALL[at(&STORE) as usize] };
+        Ok(Settings { values: v, client, network, server, store })
+    }
+
+    fn values(&self) -> &[u64] {
+        &self.values
+    }
+}
+
+impl Default for Settings {
+    /// MODEL.md's opening settings.
+    fn default() -> Self {
+        Settings::opening()
+    }
+}
+
+impl Serialize for Settings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        InOrder(self).serialize(serializer)
+    }
+}
+
+impl Settings {
+    /// The defaults with some values set, as flags spell them: for tests,
+    /// experiments and scripts.
+    pub fn from_pairs(pairs: &[(&'static ParamDef, &str)]) -> Result<Settings, FieldError> {
+        let mut raw = RawSettings::core();
+        for (param, value) in pairs {
+            raw.set(param, *value);
+        }
+        raw.validate()
+    }
+
+    /// The canonical text of one parameter, as flags spell it.
+    pub fn text(&self, param: &ParamDef) -> String {
+        param.format(self.get(param))
+    }
+
+    pub fn fault(&self) -> Fault {
+        [Fault::None, Fault::LoseFirst, Fault::LoseAll, Fault::First503, Fault::Reject400][self.get(&FAULT) as usize]
+    }
+    pub fn dedup(&self) -> bool {
+        self.server.dedup
+    }
+    pub fn key(&self) -> KeyMode {
+        self.client.key
+    }
+    pub fn retention(&self) -> Millis {
+        self.server.retention
+    }
+    pub fn timeout(&self) -> Millis {
+        self.client.timeout
+    }
+    pub fn exec(&self) -> Millis {
+        self.server.exec
+    }
+    pub fn max_attempts(&self) -> u32 {
+        self.client.max_attempts
+    }
+    pub fn lease(&self) -> Millis {
+        self.server.lease
+    }
+    pub fn crash(&self) -> CrashPoint {
+        self.server.crash
+    }
+    pub fn store_kind(&self) -> StoreKind {
+        self.store.kind
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::params::Problem;
+
+    #[test]
+    fn defaults_are_the_opening_settings() {
+        let s = Settings::default();
+        assert_eq!(s.fault(), Fault::LoseFirst);
+        assert!(s.dedup());
+        assert_eq!(s.retention(), Millis(60_000));
+        assert_eq!(s.network.response_transit, Millis(50));
+        assert_eq!(s.server.crash, CrashPoint::None);
+        assert_eq!(s.store.kind, StoreKind::InMemory);
+        assert_eq!(s.server.lease, Millis(86_400_000));
+        assert_eq!(s.client.deadline, None);
+        assert!(s.server.fingerprint);
+        assert_eq!(s.server.in_flight, InFlight::Join);
+    }
+
+    #[test]
+    fn every_parameter_round_trips_through_its_text() {
+        let s =
+            Settings::from_pairs(&[(&DEDUP, "off"), (&JITTER, "full"), (&TIMEOUT, "1"), (&DEADLINE, "5000")]).unwrap();
+        for param in PARAMS {
+            let copy = Settings::default().with_text(param, &s.text(param)).unwrap();
+            assert_eq!(copy.text(param), s.text(param), "{}", param.name);
+        }
+        assert_eq!(s.client.deadline, Some(Millis(5000)));
+    }
+
+    #[test]
+    fn names_flags_and_links_are_unique() {
+        for pick in [|p: &ParamDef| p.name, |p: &ParamDef| p.flag, |p: &ParamDef| p.link, |p: &ParamDef| p.label] {
+            let mut names: Vec<&str> = PARAMS.iter().map(|p| pick(p)).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), PARAMS.len());
+        }
+    }
+
+    #[test]
+    fn refusals_name_the_parameter_and_what_is_allowed() {
+        let err = Settings::from_pairs(&[(&CRASH, "sometimes")]).unwrap_err();
+        assert_eq!(err.problem, Problem::UnknownChoice);
+        assert_eq!(
+            err.message("--crash"),
+            "--crash: \"sometimes\" is not a known option; allowed: one of none, before-commit, after-effect, after-record"
+        );
+        let err = Settings::from_pairs(&[(&LEASE, "0")]).unwrap_err();
+        assert!(err.message("--lease-ms").starts_with("--lease-ms: 0 is out of range"));
+        let err = Settings::from_pairs(&[(&DEADLINE, "never")]).unwrap_err();
+        assert!(err.message("--deadline-ms").contains("off, or a whole number of milliseconds from 1 to 3600000"));
+    }
+
+    #[test]
+    fn lenient_parsing_keeps_every_good_value() {
+        let mut raw = RawSettings::core();
+        raw.set(&TIMEOUT, "nope");
+        raw.set(&EXEC, "500");
+        let (s, errors) = raw.validate_lenient();
+        assert_eq!(s.exec(), Millis(500));
+        assert_eq!(s.timeout(), Settings::default().timeout());
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].param.name, "timeout_ms");
+    }
+}

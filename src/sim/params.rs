@@ -1,0 +1,559 @@
+//! Parameters, defined once each, and the one validation stage every
+//! boundary goes through.
+//!
+//! A lab lists its parameters as a table of [`ParamDef`]s: name (JSON and
+//! settings files), command-line flag, link name, label, what it allows and
+//! its default. Every boundary (flags, links, files, the form) collects raw
+//! text into a [`Raw`]; [`Schema::validate`] turns that into the lab's
+//! immutable settings, with the cross-field checks in one place, or into a
+//! [`FieldError`] that names the parameter, the value and what is allowed.
+//! Each boundary names the parameter its own way (a flag, a link name, a
+//! label) when it shows the message.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde_json::{Map, Value};
+
+/// One named choice of a choice-valued parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opt {
+    /// The value as flags, links and files spell it.
+    pub value: &'static str,
+    /// The visible label in the form.
+    pub label: &'static str,
+}
+
+/// What a parameter accepts. Every value is held as a `u64`: a choice as the
+/// index of its option, a switch as 0 (off) or 1 (on), "off" as 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Choice(&'static [Opt]),
+    /// Two values; the form shows a checkbox that is ticked for `on`.
+    Switch {
+        off: &'static str,
+        on: &'static str,
+    },
+    /// Whole milliseconds in `min ..= max` (links and the form use seconds).
+    Millis {
+        min: u64,
+        max: u64,
+    },
+    /// "off" or whole milliseconds in `min ..= max`, `min >= 1`.
+    MillisOrOff {
+        min: u64,
+        max: u64,
+    },
+    /// A plain whole number in `min ..= max`.
+    Count {
+        min: u64,
+        max: u64,
+    },
+}
+
+/// Which part of the form a parameter belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    Basics,
+    /// Behind the "Advanced" disclosure.
+    Advanced,
+    /// The "Faults and storage" group.
+    Faults,
+}
+
+/// One parameter: everything any boundary needs to know about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamDef {
+    /// The field name in JSON output and settings files, e.g. `retention_ms`.
+    pub name: &'static str,
+    /// The command-line flag, e.g. `--retention-ms`.
+    pub flag: &'static str,
+    /// The short name in shared links, e.g. `retention`.
+    pub link: &'static str,
+    /// The form's visible label, which is also the accessible name.
+    pub label: &'static str,
+    pub kind: Kind,
+    pub default: u64,
+    pub group: Group,
+}
+
+/// Why a value was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// Not one of the parameter's named choices.
+    UnknownChoice,
+    /// Not a whole number written in decimal digits.
+    NotANumber,
+    /// A whole number, but outside the allowed range.
+    OutOfRange,
+    /// No value was given at all.
+    Missing,
+    /// Allowed on its own, but not together with the other settings; the
+    /// text says what would be allowed.
+    Conflict(String),
+}
+
+/// A refused value: which parameter, what was given, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub param: &'static ParamDef,
+    pub value: String,
+    pub problem: Problem,
+}
+
+impl FieldError {
+    pub fn new(param: &'static ParamDef, value: impl Into<String>, problem: Problem) -> FieldError {
+        FieldError { param, value: value.into(), problem }
+    }
+
+    /// The message a boundary shows, naming the parameter its own way
+    /// (`--timeout-ms`, `timeout`, "Timeout per attempt"...).
+    pub fn message(&self, name: &str) -> String {
+        self.message_with(name, &self.param.allowed())
+    }
+
+    /// The message for links and the form, whose durations are seconds.
+    pub fn human_message(&self, name: &str) -> String {
+        let allowed = self.param.allowed_human();
+        if self.param.is_duration() && self.problem == Problem::NotANumber {
+            let value = shorten(&self.value);
+            return format!(
+                "{name}: \"{value}\" is not a number of seconds with at most three decimals; allowed: {allowed}"
+            );
+        }
+        self.message_with(name, &allowed)
+    }
+
+    /// Like [`FieldError::message`], with the allowed values described by
+    /// the boundary.
+    pub fn message_with(&self, name: &str, allowed: &str) -> String {
+        let value = shorten(&self.value);
+        match &self.problem {
+            Problem::Missing => format!("{name} needs a value; allowed: {allowed}"),
+            Problem::UnknownChoice => format!("{name}: \"{value}\" is not a known option; allowed: {allowed}"),
+            Problem::NotANumber => format!("{name}: \"{value}\" is not a whole number; allowed: {allowed}"),
+            Problem::OutOfRange => format!("{name}: {value} is out of range; allowed: {allowed}"),
+            Problem::Conflict(detail) => {
+                format!("{name}: {value} does not fit the other settings; allowed: {detail}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(self.param.name))
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// Keeps hostile or accidental megabyte values out of one-line messages.
+pub fn shorten(value: &str) -> String {
+    const LIMIT: usize = 40;
+    let cleaned: String = value.chars().map(|c| if c.is_control() { '\u{fffd}' } else { c }).collect();
+    if cleaned.chars().count() <= LIMIT {
+        cleaned
+    } else {
+        let head: String = cleaned.chars().take(LIMIT).collect();
+        format!("{head}…")
+    }
+}
+
+fn whole_number(text: &str) -> Result<u64, Problem> {
+    if text.is_empty() {
+        return Err(Problem::Missing);
+    }
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Problem::NotANumber);
+    }
+    // All digits: the only way parsing fails now is overflow, which is out of range.
+    text.parse::<u64>().map_err(|_| Problem::OutOfRange)
+}
+
+fn in_range(value: u64, min: u64, max: u64) -> Result<u64, Problem> {
+    if (min..=max).contains(&value) { Ok(value) } else { Err(Problem::OutOfRange) }
+}
+
+impl ParamDef {
+    /// The allowed values, as flags and files spell them.
+    pub fn allowed(&self) -> String {
+        match self.kind {
+            Kind::Choice(options) => {
+                format!("one of {}", options.iter().map(|o| o.value).collect::<Vec<_>>().join(", "))
+            }
+            Kind::Switch { off, on } => format!("one of {on}, {off}"),
+            Kind::Millis { min, max } => format!("a whole number of milliseconds from {min} to {max}"),
+            Kind::MillisOrOff { min, max } => {
+                format!("off, or a whole number of milliseconds from {min} to {max}")
+            }
+            Kind::Count { min, max } => format!("a whole number from {min} to {max}"),
+        }
+    }
+
+    /// The allowed values, as links and the form spell them (seconds).
+    pub fn allowed_human(&self) -> String {
+        match self.kind {
+            Kind::Millis { min, max } => {
+                format!("{} to {} seconds", ms_to_seconds_text(min), ms_to_seconds_text(max))
+            }
+            Kind::MillisOrOff { min, max } => {
+                format!("off, or {} to {} seconds", ms_to_seconds_text(min), ms_to_seconds_text(max))
+            }
+            _ => self.allowed(),
+        }
+    }
+
+    /// Whether values are milliseconds (shown as seconds to people).
+    pub fn is_duration(&self) -> bool {
+        matches!(self.kind, Kind::Millis { .. } | Kind::MillisOrOff { .. })
+    }
+
+    /// Validates text as flags and files give it. Surrounding whitespace is
+    /// ignored; nothing else is forgiven.
+    pub fn parse(&'static self, text: &str) -> Result<u64, FieldError> {
+        let trimmed = text.trim();
+        self.parse_core(trimmed).map_err(|problem| FieldError::new(self, text, problem))
+    }
+
+    fn parse_core(&self, text: &str) -> Result<u64, Problem> {
+        match self.kind {
+            Kind::Choice(options) => {
+                options.iter().position(|o| o.value == text).map(|i| i as u64).ok_or(Problem::UnknownChoice)
+            }
+            Kind::Switch { off, on } => match text {
+                t if t == off => Ok(0),
+                t if t == on => Ok(1),
+                _ => Err(Problem::UnknownChoice),
+            },
+            Kind::Millis { min, max } | Kind::Count { min, max } => in_range(whole_number(text)?, min, max),
+            Kind::MillisOrOff { min, max } => {
+                if text == "off" {
+                    Ok(0)
+                } else {
+                    in_range(whole_number(text)?, min, max)
+                }
+            }
+        }
+    }
+
+    /// Validates text as links and the form give it: durations in seconds
+    /// with at most three decimals.
+    pub fn parse_human(&'static self, text: &str) -> Result<u64, FieldError> {
+        let trimmed = text.trim();
+        if !self.is_duration() || trimmed == "off" {
+            return self.parse(text);
+        }
+        if trimmed.is_empty() {
+            return Err(FieldError::new(self, text, Problem::Missing));
+        }
+        let (min, max) = match self.kind {
+            Kind::Millis { min, max } | Kind::MillisOrOff { min, max } => (min, max),
+            _ => unreachable!("durations are Millis or MillisOrOff"),
+        };
+        match seconds_to_ms(trimmed) {
+            Some(ms) => in_range(ms, min, max).map_err(|p| FieldError::new(self, text, p)),
+            None => Err(FieldError::new(self, text, Problem::NotANumber)),
+        }
+    }
+
+    /// The canonical text of a value, as [`ParamDef::parse`] accepts it back.
+    pub fn format(&self, value: u64) -> String {
+        match self.kind {
+            Kind::Choice(options) => options[value as usize].value.to_owned(),
+            Kind::Switch { off, on } => if value == 0 { off } else { on }.to_owned(),
+            Kind::MillisOrOff { .. } if value == 0 => "off".to_owned(),
+            Kind::Millis { .. } | Kind::MillisOrOff { .. } | Kind::Count { .. } => value.to_string(),
+        }
+    }
+
+    /// The text of a value for links and the form (durations in seconds).
+    pub fn format_human(&self, value: u64) -> String {
+        match self.kind {
+            Kind::Millis { .. } => ms_to_seconds_text(value),
+            Kind::MillisOrOff { .. } if value != 0 => ms_to_seconds_text(value),
+            _ => self.format(value),
+        }
+    }
+
+    /// The value as JSON: names for choices, numbers for numbers.
+    pub fn to_json(&self, value: u64) -> Value {
+        match self.kind {
+            Kind::Millis { .. } | Kind::Count { .. } => Value::from(value),
+            Kind::MillisOrOff { .. } if value != 0 => Value::from(value),
+            _ => Value::from(self.format(value)),
+        }
+    }
+}
+
+/// A lab's validated, immutable settings.
+pub trait Schema: Sized + Clone {
+    /// Every parameter, in the order they are validated, listed and written.
+    const PARAMS: &'static [&'static ParamDef];
+
+    /// Builds settings from one valid value per parameter (in
+    /// [`Schema::PARAMS`] order). Cross-field checks live here and nowhere
+    /// else.
+    fn from_values(values: &[u64]) -> Result<Self, FieldError>;
+
+    /// The value of every parameter, in [`Schema::PARAMS`] order.
+    fn values(&self) -> &[u64];
+
+    fn defaults() -> Vec<u64> {
+        Self::PARAMS.iter().map(|p| p.default).collect()
+    }
+
+    /// The opening settings.
+    fn opening() -> Self {
+        Self::from_values(&Self::defaults()).expect("the defaults are valid")
+    }
+
+    /// The definition called `name` in flags, files or links.
+    fn by_flag(flag: &str) -> Option<&'static ParamDef> {
+        Self::PARAMS.iter().copied().find(|p| p.flag == flag)
+    }
+    fn by_name(name: &str) -> Option<&'static ParamDef> {
+        Self::PARAMS.iter().copied().find(|p| p.name == name)
+    }
+    fn by_link(link: &str) -> Option<&'static ParamDef> {
+        Self::PARAMS.iter().copied().find(|p| p.link == link)
+    }
+
+    fn index_of(param: &ParamDef) -> usize {
+        Self::PARAMS.iter().position(|p| p.name == param.name).expect("the parameter belongs to this lab")
+    }
+
+    /// The value of one parameter.
+    fn get(&self, param: &ParamDef) -> u64 {
+        self.values()[Self::index_of(param)]
+    }
+
+    /// These settings with one value replaced, validated again.
+    fn with(&self, param: &'static ParamDef, value: u64) -> Result<Self, FieldError> {
+        let mut values = self.values().to_vec();
+        values[Self::index_of(param)] = value;
+        Self::from_values(&values)
+    }
+
+    /// These settings with one value given as text, validated.
+    fn with_text(&self, param: &'static ParamDef, text: &str) -> Result<Self, FieldError> {
+        self.with(param, param.parse(text)?)
+    }
+
+    /// Every parameter under its name, choices as names and durations as
+    /// milliseconds (the `settings` object of JSON output).
+    fn to_json(&self) -> Value {
+        let mut map = Map::new();
+        for (param, &value) in Self::PARAMS.iter().zip(self.values()) {
+            map.insert(param.name.to_owned(), param.to_json(value));
+        }
+        Value::Object(map)
+    }
+}
+
+/// Serialises settings as a JSON object in parameter order (the order
+/// people read them in), choices as names and durations as milliseconds.
+pub struct InOrder<'a, S>(pub &'a S);
+
+impl<S: Schema> serde::Serialize for InOrder<'_, S> {
+    fn serialize<Ser: serde::Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(S::PARAMS.len()))?;
+        for (param, &value) in S::PARAMS.iter().zip(self.0.values()) {
+            map.serialize_entry(param.name, &param.to_json(value))?;
+        }
+        map.end()
+    }
+}
+
+/// Unvalidated text for some or all of a lab's parameters, as a boundary
+/// collected it, in the boundary's own spelling (`human` for links and the
+/// form, whose durations are seconds).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Raw<S> {
+    values: Vec<Option<String>>,
+    human: bool,
+    schema: PhantomData<S>,
+}
+
+impl<S: Schema> Raw<S> {
+    /// Text as flags and files give it (durations in milliseconds).
+    pub fn core() -> Raw<S> {
+        Raw { values: vec![None; S::PARAMS.len()], human: false, schema: PhantomData }
+    }
+
+    /// Text as links and the form give it (durations in seconds).
+    pub fn human() -> Raw<S> {
+        Raw { values: vec![None; S::PARAMS.len()], human: true, schema: PhantomData }
+    }
+
+    pub fn set(&mut self, param: &ParamDef, text: impl Into<String>) {
+        self.values[S::index_of(param)] = Some(text.into());
+    }
+
+    pub fn get(&self, param: &ParamDef) -> Option<&str> {
+        self.values[S::index_of(param)].as_deref()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.iter().all(Option::is_none)
+    }
+
+    fn parse_one(&self, param: &'static ParamDef, text: &str) -> Result<u64, FieldError> {
+        if self.human { param.parse_human(text) } else { param.parse(text) }
+    }
+
+    /// Strict validation on top of `base`: the first refused value in
+    /// parameter order, or the settings.
+    pub fn validate_over(&self, base: &S) -> Result<S, FieldError> {
+        let mut values = base.values().to_vec();
+        for (i, &param) in S::PARAMS.iter().enumerate() {
+            if let Some(text) = &self.values[i] {
+                values[i] = self.parse_one(param, text)?;
+            }
+        }
+        S::from_values(&values)
+    }
+
+    /// Strict validation on top of the opening settings.
+    pub fn validate(&self) -> Result<S, FieldError> {
+        self.validate_over(&S::opening())
+    }
+
+    /// Applies every value that is allowed and reports the others; used where
+    /// one bad value must not cost the user the rest (a shared link). A value
+    /// that fails a cross-field check falls back to its default.
+    pub fn validate_lenient(&self) -> (S, Vec<FieldError>) {
+        let mut values = S::defaults();
+        let mut errors = Vec::new();
+        for (i, &param) in S::PARAMS.iter().enumerate() {
+            if let Some(text) = &self.values[i] {
+                match self.parse_one(param, text) {
+                    Ok(v) => values[i] = v,
+                    Err(e) => errors.push(e),
+                }
+            }
+        }
+        // Each failed cross-field check resets one parameter, so this ends.
+        for _ in 0..=S::PARAMS.len() {
+            match S::from_values(&values) {
+                Ok(settings) => return (settings, errors),
+                Err(e) => {
+                    values[S::index_of(e.param)] = e.param.default;
+                    errors.push(e);
+                }
+            }
+        }
+        (S::opening(), errors)
+    }
+}
+
+/// Converts a number of seconds as a person types it ("2", "2.5", "0.050")
+/// into whole milliseconds, without floating point. Returns `None` for text
+/// that is not a plain non-negative decimal with at most three decimals.
+pub fn seconds_to_ms(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let (whole, frac) = match text.split_once('.') {
+        Some((w, f)) => (w, f),
+        None => (text, ""),
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 3 {
+        return None;
+    }
+    let whole_ms = if whole.is_empty() { 0 } else { whole.parse::<u64>().ok()?.checked_mul(1000)? };
+    let frac_ms = if frac.is_empty() { 0 } else { format!("{frac:0<3}").parse::<u64>().ok()? };
+    whole_ms.checked_add(frac_ms)
+}
+
+/// Milliseconds written as the shortest exact number of seconds: 2500 is "2.5".
+pub fn ms_to_seconds_text(ms: u64) -> String {
+    let (whole, frac) = (ms / 1000, ms % 1000);
+    if frac == 0 {
+        whole.to_string()
+    } else {
+        let frac = format!("{frac:03}");
+        format!("{whole}.{}", frac.trim_end_matches('0'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static TIMEOUT: ParamDef = ParamDef {
+        name: "timeout_ms",
+        flag: "--timeout-ms",
+        link: "timeout",
+        label: "Timeout per attempt",
+        kind: Kind::Millis { min: 1, max: 600_000 },
+        default: 3000,
+        group: Group::Basics,
+    };
+    static DEADLINE: ParamDef = ParamDef {
+        name: "deadline_ms",
+        flag: "--deadline-ms",
+        link: "deadline",
+        label: "Overall deadline",
+        kind: Kind::MillisOrOff { min: 1, max: 3_600_000 },
+        default: 0,
+        group: Group::Faults,
+    };
+
+    #[test]
+    fn refusals_name_the_parameter_value_and_allowed_range() {
+        let err = TIMEOUT.parse("0").unwrap_err();
+        assert_eq!(err.problem, Problem::OutOfRange);
+        assert_eq!(
+            err.message("--timeout-ms"),
+            "--timeout-ms: 0 is out of range; allowed: a whole number of milliseconds from 1 to 600000"
+        );
+        assert_eq!(TIMEOUT.parse("3.5").unwrap_err().problem, Problem::NotANumber);
+        assert_eq!(TIMEOUT.parse("-1").unwrap_err().problem, Problem::NotANumber);
+        assert_eq!(TIMEOUT.parse("99999999999999999999999").unwrap_err().problem, Problem::OutOfRange);
+        assert_eq!(TIMEOUT.parse("").unwrap_err().problem, Problem::Missing);
+        assert!(TIMEOUT.parse(&"x".repeat(10_000)).unwrap_err().message("t").len() < 200);
+    }
+
+    #[test]
+    fn off_or_milliseconds() {
+        assert_eq!(DEADLINE.parse("off"), Ok(0));
+        assert_eq!(DEADLINE.parse("5000"), Ok(5000));
+        assert_eq!(DEADLINE.parse("0").unwrap_err().problem, Problem::OutOfRange);
+        assert_eq!(DEADLINE.format(0), "off");
+        assert_eq!(DEADLINE.format_human(2500), "2.5");
+        assert_eq!(DEADLINE.parse_human("2.5"), Ok(2500));
+        assert_eq!(DEADLINE.parse_human("off"), Ok(0));
+        assert_eq!(DEADLINE.to_json(0), Value::from("off"));
+        assert_eq!(DEADLINE.to_json(7), Value::from(7));
+    }
+
+    #[test]
+    fn seconds_text_converts_exactly() {
+        assert_eq!(seconds_to_ms("2"), Some(2000));
+        assert_eq!(seconds_to_ms("2.5"), Some(2500));
+        assert_eq!(seconds_to_ms(".05"), Some(50));
+        assert_eq!(seconds_to_ms("0.001"), Some(1));
+        assert_eq!(seconds_to_ms("1.0001"), None);
+        assert_eq!(seconds_to_ms("-1"), None);
+        assert_eq!(seconds_to_ms("1e3"), None);
+        assert_eq!(seconds_to_ms("."), None);
+        assert_eq!(seconds_to_ms(""), None);
+        assert_eq!(ms_to_seconds_text(2500), "2.5");
+        assert_eq!(ms_to_seconds_text(50), "0.05");
+        assert_eq!(ms_to_seconds_text(60_000), "60");
+        assert_eq!(TIMEOUT.parse_human("0.0005").unwrap_err().problem, Problem::NotANumber);
+        assert!(
+            TIMEOUT
+                .parse_human("1e3")
+                .unwrap_err()
+                .human_message("timeout")
+                .starts_with("timeout: \"1e3\" is not a number of seconds")
+        );
+        assert_eq!(TIMEOUT.parse_human("soon").unwrap_err().problem, Problem::NotANumber);
+        assert_eq!(
+            TIMEOUT.parse_human("601").unwrap_err().human_message("timeout"),
+            "timeout: 601 is out of range; allowed: 0.001 to 600 seconds"
+        );
+    }
+}

@@ -1,0 +1,109 @@
+//! Settings files: a JSON object of parameters under their names, or a whole
+//! exported run (whose `settings` object is used). Missing fields take the
+//! defaults; anything unknown or out of range is refused with a message,
+//! never guessed at. Every lab's files go through here.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use super::params::{FieldError, Kind, ParamDef, Raw, Schema, shorten};
+
+/// Files larger than this are refused before parsing.
+pub const MAX_FILE_BYTES: usize = 1 << 20;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileError {
+    TooLarge { bytes: usize },
+    NotUtf8,
+    NotJson { detail: String },
+    NotAnObject,
+    UnknownField { name: String, allowed: String },
+    WrongType { param: &'static ParamDef, found: &'static str },
+    Field(FieldError),
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::TooLarge { bytes } => {
+                write!(f, "settings file is {bytes} bytes; allowed: at most {MAX_FILE_BYTES} bytes")
+            }
+            FileError::NotUtf8 => f.write_str("settings file is not UTF-8 text; allowed: a JSON object"),
+            FileError::NotJson { detail } => {
+                write!(f, "settings file is not valid JSON ({detail}); allowed: a JSON object")
+            }
+            FileError::NotAnObject => {
+                f.write_str("settings file is valid JSON but not an object; allowed: a JSON object of settings")
+            }
+            FileError::UnknownField { name, allowed } => {
+                write!(f, "settings file has an unknown field \"{}\"; allowed: {allowed}", shorten(name))
+            }
+            FileError::WrongType { param, found } => {
+                write!(f, "settings file field {} is {found}; allowed: {}", param.name, param.allowed())
+            }
+            FileError::Field(e) => write!(f, "settings file field {}", e.message(e.param.name)),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Parses settings from the bytes of a file.
+pub fn parse_settings_file<S: Schema>(bytes: &[u8]) -> Result<S, FileError> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(FileError::TooLarge { bytes: bytes.len() });
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| FileError::NotUtf8)?;
+    parse_settings_json(text)
+}
+
+/// Parses settings from JSON text.
+pub fn parse_settings_json<S: Schema>(text: &str) -> Result<S, FileError> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(FileError::TooLarge { bytes: text.len() });
+    }
+    let doc: Value = serde_json::from_str(text).map_err(|e| FileError::NotJson { detail: e.to_string() })?;
+    settings_from_value(&doc)
+}
+
+/// Reads settings from a parsed document: an object of settings, or an
+/// exported run carrying them under `settings`.
+pub fn settings_from_value<S: Schema>(doc: &Value) -> Result<S, FileError> {
+    let Value::Object(top) = doc else {
+        return Err(FileError::NotAnObject);
+    };
+    // An exported run carries its settings under "settings"; everything else
+    // in it is output, not input.
+    let fields = match top.get("settings") {
+        Some(Value::Object(inner)) => inner,
+        Some(_) => return Err(FileError::NotAnObject),
+        None => top,
+    };
+    let mut raw = Raw::<S>::core();
+    for (name, value) in fields {
+        let Some(param) = S::by_name(name) else {
+            let allowed = S::PARAMS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
+            return Err(FileError::UnknownField { name: name.clone(), allowed });
+        };
+        let text = match (value, param.kind) {
+            (Value::String(s), _) => s.clone(),
+            (Value::Number(n), _) => n.to_string(),
+            (Value::Bool(b), Kind::Switch { off, on }) => if *b { on } else { off }.to_owned(),
+            (other, _) => return Err(FileError::WrongType { param, found: type_name(other) }),
+        };
+        raw.set(param, text);
+    }
+    raw.validate().map_err(FileError::Field)
+}

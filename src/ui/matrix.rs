@@ -1,0 +1,83 @@
+//! The crash matrix: every crash point against every store, under the
+//! reader's other settings; each cell links to its run.
+
+use leptos::prelude::*;
+
+use crate::view::ack::matrix::{crash_heading, crash_matrix, store_heading};
+use crate::view::url::LinkState;
+
+use super::state::Lab;
+use super::toolbar::share_url;
+
+#[component]
+pub fn CrashMatrix(lab: Lab) -> impl IntoView {
+    let matrix = Memo::new(move |_| lab.run.with(|r| crash_matrix(r.settings())));
+    let current = move || lab.run.with(|r| (r.settings().crash(), r.settings().store_kind()));
+    let rows = move || {
+        matrix.with(|m| {
+            m.iter()
+                .map(|row| {
+                    let heading = row.iter().flatten().next().map_or("", |c| crash_heading(c.crash));
+                    let cells = row
+                        .iter()
+                        .map(|cell| match cell {
+                            None => view! { <td>"could not be simulated"</td> }.into_any(),
+                            Some(cell) => {
+                                let settings = cell.settings.clone();
+                                let href = share_url(&LinkState { settings: settings.clone(), ..lab.link_state() });
+                                let here = (cell.crash, cell.store);
+                                let trouble = cell.is_trouble();
+                                view! {
+                                    <td class:trouble=trouble class:current=move || current() == here>
+                                        <a
+                                            href=href
+                                            aria-current=move || (current() == here).then_some("true")
+                                            on:click=move |ev| {
+                                                ev.prevent_default();
+                                                lab.experiment.set(None);
+                                                lab.apply(settings.clone());
+                                            }
+                                        >
+                                            {cell.text()}
+                                        </a>
+                                    </td>
+                                }
+                                .into_any()
+                            }
+                        })
+                        .collect_view();
+                    view! {
+                        <tr>
+                            <th scope="row">{heading}</th>
+                            {cells}
+                        </tr>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let columns = crate::sim::ack::StoreKind::ALL
+        .into_iter()
+        .map(|store| view! { <th scope="col">{store_heading(store)}</th> })
+        .collect_view();
+    view! {
+        <section class="panel matrix" aria-labelledby="matrix-h">
+            <h2 id="matrix-h">"Crash matrix"</h2>
+            <p class="hint">
+                "Each cell is this run with one crash point and one store: the ledger's increments and the client's outcome. Choose a cell to open its run."
+            </p>
+            <div class="matrix-scroll">
+                <table>
+                    <caption class="visually-hidden">"Crash point by deduplication store"</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Crash point"</th>
+                            {columns}
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,106 @@
+//! The diagram as a standalone SVG file: the same items the browser draws,
+//! with a stylesheet of its own (a file has no page around it).
+
+use std::fmt::Write;
+
+use crate::sim::Millis;
+
+use super::{Diagram, Shape};
+
+impl Diagram {
+    /// A standalone SVG document, with the playhead at `playhead` if given.
+    pub fn to_svg(&self, playhead: Option<Millis>) -> String {
+        let mut out = String::with_capacity(16 * 1024);
+        let _ = write!(
+            out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" \
+             role=\"img\" aria-labelledby=\"title desc\">\n<title id=\"title\">Idempotency Lab timeline</title>\n\
+             <desc id=\"desc\">{}</desc>\n<style>{}</style>\n",
+            escape(&self.summary),
+            EXPORT_STYLE,
+            w = self.width,
+            h = self.height
+        );
+        for (i, band) in self.lanes.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "<rect class=\"lane-band lane-{i}\" x=\"0\" y=\"{:.1}\" width=\"{:.0}\" height=\"{:.1}\"/>\
+                 <text class=\"lane-title\" x=\"8\" y=\"{:.1}\">{}</text>",
+                band.top,
+                self.width,
+                band.height,
+                band.top + 16.0,
+                escape(&band.title)
+            );
+        }
+        for item in &self.items {
+            let class = item.class;
+            let _ = match (&item.shape, item.shape.path()) {
+                (Shape::Text { x, y, text }, _) => {
+                    writeln!(out, "<text class=\"{class}\" x=\"{x:.1}\" y=\"{y:.1}\">{}</text>", escape(text))
+                }
+                (shape, Some(d)) => writeln!(
+                    out,
+                    "<path class=\"{class}\" d=\"{d}\"{}/>",
+                    if shape.has_arrow() { " marker-end=\"url(#arrow)\"" } else { "" }
+                ),
+                (_, None) => Ok(()),
+            };
+        }
+        if let Some(t) = playhead {
+            let x = self.x_at(t);
+            let _ = writeln!(
+                out,
+                "<line class=\"playhead\" x1=\"{x:.1}\" y1=\"0\" x2=\"{x:.1}\" y2=\"{:.0}\"/>",
+                self.height
+            );
+        }
+        out.push_str(
+            "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" \
+             orient=\"auto-start-reverse\"><path d=\"M0 0L10 5L0 10z\"/></marker></defs>\n</svg>\n",
+        );
+        out
+    }
+}
+
+/// Escapes text for SVG/XML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Colours for the exported file, which has no page stylesheet around it.
+const EXPORT_STYLE: &str = "\
+svg{font:12px ui-monospace,Menlo,Consolas,monospace;background:#fff}\
+.lane-band{fill:#f6f7f9}.lane-1,.lane-3,.lane-5,.lane-7{fill:#eef1f5}.lane-title{font-weight:bold;fill:#333}\
+text{fill:#222}.axis-label{fill:#555}.gridline{stroke:#d8dce2;stroke-width:1}\
+path{fill:none;stroke:#444;stroke-width:1.5}.request{stroke:#2b6cb0}.response.success{stroke:#2f855a}\
+.response.unavailable,.response.rejected,.response.conflict,.response.unprocessable,.response.refused{stroke:#b7791f}\
+.response.lost{stroke:#c53030;stroke-dasharray:4 3}\
+.response.late{stroke:#718096;stroke-dasharray:2 3}.backoff{stroke:#805ad5;stroke-dasharray:6 4;stroke-width:2}\
+.window{fill:#bee3f8;stroke:none}.window-rest{fill:none;stroke:#90cdf4;stroke-dasharray:3 3}\
+.operation{fill:#fbd38d;stroke:none}.reserved{fill:#e9d8fd;stroke:none}.reserved.lapsed{fill:none;stroke:#9f7aea;stroke-dasharray:3 3}\
+.reserved.orphaned{fill:#fed7d7;stroke:none}.stored{fill:#c6f6d5;stroke:none}.down{fill:#fed7d7;stroke:#c53030}\
+.mark{stroke:#222;stroke-width:2}.mark.lost,.mark.crash{stroke:#c53030;stroke-width:3}.mark.increment{fill:#2f855a;stroke:none}\
+.mismatch,.crash-label{fill:#c53030;font-weight:bold}\
+.playhead{stroke:#d53f8c;stroke-width:2}marker path{fill:#444;stroke:none}.lane-title{font-weight:bold}";
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(escape("<a href='x'>&</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;");
+    }
+}

@@ -1,0 +1,195 @@
+//! The builder a lab draws its run with, and the vertical layout that turns
+//! lanes, label rows and bar rows into positions.
+
+use crate::sim::Millis;
+
+use super::axis;
+use super::packing::{LABEL_PAD, Rows};
+use super::{CHAR_W, Diagram, Glyph, Item, LABEL_H, LEFT, LaneBand, LaneSpec, OVERFLOW, Shape};
+
+const BAR_H: f64 = 10.0;
+/// Vertical distance between rows of bars that overlap in time.
+const BAR_STEP: f64 = 14.0;
+
+/// How a lane places its labels around its track.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneStyle {
+    /// The time axis: labels in rows, the track at the bottom.
+    Axis,
+    /// Labels above the track (an initiator, such as a client).
+    LabelsAbove,
+    /// A gap lanes' messages cross; labels inside, the track in the middle.
+    Between,
+    /// The track at the top, bars below it, then labels.
+    LabelsBelow,
+}
+
+/// A vertical position not known until every lane's rows are counted.
+#[derive(Clone, Copy, Debug)]
+pub enum Y {
+    Track(usize),
+    /// Row `n` of a lane's bars (row 0 is the track).
+    Bar(usize, usize),
+    Label(usize, usize),
+}
+
+#[derive(Clone, Debug)]
+enum Pending {
+    Line { x1: f64, y1: Y, x2: f64, y2: Y, arrow: bool },
+    Bar { x1: f64, x2: f64, y: Y },
+    Text { x: f64, y: Y, text: String },
+    Mark { x: f64, y: Y, glyph: Glyph },
+    Gridline { x: f64 },
+}
+
+/// Collects what a lab draws, then lays it out.
+pub struct Builder {
+    lanes: Vec<LaneSpec>,
+    stops: Vec<(Millis, f64)>,
+    end: Millis,
+    pending: Vec<(Pending, &'static str, Millis, Option<usize>)>,
+    labels: Vec<Rows>,
+    bars: Vec<Rows>,
+    right_edge: f64,
+}
+
+impl Builder {
+    /// A diagram of `lanes` (lane 0 must be the axis) with a stop at every
+    /// one of `times`, ending at `end`. The axis is drawn at once.
+    pub fn new(lanes: Vec<LaneSpec>, times: Vec<Millis>, end: Millis) -> Builder {
+        debug_assert_eq!(lanes.first().map(|l| l.style), Some(LaneStyle::Axis));
+        let (stops, compressed) = axis::stops(times);
+        let n = lanes.len();
+        let mut b = Builder {
+            lanes,
+            stops,
+            end,
+            pending: Vec::new(),
+            labels: vec![Rows::default(); n],
+            bars: vec![Rows::default(); n],
+            right_edge: 0.0,
+        };
+        // A gridline and a time label at every stop.
+        for (t, x) in b.stops.clone() {
+            b.pending.push((Pending::Gridline { x }, "gridline", t, None));
+            b.label(0, x - 2.0, t.to_string(), "axis-label", Millis::ZERO, None);
+        }
+        for (x, t) in compressed {
+            b.label(0, x - CHAR_W / 2.0, "≈".to_owned(), "axis-break", t, None);
+        }
+        b
+    }
+
+    pub fn end(&self) -> Millis {
+        self.end
+    }
+
+    pub fn x(&self, t: Millis) -> f64 {
+        axis::x_at(&self.stops, t)
+    }
+
+    /// Like `x`, but times past the end stop just beyond it.
+    pub fn x_clamped(&self, t: Millis) -> f64 {
+        if t > self.end { self.x(self.end) + OVERFLOW } else { self.x(t) }
+    }
+
+    pub fn line(
+        &mut self,
+        from: (f64, Y),
+        to: (f64, Y),
+        arrow: bool,
+        class: &'static str,
+        t: Millis,
+        record: Option<usize>,
+    ) {
+        let line = Pending::Line { x1: from.0, y1: from.1, x2: to.0, y2: to.1, arrow };
+        self.pending.push((line, class, t, record));
+    }
+
+    pub fn mark(&mut self, x: f64, y: Y, glyph: Glyph, class: &'static str, t: Millis, record: Option<usize>) {
+        self.pending.push((Pending::Mark { x, y, glyph }, class, t, record));
+    }
+
+    /// A bar from `x1` to `x2` on `y`.
+    pub fn bar(&mut self, x1: f64, x2: f64, y: Y, class: &'static str, t: Millis, record: Option<usize>) {
+        self.pending.push((Pending::Bar { x1, x2, y }, class, t, record));
+    }
+
+    /// The first row of bars in `lane` free from `x1` on, now taken to `x2`.
+    pub fn bar_row(&mut self, lane: usize, x1: f64, x2: f64) -> usize {
+        self.bars[lane].take(x1, x2, -0.5)
+    }
+
+    /// Places a label starting at `x` in the first row of `lane` where it
+    /// overlaps nothing.
+    pub fn label(&mut self, lane: usize, x: f64, text: String, class: &'static str, t: Millis, record: Option<usize>) {
+        let width = text.chars().count() as f64 * CHAR_W;
+        let row = self.labels[lane].take(x, x + width, LABEL_PAD);
+        self.right_edge = self.right_edge.max(x + width);
+        self.pending.push((Pending::Text { x, y: Y::Label(lane, row), text }, class, t, record));
+    }
+
+    /// Lays everything out, top to bottom.
+    pub fn finish(self, summary: String) -> Diagram {
+        let label_rows = |lane: usize| self.labels[lane].len().max(1) as f64;
+        // Extra rows of bars below a lane's track push its labels down.
+        let extra = |lane: usize| self.bars[lane].len().saturating_sub(1) as f64 * BAR_STEP;
+        let mut bands = Vec::with_capacity(self.lanes.len());
+        // Per lane: (track y, first label row's y).
+        let mut places = Vec::with_capacity(self.lanes.len());
+        let mut top = 0.0;
+        for (i, lane) in self.lanes.iter().enumerate() {
+            let rows = label_rows(i);
+            let (height, track, labels) = match lane.style {
+                LaneStyle::Axis => {
+                    let h = rows * LABEL_H + 10.0;
+                    (h, top + h - 2.0, top + 13.0)
+                }
+                LaneStyle::LabelsAbove => {
+                    let track = top + rows * LABEL_H + 20.0;
+                    (track + 8.0 - top, track, top + 14.0)
+                }
+                LaneStyle::Between => {
+                    let h = (rows * LABEL_H + 24.0).max(56.0);
+                    (h, top + h / 2.0, top + 14.0)
+                }
+                LaneStyle::LabelsBelow => {
+                    let track = top + 12.0;
+                    let h = 12.0 + extra(i) + rows * LABEL_H + 12.0;
+                    (h, track, track + extra(i) + 20.0)
+                }
+            };
+            bands.push(LaneBand { title: lane.title.clone(), top, height });
+            places.push((track, labels));
+            top += height;
+        }
+        let height = top + 8.0;
+        let axis_bottom = bands.first().map_or(0.0, |b| b.height);
+        let resolve = |y: Y| match y {
+            Y::Track(lane) => places[lane].0,
+            Y::Bar(lane, row) => places[lane].0 + row as f64 * BAR_STEP,
+            Y::Label(lane, row) => places[lane].1 + row as f64 * LABEL_H,
+        };
+        let items = self
+            .pending
+            .into_iter()
+            .map(|(p, class, t, record)| {
+                let shape = match p {
+                    Pending::Gridline { x } => Shape::Line { x1: x, y1: axis_bottom, x2: x, y2: height, arrow: false },
+                    Pending::Line { x1, y1, x2, y2, arrow } => {
+                        Shape::Line { x1, y1: resolve(y1), x2, y2: resolve(y2), arrow }
+                    }
+                    Pending::Bar { x1, x2, y } => {
+                        Shape::Rect { x: x1, y: resolve(y) - BAR_H / 2.0, w: (x2 - x1).max(2.0), h: BAR_H }
+                    }
+                    Pending::Text { x, y, text } => Shape::Text { x, y: resolve(y), text },
+                    Pending::Mark { x, y, glyph } => Shape::Mark { x, y: resolve(y), glyph },
+                };
+                Item { shape, class, t, record }
+            })
+            .collect();
+        let last_x = self.stops.last().map_or(LEFT, |s| s.1);
+        let width = (last_x + OVERFLOW + 24.0).max(self.right_edge + 24.0);
+        Diagram { width, height, lanes: bands, items, stops: self.stops, end: self.end, summary }
+    }
+}

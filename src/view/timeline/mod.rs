@@ -1,0 +1,163 @@
+//! The sequence diagram as geometry: lanes (given by each lab from its
+//! actors), time running left to right, and labels that never overlap.
+//!
+//! - [`axis`]: the piecewise time axis (every event time gets a stop).
+//! - [`packing`]: rows for labels and for bars that overlap in time.
+//! - [`layout`]: the builder a lab draws with, and the vertical layout.
+//! - [`export`]: the same items as a standalone SVG file.
+//!
+//! The browser renders the items as SVG elements; [`export`] renders the
+//! same items as a file, so both always agree.
+
+pub mod axis;
+pub mod export;
+pub mod layout;
+pub mod packing;
+
+use crate::sim::Millis;
+
+pub use export::escape;
+pub use layout::{Builder, LaneStyle, Y};
+
+/// Width of one character of the diagram's 12 px monospace font, rounded up.
+pub const CHAR_W: f64 = 7.4;
+/// Height of one row of labels.
+pub const LABEL_H: f64 = 16.0;
+/// Left edge of the drawing, right of the lane titles.
+pub const LEFT: f64 = 104.0;
+/// How far past the end a continuing bar (a stored result, a deadline) is drawn.
+pub const OVERFLOW: f64 = 56.0;
+
+/// One lane of the diagram, from one of the model's actors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaneSpec {
+    pub title: String,
+    pub style: LaneStyle,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Glyph {
+    Dot,
+    Cross,
+    Tick,
+    Diamond,
+    Bar,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Line { x1: f64, y1: f64, x2: f64, y2: f64, arrow: bool },
+    Rect { x: f64, y: f64, w: f64, h: f64 },
+    Text { x: f64, y: f64, text: String },
+    Mark { x: f64, y: f64, glyph: Glyph },
+}
+
+impl Shape {
+    /// SVG path data for everything but text: lines, bars and marks are all
+    /// drawn as paths, so a renderer needs only two kinds of element.
+    pub fn path(&self) -> Option<String> {
+        match self {
+            Shape::Line { x1, y1, x2, y2, .. } => Some(format!("M{x1:.1} {y1:.1}L{x2:.1} {y2:.1}")),
+            Shape::Rect { x, y, w, h } => Some(format!("M{x:.1} {y:.1}h{w:.1}v{h:.1}h{:.1}z", -w)),
+            Shape::Mark { x, y, glyph } => Some(glyph_path(*glyph, *x, *y)),
+            Shape::Text { .. } => None,
+        }
+    }
+
+    pub fn has_arrow(&self) -> bool {
+        matches!(self, Shape::Line { arrow: true, .. })
+    }
+}
+
+/// One drawn thing. `t` is when it happens (the browser fades what lies
+/// after the playhead); `record` is the event it shows, if any (clicking it
+/// moves the playhead there).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    pub shape: Shape,
+    pub class: &'static str,
+    pub t: Millis,
+    pub record: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaneBand {
+    pub title: String,
+    pub top: f64,
+    pub height: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagram {
+    pub width: f64,
+    pub height: f64,
+    pub lanes: Vec<LaneBand>,
+    pub items: Vec<Item>,
+    /// (model time, x) for every stop of the axis.
+    pub(crate) stops: Vec<(Millis, f64)>,
+    pub end: Millis,
+    /// A one-sentence summary for the diagram's accessible description.
+    pub summary: String,
+}
+
+impl Diagram {
+    /// The x position of model time `t` (clamped to the drawn range).
+    pub fn x_at(&self, t: Millis) -> f64 {
+        axis::x_at(&self.stops, t.min(self.end))
+    }
+
+    /// Every label with its position, for tests and checks.
+    pub fn texts(&self) -> Vec<(&str, f64, f64)> {
+        self.items
+            .iter()
+            .filter_map(|i| match &i.shape {
+                Shape::Text { x, y, text } => Some((text.as_str(), *x, *y)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Labels that overlap another in the same row or leave the picture;
+    /// empty for every diagram the builder makes.
+    pub fn label_collisions(&self) -> Vec<String> {
+        let labels = self.texts();
+        let mut found = Vec::new();
+        for (a, (ta, xa, ya)) in labels.iter().enumerate() {
+            let wa = ta.chars().count() as f64 * CHAR_W;
+            if xa + wa > self.width {
+                found.push(format!("{ta:?} runs off the right edge"));
+            }
+            for (tb, xb, yb) in labels.iter().skip(a + 1) {
+                let wb = tb.chars().count() as f64 * CHAR_W;
+                let same_row = (ya - yb).abs() < LABEL_H;
+                if same_row && *xa < xb + wb && *xb < xa + wa {
+                    found.push(format!("{ta:?} at ({xa},{ya}) overlaps {tb:?} at ({xb},{yb})"));
+                }
+            }
+        }
+        found
+    }
+}
+
+/// The path of a small glyph centred on (x, y).
+fn glyph_path(glyph: Glyph, x: f64, y: f64) -> String {
+    match glyph {
+        Glyph::Dot => format!("M{:.1} {y:.1}a5 5 0 1 0 10 0a5 5 0 1 0 -10 0z", x - 5.0),
+        Glyph::Cross => format!(
+            "M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}",
+            x - 6.0,
+            y - 6.0,
+            x + 6.0,
+            y + 6.0,
+            x - 6.0,
+            y + 6.0,
+            x + 6.0,
+            y - 6.0
+        ),
+        Glyph::Tick => format!("M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}", x - 6.0, y, x - 2.0, y + 5.0, x + 6.0, y - 6.0),
+        Glyph::Diamond => {
+            format!("M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}z", y - 7.0, x + 7.0, y + 7.0, x - 7.0)
+        }
+        Glyph::Bar => format!("M{x:.1} {:.1}L{x:.1} {:.1}", y - 9.0, y + 9.0),
+    }
+}
