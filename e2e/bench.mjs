@@ -30,7 +30,7 @@ for (const [name, exts] of Object.entries(groups)) {
 row("bundle total (raw / gzip / brotli)", `${kb(total.raw)} / ${kb(total.gzip)} / ${kb(total.brotli)}`);
 
 // The core, natively, on one thread.
-const cli = new URL("../target/native/idempotency-lab", import.meta.url).pathname;
+const cli = new URL("../target/release/idempotency-lab", import.meta.url).pathname;
 const core = execFileSync(cli, ["bench", "--runs", "300000"], { encoding: "utf8" });
 for (const line of core.trim().split("\n")) {
   const [name, value] = line.split("\t");

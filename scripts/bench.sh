@@ -2,5 +2,5 @@
 # Prints size and speed figures (make bench). Expects `make dist` first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --locked --profile native --quiet
+cargo build --locked --release --quiet
 cd e2e && node bench.mjs

@@ -45,38 +45,52 @@ pub fn workload() -> Vec<Settings> {
 pub struct Figures {
     pub runs: u64,
     pub events: u64,
+    /// Whole runs keeping their event lists.
     pub seconds: f64,
+    /// The same runs keeping only summaries and ledgers.
+    pub summary_seconds: f64,
 }
 
 impl Figures {
     pub fn render(&self) -> String {
-        let per_second = |n: u64| {
-            if self.seconds > 0.0 { n as f64 / self.seconds } else { f64::INFINITY }
-        };
+        let per_second = |n: u64, seconds: f64| if seconds > 0.0 { n as f64 / seconds } else { f64::INFINITY };
         format!(
-            "runs\t{}\nevents\t{}\nseconds\t{:.3}\ncore runs/s\t{:.0}\ncore events/s\t{:.0}\ncore ns/run\t{:.0}\n",
+            "runs\t{}\nevents\t{}\nseconds\t{:.3}\ncore runs/s\t{:.0}\ncore events/s\t{:.0}\ncore ns/run\t{:.0}\n\
+             summary-only seconds\t{:.3}\nsummary-only runs/s\t{:.0}\nsummary-only events/s\t{:.0}\n",
             self.runs,
             self.events,
             self.seconds,
-            per_second(self.runs),
-            per_second(self.events),
+            per_second(self.runs, self.seconds),
+            per_second(self.events, self.seconds),
             self.seconds * 1e9 / self.runs as f64,
+            self.summary_seconds,
+            per_second(self.runs, self.summary_seconds),
+            per_second(self.events, self.summary_seconds),
         )
     }
 }
 
+/// Simulates `runs` runs of the workload, first keeping every event list
+/// (what the browser and `run` need), then keeping only summaries and
+/// ledgers (what the crash matrix and sweeps need).
 pub fn run(runs: u64) -> Figures {
     let workload = workload();
+    let pick = |i: u64| &workload[(i % workload.len() as u64) as usize];
     let mut workspace = Workspace::default();
     let mut events = 0u64;
     let started = Instant::now();
     for i in 0..runs {
-        let settings = &workload[(i % workload.len() as u64) as usize];
         // Every workload entry is valid, so a run cannot fail; count nothing if it did.
-        if let Ok(summary) = workspace.simulate(black_box(settings)) {
+        if let Ok(summary) = workspace.simulate(black_box(pick(i))) {
             events += workspace.records().len() as u64;
             black_box(&summary);
         }
     }
-    Figures { runs, events, seconds: started.elapsed().as_secs_f64() }
+    let seconds = started.elapsed().as_secs_f64();
+    let mut workspace = Workspace::summaries_only();
+    let started = Instant::now();
+    for i in 0..runs {
+        black_box(&workspace.simulate(black_box(pick(i))));
+    }
+    Figures { runs, events, seconds, summary_seconds: started.elapsed().as_secs_f64() }
 }

@@ -33,26 +33,47 @@ pub trait Model {
     /// stale or only a marker. Models that never go quiet (periodic workers)
     /// return false and run to a horizon.
     fn is_finished(&self) -> bool;
+
+    /// The time of a record, and whether it counts towards the end of the
+    /// run (markers, which only say when something stops being valid, do
+    /// not).
+    fn stamp(record: &Self::Record) -> (Self::Time, bool);
+}
+
+/// Whether a run keeps its event list. Sweeps that read only summaries
+/// (the crash matrix, the benchmark's summary figure) need not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    Records,
+    SummaryOnly,
 }
 
 /// What a handler may do: schedule events and record what happened.
 pub struct Out<'a, M: Model + ?Sized> {
     queue: &'a mut EventQueue<M::Time, M::Event>,
     records: &'a mut Vec<M::Record>,
+    keep: Keep,
+    /// The time of the last record that counts towards the end.
+    end: &'a mut M::Time,
 }
 
 impl<M: Model + ?Sized> Out<'_, M> {
+    // Inlined so the event is written straight into the queue rather than
+    // built on the stack and copied (a copy that stalls on every call).
+    #[inline(always)]
     pub fn schedule(&mut self, at: M::Time, event: M::Event) {
         self.queue.schedule(at, M::class(&event), event);
     }
 
+    #[inline(always)]
     pub fn record(&mut self, record: M::Record) {
-        self.records.push(record);
-    }
-
-    /// How many records the run holds so far.
-    pub fn recorded(&self) -> usize {
-        self.records.len()
+        let (t, counts) = M::stamp(&record);
+        if counts {
+            *self.end = t;
+        }
+        if self.keep == Keep::Records {
+            self.records.push(record);
+        }
     }
 }
 
@@ -63,9 +84,12 @@ pub struct Driver<M: Model> {
     queue: EventQueue<M::Time, M::Event>,
     records: Vec<M::Record>,
     now: M::Time,
+    /// The time of the last record that counts towards the end.
+    end: M::Time,
     steps: usize,
     budget: usize,
     horizon: Option<M::Time>,
+    keep: Keep,
 }
 
 impl<M: Model> Driver<M> {
@@ -77,9 +101,11 @@ impl<M: Model> Driver<M> {
             queue: EventQueue::default(),
             records: Vec::new(),
             now: M::Time::default(),
+            end: M::Time::default(),
             steps: 0,
             budget,
             horizon,
+            keep: Keep::Records,
         };
         driver.start();
         driver
@@ -88,18 +114,36 @@ impl<M: Model> Driver<M> {
     /// Starts a new run of `model`, keeping the memory of the last one (the
     /// queue and the record list), so sweeps allocate once.
     pub fn restart(&mut self, model: M, horizon: Option<M::Time>) {
-        self.model = model;
+        self.restart_with(|m| *m = model, horizon);
+    }
+
+    /// Keep the event list, or only what the summary needs, from the next
+    /// start on.
+    pub fn set_keep(&mut self, keep: Keep) {
+        self.keep = keep;
+    }
+
+    /// Starts a new run by resetting the model in place (keeping the
+    /// memory its actors hold, too).
+    pub fn restart_with(&mut self, reset: impl FnOnce(&mut M), horizon: Option<M::Time>) {
+        reset(&mut self.model);
         self.queue.clear();
         self.records.clear();
         self.now = M::Time::default();
+        self.end = M::Time::default();
         self.steps = 0;
         self.horizon = horizon;
         self.start();
     }
 
+    fn out(&mut self) -> (&mut M, Out<'_, M>) {
+        let out = Out { queue: &mut self.queue, records: &mut self.records, keep: self.keep, end: &mut self.end };
+        (&mut self.model, out)
+    }
+
     fn start(&mut self) {
-        let mut out = Out { queue: &mut self.queue, records: &mut self.records };
-        self.model.start(&mut out);
+        let (model, mut out) = self.out();
+        model.start(&mut out);
     }
 
     pub fn now(&self) -> M::Time {
@@ -116,6 +160,11 @@ impl<M: Model> Driver<M> {
 
     pub fn steps(&self) -> usize {
         self.steps
+    }
+
+    /// The time of the last record that counts towards the end of the run.
+    pub fn end(&self) -> M::Time {
+        self.end
     }
 
     /// The model is done, the queue is empty, or the next event lies past
@@ -145,8 +194,8 @@ impl<M: Model> Driver<M> {
         }
         debug_assert!(at >= self.now, "time never goes backwards");
         self.now = at;
-        let mut out = Out { queue: &mut self.queue, records: &mut self.records };
-        self.model.handle(at, event, &mut out)?;
+        let (model, mut out) = self.out();
+        model.handle(at, event, &mut out)?;
         Ok(true)
     }
 

@@ -2,73 +2,52 @@
 //!
 //! Ties are never left to the heap's whims: at equal times the model's
 //! tie-break class decides, and within a class the order of scheduling does.
+//! The heap holds only that order, packed into one integer; the events sit
+//! in a list indexed by their sequence number, so the heap moves 16 bytes
+//! at a time whatever a lab's events carry.
 
-use std::cmp::{Ordering, Reverse};
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::time::Instant;
 
-/// The order of one entry: time first, then class, then sequence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Order<T> {
-    at: T,
-    class: u8,
-    seq: u64,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Entry<T, E> {
-    order: Order<T>,
-    event: E,
-}
-
-// Only the order takes part in comparisons: (at, class, seq) is unique per
-// entry, so the event never needs an order of its own.
-impl<T: Instant, E> PartialEq for Entry<T, E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.order == other.order
-    }
-}
-
-impl<T: Instant, E> Eq for Entry<T, E> {}
-
-impl<T: Instant, E> PartialOrd for Entry<T, E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl<T: Instant, E> Ord for Entry<T, E> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.order.cmp(&other.order)
-    }
-}
+/// Sequences stay below 2^56; a run schedules far fewer events.
+const SEQ_BITS: u32 = 56;
+const SEQ_MASK: u128 = (1 << SEQ_BITS) - 1;
 
 #[derive(Clone, Debug)]
 pub struct EventQueue<T, E> {
-    heap: BinaryHeap<Reverse<Entry<T, E>>>,
-    next_seq: u64,
+    /// (time << 64) | (class << 56) | sequence.
+    heap: BinaryHeap<Reverse<u128>>,
+    /// Every event scheduled this run, by sequence number.
+    events: Vec<E>,
+    time: std::marker::PhantomData<T>,
 }
 
-impl<T: Instant, E> Default for EventQueue<T, E> {
+impl<T: Instant, E: Copy> Default for EventQueue<T, E> {
     fn default() -> Self {
-        EventQueue { heap: BinaryHeap::new(), next_seq: 0 }
+        EventQueue { heap: BinaryHeap::new(), events: Vec::new(), time: std::marker::PhantomData }
     }
 }
 
-impl<T: Instant, E> EventQueue<T, E> {
+impl<T: Instant, E: Copy> EventQueue<T, E> {
+    #[inline(always)]
     pub fn schedule(&mut self, at: T, class: u8, event: E) {
-        let order = Order { at, class, seq: self.next_seq };
-        self.next_seq += 1;
-        self.heap.push(Reverse(Entry { order, event }));
+        let seq = self.events.len() as u128;
+        debug_assert!(seq <= SEQ_MASK);
+        self.events.push(event);
+        self.heap.push(Reverse((u128::from(at.ticks()) << 64) | (u128::from(class) << SEQ_BITS) | seq));
     }
 
+    #[inline]
     pub fn pop(&mut self) -> Option<(T, E)> {
-        self.heap.pop().map(|Reverse(e)| (e.order.at, e.event))
+        let Reverse(key) = self.heap.pop()?;
+        Some((T::from_ticks((key >> 64) as u64), self.events[(key & SEQ_MASK) as usize]))
     }
 
+    #[inline]
     pub fn peek_time(&self) -> Option<T> {
-        self.heap.peek().map(|Reverse(e)| e.order.at)
+        self.heap.peek().map(|Reverse(key)| T::from_ticks((key >> 64) as u64))
     }
 
     pub fn len(&self) -> usize {
@@ -82,7 +61,7 @@ impl<T: Instant, E> EventQueue<T, E> {
     /// Empties the queue but keeps its memory, for the next run.
     pub fn clear(&mut self) {
         self.heap.clear();
-        self.next_seq = 0;
+        self.events.clear();
     }
 }
 
@@ -110,5 +89,15 @@ mod tests {
                 (Millis(5), "deadline"),
             ]
         );
+    }
+
+    #[test]
+    fn far_times_order_correctly() {
+        let mut q = EventQueue::default();
+        q.schedule(Millis(u64::MAX - 1), 0, 'b');
+        q.schedule(Millis(1 << 40), 7, 'a');
+        assert_eq!(q.pop(), Some((Millis(1 << 40), 'a')));
+        assert_eq!(q.pop(), Some((Millis(u64::MAX - 1), 'b')));
+        assert!(q.is_empty());
     }
 }

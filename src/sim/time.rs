@@ -10,14 +10,25 @@ use std::ops::{Add, Sub};
 use serde::{Deserialize, Serialize};
 
 /// A time the driver's queue can order. Every lab picks its own unit.
-pub trait Instant: Copy + Ord + Default + fmt::Debug {}
+pub trait Instant: Copy + Ord + Default + fmt::Debug {
+    /// The time as a count of the lab's unit, ordered as the time is.
+    fn ticks(self) -> u64;
+    fn from_ticks(ticks: u64) -> Self;
+}
 
 /// A point in model time or a span of it, in whole milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Millis(pub u64);
 
-impl Instant for Millis {}
+impl Instant for Millis {
+    fn ticks(self) -> u64 {
+        self.0
+    }
+    fn from_ticks(ticks: u64) -> Self {
+        Millis(ticks)
+    }
+}
 
 impl Millis {
     pub const ZERO: Millis = Millis(0);
@@ -66,7 +77,14 @@ impl fmt::Display for Millis {
 #[serde(transparent)]
 pub struct Micros(pub u64);
 
-impl Instant for Micros {}
+impl Instant for Micros {
+    fn ticks(self) -> u64 {
+        self.0
+    }
+    fn from_ticks(ticks: u64) -> Self {
+        Micros(ticks)
+    }
+}
 
 impl Micros {
     pub const ZERO: Micros = Micros(0);

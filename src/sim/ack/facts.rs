@@ -180,16 +180,10 @@ pub enum MismatchWith {
 /// operations); the queue holds only what is needed to find it again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// A stored result's retention ends (a marker).
-    ResultExpires {
-        key: OpKey,
-        op: OpId,
-    },
-    /// A reservation's lease ends (a marker).
-    LeaseEnds {
-        key: OpKey,
-        op: OpId,
-    },
+    /// The retention of the result `op` stored ends (a marker).
+    ResultExpires(OpId),
+    /// The lease of the reservation `op` made ends (a marker).
+    LeaseEnds(OpId),
     /// A response, a loss or a refusal reaches the client.
     Delivery(MessageId),
     ClientSends {
@@ -212,7 +206,7 @@ impl Event {
     /// thing is gone.
     pub fn class(&self) -> u8 {
         match self {
-            Event::ResultExpires { .. } | Event::LeaseEnds { .. } => 0,
+            Event::ResultExpires(_) | Event::LeaseEnds(_) => 0,
             Event::Delivery(_) => 1,
             Event::ClientSends { .. } => 2,
             Event::ServerRestarts => 3,

@@ -39,6 +39,10 @@ impl Ledger {
         value
     }
 
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+
     pub fn entries(&self) -> &[LedgerEntry] {
         &self.entries
     }

@@ -45,6 +45,18 @@ impl AckModel {
         }
     }
 
+    /// Makes this model a fresh run of `settings`, keeping the memory its
+    /// actors hold.
+    pub fn reset(&mut self, settings: &Settings) {
+        self.clients.clear();
+        self.clients.push(Client::new(ClientId(0), settings.client));
+        self.server.reset(settings.server, settings.store);
+        self.network.reset(settings.network);
+        self.ledger.clear();
+        self.late_responses = 0;
+        self.crash = None;
+    }
+
     /// The one client of this lab.
     pub fn client(&self) -> &Client {
         &self.clients[0]
@@ -117,7 +129,7 @@ impl AckModel {
             Admission::Started { op, reserved, took_over, lease_ends } => {
                 out.schedule(op.commits_at, Event::Commit(op.id));
                 if let Some(ends) = lease_ends {
-                    out.schedule(ends, Event::LeaseEnds { key, op: op.id });
+                    out.schedule(ends, Event::LeaseEnds(op.id));
                 }
                 out.record(record(What::OperationStarted {
                     op: op.id,
@@ -145,7 +157,7 @@ impl AckModel {
             what,
         };
         if let Some(until) = commit.stored_until {
-            out.schedule(until, Event::ResultExpires { key: operation.key, op: operation.id });
+            out.schedule(until, Event::ResultExpires(operation.id));
         }
         if let Some(crash) = commit.crash {
             self.crash = Some((now, crash.restarts_at));
@@ -276,24 +288,24 @@ impl Model for AckModel {
                     });
                 }
             }
-            Event::ResultExpires { key, op } => {
-                if let Some(result) = self.server.on_expiry(now, key, op) {
+            Event::ResultExpires(op) => {
+                if let Some(result) = self.server.on_expiry(now, op) {
                     out.record(Record {
                         t: now,
-                        client: key.client,
+                        client: result.key.client,
                         attempt: result.origin.attempt,
-                        key: Some(key),
+                        key: Some(result.key),
                         what: What::StoredResultExpired { committed_at: result.committed_at },
                     });
                 }
             }
-            Event::LeaseEnds { key, op } => {
-                if let Some((held, orphaned)) = self.server.on_lease_end(now, key, op) {
+            Event::LeaseEnds(op) => {
+                if let Some((held, orphaned)) = self.server.on_lease_end(now, op) {
                     out.record(Record {
                         t: now,
-                        client: key.client,
+                        client: held.key.client,
                         attempt: held.origin.attempt,
-                        key: Some(key),
+                        key: Some(held.key),
                         what: What::LeaseEnded { reserved_at: held.reserved_at, orphaned },
                     });
                 }
@@ -309,5 +321,9 @@ impl Model for AckModel {
     /// and markers.
     fn is_finished(&self) -> bool {
         self.clients.iter().all(Client::is_done) && self.server.is_idle() && self.network.is_idle()
+    }
+
+    fn stamp(record: &Record) -> (Millis, bool) {
+        (record.t, !record.what.is_marker())
     }
 }

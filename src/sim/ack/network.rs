@@ -28,31 +28,52 @@ pub struct Message {
     pub dropped: bool,
 }
 
+/// Where a message is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    OnTheWire,
+    Delivered,
+    Lost,
+}
+
 #[derive(Clone, Debug)]
 pub struct Network {
     config: NetworkConfig,
-    next_id: u32,
     successes_sent: u32,
-    in_transit: Vec<Message>,
-    lost: Vec<Message>,
+    /// Every message of the run, indexed by its id, with where it is now.
+    messages: Vec<(Message, Place)>,
+    on_the_wire: usize,
 }
 
 impl Network {
     pub fn new(config: NetworkConfig) -> Network {
-        Network { config, next_id: 0, successes_sent: 0, in_transit: Vec::new(), lost: Vec::new() }
+        Network { config, successes_sent: 0, messages: Vec::new(), on_the_wire: 0 }
+    }
+
+    /// A fresh network for a new run, keeping this one's memory.
+    pub fn reset(&mut self, config: NetworkConfig) {
+        self.config = config;
+        self.successes_sent = 0;
+        self.messages.clear();
+        self.on_the_wire = 0;
     }
 
     pub fn is_idle(&self) -> bool {
-        self.in_transit.is_empty()
+        self.on_the_wire == 0
+    }
+
+    fn placed(&self, place: Place) -> impl Iterator<Item = &Message> {
+        self.messages.iter().filter(move |(_, p)| *p == place).map(|(m, _)| m)
     }
 
     /// Messages on the wire, in the order they were sent.
-    pub fn in_transit(&self) -> &[Message] {
-        &self.in_transit
+    pub fn in_transit(&self) -> impl Iterator<Item = &Message> {
+        self.placed(Place::OnTheWire)
     }
 
-    pub fn lost(&self) -> &[Message] {
-        &self.lost
+    /// Messages the fault dropped, in the order they were sent.
+    pub fn lost(&self) -> impl Iterator<Item = &Message> {
+        self.placed(Place::Lost)
     }
 
     /// Whether the fault drops the next answer with `status`.
@@ -75,7 +96,7 @@ impl Network {
             Body::Response(status) => (self.config.response_transit, self.drops(status)),
         };
         let message = Message {
-            id: MessageId(self.next_id),
+            id: MessageId(self.messages.len() as u32),
             client,
             attempt,
             key,
@@ -84,19 +105,20 @@ impl Network {
             arrives_at: now + transit,
             dropped,
         };
-        self.next_id += 1;
-        self.in_transit.push(message);
+        self.messages.push((message, Place::OnTheWire));
+        self.on_the_wire += 1;
         message
     }
 
     /// Takes message `id` off the wire: it is delivered, or it vanishes.
     /// `None` if it is not on the wire (a stale event).
     pub fn on_arrival(&mut self, id: MessageId) -> Option<Message> {
-        let index = self.in_transit.iter().position(|m| m.id == id)?;
-        let message = self.in_transit.remove(index);
-        if message.dropped {
-            self.lost.push(message);
+        let (message, place) = self.messages.get_mut(id.0 as usize)?;
+        if *place != Place::OnTheWire {
+            return None;
         }
-        Some(message)
+        *place = if message.dropped { Place::Lost } else { Place::Delivered };
+        self.on_the_wire -= 1;
+        Some(*message)
     }
 }

@@ -3,7 +3,7 @@
 //! for each.
 
 use crate::sim::SimError;
-use crate::sim::driver::Driver;
+use crate::sim::driver::{Driver, Keep};
 use crate::sim::time::Millis;
 
 use super::client::ClientState;
@@ -54,7 +54,7 @@ impl Summary {
             // reported rather than trusted.
             return Err(SimError::Stalled { at: driver.now().ms() });
         };
-        let end = driver.records().iter().rev().find(|r| !r.what.is_marker()).map_or(Millis::ZERO, |r| r.t);
+        let end = driver.end();
         Ok(Summary {
             outcome,
             outcome_at,
@@ -63,7 +63,7 @@ impl Summary {
             committed: model.ledger.counter(),
             dedup_hits: model.server.dedup_hits(),
             attempts: client.attempts_sent(),
-            lost_responses: model.network.lost().len() as u32,
+            lost_responses: model.network.lost().count() as u32,
             late_responses: model.late_responses,
             conflicts: model.server.conflicts(),
             refused: model.server.refused(),
@@ -76,28 +76,46 @@ impl Summary {
 }
 
 /// Runs whole runs one after another, reusing the driver's memory.
-#[derive(Default)]
 pub struct Workspace {
     driver: Option<Driver<AckModel>>,
+    keep: Keep,
+}
+
+impl Default for Workspace {
+    fn default() -> Self {
+        Workspace { driver: None, keep: Keep::Records }
+    }
 }
 
 impl Workspace {
+    /// A workspace whose runs keep only their summaries and ledgers (no
+    /// event list): for sweeps.
+    pub fn summaries_only() -> Workspace {
+        Workspace { driver: None, keep: Keep::SummaryOnly }
+    }
+
     /// Simulates `settings` to the end and returns the summary; the records
     /// and the ledger stay readable until the next run.
     pub fn simulate(&mut self, settings: &Settings) -> Result<Summary, SimError> {
-        let model = AckModel::new(settings);
         let driver = match &mut self.driver {
             Some(driver) => {
-                driver.restart(model, None);
+                driver.restart_with(|model| model.reset(settings), None);
                 driver
             }
-            None => self.driver.insert(Driver::new(model, EVENT_BUDGET, None)),
+            None => {
+                let mut driver = Driver::new(AckModel::new(settings), EVENT_BUDGET, None);
+                if self.keep == Keep::SummaryOnly {
+                    driver.set_keep(Keep::SummaryOnly);
+                    driver.restart_with(|model| model.reset(settings), None);
+                }
+                self.driver.insert(driver)
+            }
         };
         driver.run_to_end()?;
         Summary::of(driver)
     }
 
-    /// The records of the last run.
+    /// The records of the last run (none for a summaries-only workspace).
     pub fn records(&self) -> &[Record] {
         self.driver.as_ref().map_or(&[], |d| d.records())
     }

@@ -157,6 +157,22 @@ impl Server {
         }
     }
 
+    /// A fresh server for a new run, keeping this one's memory.
+    pub fn reset(&mut self, config: ServerConfig, store: StoreConfig) {
+        let mut vecs = (
+            std::mem::take(&mut self.in_flight),
+            std::mem::take(&mut self.joins),
+            std::mem::take(&mut self.reservations),
+            std::mem::take(&mut self.results),
+        );
+        vecs.0.clear();
+        vecs.1.clear();
+        vecs.2.clear();
+        vecs.3.clear();
+        *self = Server::new(config, store);
+        (self.in_flight, self.joins, self.reservations, self.results) = vecs;
+    }
+
     /// Nothing in flight and serving: nothing of the server's can still
     /// happen (orphaned reservations and stored results only wait).
     pub fn is_idle(&self) -> bool {
@@ -397,19 +413,19 @@ impl Server {
         }
     }
 
-    /// The retention of `key`'s result from `op` ends at `now`; returns it
+    /// The retention of the result `op` stored ends at `now`; returns it
     /// if it was still there (a crash may have wiped it, a later commit may
     /// have replaced it).
-    pub fn on_expiry(&mut self, now: Millis, key: OpKey, op: OpId) -> Option<StoredResult> {
-        let index = self.results.iter().position(|r| r.key == key && r.origin.op == op && r.expires_at == now)?;
+    pub fn on_expiry(&mut self, now: Millis, op: OpId) -> Option<StoredResult> {
+        let index = self.results.iter().position(|r| r.origin.op == op && r.expires_at == now)?;
         Some(self.results.remove(index))
     }
 
-    /// The lease of `key`'s reservation by `op` ends at `now`; returns the
+    /// The lease of the reservation `op` made ends at `now`; returns the
     /// reservation if it is still held (it stays in place until replaced or
     /// released, but no longer blocks the key) and whether it is orphaned.
-    pub fn on_lease_end(&mut self, now: Millis, key: OpKey, op: OpId) -> Option<(Reservation, bool)> {
-        let held = self.reservations.iter().find(|r| r.key == key && r.origin.op == op && r.lease_ends == now)?;
+    pub fn on_lease_end(&mut self, now: Millis, op: OpId) -> Option<(Reservation, bool)> {
+        let held = self.reservations.iter().find(|r| r.origin.op == op && r.lease_ends == now)?;
         Some((*held, !self.is_alive(op)))
     }
 }

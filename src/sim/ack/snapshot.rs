@@ -72,8 +72,8 @@ impl Snapshot {
                 })
                 .collect(),
             store: server.valid_results(t).copied().collect(),
-            in_transit: model.network.in_transit().to_vec(),
-            lost: model.network.lost().to_vec(),
+            in_transit: model.network.in_transit().copied().collect(),
+            lost: model.network.lost().copied().collect(),
             ledger: model.ledger.entries().to_vec(),
             dedup_hits: server.dedup_hits(),
             mismatched_hits: server.mismatched_hits(),
