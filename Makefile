@@ -40,8 +40,10 @@ test-wasm:
 dist:
 	trunk build --release --locked
 
-# The release bundle, served with the strict CSP, driven by Playwright.
+# The release bundle, served with the strict CSP, driven by Playwright
+# (some tests compare the page with the command line's release build).
 test-e2e: dist
+	cargo build --locked --release
 	cd e2e && E2E_PORT=$(E2E_PORT) npx playwright test
 
 bench: tools-test dist

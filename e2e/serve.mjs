@@ -30,8 +30,19 @@ const TYPES = {
   ".json": "application/json",
 };
 
+// The same files are also served under a sub-path, as a docs site would
+// host the app (say at /docs/retries/lab/).
+const SUB_PATH = "/docs/retries/lab/";
+
 const app = createServer(async (req, res) => {
-  const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  let path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  if (path.startsWith(SUB_PATH)) path = "/" + path.slice(SUB_PATH.length);
+  else if (path.startsWith("/docs/")) {
+    // Anything else under /docs/ does not exist: a root-relative asset
+    // address from a sub-path page would land here and fail loudly.
+    res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
+    return;
+  }
   let file = normalize(join(root, path));
   if (!file.startsWith(root)) {
     res.writeHead(403).end();

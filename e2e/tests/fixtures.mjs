@@ -42,5 +42,5 @@ export function figure(page, name) {
 
 export async function modelTime(page) {
   const text = await mirror(page).textContent();
-  return text.match(/^Model time: (\d+\.\d\d) s/)[1];
+  return text.match(/^Model time: (\d+\.\d{2,3}) s/)[1];
 }

@@ -66,7 +66,10 @@ pub fn CrashMatrix(lab: Lab) -> impl IntoView {
             <p class="hint">
                 "Each cell is this run with one crash point and one store: the ledger's increments and the client's outcome. Choose a cell to open its run."
             </p>
-            <div class="matrix-scroll">
+            <p class="hint" hidden=move || !lab.answer_hidden()>
+                "Make your prediction in the experiment to reveal the matrix."
+            </p>
+            <div class="matrix-scroll" hidden=move || lab.answer_hidden()>
                 <table>
                     <caption class="visually-hidden">"Crash point by deduplication store"</caption>
                     <thead>

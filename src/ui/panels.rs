@@ -4,7 +4,8 @@
 use leptos::prelude::*;
 
 use crate::sim::ack::Outcome;
-use crate::view::ack::sentences::outcome_text;
+use crate::sim::ack::Status;
+use crate::view::ack::sentences::outcome_reason;
 use crate::view::ack::{increments, sentence, text_mirror};
 
 use super::state::Lab;
@@ -88,8 +89,28 @@ pub fn ResultsStrip(lab: Lab) -> impl IntoView {
                 view! {
                     <p class="verdict unknown">
                         {format!(
-                            "The client gave up without knowing the result; the ledger holds {increments}. The intent is kept for reconciliation.",
+                            "The client gave up{} without knowing the result; the ledger holds {increments}. The intent is kept for reconciliation.",
+                            outcome_reason(s.outcome),
                         )}
+                    </p>
+                }
+                .into_any(),
+            ),
+            Outcome::Rejected(Status::Unprocessable) => Some(
+                view! {
+                    <p class="verdict unknown">
+                        {format!(
+                            "The server refused the retry with 422: its payload differs from the one the key was first used with. The ledger holds {increments}.",
+                        )}
+                    </p>
+                }
+                .into_any(),
+            ),
+            Outcome::Succeeded if s.mismatched_hits > 0 => Some(
+                view! {
+                    <p class="verdict disagree">
+                        <strong>"A mismatched hit: "</strong>
+                        "the client believes its payload B was applied, but the ledger holds payload A."
                     </p>
                 }
                 .into_any(),
@@ -107,7 +128,7 @@ pub fn ResultsStrip(lab: Lab) -> impl IntoView {
                 </div>
                 <div class="figure">
                     <dt>"Client outcome"</dt>
-                    <dd class="outcome">{move || shown(format!("{} at {}", outcome_text(summary().outcome), summary().outcome_at))}</dd>
+                    <dd class="outcome">{move || shown(format!("{} at {}", summary().outcome.name(), summary().outcome_at))}</dd>
                 </div>
                 <div class="figure">
                     <dt>"Deduplication hits"</dt>
