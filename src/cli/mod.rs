@@ -4,8 +4,10 @@
 //! what is allowed, with exit status 2. Output is built completely before
 //! anything is written, so a failure never leaves half a document behind.
 
-mod args;
+pub mod args;
 mod bench;
+mod risk;
+mod storm;
 
 use std::io::Write;
 
@@ -20,12 +22,23 @@ pub const USAGE_ERROR: i32 = 2;
 
 const NAME: &str = "idempotency-lab";
 
+/// Every command, for messages.
+const COMMANDS: &str = "run, risk, storm, bench, --help";
+
 /// What the user asked for, once the flags are understood.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
     Help,
     Run { settings: Box<Settings>, format: Format, at_ms: Option<u64> },
-    Bench { runs: u64 },
+    Bench { runs: u64, lab: BenchLab },
+}
+
+/// Which lab `bench` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchLab {
+    Ack,
+    Risk,
+    Storm,
 }
 
 fn parse_run(args: &[String]) -> Result<Command, UsageError> {
@@ -38,6 +51,7 @@ fn parse_run(args: &[String]) -> Result<Command, UsageError> {
 
 fn parse_bench(args: &[String]) -> Result<Command, UsageError> {
     let mut runs = bench::DEFAULT_RUNS;
+    let mut lab = BenchLab::Ack;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -56,29 +70,44 @@ fn parse_bench(args: &[String]) -> Result<Command, UsageError> {
                 };
                 runs = args::parse_count(flag, value, 1, bench::MAX_RUNS)?;
             }
+            "--lab" => {
+                let allowed = "one of ack, risk, storm";
+                let value = match inline {
+                    Some(v) => v,
+                    None => match rest.next() {
+                        Some(v) if !v.starts_with("--") => v.as_str(),
+                        _ => return Err(UsageError(format!("--lab needs a value; allowed: {allowed}"))),
+                    },
+                };
+                lab = match value {
+                    "ack" => BenchLab::Ack,
+                    "risk" => BenchLab::Risk,
+                    "storm" => BenchLab::Storm,
+                    other => return Err(args::refuse("--lab", other, allowed)),
+                };
+            }
             "--help" | "-h" => return Ok(Command::Help),
             other => {
                 return Err(UsageError(format!(
-                    "unknown option \"{}\" for bench; allowed: --runs",
+                    "unknown option \"{}\" for bench; allowed: --runs, --lab",
                     crate::sim::params::shorten(other)
                 )));
             }
         }
     }
-    Ok(Command::Bench { runs })
+    Ok(Command::Bench { runs, lab })
 }
 
 /// Understands a command line (without the program name).
 pub fn parse(args: &[String]) -> Result<Command, UsageError> {
     match args.first().map(String::as_str) {
-        None => Err(UsageError("missing command; allowed: run, bench, --help".to_owned())),
+        None => Err(UsageError(format!("missing command; allowed: {COMMANDS}"))),
         Some("run") => parse_run(&args[1..]),
         Some("bench") => parse_bench(&args[1..]),
         Some("--help" | "-h" | "help") => Ok(Command::Help),
-        Some(other) => Err(UsageError(format!(
-            "unknown command \"{}\"; allowed: run, bench, --help",
-            crate::sim::params::shorten(other)
-        ))),
+        Some(other) => {
+            Err(UsageError(format!("unknown command \"{}\"; allowed: {COMMANDS}", crate::sim::params::shorten(other))))
+        }
     }
 }
 
@@ -87,7 +116,9 @@ pub fn help() -> String {
     let mut out = format!(
         "{NAME}: simulate retries, lost acknowledgements and idempotency keys\n\n\
          Usage:\n  {NAME} run [options]      simulate one run and print what happened\n  \
-         {NAME} bench [--runs N]  measure how fast the core simulates (default {} runs)\n  \
+         {NAME} risk [options]     the risk-review lab (see {NAME} risk --help)\n  \
+         {NAME} storm [options]    retry storms with many clients (see {NAME} storm --help)\n  \
+         {NAME} bench [--runs N] [--lab ack|risk|storm]\n                          measure how fast the core simulates (default {} runs)\n  \
          {NAME} --help            show this help\n\nRun options (omitted ones take the opening settings):\n",
         bench::DEFAULT_RUNS
     );
@@ -137,11 +168,12 @@ fn describe_run(settings: &Settings, format: Format, at_ms: Option<u64>) -> Resu
 
 /// Runs the command line and returns the exit status.
 pub fn main_with(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
-    let result = parse(args).and_then(|command| match command {
-        Command::Help => Ok(help()),
-        Command::Run { settings, format, at_ms } => describe_run(&settings, format, at_ms),
-        Command::Bench { runs } => Ok(bench::run(runs).render()),
-    });
+    // The other labs parse their own flags.
+    let result = match args.first().map(String::as_str) {
+        Some("risk") => risk::command(&args[1..]),
+        Some("storm") => storm::command(&args[1..]),
+        _ => run_command(args),
+    };
     match result {
         Ok(text) => {
             // A closed pipe (`| head`) is not an error worth a panic or a message.
@@ -153,6 +185,16 @@ pub fn main_with(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write
             USAGE_ERROR
         }
     }
+}
+
+fn run_command(args: &[String]) -> Result<String, UsageError> {
+    parse(args).and_then(|command| match command {
+        Command::Help => Ok(help()),
+        Command::Run { settings, format, at_ms } => describe_run(&settings, format, at_ms),
+        Command::Bench { runs, lab: BenchLab::Ack } => Ok(bench::run(runs).render()),
+        Command::Bench { lab: BenchLab::Risk, .. } => Ok(risk::bench()),
+        Command::Bench { runs, lab: BenchLab::Storm } => Ok(storm::bench(runs)),
+    })
 }
 
 #[cfg(test)]

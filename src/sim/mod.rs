@@ -8,13 +8,19 @@
 //! - [`driver`], [`queue`] and [`time`]: the one driver every lab runs on.
 //! - [`params`] and [`params_file`]: parameters defined once, and the one
 //!   validation stage for flags, links, files and the form.
+//! - [`rng`]: the one seeded, documented generator and its distributions.
 //! - [`ack`]: the lost-acknowledgement lab (MODEL.md).
+//! - [`risk`]: the risk-review lab (RISK-MODEL.md).
+//! - [`storm`]: many clients, retry storms (STORMS.md).
 
 pub mod ack;
 pub mod driver;
 pub mod params;
 pub mod params_file;
 pub mod queue;
+pub mod risk;
+pub mod rng;
+pub mod storm;
 pub mod time;
 
 use std::fmt;

@@ -9,5 +9,7 @@ pub mod ack;
 pub mod chart;
 pub mod fields;
 pub mod playback;
+pub mod risk;
+pub mod storm;
 pub mod timeline;
 pub mod url;

@@ -170,8 +170,8 @@ fn bad_input_is_refused_with_one_clear_line() {
         (&["run", "--settings", "/nonexistent/settings.json"], &["--settings", "/nonexistent/settings.json"]),
         (&["bench", "--runs", "0"], &["--runs", "0", "from 1 to"]),
         (&["bench", "--fast"], &["--fast", "--runs"]),
-        (&["frobnicate"], &["frobnicate", "run, bench, --help"]),
-        (&[], &["missing command", "run, bench, --help"]),
+        (&["frobnicate"], &["frobnicate", "run, risk, storm, bench, --help"]),
+        (&[], &["missing command", "run, risk, storm, bench, --help"]),
     ];
     for (args, mentions) in cases {
         let out = cli(args);

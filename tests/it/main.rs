@@ -7,4 +7,6 @@ mod cli;
 mod hostile;
 mod properties;
 mod reference;
+mod risk;
 mod scenarios;
+mod storm;

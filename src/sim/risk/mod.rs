@@ -1,0 +1,1 @@
+//! The risk-review lab (RISK-MODEL.md).

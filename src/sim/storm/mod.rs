@@ -1,0 +1,1 @@
+//! Retry storms: many clients (STORMS.md).

@@ -1,0 +1,1 @@
+//! The risk-review lab in words and pictures.

@@ -1,0 +1,1 @@
+//! Retry storms in words and pictures.

@@ -1,0 +1,1 @@
+//! The risk-review lab: scenarios, checks, properties and the real database.

@@ -1,0 +1,1 @@
+//! Retry storms: the AWS table, invariants and the command line.
