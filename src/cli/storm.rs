@@ -1,11 +1,129 @@
-//! `idempotency-lab storm`: retry storms on the command line.
+//! `idempotency-lab storm`: retry storms on the command line: one workload
+//! run (or `--reps` of them, with their means), or the AWS experiment's
+//! published sweep.
 
-use super::args::UsageError;
+use std::time::Instant;
 
-pub fn command(_args: &[String]) -> Result<String, UsageError> {
-    Err(UsageError("the storm lab is not available yet".to_owned()))
+use crate::sim::Schema;
+use crate::sim::rng::Rng;
+use crate::sim::storm::settings::{StormSettings, Workload};
+use crate::sim::storm::sweep::aws_sweep;
+use crate::sim::storm::{OccRunner, OverloadRun};
+use crate::view::storm::{occ_json, occ_text, overload_json, overload_text, sweep_json, sweep_text};
+
+use super::args::{self, Extra, Format, UsageError, parse_count, refuse};
+
+/// The most runs one command may ask for.
+pub const MAX_REPS: u64 = 10_000;
+
+const EXTRAS: &[Extra] =
+    &[Extra { flag: "--reps", allowed: "a whole number from 1 to 10000" }, Extra { flag: "--sweep", allowed: "aws" }];
+
+pub fn help() -> String {
+    let mut out = "idempotency-lab storm: many clients retrying against one server\n\n\
+         Usage:\n  idempotency-lab storm [options]              one run of the workload\n  \
+         idempotency-lab storm --reps N [options]     N runs (seeds from --seed on) and their means\n  \
+         idempotency-lab storm --sweep aws [--reps N] the AWS experiment's sweep (default 100 runs per cell)\n\n\
+         Options (omitted ones take the defaults):\n"
+        .to_owned();
+    out.push_str(&args::params_help::<StormSettings>());
+    out.push_str(
+        "  --reps N                1 to 10000 runs\n  --sweep aws             clients 10 to 190 by 10, all five algorithms\n  \
+         --settings FILE         read settings from a JSON file first; flags override it\n  \
+         --format text|json      output format (default text)\n",
+    );
+    out
 }
 
+fn seed_of(base: u64, rep: u64) -> u64 {
+    // Consecutive runs use consecutive seeds, so run k of `--reps` can be
+    // replayed alone with `--seed base+k`.
+    base.wrapping_add(rep) & crate::sim::storm::settings::MAX_SEED
+}
+
+pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
+    let parsed = args::parse_lab::<StormSettings>("storm", raw_args, EXTRAS)?;
+    if parsed.help {
+        return Ok(help());
+    }
+    let mut reps = None;
+    let mut sweep = false;
+    for (flag, value) in &parsed.extras {
+        match *flag {
+            "--reps" => reps = Some(parse_count(flag, value, 1, MAX_REPS)?),
+            "--sweep" if value == "aws" => sweep = true,
+            _ => return Err(refuse(flag, value, "aws")),
+        }
+    }
+    if parsed.at_ms.is_some() {
+        return Err(UsageError("--at-ms: storms report whole runs; allowed: leave --at-ms out".to_owned()));
+    }
+    let settings = parsed.settings;
+    let failed = |e| UsageError(format!("the run could not finish: {e}"));
+    if sweep {
+        let reps = reps.unwrap_or(100) as u32;
+        let cells = aws_sweep(settings.seed, reps, |_| {}).map_err(failed)?;
+        return Ok(match parsed.format {
+            Format::Json => sweep_json(settings.seed, reps, &cells) + "\n",
+            Format::Text => sweep_text(settings.seed, reps, &cells),
+        });
+    }
+    let reps = reps.unwrap_or(1);
+    match settings.workload {
+        Workload::Occ => {
+            let mut runner = OccRunner::default();
+            let runs = (0..reps)
+                .map(|rep| runner.run(settings.occ, Rng::new(seed_of(settings.seed, rep))))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(failed)?;
+            Ok(match parsed.format {
+                Format::Json => occ_json(&settings, &runs) + "\n",
+                Format::Text => occ_text(&settings, &runs),
+            })
+        }
+        Workload::Overload => {
+            let runs = (0..reps)
+                .map(|rep| {
+                    let seeded = settings
+                        .with(&crate::sim::storm::settings::SEED, seed_of(settings.seed, rep))
+                        .expect("a seed within range stays valid");
+                    OverloadRun::simulate(&seeded)
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(failed)?;
+            Ok(match parsed.format {
+                Format::Json => overload_json(&settings, &runs) + "\n",
+                Format::Text => overload_text(&settings, &runs),
+            })
+        }
+    }
+}
+
+/// `bench --lab storm`: the whole AWS sweep (95 cells x 100 runs) on one
+/// core and on two, and a 100 000-client overload run.
 pub fn bench(_runs: u64) -> String {
-    String::new()
+    use crate::sim::storm::settings::CLIENTS;
+    use crate::sim::storm::sweep::aws_sweep_parallel;
+    let started = Instant::now();
+    let one = aws_sweep(1, 100, |_| {});
+    let one_s = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let two = aws_sweep_parallel(1, 100, 2);
+    let two_s = started.elapsed().as_secs_f64();
+    let events: u64 = one.as_ref().map_or(0, |cells| cells.iter().map(|c| c.events).sum());
+    let same = matches!((&one, &two), (Ok(a), Ok(b)) if a == b);
+    let big = StormSettings::from_pairs(&[(&CLIENTS, "100000")]).expect("bench settings are valid");
+    let started = Instant::now();
+    let overload = OverloadRun::simulate(&big);
+    let overload_s = started.elapsed().as_secs_f64();
+    let requests = overload.as_ref().map_or(0, |r| r.totals.requests);
+    format!(
+        "aws sweep cells\t{}\naws sweep runs\t{}\naws sweep events\t{events}\n\
+         aws sweep seconds (1 thread)\t{one_s:.3}\naws sweep events/s (1 thread)\t{:.0}\n\
+         aws sweep seconds (2 threads)\t{two_s:.3}\naws sweep same figures on 2 threads\t{same}\n\
+         overload clients\t100000\noverload requests\t{requests}\noverload seconds\t{overload_s:.3}\n",
+        one.as_ref().map_or(0, Vec::len),
+        one.as_ref().map_or(0, |c| c.len() * 100),
+        events as f64 / one_s.max(1e-9),
+    )
 }

@@ -44,6 +44,10 @@ pub enum SimError {
     Stalled {
         at: u64,
     },
+    /// The run reached its longest allowed model time (ms) unfinished.
+    HorizonReached {
+        horizon: u64,
+    },
 }
 
 impl fmt::Display for SimError {
@@ -56,6 +60,9 @@ impl fmt::Display for SimError {
                 write!(f, "the server's key store exceeded its capacity of {capacity} entries and the run was stopped")
             }
             SimError::Stalled { at } => write!(f, "the run stalled at model time {at} with work still pending"),
+            SimError::HorizonReached { horizon } => {
+                write!(f, "the run reached its longest allowed time, {horizon} ms, with intents still unfinished")
+            }
         }
     }
 }

@@ -5,18 +5,54 @@
 //!
 //! The same seed gives the same bits natively and in the browser: the
 //! generator is integer arithmetic, and every distribution uses IEEE-754
-//! basic operations plus the `libm` crate's `log`, `sqrt` and `cos` (plain
+//! basic operations plus the `libm` crate's `exp`, `log` and `sqrt` (plain
 //! Rust, so not the platform's libm, whose last bit may differ).
 
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 #[derive(Clone, Debug)]
-pub struct Rng(Xoshiro256PlusPlus);
+pub struct Rng {
+    generator: Xoshiro256PlusPlus,
+}
+
+/// The ziggurat's rightmost layer edge and the area of every layer, for 256
+/// layers under exp(-x^2 / 2).
+const ZIG_R: f64 = 3.654_152_885_361_009;
+const ZIG_V: f64 = 0.004_928_673_233_99;
+
+fn gauss(x: f64) -> f64 {
+    libm::exp(-0.5 * x * x)
+}
+
+/// Layer edges x[0] > x[1] = r > ... > x[256] = 0, and the curve at them.
+struct Ziggurat {
+    x: [f64; 257],
+    f: [f64; 257],
+}
+
+/// Built once, with `libm`, so it is the same everywhere.
+fn ziggurat() -> &'static Ziggurat {
+    static TABLES: std::sync::OnceLock<Ziggurat> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut x = [0.0; 257];
+        x[0] = ZIG_V / gauss(ZIG_R);
+        x[1] = ZIG_R;
+        for i in 2..256 {
+            x[i] = libm::sqrt(-2.0 * libm::log(ZIG_V / x[i - 1] + gauss(x[i - 1])));
+        }
+        x[256] = 0.0;
+        let mut f = [0.0; 257];
+        for i in 0..257 {
+            f[i] = gauss(x[i]);
+        }
+        Ziggurat { x, f }
+    })
+}
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(Xoshiro256PlusPlus::seed_from_u64(seed))
+        Rng { generator: Xoshiro256PlusPlus::seed_from_u64(seed) }
     }
 
     /// A generator for stream `stream` of `seed` (one per run of a sweep,
@@ -27,7 +63,7 @@ impl Rng {
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
+        self.generator.next_u64()
     }
 
     /// Uniform in [0, 1), from the top 53 bits.
@@ -53,15 +89,38 @@ impl Rng {
         }
     }
 
-    /// Normal with `mean` and standard deviation `sd` (Box–Muller; one
-    /// draw per call, the pair's second value is not kept, so a run's draws
-    /// depend only on how many were made).
+    /// Normal with `mean` and standard deviation `sd`: the ziggurat method
+    /// (Marsaglia and Tsang, 2000) with 256 layers, so most draws cost one
+    /// generator step, a multiply and a compare.
     pub fn normal(&mut self, mean: f64, sd: f64) -> f64 {
-        // 1 - unit() lies in (0, 1]: its log is finite.
-        let u1 = 1.0 - self.unit();
-        let u2 = self.unit();
-        let radius = libm::sqrt(-2.0 * libm::log(u1));
-        mean + sd * radius * libm::cos(2.0 * std::f64::consts::PI * u2)
+        mean + sd * self.standard_normal()
+    }
+
+    fn standard_normal(&mut self) -> f64 {
+        let z = ziggurat();
+        loop {
+            let bits = self.next_u64();
+            let i = (bits & 0xff) as usize;
+            // A uniform in (-1, 1) from the top 53 bits (disjoint from i's).
+            let u = ((bits >> 11) as f64 * (1.0 / (1u64 << 52) as f64)) - 1.0;
+            let x = u * z.x[i];
+            if x.abs() < z.x[i + 1] {
+                return x;
+            }
+            if i == 0 {
+                // The tail beyond r, by Marsaglia's exponential method.
+                loop {
+                    let xt = -libm::log(1.0 - self.unit()) / ZIG_R;
+                    let yt = -libm::log(1.0 - self.unit());
+                    if 2.0 * yt > xt * xt {
+                        return if u < 0.0 { -(ZIG_R + xt) } else { ZIG_R + xt };
+                    }
+                }
+            }
+            if z.f[i + 1] + self.unit() * (z.f[i] - z.f[i + 1]) < gauss(x) {
+                return x;
+            }
+        }
     }
 
     /// Exponential with `mean`.
@@ -92,6 +151,14 @@ mod tests {
         let var = normals.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / n as f64;
         assert!((m - 10.0).abs() < 0.02, "{m}");
         assert!((var.sqrt() - 2.0).abs() < 0.02, "{}", var.sqrt());
+        // The shape, not only two moments: the share within one and two
+        // standard deviations (68.27 % and 95.45 %), and the far tail.
+        let within = |k: f64| normals.iter().filter(|x| ((*x - 10.0) / 2.0).abs() < k).count() as f64 / n as f64;
+        assert!((within(1.0) - 0.6827).abs() < 0.004, "{}", within(1.0));
+        assert!((within(2.0) - 0.9545).abs() < 0.002, "{}", within(2.0));
+        let tail = (0..2_000_000).map(|_| r.normal(0.0, 1.0)).filter(|x| x.abs() > ZIG_R).count();
+        // P(|Z| > r) = 2.58e-4: about 516 in two million.
+        assert!((400..650).contains(&tail), "{tail}");
         let exps: Vec<f64> = (0..n).map(|_| r.exponential(3.0)).collect();
         assert!((mean(&exps) - 3.0).abs() < 0.03);
         let units: Vec<f64> = (0..n).map(|_| r.unit()).collect();

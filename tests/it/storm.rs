@@ -1,1 +1,6 @@
-//! Retry storms: the AWS table, invariants and the command line.
+//! Retry storms: the AWS table against the published simulator's rules,
+//! invariants, metastability and the command line.
+
+mod aws;
+mod cli;
+mod properties;
