@@ -1,0 +1,50 @@
+//! A tool call's journey: made by the agent, routed, gated and handled by a
+//! replica, answered, and heard (or not) by the agent.
+
+use crate::sim::time::Millis;
+
+use super::agent::Sent;
+use super::facts::{CallId, CallShape, Heard, IntentId, OrderId, ReplicaId, RequestKey, RowId, Tool, UserId};
+
+/// Where a call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// On its way to the replica.
+    Travelling,
+    /// Waiting for a slot since `since`.
+    Queued {
+        since: Millis,
+    },
+    /// In a slot: checks, database steps and the Risk API.
+    Working,
+    Answered,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub id: CallId,
+    pub intent: IntentId,
+    pub tool: Tool,
+    pub request_key: Option<RequestKey>,
+    pub order: Option<OrderId>,
+    pub review: Option<RowId>,
+    pub subject: Option<UserId>,
+    pub shape: CallShape,
+    pub replica: ReplicaId,
+    pub invocation: u32,
+    pub made_at: Millis,
+    pub stage: Stage,
+    /// The row this call inserted.
+    pub row: Option<RowId>,
+    /// When the replica answered, and what.
+    pub answered: Option<(Millis, Heard)>,
+    /// When the answer reached the agent.
+    pub received_at: Option<Millis>,
+}
+
+impl Call {
+    /// What the agent remembers of it.
+    pub fn sent(&self) -> Sent {
+        Sent { id: self.id, intent: self.intent, tool: self.tool, invocation: self.invocation }
+    }
+}

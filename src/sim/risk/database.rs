@@ -1,0 +1,327 @@
+//! The database: the incident report's table with its two unique keys
+//! (each can be switched off). Statements are atomic: each takes effect
+//! whole at the instant it completes, and reports the rows it touched.
+
+use crate::sim::SimError;
+use crate::sim::time::Millis;
+
+use super::facts::{
+    BusinessKey, Claim, FIRST_ROW, Insert, OrderId, Read, RequestKey, ReviewRef, RowId, Status, Stmt, UniqueKey,
+    Update, UserId,
+};
+use super::settings::DatabaseConfig;
+
+/// The most rows a run may insert. Runs stay far below (every row comes
+/// from a call, and calls are bounded); reaching it stops the run.
+pub const MAX_ROWS: usize = 20_000;
+
+/// A row with all ten columns of the report's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Row {
+    pub id: RowId,
+    pub request_key: RequestKey,
+    pub order: OrderId,
+    pub requester: UserId,
+    pub status: Status,
+    pub downstream_ref: Option<ReviewRef>,
+    pub retry_count: u32,
+    pub next_retry_at: Option<Millis>,
+    pub version: u32,
+}
+
+impl Row {
+    pub fn business_key(&self) -> BusinessKey {
+        BusinessKey(self.order)
+    }
+}
+
+/// A row as the workers' scan returns it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DueRow {
+    pub row: RowId,
+    pub request_key: RequestKey,
+    pub order: OrderId,
+    pub status: Status,
+    pub version: u32,
+    pub retry_count: u32,
+}
+
+/// What a statement did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Executed {
+    /// One row; the insert carries the id it got.
+    Inserted(Insert),
+    /// No row: a unique key was taken.
+    Conflict {
+        insert: Insert,
+        on: UniqueKey,
+        existing: RowId,
+    },
+    Read(Option<(RowId, Status)>),
+    /// The scan found this many due rows.
+    Due(u32),
+    Updated,
+    /// The guard did not match: no row.
+    Skipped,
+    /// The claim hit its row, which had this status just before.
+    Claimed {
+        from: Status,
+    },
+    ClaimLost,
+}
+
+#[derive(Clone, Debug)]
+pub struct Database {
+    config: DatabaseConfig,
+    rows: Vec<Row>,
+    /// The first row with each request_key and each business key, by key
+    /// number (keys are small, dense integers).
+    by_request_key: Vec<Option<RowId>>,
+    by_business_key: Vec<Option<RowId>>,
+    /// Rows with a `next_retry_at`: the scan has nothing to find without one.
+    scheduled: usize,
+}
+
+fn slot<T: Copy>(index: &mut Vec<Option<T>>, key: u32) -> &mut Option<T> {
+    let i = key as usize;
+    if index.len() <= i {
+        index.resize(i + 1, None);
+    }
+    &mut index[i]
+}
+
+fn lookup<T: Copy>(index: &[Option<T>], key: u32) -> Option<T> {
+    index.get(key as usize).copied().flatten()
+}
+
+impl Database {
+    pub fn new(config: DatabaseConfig) -> Database {
+        Database { config, rows: Vec::new(), by_request_key: Vec::new(), by_business_key: Vec::new(), scheduled: 0 }
+    }
+
+    /// An empty table for a new run, keeping this one's memory.
+    pub fn reset(&mut self, config: DatabaseConfig) {
+        self.config = config;
+        self.rows.clear();
+        self.by_request_key.clear();
+        self.by_business_key.clear();
+        self.scheduled = 0;
+    }
+
+    pub fn config(&self) -> &DatabaseConfig {
+        &self.config
+    }
+
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    pub fn row(&self, id: RowId) -> Option<&Row> {
+        self.rows.get(id.index()).filter(|r| r.id == id)
+    }
+
+    /// Sets a row's `next_retry_at`, keeping count of scheduled rows.
+    fn schedule(scheduled: &mut usize, row: &mut Row, next: Option<Millis>) {
+        *scheduled = *scheduled + usize::from(next.is_some()) - usize::from(row.next_retry_at.is_some());
+        row.next_retry_at = next;
+    }
+
+    /// Runs one statement at `now`; the scan's rows go to `due`.
+    pub fn execute(&mut self, stmt: Stmt, due: &mut Vec<DueRow>) -> Result<Executed, SimError> {
+        Ok(match stmt {
+            Stmt::Insert(insert) => self.insert(insert)?,
+            Stmt::Read(read) => Executed::Read(self.read(read)),
+            Stmt::Due { now } => {
+                due.clear();
+                if self.scheduled > 0 {
+                    due.extend(self.rows.iter().filter(|r| r.next_retry_at.is_some_and(|n| n <= now)).map(|r| {
+                        DueRow {
+                            row: r.id,
+                            request_key: r.request_key,
+                            order: r.order,
+                            status: r.status,
+                            version: r.version,
+                            retry_count: r.retry_count,
+                        }
+                    }));
+                }
+                Executed::Due(due.len() as u32)
+            }
+            Stmt::Update(update) => self.update(update),
+            Stmt::Claim(claim) => self.claim(claim),
+        })
+    }
+
+    fn insert(&mut self, mut insert: Insert) -> Result<Executed, SimError> {
+        insert.row = RowId(FIRST_ROW.0 + self.rows.len() as u32);
+        let taken_request = lookup(&self.by_request_key, insert.request_key.0);
+        let taken_business = lookup(&self.by_business_key, insert.order.0);
+        if let (true, Some(existing)) = (self.config.unique_request_key, taken_request) {
+            return Ok(Executed::Conflict { insert, on: UniqueKey::RequestKey, existing });
+        }
+        if let (true, Some(existing)) = (self.config.unique_business_key, taken_business) {
+            return Ok(Executed::Conflict { insert, on: UniqueKey::BusinessKey, existing });
+        }
+        if self.rows.len() >= MAX_ROWS {
+            return Err(SimError::StoreFull { capacity: MAX_ROWS });
+        }
+        self.rows.push(Row {
+            id: insert.row,
+            request_key: insert.request_key,
+            order: insert.order,
+            requester: insert.requester,
+            status: Status::Pending,
+            downstream_ref: None,
+            retry_count: 0,
+            next_retry_at: None,
+            version: 1,
+        });
+        slot(&mut self.by_request_key, insert.request_key.0).get_or_insert(insert.row);
+        slot(&mut self.by_business_key, insert.order.0).get_or_insert(insert.row);
+        Ok(Executed::Inserted(insert))
+    }
+
+    fn read(&self, read: Read) -> Option<(RowId, Status)> {
+        let row = match read {
+            Read::ByRequestKey(key) => lookup(&self.by_request_key, key.0).and_then(|id| self.row(id)),
+            Read::ByBusinessKey(key) => lookup(&self.by_business_key, key.0.0).and_then(|id| self.row(id)),
+            Read::ById { row, requester } => self.row(row).filter(|r| requester.is_none_or(|s| r.requester == s)),
+        };
+        row.map(|r| (r.id, r.status))
+    }
+
+    fn update(&mut self, u: Update) -> Executed {
+        let scheduled = &mut self.scheduled;
+        let Some(row) = self.rows.get_mut(u.row.index()).filter(|r| r.id == u.row) else {
+            return Executed::Skipped;
+        };
+        if row.status != u.from || row.version != u.version {
+            return Executed::Skipped;
+        }
+        row.status = u.to;
+        if u.downstream_ref.is_some() {
+            row.downstream_ref = u.downstream_ref;
+        }
+        Self::schedule(scheduled, row, u.next_retry_at);
+        if u.changes_status() {
+            row.version += 1;
+        }
+        Executed::Updated
+    }
+
+    fn claim(&mut self, claim: Claim) -> Executed {
+        let scheduled = &mut self.scheduled;
+        let Some(row) = self.rows.get_mut(claim.row().index()).filter(|r| r.id == claim.row()) else {
+            return Executed::ClaimLost;
+        };
+        let from = row.status;
+        match claim {
+            Claim::Cas { version, now, lease_until, .. } => {
+                if row.status != Status::Retryable
+                    || row.version != version
+                    || row.next_retry_at.is_none_or(|n| n > now)
+                {
+                    return Executed::ClaimLost;
+                }
+                row.retry_count += 1;
+                row.version += 1;
+                row.status = Status::Pending;
+                Self::schedule(scheduled, row, Some(lease_until));
+            }
+            Claim::Blind { retry_count, version, lease_until, .. } => {
+                row.retry_count = retry_count;
+                row.version = version;
+                row.status = Status::Pending;
+                Self::schedule(scheduled, row, Some(lease_until));
+            }
+        }
+        Executed::Claimed { from }
+    }
+
+    /// A row by id, for tests and snapshots that know it exists.
+    pub fn get(&self, id: RowId) -> Option<Row> {
+        self.row(id).copied()
+    }
+
+    #[cfg(test)]
+    fn force(&mut self, id: RowId, status: Status, next: Option<Millis>) {
+        let scheduled = &mut self.scheduled;
+        let row = self.rows.get_mut(id.index()).expect("row exists");
+        row.status = status;
+        Self::schedule(scheduled, row, next);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::risk::facts::END_USER;
+
+    fn db(unique_request_key: bool, unique_business_key: bool) -> Database {
+        Database::new(DatabaseConfig { statement: Millis(1), unique_request_key, unique_business_key })
+    }
+
+    fn insert(key: u32, order: u32) -> Stmt {
+        Stmt::Insert(Insert { row: RowId(0), request_key: RequestKey(key), order: OrderId(order), requester: END_USER })
+    }
+
+    #[test]
+    fn insert_if_absent_reports_the_key_that_conflicted() {
+        let mut d = db(true, true);
+        let mut due = Vec::new();
+        assert!(matches!(d.execute(insert(1, 1), &mut due), Ok(Executed::Inserted(i)) if i.row == RowId(10086)));
+        let Ok(Executed::Conflict { on, existing, insert: tried }) = d.execute(insert(1, 1), &mut due) else {
+            panic!()
+        };
+        assert_eq!((on, existing, tried.row), (UniqueKey::RequestKey, RowId(10086), RowId(10087)));
+        let Ok(Executed::Conflict { on, .. }) = d.execute(insert(2, 1), &mut due) else { panic!() };
+        assert_eq!(on, UniqueKey::BusinessKey);
+        let mut open = db(false, false);
+        for _ in 0..3 {
+            assert!(matches!(open.execute(insert(1, 1), &mut due), Ok(Executed::Inserted(_))));
+        }
+        assert_eq!(open.rows().len(), 3);
+    }
+
+    #[test]
+    fn a_cas_claim_hits_once_and_a_blind_claim_always_hits() {
+        let mut d = db(true, true);
+        let mut due = Vec::new();
+        d.execute(insert(1, 1), &mut due).unwrap();
+        d.force(RowId(10086), Status::Retryable, Some(Millis(4101)));
+        let cas =
+            Stmt::Claim(Claim::Cas { row: RowId(10086), version: 1, now: Millis(5001), lease_until: Millis(10001) });
+        assert_eq!(d.execute(cas, &mut due).unwrap(), Executed::Claimed { from: Status::Retryable });
+        assert_eq!(d.execute(cas, &mut due).unwrap(), Executed::ClaimLost);
+        let row = d.get(RowId(10086)).unwrap();
+        assert_eq!((row.status, row.version, row.retry_count), (Status::Pending, 2, 1));
+        let blind =
+            Stmt::Claim(Claim::Blind { row: RowId(10086), retry_count: 1, version: 2, lease_until: Millis(10001) });
+        assert_eq!(d.execute(blind, &mut due).unwrap(), Executed::Claimed { from: Status::Pending });
+    }
+
+    #[test]
+    fn the_scan_finds_rows_whose_time_has_come_in_id_order() {
+        let mut d = db(false, false);
+        let mut due = Vec::new();
+        for k in 1..=3 {
+            d.execute(insert(k, k), &mut due).unwrap();
+        }
+        d.force(RowId(10088), Status::Unknown, Some(Millis(10)));
+        d.force(RowId(10086), Status::Retryable, Some(Millis(20)));
+        d.force(RowId(10087), Status::Unknown, Some(Millis(30)));
+        assert_eq!(d.execute(Stmt::Due { now: Millis(20) }, &mut due).unwrap(), Executed::Due(2));
+        assert_eq!(due.iter().map(|r| r.row.0).collect::<Vec<_>>(), [10086, 10088]);
+        let guarded = Update {
+            row: RowId(10087),
+            from: Status::Unknown,
+            version: 1,
+            to: Status::Succeeded,
+            downstream_ref: Some(ReviewRef(1)),
+            next_retry_at: None,
+        };
+        assert_eq!(d.execute(Stmt::Update(guarded), &mut due).unwrap(), Executed::Updated);
+        assert_eq!(d.execute(Stmt::Update(guarded), &mut due).unwrap(), Executed::Skipped, "the version moved");
+        assert_eq!(d.scheduled, 2);
+    }
+}

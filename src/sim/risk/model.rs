@@ -1,0 +1,754 @@
+//! The risk-review lab as a model for the shared driver: its actors, and
+//! the one `match` that wires what they decide into events and records.
+
+use crate::sim::SimError;
+use crate::sim::driver::{Model, Out};
+use crate::sim::time::Millis;
+
+use super::agent::{Agent, CallPlan};
+use super::balancer::Balancer;
+use super::calls::{Call, Stage};
+use super::database::{Database, DueRow, Executed};
+use super::facts::{
+    Actor, AgentDecision, AgentStep, Answer, CallId, Cause, Claim, DownstreamId, DsKind, ErrorCode, Event, Heard,
+    IntentId, Issuer, OrderId, Read, Record, ReplicaId, Reply, RequestKey, Route, RowId, StatementId, Status, Stmt,
+    UniqueKey, What, WorkerId, is_legal,
+};
+use super::replica::{Checked, Gate, PolicyCheck, Replica};
+use super::risk_api::{Dispatch, Downstream, Fate, RiskApi, Waiting};
+use super::rules::{create_outcome, reply_for};
+use super::scenario::Scenario;
+use super::settings::{AgentConfig, Settings};
+use super::worker::{Worker, WorkerStep};
+
+/// The most events one run may handle. The longest valid runs (the
+/// longest horizon with the shortest scan interval, a full burst with every
+/// retry and poll) need well under a million; hitting this means a bug.
+pub const EVENT_BUDGET: usize = 5_000_000;
+/// The most tool calls one run may make (intents, retries and polls are
+/// all bounded well below this).
+pub const MAX_CALLS: usize = 200_000;
+
+/// A statement under way, with who issued it and, for an update, why.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    issuer: Issuer,
+    stmt: Stmt,
+    cause: Option<Cause>,
+}
+
+/// Every actor of one run, and the tables that let events find their data.
+#[derive(Clone, Debug)]
+pub struct RiskModel {
+    pub(crate) scenario: Scenario,
+    pub(crate) agent: Agent,
+    agent_config: AgentConfig,
+    pub(crate) balancer: Balancer,
+    pub(crate) replicas: [Replica; 2],
+    pub(crate) database: Database,
+    pub(crate) api: RiskApi,
+    pub(crate) workers: [Worker; 2],
+    pub(crate) calls: Vec<Call>,
+    pub(crate) downstream: Vec<Downstream>,
+    statements: Vec<Pending>,
+    /// The worker-crash-after-send fault has yet to strike.
+    crash_pending: bool,
+    pub(crate) claims_won: u32,
+    pub(crate) claims_lost: u32,
+    /// The rows of the latest scan, reused.
+    due: Vec<DueRow>,
+}
+
+impl RiskModel {
+    pub fn new(settings: &Settings) -> RiskModel {
+        let scenario = Scenario::of(settings);
+        RiskModel {
+            agent: Agent::new(settings.agent, &scenario.intents),
+            agent_config: settings.agent,
+            balancer: Balancer::default(),
+            replicas: [Replica::new(ReplicaId::A, settings.replica), Replica::new(ReplicaId::B, settings.replica)],
+            database: Database::new(settings.database),
+            api: RiskApi::new(settings.risk_api, scenario.faults.clone()),
+            workers: [Worker::new(WorkerId::W1, settings.worker), Worker::new(WorkerId::W2, settings.worker)],
+            calls: Vec::new(),
+            downstream: Vec::new(),
+            statements: Vec::new(),
+            crash_pending: scenario.faults.worker_crash_after_send,
+            claims_won: 0,
+            claims_lost: 0,
+            due: Vec::new(),
+            scenario,
+        }
+    }
+
+    /// A run of `settings` playing `scenario` instead of the preset's: for
+    /// tests that script their own faults.
+    #[cfg(test)]
+    pub(crate) fn with_scenario(settings: &Settings, scenario: Scenario) -> RiskModel {
+        let mut model = RiskModel::new(settings);
+        model.crash_pending = scenario.faults.worker_crash_after_send;
+        model.agent.reset(settings.agent, &scenario.intents);
+        model.api.reset(settings.risk_api, &scenario.faults);
+        model.scenario = scenario;
+        model
+    }
+
+    /// Makes this model a fresh run of `settings`, keeping the memory its
+    /// actors and tables hold.
+    pub fn reset(&mut self, settings: &Settings) {
+        self.scenario = Scenario::of(settings);
+        self.agent.reset(settings.agent, &self.scenario.intents);
+        self.agent_config = settings.agent;
+        self.balancer.reset();
+        for replica in &mut self.replicas {
+            replica.reset(settings.replica);
+        }
+        self.database.reset(settings.database);
+        self.api.reset(settings.risk_api, &self.scenario.faults);
+        for worker in &mut self.workers {
+            worker.reset(settings.worker);
+        }
+        self.calls.clear();
+        self.downstream.clear();
+        self.statements.clear();
+        self.crash_pending = self.scenario.faults.worker_crash_after_send;
+        self.claims_won = 0;
+        self.claims_lost = 0;
+    }
+
+    fn call(&self, id: CallId) -> &Call {
+        &self.calls[id.0 as usize - 1]
+    }
+
+    fn call_mut(&mut self, id: CallId) -> &mut Call {
+        &mut self.calls[id.0 as usize - 1]
+    }
+
+    fn record(out: &mut Out<'_, Self>, t: Millis, actor: Actor, what: What) {
+        out.record(Record { t, actor, what });
+    }
+
+    /// Schedules what the agent decided.
+    fn plan(out: &mut Out<'_, Self>, intent: IntentId, decision: AgentDecision, timer: u32) {
+        match decision {
+            AgentDecision::PollAt(at) => out.schedule(at, Event::AgentActs(AgentStep::Poll { intent, timer })),
+            AgentDecision::RetryAt(at) => out.schedule(at, Event::AgentActs(AgentStep::Retry { intent, timer })),
+            AgentDecision::Done(_) | AgentDecision::Ignored => {}
+        }
+    }
+
+    /// The agent makes a call: through the load balancer (to both replicas
+    /// when the delivery is duplicated), with its deadline.
+    fn make_calls(&mut self, now: Millis, plan: CallPlan, out: &mut Out<'_, Self>) -> Result<(), SimError> {
+        let first = self.balancer.route();
+        let deliveries =
+            [Some((first, Route::RoundRobin)), plan.duplicate.then_some((first.other(), Route::Duplicate))];
+        for (replica, route) in deliveries.into_iter().flatten() {
+            if self.calls.len() >= MAX_CALLS {
+                return Err(SimError::EventBudgetExceeded { budget: MAX_CALLS });
+            }
+            let id = CallId(self.calls.len() as u32 + 1);
+            self.calls.push(Call {
+                id,
+                intent: plan.intent,
+                tool: plan.tool,
+                request_key: plan.request_key,
+                order: plan.order,
+                review: plan.review,
+                subject: plan.subject,
+                shape: plan.shape,
+                replica,
+                invocation: plan.invocation,
+                made_at: now,
+                stage: Stage::Travelling,
+                row: None,
+                answered: None,
+                received_at: None,
+            });
+            let what = What::ToolCall {
+                call: id,
+                tool: plan.tool,
+                intent: plan.intent,
+                attempt: plan.attempt,
+                request_key: plan.request_key,
+                order: plan.order,
+                review: plan.review,
+                subject: plan.subject,
+                shape: plan.shape,
+                replica,
+            };
+            Self::record(out, now, Actor::Agent, what);
+            Self::record(out, now, Actor::LoadBalancer, What::Routed { call: id, replica, route });
+            out.schedule(now + self.agent_config.transit, Event::CallArrives(id));
+            out.schedule(now + self.agent_config.deadline, Event::CallDeadline(id));
+        }
+        Ok(())
+    }
+
+    fn start_checks(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
+        let replica = self.call(id).replica;
+        self.call_mut(id).stage = Stage::Working;
+        out.schedule(now + self.replicas[replica.index()].config().auth_policy, Event::ChecksDone(id));
+    }
+
+    /// The replica answers a call; the answer travels back to the agent.
+    fn answer(&mut self, now: Millis, id: CallId, heard: Heard, out: &mut Out<'_, Self>) {
+        let call = self.call_mut(id);
+        call.stage = Stage::Answered;
+        call.answered = Some((now, heard));
+        let (tool, replica) = (call.tool, call.replica);
+        let what = match heard {
+            Heard::Result(reply) => What::ToolResult { call: id, tool, reply },
+            Heard::Rpc(error) => What::RpcError { call: id, error },
+        };
+        Self::record(out, now, Actor::Replica(replica), what);
+        out.schedule(now + self.agent_config.transit, Event::ResultArrives(id));
+    }
+
+    /// A call leaves its slot; the oldest queued call takes it.
+    fn finish(&mut self, now: Millis, replica: ReplicaId, out: &mut Out<'_, Self>) {
+        if let Some((next, queued_at, occupancy)) = self.replicas[replica.index()].on_finish() {
+            let what =
+                What::CallStarted { call: next, queued_at, in_flight: occupancy.in_flight, queued: occupancy.queued };
+            Self::record(out, now, Actor::Replica(replica), what);
+            self.start_checks(now, next, out);
+        }
+    }
+
+    fn issue(&mut self, now: Millis, issuer: Issuer, stmt: Stmt, cause: Option<Cause>, out: &mut Out<'_, Self>) {
+        let id = StatementId(self.statements.len() as u32);
+        self.statements.push(Pending { issuer, stmt, cause });
+        out.schedule(now + self.database.config().statement, Event::StatementDone(id));
+    }
+
+    fn on_call_arrives(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
+        let replica = self.call(id).replica;
+        let (gate, occupancy) = self.replicas[replica.index()].on_arrival(now, id);
+        let (in_flight, queued) = (occupancy.in_flight, occupancy.queued);
+        let actor = Actor::Replica(replica);
+        match gate {
+            Gate::Admitted => {
+                Self::record(out, now, actor, What::CallAdmitted { call: id, in_flight, queued });
+                self.start_checks(now, id, out);
+            }
+            Gate::Queued => {
+                Self::record(out, now, actor, What::CallQueued { call: id, in_flight, queued });
+                self.call_mut(id).stage = Stage::Queued { since: now };
+            }
+            Gate::Overloaded => {
+                Self::record(out, now, actor, What::Overloaded { call: id, in_flight, queued });
+                let reply = Reply::Error { code: ErrorCode::Overloaded, row: None };
+                self.answer(now, id, Heard::Result(reply), out);
+            }
+        }
+    }
+
+    fn on_checks_done(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
+        let call = *self.call(id);
+        let replica = call.replica;
+        let issuer = Issuer::Replica(replica, id);
+        let policy_record = |out: &mut Out<'_, Self>, p: PolicyCheck| {
+            let what =
+                What::Policy { call: id, subject: p.subject, order: p.order, owner: p.owner, decision: p.decision };
+            Self::record(out, now, Actor::Replica(replica), what);
+        };
+        match self.replicas[replica.index()].check(&call) {
+            Checked::Rpc(error) => {
+                self.answer(now, id, Heard::Rpc(error), out);
+                self.finish(now, replica, out);
+            }
+            Checked::Refuse { code, policy } => {
+                if let Some(p) = policy {
+                    policy_record(out, p);
+                }
+                self.answer(now, id, Heard::Result(Reply::Error { code, row: None }), out);
+                self.finish(now, replica, out);
+            }
+            Checked::Insert { insert, policy } => {
+                policy_record(out, policy);
+                self.issue(now, issuer, Stmt::Insert(insert), None, out);
+            }
+            Checked::Read(read) => self.issue(now, issuer, Stmt::Read(read), None, out),
+        }
+    }
+
+    fn on_statement_done(&mut self, now: Millis, id: StatementId, out: &mut Out<'_, Self>) -> Result<(), SimError> {
+        let Pending { issuer, stmt, cause } = self.statements[id.0 as usize];
+        if let Issuer::Worker(w) = issuer
+            && self.workers[w.index()].is_crashed()
+        {
+            return Ok(());
+        }
+        let executed = self.database.execute(stmt, &mut self.due)?;
+        self.record_statement(now, issuer, stmt, cause, executed, out);
+        match issuer {
+            Issuer::Replica(replica, call) => self.replica_continues(now, replica, call, stmt, cause, executed, out),
+            Issuer::Worker(w) => {
+                let step = self.workers[w.index()].on_statement(now, executed, &self.due);
+                self.run_worker(now, w, step, out);
+            }
+        }
+        Ok(())
+    }
+
+    fn record_statement(
+        &mut self,
+        now: Millis,
+        by: Issuer,
+        stmt: Stmt,
+        cause: Option<Cause>,
+        executed: Executed,
+        out: &mut Out<'_, Self>,
+    ) {
+        let cause = cause.unwrap_or(Cause::Inserted);
+        let what = match (stmt, executed) {
+            (_, Executed::Inserted(insert)) => What::RowInserted { by, insert },
+            (_, Executed::Conflict { insert, on, existing }) => What::InsertConflict { by, insert, on, existing },
+            (Stmt::Read(read), Executed::Read(found)) => What::RowRead { by, read, found },
+            (Stmt::Due { .. }, Executed::Due(0)) => return,
+            (Stmt::Due { now: at }, Executed::Due(due)) => {
+                let Issuer::Worker(w) = by else { return };
+                What::Scanned { by: w, now: at, due }
+            }
+            (Stmt::Update(update), Executed::Updated) => {
+                What::Transition { by, update, cause, legal: is_legal(Some(update.from), update.to, cause) }
+            }
+            (Stmt::Update(update), _) => What::WriteSkipped { by, update, cause },
+            (Stmt::Claim(claim), executed) => {
+                let Issuer::Worker(w) = by else { return };
+                let version = match claim {
+                    Claim::Cas { version, .. } => version,
+                    Claim::Blind { version, .. } => version.saturating_sub(1),
+                };
+                let from = match executed {
+                    Executed::Claimed { from } => Some(from),
+                    _ => None,
+                };
+                if from.is_some() {
+                    self.claims_won += 1;
+                } else {
+                    self.claims_lost += 1;
+                }
+                let legal = from.is_none_or(|f| is_legal(Some(f), Status::Pending, Cause::ClaimWon));
+                What::Claim { by: w, claim, version, won: from.is_some(), from, legal }
+            }
+            _ => return,
+        };
+        Self::record(out, now, Actor::Database, what);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn replica_continues(
+        &mut self,
+        now: Millis,
+        replica: ReplicaId,
+        id: CallId,
+        stmt: Stmt,
+        cause: Option<Cause>,
+        executed: Executed,
+        out: &mut Out<'_, Self>,
+    ) {
+        let issuer = Issuer::Replica(replica, id);
+        match (stmt, executed) {
+            (_, Executed::Inserted(insert)) => {
+                self.call_mut(id).row = Some(insert.row);
+                self.send_create(now, issuer, insert.row, insert.request_key, insert.order, out);
+            }
+            (_, Executed::Conflict { insert, on, .. }) => {
+                let read = match on {
+                    UniqueKey::RequestKey => Read::ByRequestKey(insert.request_key),
+                    UniqueKey::BusinessKey => Read::ByBusinessKey(insert.business_key()),
+                };
+                self.issue(now, issuer, Stmt::Read(read), None, out);
+            }
+            (_, Executed::Read(found)) => {
+                let reply = match found {
+                    Some((row, status)) => Reply::Review { row, status },
+                    None => Reply::Error { code: ErrorCode::NotFound, row: None },
+                };
+                self.answer(now, id, Heard::Result(reply), out);
+                self.finish(now, replica, out);
+            }
+            (Stmt::Update(update), _) => {
+                let reply = reply_for(&update, cause.unwrap_or(Cause::Timeout));
+                self.answer(now, id, Heard::Result(reply), out);
+                self.finish(now, replica, out);
+            }
+            _ => {}
+        }
+    }
+
+    fn send_create(
+        &mut self,
+        now: Millis,
+        caller: Issuer,
+        row: RowId,
+        request_key: RequestKey,
+        order: OrderId,
+        out: &mut Out<'_, Self>,
+    ) {
+        let (fate, dispatch) = self.api.on_create_sent(now);
+        let ds = self.push_downstream(now, DsKind::Create, caller, row, request_key, order, fate);
+        Self::record(out, now, caller.actor(), What::CreateSent { ds, by: caller, row, request_key, order });
+        self.dispatch(now, ds, dispatch, out);
+    }
+
+    fn send_find(&mut self, now: Millis, worker: WorkerId, row: DueRow, out: &mut Out<'_, Self>) {
+        let (fate, dispatch) = self.api.on_find_sent(now);
+        let caller = Issuer::Worker(worker);
+        let ds = self.push_downstream(now, DsKind::Find, caller, row.row, row.request_key, row.order, fate);
+        let what = What::ProbeSent { ds, row: row.row, request_key: row.request_key };
+        Self::record(out, now, Actor::Worker(worker), what);
+        self.dispatch(now, ds, dispatch, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_downstream(
+        &mut self,
+        now: Millis,
+        kind: DsKind,
+        caller: Issuer,
+        row: RowId,
+        request_key: RequestKey,
+        order: OrderId,
+        fate: Fate,
+    ) -> DownstreamId {
+        let id = DownstreamId(self.downstream.len() as u32 + 1);
+        self.downstream.push(Downstream {
+            id,
+            kind,
+            caller,
+            row,
+            request_key,
+            order,
+            sent_at: now,
+            fate,
+            waiting: Waiting::Yes,
+        });
+        id
+    }
+
+    fn dispatch(&mut self, now: Millis, ds: DownstreamId, dispatch: Dispatch, out: &mut Out<'_, Self>) {
+        // Replicas and workers give the Risk API the same budget.
+        let timeout = self.replicas[0].config().downstream_timeout;
+        out.schedule(now + timeout, Event::DownstreamTimeout(ds));
+        match dispatch {
+            Dispatch::At(at) => out.schedule(at, Event::DownstreamDone(ds)),
+            Dispatch::Lost | Dispatch::Hangs => {
+                let d = self.downstream(ds);
+                let (row, request_key) = (d.row, d.request_key);
+                let what = if dispatch == Dispatch::Lost {
+                    What::RequestLost { ds, row, request_key }
+                } else {
+                    What::FindHangs { ds, row, request_key }
+                };
+                Self::record(out, now, Actor::RiskApi, what);
+            }
+        }
+    }
+
+    fn downstream(&self, id: DownstreamId) -> Downstream {
+        self.downstream[id.0 as usize - 1]
+    }
+
+    fn caller_is_gone(&self, caller: Issuer) -> bool {
+        matches!(caller, Issuer::Worker(w) if self.workers[w.index()].is_crashed())
+    }
+
+    fn on_downstream_done(&mut self, now: Millis, id: DownstreamId, out: &mut Out<'_, Self>) {
+        let ds = self.downstream(id);
+        let (row, request_key) = (ds.row, ds.request_key);
+        let done = self.api.on_done(now, &ds);
+        if let Some(review) = done.created {
+            let what = What::ReviewCreated { ds: id, review, request_key: ds.request_key, order: ds.order };
+            Self::record(out, now, Actor::RiskApi, what);
+        }
+        if let Some(review) = done.replayed {
+            Self::record(
+                out,
+                now,
+                Actor::RiskApi,
+                What::ReviewReplayed { ds: id, review, request_key: ds.request_key },
+            );
+        }
+        if !done.delivered {
+            let what = What::ResponseLost { ds: id, row, request_key, answer: done.answer };
+            Self::record(out, now, Actor::RiskApi, what);
+            return;
+        }
+        let (kind, answer, sent_at, caller) = (ds.kind, done.answer, ds.sent_at, ds.caller);
+        if self.caller_is_gone(caller) {
+            Self::record(out, now, caller.actor(), What::ReplyUnheard { ds: id, kind, row, request_key, answer });
+            return;
+        }
+        match ds.waiting {
+            Waiting::Yes => {
+                self.downstream[id.0 as usize - 1].waiting = Waiting::Answered;
+                let what = What::DownstreamReply { ds: id, kind, row, request_key, answer, sent_at };
+                Self::record(out, now, caller.actor(), what);
+                self.on_answer(now, ds, Some(answer), out);
+            }
+            Waiting::TimedOut => {
+                let what = What::LateReply { ds: id, kind, row, request_key, answer, sent_at };
+                Self::record(out, now, caller.actor(), what);
+            }
+            Waiting::Answered => {}
+        }
+    }
+
+    fn on_downstream_timeout(&mut self, now: Millis, id: DownstreamId, out: &mut Out<'_, Self>) {
+        let ds = self.downstream(id);
+        if ds.waiting != Waiting::Yes || self.caller_is_gone(ds.caller) {
+            return;
+        }
+        self.downstream[id.0 as usize - 1].waiting = Waiting::TimedOut;
+        let what = What::DownstreamTimeout {
+            ds: id,
+            kind: ds.kind,
+            row: ds.row,
+            request_key: ds.request_key,
+            sent_at: ds.sent_at,
+        };
+        Self::record(out, now, ds.caller.actor(), what);
+        self.on_answer(now, ds, None, out);
+    }
+
+    /// A Risk API call is answered (`None`: its caller's timeout fired).
+    fn on_answer(&mut self, now: Millis, ds: Downstream, answer: Option<Answer>, out: &mut Out<'_, Self>) {
+        match ds.caller {
+            Issuer::Replica(replica, _) => {
+                let config = *self.replicas[replica.index()].config();
+                // The replica inserted the row at version 1 and is its only
+                // writer until it answers.
+                let (update, cause) =
+                    create_outcome(now, ds.row, 1, answer, config.timeout_is_unknown, config.find_by_key);
+                self.issue(now, ds.caller, Stmt::Update(update), Some(cause), out);
+            }
+            Issuer::Worker(w) => {
+                let worker = &mut self.workers[w.index()];
+                let step = match ds.kind {
+                    DsKind::Find => worker.on_probe_answer(now, answer),
+                    DsKind::Create => worker.on_resend_answer(now, answer),
+                };
+                self.run_worker(now, w, step, out);
+            }
+        }
+    }
+
+    fn run_worker(&mut self, now: Millis, w: WorkerId, step: WorkerStep, out: &mut Out<'_, Self>) {
+        match step {
+            WorkerStep::Statement(stmt, cause) => self.issue(now, Issuer::Worker(w), stmt, cause, out),
+            WorkerStep::Probe(row) => self.send_find(now, w, row, out),
+            WorkerStep::Resend(row) => {
+                self.send_create(now, Issuer::Worker(w), row.row, row.request_key, row.order, out);
+                if self.crash_pending {
+                    self.crash_pending = false;
+                    self.workers[w.index()].crash(now);
+                    Self::record(out, now, Actor::Worker(w), What::WorkerCrashed { worker: w });
+                }
+            }
+            WorkerStep::Idle => {}
+        }
+    }
+
+    fn on_result_arrives(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
+        let call = self.call_mut(id);
+        call.received_at = Some(now);
+        let Some((_, heard)) = call.answered else { return };
+        let (sent, made_at) = (call.sent(), call.made_at);
+        let (decision, timer) = self.agent.on_heard(now, sent, heard);
+        Self::record(out, now, Actor::Agent, What::ResultReceived { call: id, made_at, decision });
+        Self::plan(out, sent.intent, decision, timer);
+    }
+
+    fn on_call_deadline(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
+        let call = *self.call(id);
+        if call.received_at.is_some() {
+            return;
+        }
+        let (decision, timer) = self.agent.on_deadline(now, call.sent());
+        Self::record(out, now, Actor::Agent, What::DeadlinePassed { call: id, made_at: call.made_at, decision });
+        Self::plan(out, call.intent, decision, timer);
+    }
+
+    fn on_agent(&mut self, now: Millis, step: AgentStep, out: &mut Out<'_, Self>) -> Result<(), SimError> {
+        let plan = match step {
+            AgentStep::Invoke(n) => match self.scenario.invocations.get(n as usize) {
+                Some(invocation) => self.agent.on_invocation(invocation),
+                None => None,
+            },
+            AgentStep::Retry { intent, timer } => self.agent.on_retry(now, intent, timer),
+            AgentStep::Poll { intent, timer } => {
+                let next = CallId(self.calls.len() as u32 + 1);
+                self.agent.on_poll(now, intent, timer, next)
+            }
+        };
+        match plan {
+            Some(plan) => self.make_calls(now, plan, out),
+            None => Ok(()),
+        }
+    }
+
+    fn on_worker_wakes(&mut self, now: Millis, w: WorkerId, out: &mut Out<'_, Self>) {
+        let worker = &mut self.workers[w.index()];
+        if worker.is_crashed() {
+            return;
+        }
+        out.schedule(now + worker.scan_interval(), Event::WorkerWakes(w));
+        if let Some(step) = worker.on_wake(now) {
+            self.run_worker(now, w, step, out);
+        }
+    }
+}
+
+impl Model for RiskModel {
+    type Time = Millis;
+    type Event = Event;
+    type Record = Record;
+
+    fn class(event: &Event) -> u8 {
+        event.class()
+    }
+
+    fn start(&mut self, out: &mut Out<'_, Self>) {
+        for (n, invocation) in self.scenario.invocations.iter().enumerate() {
+            out.schedule(invocation.at, Event::AgentActs(AgentStep::Invoke(n as u32)));
+        }
+        for worker in &self.workers {
+            out.schedule(worker.first_wake(), Event::WorkerWakes(worker.id()));
+        }
+    }
+
+    fn handle(&mut self, now: Millis, event: Event, out: &mut Out<'_, Self>) -> Result<(), SimError> {
+        match event {
+            Event::AgentActs(step) => self.on_agent(now, step, out)?,
+            Event::CallArrives(id) => self.on_call_arrives(now, id, out),
+            Event::ChecksDone(id) => self.on_checks_done(now, id, out),
+            Event::StatementDone(id) => self.on_statement_done(now, id, out)?,
+            Event::DownstreamDone(id) => self.on_downstream_done(now, id, out),
+            Event::DownstreamTimeout(id) => self.on_downstream_timeout(now, id, out),
+            Event::ResultArrives(id) => self.on_result_arrives(now, id, out),
+            Event::CallDeadline(id) => self.on_call_deadline(now, id, out),
+            Event::WorkerWakes(w) => self.on_worker_wakes(now, w, out),
+        }
+        Ok(())
+    }
+
+    /// The workers wake forever, so a run ends only at its horizon.
+    fn is_finished(&self) -> bool {
+        false
+    }
+
+    fn stamp(record: &Record) -> (Millis, bool) {
+        (record.t, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Faults that only the random preset draws, scripted one at a time and
+    //! worked out by hand with the default timings (transit 20, checks 100,
+    //! statements 1, create 410, find 100, timeout 2500, workers at every
+    //! whole second, backoff 1000).
+
+    use super::*;
+    use crate::sim::driver::Driver;
+    use crate::sim::risk::scenario::{CreateFault, FaultPlan, IntentSpec, Invocation};
+    use crate::sim::risk::settings::{Mode, Preset};
+
+    fn moves(mode: Mode, creates: Vec<CreateFault>, find_timeouts: u32) -> (Vec<String>, RiskModel) {
+        let settings = Settings::preset(Preset::LostCreateResponse, mode);
+        let scenario = Scenario {
+            intents: vec![IntentSpec { order: OrderId(1), request_key: RequestKey(1) }],
+            invocations: vec![Invocation {
+                at: Millis::ZERO,
+                intent: IntentId(1),
+                duplicate: false,
+                shape: crate::sim::risk::facts::CallShape::Valid,
+            }],
+            faults: FaultPlan { creates, find_timeouts, worker_crash_after_send: false },
+        };
+        let mut driver =
+            Driver::new(RiskModel::with_scenario(&settings, scenario), EVENT_BUDGET, Some(settings.horizon));
+        driver.run_to_end().unwrap();
+        let moves = driver
+            .records()
+            .iter()
+            .filter_map(|r| r.row_move().map(|m| (r.t, m)))
+            .map(|(t, m)| format!("{} {}->{} {}", t.ms(), m.from.map_or("", |f| f.name()), m.to.name(), m.cause.name()))
+            .collect();
+        (moves, driver.into_parts().0)
+    }
+
+    #[test]
+    fn a_slow_create_is_found_by_the_probe_after_it_lands() {
+        // Performed at 121+2500+410 = 3031, after the timeout at 2621; the
+        // probes sent at 3001 are evaluated at 3101 and find it.
+        let (m, model) = moves(Mode::Patterns, vec![CreateFault::Slow], 0);
+        assert_eq!(
+            m,
+            ["121 ->PENDING inserted", "2622 PENDING->UNKNOWN timeout", "3102 UNKNOWN->SUCCEEDED find_found"]
+        );
+        assert_eq!(model.api.reviews()[0].at, Millis(3031));
+        // The naive server says FAILED while the review exists.
+        let (m, model) = moves(Mode::Naive, vec![CreateFault::Slow], 0);
+        assert_eq!(m, ["121 ->PENDING inserted", "2622 PENDING->FAILED timeout"]);
+        assert_eq!(model.api.reviews().len(), 1);
+    }
+
+    #[test]
+    fn a_500_is_probed_found_missing_claimed_and_resent() {
+        // 500 at 531: UNKNOWN at 532, due at 531. The scan at 1000 probes:
+        // not found at 1101, RETRYABLE at 1102 until 2101. At 3000 W1 claims
+        // (3002) and resends: RV-1 at 3412, SUCCEEDED at 3413.
+        let (m, model) = moves(Mode::Patterns, vec![CreateFault::ServerError], 0);
+        assert_eq!(
+            m,
+            [
+                "121 ->PENDING inserted",
+                "532 PENDING->UNKNOWN downstream_5xx",
+                "1102 UNKNOWN->RETRYABLE find_not_found",
+                "3002 RETRYABLE->PENDING claim_won",
+                "3413 PENDING->SUCCEEDED create_succeeded",
+            ]
+        );
+        assert_eq!(model.api.reviews().len(), 1);
+    }
+
+    #[test]
+    fn a_reset_after_the_create_is_found_by_the_first_probe() {
+        let (m, _) = moves(Mode::Patterns, vec![CreateFault::Reset], 0);
+        assert_eq!(m, ["121 ->PENDING inserted", "532 PENDING->UNKNOWN reset", "1102 UNKNOWN->SUCCEEDED find_found"]);
+    }
+
+    #[test]
+    fn a_business_rejection_is_a_legal_failed() {
+        let (m, model) = moves(Mode::Patterns, vec![CreateFault::Rejected], 0);
+        assert_eq!(m, ["121 ->PENDING inserted", "532 PENDING->FAILED business_rejection"]);
+        assert!(matches!(
+            model.calls[0].answered,
+            Some((_, Heard::Result(Reply::Review { status: Status::Failed, .. })))
+        ));
+    }
+
+    #[test]
+    fn hanging_probes_keep_the_row_unknown_until_one_answers() {
+        // The response is lost; UNKNOWN at 2622. Both probes of 3001 hang and
+        // time out at 5501: both writes keep UNKNOWN (the version does not
+        // move) and set the next probe to 5501+1000 = 6501. The workers were
+        // busy through 4000 and 5000; at 6000 nothing is due; at 7000 the
+        // probes find RV-1 at 7101.
+        let (m, model) = moves(Mode::Patterns, vec![CreateFault::ResponseLost], 2);
+        assert_eq!(
+            m,
+            [
+                "121 ->PENDING inserted",
+                "2622 PENDING->UNKNOWN timeout",
+                "5502 UNKNOWN->UNKNOWN find_timeout",
+                "5502 UNKNOWN->UNKNOWN find_timeout",
+                "7102 UNKNOWN->SUCCEEDED find_found",
+            ]
+        );
+        assert_eq!(model.api.finds(), 4);
+    }
+}

@@ -1,0 +1,250 @@
+//! A replica (stateless): gates at the door, then, for each call, the
+//! pipeline of RISK-MODEL.md: protocol, validation, subject from the
+//! trusted context, authorization, and then the database and the Risk API.
+
+use std::collections::VecDeque;
+
+use crate::sim::time::Millis;
+
+use super::calls::Call;
+use super::facts::{
+    CallId, CallShape, ErrorCode, Insert, OrderId, Policy, Read, ReplicaId, RowId, RpcError, Tool, UserId, owner_of,
+};
+use super::settings::ReplicaConfig;
+
+/// What the gates do with an arriving call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gate {
+    Admitted,
+    Queued,
+    /// Both the slots and the queue are full: OVERLOADED at once.
+    Overloaded,
+}
+
+/// The authorization step's facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PolicyCheck {
+    pub subject: UserId,
+    pub order: OrderId,
+    pub owner: UserId,
+    pub decision: Policy,
+}
+
+/// What the checks decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checked {
+    /// A JSON-RPC error, never a tool result.
+    Rpc(RpcError),
+    /// An error result; no database write, no downstream call.
+    Refuse { code: ErrorCode, policy: Option<PolicyCheck> },
+    /// Go on with the insert-if-absent.
+    Insert { insert: Insert, policy: PolicyCheck },
+    /// A status poll: read the row.
+    Read(Read),
+}
+
+/// Occupancy, as records report it after each gate decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Occupancy {
+    pub in_flight: u32,
+    pub queued: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Replica {
+    id: ReplicaId,
+    config: ReplicaConfig,
+    in_flight: u32,
+    queue: VecDeque<(CallId, Millis)>,
+    max_in_flight: u32,
+    max_queued: u32,
+    overloaded: u32,
+}
+
+impl Replica {
+    pub fn new(id: ReplicaId, config: ReplicaConfig) -> Replica {
+        Replica { id, config, in_flight: 0, queue: VecDeque::new(), max_in_flight: 0, max_queued: 0, overloaded: 0 }
+    }
+
+    /// A fresh replica for a new run, keeping this one's memory.
+    pub fn reset(&mut self, config: ReplicaConfig) {
+        self.config = config;
+        self.in_flight = 0;
+        self.queue.clear();
+        self.max_in_flight = 0;
+        self.max_queued = 0;
+        self.overloaded = 0;
+    }
+
+    pub fn id(&self) -> ReplicaId {
+        self.id
+    }
+
+    pub fn config(&self) -> &ReplicaConfig {
+        &self.config
+    }
+
+    pub fn occupancy(&self) -> Occupancy {
+        Occupancy { in_flight: self.in_flight, queued: self.queue.len() as u32 }
+    }
+
+    pub fn max_in_flight(&self) -> u32 {
+        self.max_in_flight
+    }
+
+    pub fn max_queued(&self) -> u32 {
+        self.max_queued
+    }
+
+    pub fn overloaded(&self) -> u32 {
+        self.overloaded
+    }
+
+    /// The calls waiting for a slot, oldest first, with when they queued.
+    pub fn queue(&self) -> impl Iterator<Item = &(CallId, Millis)> {
+        self.queue.iter()
+    }
+
+    /// A call reaches the door. With the gates off every call is admitted.
+    pub fn on_arrival(&mut self, now: Millis, call: CallId) -> (Gate, Occupancy) {
+        let gates = self.config.gates;
+        let gate = if !gates.on || self.in_flight < gates.cap {
+            self.in_flight += 1;
+            self.max_in_flight = self.max_in_flight.max(self.in_flight);
+            Gate::Admitted
+        } else if (self.queue.len() as u32) < gates.queue {
+            self.queue.push_back((call, now));
+            self.max_queued = self.max_queued.max(self.queue.len() as u32);
+            Gate::Queued
+        } else {
+            self.overloaded += 1;
+            Gate::Overloaded
+        };
+        (gate, self.occupancy())
+    }
+
+    /// A call in a slot is answered: the slot goes to the oldest queued
+    /// call, if any.
+    pub fn on_finish(&mut self) -> Option<(CallId, Millis, Occupancy)> {
+        match self.queue.pop_front() {
+            Some((call, since)) => Some((call, since, self.occupancy())),
+            None => {
+                self.in_flight = self.in_flight.saturating_sub(1);
+                None
+            }
+        }
+    }
+
+    /// Steps 1 to 4 of the pipeline for `call`.
+    pub fn check(&self, call: &Call) -> Checked {
+        match call.shape {
+            CallShape::Malformed => return Checked::Rpc(RpcError::InvalidRequest),
+            CallShape::UnknownTool => return Checked::Rpc(RpcError::MethodNotFound),
+            CallShape::InvalidArgument => return Checked::Refuse { code: ErrorCode::InvalidArgument, policy: None },
+            CallShape::NoSubject | CallShape::Valid => {}
+        }
+        // The subject comes from the trusted context, never from the arguments.
+        let Some(subject) = call.subject else {
+            return Checked::Refuse { code: ErrorCode::Unauthenticated, policy: None };
+        };
+        match (call.tool, call.order, call.request_key, call.review) {
+            (Tool::RequestRiskReview, Some(order), Some(request_key), _) => {
+                let owner = owner_of(order);
+                let decision = match (self.config.authorize, owner == subject) {
+                    (false, _) => Policy::NotChecked,
+                    (true, true) => Policy::Allowed,
+                    (true, false) => Policy::Forbidden,
+                };
+                let policy = PolicyCheck { subject, order, owner, decision };
+                if decision == Policy::Forbidden {
+                    return Checked::Refuse { code: ErrorCode::Forbidden, policy: Some(policy) };
+                }
+                // The database gives the row its id when the insert runs.
+                let insert = Insert { row: RowId(0), request_key, order, requester: subject };
+                Checked::Insert { insert, policy }
+            }
+            (Tool::GetRiskReviewStatus, _, _, Some(row)) => {
+                Checked::Read(Read::ById { row, requester: self.config.authorize.then_some(subject) })
+            }
+            _ => Checked::Refuse { code: ErrorCode::InvalidArgument, policy: None },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::risk::calls::Stage;
+    use crate::sim::risk::facts::{END_USER, FORGED_ORDER, IntentId, OTHER_USER, RequestKey};
+    use crate::sim::risk::settings::Gates;
+
+    fn config(authorize: bool, gates: bool) -> ReplicaConfig {
+        ReplicaConfig {
+            auth_policy: Millis(100),
+            downstream_timeout: Millis(2500),
+            gates: Gates { on: gates, cap: 2, queue: 1 },
+            authorize,
+            timeout_is_unknown: true,
+            find_by_key: true,
+        }
+    }
+
+    fn call(shape: CallShape, order: u32) -> Call {
+        Call {
+            id: CallId(1),
+            intent: IntentId(1),
+            tool: Tool::RequestRiskReview,
+            request_key: Some(RequestKey(1)),
+            order: Some(OrderId(order)),
+            review: None,
+            subject: (shape != CallShape::NoSubject).then_some(END_USER),
+            shape,
+            replica: ReplicaId::A,
+            invocation: 1,
+            made_at: Millis::ZERO,
+            stage: Stage::Working,
+            row: None,
+            answered: None,
+            received_at: None,
+        }
+    }
+
+    #[test]
+    fn every_step_of_the_pipeline_refuses_in_order() {
+        let r = Replica::new(ReplicaId::A, config(true, true));
+        assert_eq!(r.check(&call(CallShape::Malformed, 1)), Checked::Rpc(RpcError::InvalidRequest));
+        assert_eq!(r.check(&call(CallShape::UnknownTool, 1)), Checked::Rpc(RpcError::MethodNotFound));
+        let refused = |c: Checked| match c {
+            Checked::Refuse { code, .. } => Some(code),
+            _ => None,
+        };
+        assert_eq!(refused(r.check(&call(CallShape::InvalidArgument, 1))), Some(ErrorCode::InvalidArgument));
+        assert_eq!(refused(r.check(&call(CallShape::NoSubject, 1))), Some(ErrorCode::Unauthenticated));
+        let Checked::Refuse { code: ErrorCode::Forbidden, policy: Some(p) } = r.check(&call(CallShape::Valid, 999))
+        else {
+            panic!("forged order must be forbidden")
+        };
+        assert_eq!((p.subject, p.order, p.owner), (END_USER, FORGED_ORDER, OTHER_USER));
+        assert!(matches!(r.check(&call(CallShape::Valid, 1)), Checked::Insert { .. }));
+        let open = Replica::new(ReplicaId::A, config(false, true));
+        let Checked::Insert { policy, .. } = open.check(&call(CallShape::Valid, 999)) else { panic!("trusted") };
+        assert_eq!(policy.decision, Policy::NotChecked);
+    }
+
+    #[test]
+    fn gates_admit_queue_then_refuse_and_a_freed_slot_goes_to_the_queue() {
+        let mut r = Replica::new(ReplicaId::A, config(true, true));
+        let gate = |r: &mut Replica, n| r.on_arrival(Millis(20), CallId(n)).0;
+        assert_eq!(
+            [gate(&mut r, 1), gate(&mut r, 2), gate(&mut r, 3), gate(&mut r, 4)],
+            [Gate::Admitted, Gate::Admitted, Gate::Queued, Gate::Overloaded]
+        );
+        let (next, since, occupancy) = r.on_finish().unwrap();
+        assert_eq!((next, since, occupancy), (CallId(3), Millis(20), Occupancy { in_flight: 2, queued: 0 }));
+        assert!(r.on_finish().is_none());
+        assert_eq!(r.occupancy(), Occupancy { in_flight: 1, queued: 0 });
+        assert_eq!((r.max_in_flight(), r.max_queued(), r.overloaded()), (2, 1, 1));
+        let mut open = Replica::new(ReplicaId::B, config(true, false));
+        assert!((1..=50).all(|n| open.on_arrival(Millis(0), CallId(n)).0 == Gate::Admitted));
+    }
+}

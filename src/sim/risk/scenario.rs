@@ -1,0 +1,209 @@
+//! What a preset plays: the agent's script (intents and when each is
+//! invoked) and the fault plan (which calls the faults hit). Faults are
+//! scoped: each names the exact create or probe it hits, by its number in
+//! the run.
+
+use crate::sim::rng::Rng;
+use crate::sim::time::Millis;
+
+use super::facts::{CallShape, FORGED_ORDER, IntentId, OrderId, RequestKey};
+use super::settings::{Preset, Settings};
+
+/// The incident's retry, at 10:31:12.000 on the wall clock (model time 0 is
+/// 10:31:08.120).
+pub const INCIDENT_RETRY_AT: Millis = Millis(3_880);
+/// The second click of the same-business-key preset comes while the first
+/// create is still under way.
+pub const SECOND_CLICK_AT: Millis = Millis(300);
+
+/// The fate of one create at the Risk API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CreateFault {
+    None,
+    /// Performed; its response dropped.
+    ResponseLost,
+    /// Never reaches the Risk API.
+    RequestLost,
+    /// 500 after the create latency, not performed.
+    ServerError,
+    /// Performed and answered only after the caller's timeout.
+    Slow,
+    /// Performed; the connection resets instead of answering.
+    Reset,
+    /// An explicit business rejection (random faults only).
+    Rejected,
+}
+
+/// Which calls the faults hit.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FaultPlan {
+    /// The fate of the n-th create (from 1), by index n - 1; creates past
+    /// the list are not faulted.
+    pub creates: Vec<CreateFault>,
+    /// The first this many probes hang.
+    pub find_timeouts: u32,
+    /// The first worker to resend crashes right after sending.
+    pub worker_crash_after_send: bool,
+}
+
+impl FaultPlan {
+    pub fn create(&self, nth: u32) -> CreateFault {
+        nth.checked_sub(1).and_then(|i| self.creates.get(i as usize)).copied().unwrap_or(CreateFault::None)
+    }
+}
+
+/// An intent: one user click or agent command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IntentSpec {
+    pub order: OrderId,
+    pub request_key: RequestKey,
+}
+
+/// The agent invokes an intent (again, for a scripted retry, with the same
+/// request_key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Invocation {
+    pub at: Millis,
+    pub intent: IntentId,
+    /// The duplicate-delivery fault: also delivered to the other replica.
+    pub duplicate: bool,
+    pub shape: CallShape,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Scenario {
+    /// Intent n (from 1) at index n - 1.
+    pub intents: Vec<IntentSpec>,
+    /// In time order.
+    pub invocations: Vec<Invocation>,
+    pub faults: FaultPlan,
+}
+
+fn intent(n: u32, order: u32) -> IntentSpec {
+    IntentSpec { order: OrderId(order), request_key: RequestKey(n) }
+}
+
+fn invoke(at: u64, n: u32) -> Invocation {
+    Invocation { at: Millis(at), intent: IntentId(n), duplicate: false, shape: CallShape::Valid }
+}
+
+impl Scenario {
+    pub fn of(settings: &Settings) -> Scenario {
+        let plain = |intents: Vec<IntentSpec>, invocations: Vec<Invocation>, creates: Vec<CreateFault>| Scenario {
+            intents,
+            invocations,
+            faults: FaultPlan { creates, ..FaultPlan::default() },
+        };
+        match settings.preset {
+            Preset::Incident => plain(
+                vec![intent(1, 1)],
+                vec![invoke(0, 1), invoke(INCIDENT_RETRY_AT.ms(), 1)],
+                vec![CreateFault::ResponseLost],
+            ),
+            Preset::SameRequestKey => {
+                plain(vec![intent(1, 1)], vec![Invocation { duplicate: true, ..invoke(0, 1) }], vec![])
+            }
+            Preset::SameBusinessKey => {
+                plain(vec![intent(1, 1), intent(2, 1)], vec![invoke(0, 1), invoke(SECOND_CLICK_AT.ms(), 2)], vec![])
+            }
+            Preset::LostCreateResponse => {
+                plain(vec![intent(1, 1)], vec![invoke(0, 1)], vec![CreateFault::ResponseLost])
+            }
+            Preset::NotFoundResend => plain(vec![intent(1, 1)], vec![invoke(0, 1)], vec![CreateFault::RequestLost]),
+            Preset::ForgedOrder => plain(vec![intent(1, FORGED_ORDER.0)], vec![invoke(0, 1)], vec![]),
+            Preset::Overload => {
+                let n = settings.burst_calls;
+                plain((1..=n).map(|i| intent(i, i)).collect(), (1..=n).map(|i| invoke(0, i)).collect(), vec![])
+            }
+            Preset::WorkerCrash => Scenario {
+                intents: vec![intent(1, 1)],
+                invocations: vec![invoke(0, 1)],
+                faults: FaultPlan {
+                    creates: vec![CreateFault::RequestLost],
+                    find_timeouts: 0,
+                    worker_crash_after_send: true,
+                },
+            },
+            Preset::RandomFaults => random(settings.seed),
+        }
+    }
+}
+
+/// Faults drawn from the seed: one to four intents (some for the same
+/// order, some forged, some duplicated or malformed, some retried by the
+/// script), the fates of the first six creates, hanging probes and perhaps a
+/// worker crash. Every fault is finite, so with the patterns on every row
+/// can settle.
+fn random(seed: u64) -> Scenario {
+    let mut rng = Rng::new(seed);
+    let n = 1 + rng.below(4) as u32;
+    let mut intents: Vec<IntentSpec> = Vec::new();
+    let mut invocations = Vec::new();
+    for i in 1..=n {
+        let order = if i > 1 && rng.below(4) == 0 {
+            // A second click: a new request_key for the first intent's order.
+            intents[0usize].order
+        } else if rng.below(6) == 0 {
+            FORGED_ORDER
+        } else {
+            OrderId(i)
+        };
+        intents.push(IntentSpec { order, request_key: RequestKey(i) });
+        let at = rng.below(3_000);
+        let shape = match rng.below(20) {
+            0 => CallShape::Malformed,
+            1 => CallShape::UnknownTool,
+            2 => CallShape::InvalidArgument,
+            3 => CallShape::NoSubject,
+            _ => CallShape::Valid,
+        };
+        let duplicate = rng.below(5) == 0;
+        invocations.push(Invocation { at: Millis(at), intent: IntentId(i), duplicate, shape });
+        if rng.below(5) < 2 {
+            invocations.push(invoke(at + 1_000 + rng.below(6_000), i));
+        }
+    }
+    // Stable: equal times keep the order they were drawn in.
+    invocations.sort_by_key(|inv| inv.at);
+    let creates = (0..6)
+        .map(|_| match rng.below(100) {
+            0..40 => CreateFault::None,
+            40..55 => CreateFault::ResponseLost,
+            55..70 => CreateFault::RequestLost,
+            70..80 => CreateFault::ServerError,
+            80..90 => CreateFault::Slow,
+            90..95 => CreateFault::Reset,
+            _ => CreateFault::Rejected,
+        })
+        .collect();
+    let faults = FaultPlan { creates, find_timeouts: rng.below(4) as u32, worker_crash_after_send: rng.below(10) < 3 };
+    Scenario { intents, invocations, faults }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::risk::settings::{Mode, PRESET, SEED};
+
+    #[test]
+    fn random_faults_depend_only_on_the_seed() {
+        let of =
+            |seed: &str| Scenario::of(&Settings::from_pairs(&[(&PRESET, "random-faults"), (&SEED, seed)]).unwrap());
+        assert_eq!(of("7"), of("7"));
+        let distinct: std::collections::HashSet<_> = (0..40).map(|s| of(&s.to_string())).collect();
+        assert!(distinct.len() > 30, "seeds give different scenarios");
+        for seed in 0..200 {
+            let s = of(&seed.to_string());
+            assert!(s.invocations.windows(2).all(|w| w[0].at <= w[1].at));
+            assert!(s.invocations.iter().all(|inv| (inv.intent.0 as usize) <= s.intents.len()));
+        }
+    }
+
+    #[test]
+    fn the_burst_has_one_intent_and_one_order_per_call() {
+        let s = Scenario::of(&Settings::preset(Preset::Overload, Mode::Patterns));
+        assert_eq!(s.intents.len(), 200);
+        assert_eq!(s.intents[199], IntentSpec { order: OrderId(200), request_key: RequestKey(200) });
+        assert!(s.invocations.iter().all(|inv| inv.at == Millis::ZERO));
+    }
+}

@@ -1,0 +1,750 @@
+//! The risk-review lab's parameters (RISK-MODEL.md), each defined once, and
+//! the validated settings they become: one configuration per actor.
+//!
+//! The mode sets all eight pattern switches; each switch is a three-valued
+//! choice, `auto` (follow the mode, the default), `on` or `off`, so a switch
+//! given on its own overrides the mode whatever order they come in.
+//!
+//! The timing defaults reproduce the incident report's six log lines with
+//! the naive server (model time 0 is 10:31:08.120):
+//! - the call reaches a replica after the 20 ms transit, the auth and policy
+//!   steps take 100 ms, and the 1 ms INSERT completes at 121 (08.241);
+//! - the create goes out at once; the 2.5 s timeout fires at 2621 (10.741)
+//!   and the 1 ms UPDATE to FAILED lets the replica answer at 2622 (10.742);
+//! - the scripted retry is made at 3880 (12.000), reaches replica B at 3900,
+//!   is inserted at 4001, and the Risk API, whose create takes 410 ms,
+//!   creates the second review at 4411 (12.531).
+
+use serde::Serialize;
+
+use crate::sim::params::{FieldError, Group, InOrder, Kind, Opt, ParamDef, Problem, Raw, Schema};
+use crate::sim::time::Millis;
+
+/// The largest duration that is not a horizon, deadline or lease.
+pub const MAX_SPAN_MS: u64 = 600_000;
+/// The longest horizon, deadline or lease: one hour.
+pub const MAX_LONG_MS: u64 = 3_600_000;
+/// The most calls in the overload burst. Orders are numbered by three
+/// digits and 999 belongs to another user, so 500 stays clear of it.
+pub const MAX_BURST_CALLS: u64 = 500;
+/// Seeds fit in 32 bits so links and JSON carry them exactly.
+pub const MAX_SEED: u64 = u32::MAX as u64;
+/// The shortest scan interval; it bounds the workers' wakes per run.
+pub const MIN_SCAN_MS: u64 = 100;
+
+const fn opt(value: &'static str, label: &'static str) -> Opt {
+    Opt { value, label }
+}
+
+const SWITCH: Kind = Kind::Choice(&[opt("auto", "As the mode says"), opt("on", "On"), opt("off", "Off")]);
+
+pub static PRESET: ParamDef = ParamDef {
+    name: "preset",
+    flag: "--preset",
+    link: "preset",
+    label: "Preset",
+    kind: Kind::Choice(&[
+        opt("incident", "The incident: a lost response and a retry"),
+        opt("same-request-key", "Same request_key twice (duplicate delivery)"),
+        opt("same-business-key", "Same order, new request_key (second click)"),
+        opt("lost-create-response", "Lost create response"),
+        opt("not-found-resend", "Lost create request: probe, claim, resend"),
+        opt("forged-order", "Forged order (another user's)"),
+        opt("overload", "Burst of calls (overload)"),
+        opt("worker-crash", "Worker crashes after resending"),
+        opt("random-faults", "Random faults from the seed"),
+    ]),
+    default: 0,
+    group: Group::Basics,
+};
+pub static MODE: ParamDef = ParamDef {
+    name: "mode",
+    flag: "--mode",
+    link: "mode",
+    label: "Mode",
+    kind: Kind::Choice(&[opt("naive", "Naive"), opt("patterns", "Patterns")]),
+    default: 0,
+    group: Group::Basics,
+};
+pub static UNIQUE_REQUEST_KEY: ParamDef = ParamDef {
+    name: "unique_request_key",
+    flag: "--unique-request-key",
+    link: "urk",
+    label: "Unique request_key",
+    kind: SWITCH,
+    default: 0,
+    group: Group::Basics,
+};
+pub static UNIQUE_BUSINESS_KEY: ParamDef = ParamDef {
+    name: "unique_business_key",
+    flag: "--unique-business-key",
+    link: "ubk",
+    label: "Unique business_key",
+    kind: SWITCH,
+    default: 0,
+    group: Group::Basics,
+};
+pub static TIMEOUT_IS_UNKNOWN: ParamDef = ParamDef {
+    name: "timeout_is_unknown",
+    flag: "--timeout-is-unknown",
+    link: "unknown",
+    label: "Timeout is UNKNOWN",
+    kind: SWITCH,
+    default: 0,
+    group: Group::Basics,
+};
+pub static IDEMPOTENT_CREATE: ParamDef = ParamDef {
+    name: "idempotent_create",
+    flag: "--idempotent-create",
+    link: "idem",
+    label: "Idempotent create",
+    kind: SWITCH,
+    default: 0,
+    group: Group::Basics,
+};
+pub static FIND_BY_KEY: ParamDef = ParamDef {
+    name: "find_by_key",
+    flag: "--find-by-key",
+    link: "find",
+    label: "FindByRequestKey",
+    kind: SWITCH,
+    default: 0,
+    group: Group::Basics,
+};
+pub static CAS: ParamDef = ParamDef {
+    name: "cas",
+    flag: "--cas",
+    link: "cas",
+    label: "Compare-and-set claims",
+    kind: SWITCH,
+    default: 0,
+    group: Group::Basics,
+};
+pub static AUTHORIZE: ParamDef = ParamDef {
+    name: "authorize",
+    flag: "--authorize",
+    link: "authz",
+    label: "Authorization on the server",
+    kind: SWITCH,
+    default: 0,
+    group: Group::Basics,
+};
+pub static GATES: ParamDef = ParamDef {
+    name: "gates",
+    flag: "--gates",
+    link: "gates",
+    label: "Concurrency gates",
+    kind: SWITCH,
+    default: 0,
+    group: Group::Basics,
+};
+pub static SEED: ParamDef = ParamDef {
+    name: "seed",
+    flag: "--seed",
+    link: "seed",
+    label: "Seed",
+    kind: Kind::Count { min: 0, max: MAX_SEED },
+    default: 1,
+    group: Group::Faults,
+};
+pub static BURST_CALLS: ParamDef = ParamDef {
+    name: "burst_calls",
+    flag: "--burst-calls",
+    link: "burst",
+    label: "Calls in the burst",
+    kind: Kind::Count { min: 1, max: MAX_BURST_CALLS },
+    default: 200,
+    group: Group::Faults,
+};
+/// Workers wake forever, so runs end at a horizon. 30 s lets every preset
+/// settle with room to spare: the slowest, worker-crash with the patterns,
+/// is done at 11.77 s (its claim lease ends at 10 s), the overload burst at
+/// 6.7 s.
+pub static HORIZON: ParamDef = ParamDef {
+    name: "horizon_ms",
+    flag: "--horizon-ms",
+    link: "horizon",
+    label: "Horizon",
+    kind: Kind::Millis { min: 1_000, max: MAX_LONG_MS },
+    default: 30_000,
+    group: Group::Advanced,
+};
+pub static CALL_TRANSIT: ParamDef = ParamDef {
+    name: "call_transit_ms",
+    flag: "--call-transit-ms",
+    link: "transit",
+    label: "Agent to replica transit",
+    kind: Kind::Millis { min: 0, max: 60_000 },
+    default: 20,
+    group: Group::Advanced,
+};
+pub static AUTH_POLICY: ParamDef = ParamDef {
+    name: "auth_policy_ms",
+    flag: "--auth-policy-ms",
+    link: "auth",
+    label: "Auth and policy steps",
+    kind: Kind::Millis { min: 0, max: 60_000 },
+    default: 100,
+    group: Group::Advanced,
+};
+pub static DB_STATEMENT: ParamDef = ParamDef {
+    name: "db_statement_ms",
+    flag: "--db-statement-ms",
+    link: "db",
+    label: "Database statement",
+    kind: Kind::Millis { min: 0, max: 60_000 },
+    default: 1,
+    group: Group::Advanced,
+};
+pub static CREATE: ParamDef = ParamDef {
+    name: "create_ms",
+    flag: "--create-ms",
+    link: "create",
+    label: "Risk API create latency",
+    kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
+    default: 410,
+    group: Group::Advanced,
+};
+pub static FIND: ParamDef = ParamDef {
+    name: "find_ms",
+    flag: "--find-ms",
+    link: "findms",
+    label: "FindByRequestKey latency",
+    kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
+    default: 100,
+    group: Group::Advanced,
+};
+pub static DOWNSTREAM_TIMEOUT: ParamDef = ParamDef {
+    name: "downstream_timeout_ms",
+    flag: "--downstream-timeout-ms",
+    link: "dtimeout",
+    label: "Risk API call timeout",
+    kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
+    default: 2_500,
+    group: Group::Advanced,
+};
+pub static CLIENT_DEADLINE: ParamDef = ParamDef {
+    name: "client_deadline_ms",
+    flag: "--client-deadline-ms",
+    link: "deadline",
+    label: "Client deadline per tool call",
+    kind: Kind::Millis { min: 1, max: MAX_LONG_MS },
+    default: 5_000,
+    group: Group::Advanced,
+};
+pub static POLL_INTERVAL: ParamDef = ParamDef {
+    name: "poll_interval_ms",
+    flag: "--poll-interval-ms",
+    link: "poll",
+    label: "Agent poll interval",
+    kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
+    default: 1_000,
+    group: Group::Advanced,
+};
+pub static SCAN_INTERVAL: ParamDef = ParamDef {
+    name: "scan_interval_ms",
+    flag: "--scan-interval-ms",
+    link: "scan",
+    label: "Worker scan interval",
+    kind: Kind::Millis { min: MIN_SCAN_MS, max: MAX_SPAN_MS },
+    default: 1_000,
+    group: Group::Advanced,
+};
+pub static WORKER_OFFSET: ParamDef = ParamDef {
+    name: "worker_offset_ms",
+    flag: "--worker-offset-ms",
+    link: "offset",
+    label: "Worker W2's offset",
+    kind: Kind::Millis { min: 0, max: MAX_SPAN_MS },
+    default: 0,
+    group: Group::Advanced,
+};
+pub static BACKOFF: ParamDef = ParamDef {
+    name: "backoff_ms",
+    flag: "--backoff-ms",
+    link: "backoff",
+    label: "Backoff",
+    kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
+    default: 1_000,
+    group: Group::Advanced,
+};
+pub static CLAIM_LEASE: ParamDef = ParamDef {
+    name: "claim_lease_ms",
+    flag: "--claim-lease-ms",
+    link: "lease",
+    label: "Claim lease",
+    kind: Kind::Millis { min: 1, max: MAX_LONG_MS },
+    default: 5_000,
+    group: Group::Advanced,
+};
+pub static CONCURRENCY_CAP: ParamDef = ParamDef {
+    name: "concurrency_cap",
+    flag: "--concurrency-cap",
+    link: "cap",
+    label: "Concurrency cap per replica",
+    kind: Kind::Count { min: 1, max: 1_000 },
+    default: 8,
+    group: Group::Advanced,
+};
+pub static QUEUE_CAPACITY: ParamDef = ParamDef {
+    name: "queue_capacity",
+    flag: "--queue-capacity",
+    link: "queue",
+    label: "Queue capacity per replica",
+    kind: Kind::Count { min: 0, max: 1_000 },
+    default: 16,
+    group: Group::Advanced,
+};
+pub static RISK_API_CAPACITY: ParamDef = ParamDef {
+    name: "risk_api_capacity",
+    flag: "--risk-api-capacity",
+    link: "apicap",
+    label: "Risk API capacity",
+    kind: Kind::Count { min: 1, max: 10_000 },
+    default: 32,
+    group: Group::Advanced,
+};
+
+/// How many parameters the lab has.
+pub const PARAM_COUNT: usize = 28;
+
+/// Every parameter, in the order they are validated, listed and written.
+pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
+    &PRESET,
+    &MODE,
+    &UNIQUE_REQUEST_KEY,
+    &UNIQUE_BUSINESS_KEY,
+    &TIMEOUT_IS_UNKNOWN,
+    &IDEMPOTENT_CREATE,
+    &FIND_BY_KEY,
+    &CAS,
+    &AUTHORIZE,
+    &GATES,
+    &SEED,
+    &BURST_CALLS,
+    &HORIZON,
+    &CALL_TRANSIT,
+    &AUTH_POLICY,
+    &DB_STATEMENT,
+    &CREATE,
+    &FIND,
+    &DOWNSTREAM_TIMEOUT,
+    &CLIENT_DEADLINE,
+    &POLL_INTERVAL,
+    &SCAN_INTERVAL,
+    &WORKER_OFFSET,
+    &BACKOFF,
+    &CLAIM_LEASE,
+    &CONCURRENCY_CAP,
+    &QUEUE_CAPACITY,
+    &RISK_API_CAPACITY,
+];
+
+/// The scenario a run plays: RISK-MODEL.md's seven presets, plus a worker
+/// crash (the only way to see a claim lease end) and faults drawn from the
+/// seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    Incident,
+    SameRequestKey,
+    SameBusinessKey,
+    LostCreateResponse,
+    NotFoundResend,
+    ForgedOrder,
+    Overload,
+    WorkerCrash,
+    RandomFaults,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 9] = [
+        Preset::Incident,
+        Preset::SameRequestKey,
+        Preset::SameBusinessKey,
+        Preset::LostCreateResponse,
+        Preset::NotFoundResend,
+        Preset::ForgedOrder,
+        Preset::Overload,
+        Preset::WorkerCrash,
+        Preset::RandomFaults,
+    ];
+
+    /// The parameter's value, e.g. "not-found-resend".
+    pub fn value(self) -> &'static str {
+        match PRESET.kind {
+            Kind::Choice(options) => options[self as usize].value,
+            _ => unreachable!("preset is a choice"),
+        }
+    }
+}
+
+/// All patterns on, or all off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    Naive,
+    Patterns,
+}
+
+impl Mode {
+    pub fn value(self) -> &'static str {
+        match self {
+            Mode::Naive => "naive",
+            Mode::Patterns => "patterns",
+        }
+    }
+}
+
+/// One of the eight pattern switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pattern {
+    UniqueRequestKey,
+    UniqueBusinessKey,
+    TimeoutIsUnknown,
+    IdempotentCreate,
+    FindByKey,
+    Cas,
+    Authorize,
+    Gates,
+}
+
+impl Pattern {
+    pub const ALL: [Pattern; 8] = [
+        Pattern::UniqueRequestKey,
+        Pattern::UniqueBusinessKey,
+        Pattern::TimeoutIsUnknown,
+        Pattern::IdempotentCreate,
+        Pattern::FindByKey,
+        Pattern::Cas,
+        Pattern::Authorize,
+        Pattern::Gates,
+    ];
+
+    pub fn param(self) -> &'static ParamDef {
+        match self {
+            Pattern::UniqueRequestKey => &UNIQUE_REQUEST_KEY,
+            Pattern::UniqueBusinessKey => &UNIQUE_BUSINESS_KEY,
+            Pattern::TimeoutIsUnknown => &TIMEOUT_IS_UNKNOWN,
+            Pattern::IdempotentCreate => &IDEMPOTENT_CREATE,
+            Pattern::FindByKey => &FIND_BY_KEY,
+            Pattern::Cas => &CAS,
+            Pattern::Authorize => &AUTHORIZE,
+            Pattern::Gates => &GATES,
+        }
+    }
+
+    /// The switch's name in JSON, e.g. "unique_request_key".
+    pub fn name(self) -> &'static str {
+        self.param().name
+    }
+}
+
+/// The effective pattern switches of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Switches {
+    pub unique_request_key: bool,
+    pub unique_business_key: bool,
+    pub timeout_is_unknown: bool,
+    pub idempotent_create: bool,
+    pub find_by_key: bool,
+    pub cas: bool,
+    pub authorize: bool,
+    pub gates: bool,
+}
+
+impl Switches {
+    pub fn all(on: bool) -> Switches {
+        Switches {
+            unique_request_key: on,
+            unique_business_key: on,
+            timeout_is_unknown: on,
+            idempotent_create: on,
+            find_by_key: on,
+            cas: on,
+            authorize: on,
+            gates: on,
+        }
+    }
+
+    pub fn get(&self, pattern: Pattern) -> bool {
+        match pattern {
+            Pattern::UniqueRequestKey => self.unique_request_key,
+            Pattern::UniqueBusinessKey => self.unique_business_key,
+            Pattern::TimeoutIsUnknown => self.timeout_is_unknown,
+            Pattern::IdempotentCreate => self.idempotent_create,
+            Pattern::FindByKey => self.find_by_key,
+            Pattern::Cas => self.cas,
+            Pattern::Authorize => self.authorize,
+            Pattern::Gates => self.gates,
+        }
+    }
+
+    fn set(&mut self, pattern: Pattern, on: bool) {
+        let slot = match pattern {
+            Pattern::UniqueRequestKey => &mut self.unique_request_key,
+            Pattern::UniqueBusinessKey => &mut self.unique_business_key,
+            Pattern::TimeoutIsUnknown => &mut self.timeout_is_unknown,
+            Pattern::IdempotentCreate => &mut self.idempotent_create,
+            Pattern::FindByKey => &mut self.find_by_key,
+            Pattern::Cas => &mut self.cas,
+            Pattern::Authorize => &mut self.authorize,
+            Pattern::Gates => &mut self.gates,
+        };
+        *slot = on;
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AgentConfig {
+    /// One way, agent to replica and back (through the load balancer).
+    pub transit: Millis,
+    /// Each call must be answered this long after it is made.
+    pub deadline: Millis,
+    pub poll_interval: Millis,
+    /// The wait before retrying an OVERLOADED call.
+    pub backoff: Millis,
+}
+
+/// A replica's gates: the configured numbers, and whether they apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Gates {
+    pub on: bool,
+    pub cap: u32,
+    pub queue: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ReplicaConfig {
+    pub auth_policy: Millis,
+    pub downstream_timeout: Millis,
+    pub gates: Gates,
+    pub authorize: bool,
+    pub timeout_is_unknown: bool,
+    /// Whether UNKNOWN rows get a probe time (nobody can probe without
+    /// FindByRequestKey).
+    pub find_by_key: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DatabaseConfig {
+    pub statement: Millis,
+    pub unique_request_key: bool,
+    pub unique_business_key: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RiskApiConfig {
+    pub create: Millis,
+    pub find: Millis,
+    /// Calls under way at once; the excess gets 503 at once.
+    pub capacity: u32,
+    pub idempotent_create: bool,
+    /// Callers give up after this long (a slow create finishes this much
+    /// after its create latency).
+    pub caller_timeout: Millis,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WorkerConfig {
+    pub scan_interval: Millis,
+    /// W2 wakes this much after W1.
+    pub offset: Millis,
+    pub backoff: Millis,
+    pub lease: Millis,
+    pub cas: bool,
+    pub find_by_key: bool,
+    pub timeout_is_unknown: bool,
+}
+
+/// Validated settings of one run: one configuration per actor. The only
+/// ways in are [`Schema::opening`], [`Schema::with`] and [`Raw::validate`],
+/// all of which check every value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Settings {
+    values: [u64; PARAM_COUNT],
+    pub preset: Preset,
+    pub mode: Mode,
+    pub switches: Switches,
+    pub seed: u64,
+    pub burst_calls: u32,
+    pub horizon: Millis,
+    pub agent: AgentConfig,
+    pub replica: ReplicaConfig,
+    pub database: DatabaseConfig,
+    pub risk_api: RiskApiConfig,
+    pub worker: WorkerConfig,
+}
+
+/// The raw input type of this lab.
+pub type RawSettings = Raw<Settings>;
+
+impl Schema for Settings {
+    const PARAMS: &'static [&'static ParamDef] = &PARAMS;
+
+    fn from_values(values: &[u64]) -> Result<Settings, FieldError> {
+        let v: [u64; PARAM_COUNT] = values.try_into().expect("one value per parameter");
+        let at = |param: &ParamDef| v[PARAMS.iter().position(|p| p.name == param.name).expect("listed")];
+        let ms = |param: &ParamDef| Millis(at(param));
+        let mode = if at(&MODE) == 1 { Mode::Patterns } else { Mode::Naive };
+        let mut switches = Switches::all(mode == Mode::Patterns);
+        for pattern in Pattern::ALL {
+            match at(pattern.param()) {
+                1 => switches.set(pattern, true),
+                2 => switches.set(pattern, false),
+                _ => {}
+            }
+        }
+        if at(&WORKER_OFFSET) >= at(&SCAN_INTERVAL) {
+            return Err(FieldError::new(
+                &WORKER_OFFSET,
+                at(&WORKER_OFFSET).to_string(),
+                Problem::Conflict(format!(
+                    "less than the scan interval ({} ms), so both workers wake once per interval",
+                    at(&SCAN_INTERVAL)
+                )),
+            ));
+        }
+        let agent = AgentConfig {
+            transit: ms(&CALL_TRANSIT),
+            deadline: ms(&CLIENT_DEADLINE),
+            poll_interval: ms(&POLL_INTERVAL),
+            backoff: ms(&BACKOFF),
+        };
+        let replica = ReplicaConfig {
+            auth_policy: ms(&AUTH_POLICY),
+            downstream_timeout: ms(&DOWNSTREAM_TIMEOUT),
+            gates: Gates { on: switches.gates, cap: at(&CONCURRENCY_CAP) as u32, queue: at(&QUEUE_CAPACITY) as u32 },
+            authorize: switches.authorize,
+            timeout_is_unknown: switches.timeout_is_unknown,
+            find_by_key: switches.find_by_key,
+        };
+        let database = DatabaseConfig {
+            statement: ms(&DB_STATEMENT),
+            unique_request_key: switches.unique_request_key,
+            unique_business_key: switches.unique_business_key,
+        };
+        let risk_api = RiskApiConfig {
+            create: ms(&CREATE),
+            find: ms(&FIND),
+            capacity: at(&RISK_API_CAPACITY) as u32,
+            idempotent_create: switches.idempotent_create,
+            caller_timeout: ms(&DOWNSTREAM_TIMEOUT),
+        };
+        let worker = WorkerConfig {
+            scan_interval: ms(&SCAN_INTERVAL),
+            offset: ms(&WORKER_OFFSET),
+            backoff: ms(&BACKOFF),
+            lease: ms(&CLAIM_LEASE),
+            cas: switches.cas,
+            find_by_key: switches.find_by_key,
+            timeout_is_unknown: switches.timeout_is_unknown,
+        };
+        Ok(Settings {
+            values: v,
+            preset: Preset::ALL[at(&PRESET) as usize],
+            mode,
+            switches,
+            seed: at(&SEED),
+            burst_calls: at(&BURST_CALLS) as u32,
+            horizon: ms(&HORIZON),
+            agent,
+            replica,
+            database,
+            risk_api,
+            worker,
+        })
+    }
+
+    fn values(&self) -> &[u64] {
+        &self.values
+    }
+}
+
+impl Default for Settings {
+    /// The opening: the incident with the naive server.
+    fn default() -> Self {
+        Settings::opening()
+    }
+}
+
+impl Serialize for Settings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        InOrder(self).serialize(serializer)
+    }
+}
+
+impl Settings {
+    /// The defaults with some values set, as flags spell them: for tests,
+    /// scripts and the bench.
+    pub fn from_pairs(pairs: &[(&'static ParamDef, &str)]) -> Result<Settings, FieldError> {
+        let mut raw = RawSettings::core();
+        for (param, value) in pairs {
+            raw.set(param, *value);
+        }
+        raw.validate()
+    }
+
+    /// A preset in a mode, everything else at its default.
+    pub fn preset(preset: Preset, mode: Mode) -> Settings {
+        Settings::from_pairs(&[(&PRESET, preset.value()), (&MODE, mode.value())]).expect("presets and modes are valid")
+    }
+
+    /// The canonical text of one parameter, as flags spell it.
+    pub fn text(&self, param: &ParamDef) -> String {
+        param.format(self.get(param))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_opening_is_the_naive_incident() {
+        let s = Settings::default();
+        assert_eq!(s.preset, Preset::Incident);
+        assert_eq!(s.mode, Mode::Naive);
+        assert_eq!(s.switches, Switches::all(false));
+        assert_eq!(s.horizon, Millis(30_000));
+        assert_eq!(s.replica.gates, Gates { on: false, cap: 8, queue: 16 });
+    }
+
+    #[test]
+    fn a_switch_overrides_the_mode_in_either_direction() {
+        let s = Settings::from_pairs(&[(&MODE, "patterns"), (&CAS, "off")]).unwrap();
+        assert!(!s.switches.cas && s.switches.gates && s.switches.idempotent_create);
+        let s = Settings::from_pairs(&[(&CAS, "on"), (&MODE, "naive")]).unwrap();
+        assert!(s.switches.cas && !s.switches.gates);
+        assert!(s.worker.cas);
+    }
+
+    #[test]
+    fn names_flags_links_and_labels_are_unique() {
+        for pick in [|p: &ParamDef| p.name, |p: &ParamDef| p.flag, |p: &ParamDef| p.link, |p: &ParamDef| p.label] {
+            let mut names: Vec<&str> = PARAMS.iter().map(|p| pick(p)).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), PARAMS.len());
+        }
+        for reserved in ["at", "lab", "embed", "theme", "accent", "font"] {
+            assert!(PARAMS.iter().all(|p| p.link != reserved), "{reserved} is a link name of the page itself");
+        }
+    }
+
+    #[test]
+    fn every_parameter_round_trips_through_its_text() {
+        let s = Settings::from_pairs(&[(&PRESET, "overload"), (&GATES, "off"), (&SEED, "77"), (&HORIZON, "60000")])
+            .unwrap();
+        for param in PARAMS {
+            let copy = Settings::default().with_text(param, &s.text(param)).unwrap();
+            assert_eq!(copy.text(param), s.text(param), "{}", param.name);
+        }
+    }
+
+    #[test]
+    fn the_worker_offset_must_stay_within_one_scan_interval() {
+        let err = Settings::from_pairs(&[(&WORKER_OFFSET, "1000")]).unwrap_err();
+        assert_eq!(err.param.name, "worker_offset_ms");
+        assert!(err.message("--worker-offset-ms").contains("less than the scan interval (1000 ms)"));
+        assert!(Settings::from_pairs(&[(&WORKER_OFFSET, "999")]).is_ok());
+    }
+}

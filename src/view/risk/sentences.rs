@@ -1,0 +1,378 @@
+//! Words for the risk lab's facts: one plain sentence per event (database
+//! steps with the SQL they stand for and the rows they touched), and the
+//! words for results, decisions and checks that the mirror shares.
+
+use crate::sim::Millis;
+use crate::sim::risk::facts::{
+    Actor, AgentDecision, Answer, CallShape, Cause, Claim, DsKind, ErrorCode, Heard, IntentOutcome, Issuer, Policy,
+    Read, Record, Reply, Route, Stmt, Tool, UniqueKey, What,
+};
+use crate::sim::risk::{Check, Figure, Value};
+
+use super::names;
+use super::sql;
+
+/// An actor as a sentence names it: "Replica A", "Worker W1".
+pub fn actor(actor: Actor) -> String {
+    match actor {
+        Actor::Agent => "The agent".to_owned(),
+        Actor::LoadBalancer => "The load balancer".to_owned(),
+        Actor::Replica(r) => format!("Replica {}", r.name()),
+        Actor::Database => "The database".to_owned(),
+        Actor::RiskApi => "The Risk API".to_owned(),
+        Actor::Worker(w) => format!("Worker {}", w.name()),
+    }
+}
+
+/// An actor in the middle of a sentence: "replica A", "worker W1".
+pub fn actor_object(actor: Actor) -> String {
+    match actor {
+        Actor::Replica(r) => format!("replica {}", r.name()),
+        Actor::Worker(w) => format!("worker {}", w.name()),
+        Actor::Agent => "the agent".to_owned(),
+        Actor::LoadBalancer => "the load balancer".to_owned(),
+        Actor::Database => "the database".to_owned(),
+        Actor::RiskApi => "the Risk API".to_owned(),
+    }
+}
+
+/// A tool result in words: "UNKNOWN for review R10086", "error
+/// SUBMISSION_FAILED for review R10086".
+pub fn heard(heard: Heard) -> String {
+    match heard {
+        Heard::Result(Reply::Review { row, status }) => format!("{} for review {}", status.name(), names::row(row)),
+        Heard::Result(Reply::Error { code, row }) => {
+            let about = row.map_or_else(String::new, |r| format!(" for review {}", names::row(r)));
+            format!("error {}{about} ({})", code.name(), error_meaning(code))
+        }
+        Heard::Rpc(error) => format!("JSON-RPC error {} ({})", error.code(), error.name()),
+    }
+}
+
+fn error_meaning(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::InvalidArgument => "the arguments fail validation",
+        ErrorCode::Unauthenticated => "no subject in the trusted context",
+        ErrorCode::Forbidden => "this subject may not act on this order",
+        ErrorCode::Overloaded => "retry later",
+        ErrorCode::SubmissionFailed => "\"submission failed\"",
+        ErrorCode::NotFound => "no such review for this subject",
+    }
+}
+
+fn answer(answer: Answer) -> String {
+    match answer {
+        Answer::Created(r) => format!("review {} created", names::review(r)),
+        Answer::Existing(r) => format!("the existing review {} (idempotent create)", names::review(r)),
+        Answer::Rejected => "an explicit business rejection".to_owned(),
+        Answer::Unavailable => "503, over capacity".to_owned(),
+        Answer::ServerError => "500, nothing created".to_owned(),
+        Answer::Reset => "a connection reset".to_owned(),
+        Answer::Found(r) => format!("found, review {}", names::review(r)),
+        Answer::NotFound => "not found".to_owned(),
+    }
+}
+
+/// How an intent ended, as the agent knows it.
+pub fn outcome(outcome: IntentOutcome) -> String {
+    match outcome {
+        IntentOutcome::Succeeded(row) => format!("review {} SUCCEEDED", names::row(row)),
+        IntentOutcome::Failed(row) => format!("review {} FAILED", names::row(row)),
+        IntentOutcome::Refused(code) => format!("refused with {}", code.name()),
+        IntentOutcome::Protocol(error) => format!("JSON-RPC error {}", error.code()),
+        IntentOutcome::GaveUp => "out of retries or polls".to_owned(),
+        IntentOutcome::NoAnswer => "no answer within the client deadline".to_owned(),
+    }
+}
+
+fn decision(decision: AgentDecision) -> String {
+    match decision {
+        AgentDecision::Done(o) => format!("the intent is done: {}", outcome(o)),
+        AgentDecision::PollAt(at) => format!("it will poll the review's status at {}", names::when(at)),
+        AgentDecision::RetryAt(at) => format!("it will retry with the same request_key at {}", names::when(at)),
+        AgentDecision::Ignored => "it is no longer waiting for this answer".to_owned(),
+    }
+}
+
+fn cause_text(cause: Cause, legal: bool) -> String {
+    if legal { cause.name().to_owned() } else { format!("{}, illegal", cause.name()) }
+}
+
+fn sql_clause(stmt: Stmt, rows: u32) -> String {
+    format!("{}; -- {}", sql::statement(&stmt), sql::rows(rows))
+}
+
+fn shape_clause(shape: CallShape) -> &'static str {
+    match shape {
+        CallShape::Valid => "",
+        CallShape::Malformed => " as a malformed JSON-RPC request",
+        CallShape::UnknownTool => " under a tool name the server does not offer",
+        CallShape::InvalidArgument => " with an empty reason",
+        CallShape::NoSubject => " with no subject in its trusted context",
+    }
+}
+
+/// One plain sentence saying what happened.
+pub fn sentence(record: &Record) -> String {
+    let who = actor(record.actor);
+    let issuer = |by: Issuer| actor(by.actor());
+    let stmt_clause = || record.statement().map(|(stmt, rows)| sql_clause(stmt, rows)).unwrap_or_default();
+    match record.what {
+        What::ToolCall { call, tool: Tool::RequestRiskReview, attempt, request_key, order, shape, .. } => {
+            let key = request_key.map_or_else(String::new, names::request_key);
+            let order = order.map_or_else(String::new, names::order);
+            let again =
+                if attempt > 1 { format!(", attempt {attempt} with the same request_key") } else { String::new() };
+            format!(
+                "The agent, acting for u-1001, calls request_risk_review for order {order} with request_key {key}{}{again} ({}).",
+                shape_clause(shape),
+                names::call(call)
+            )
+        }
+        What::ToolCall { call, review, attempt, shape, .. } => {
+            let review = review.map_or_else(String::new, names::row);
+            format!(
+                "The agent calls get_risk_review_status for review {review}{} (poll {attempt}, {}).",
+                shape_clause(shape),
+                names::call(call)
+            )
+        }
+        What::Routed { call, replica, route: Route::RoundRobin } => {
+            format!("The load balancer sends {} to replica {} (round robin).", names::call(call), replica.name())
+        }
+        What::Routed { call, replica, route: Route::Duplicate } => format!(
+            "The same call is delivered twice: {} goes to replica {} at the same moment.",
+            names::call(call),
+            replica.name()
+        ),
+        What::CallAdmitted { call, in_flight, queued } => {
+            format!("{who} takes {} into a slot ({in_flight} in flight, {queued} queued).", names::call(call))
+        }
+        What::CallQueued { call, in_flight, queued } => format!(
+            "{who}'s slots are full: {} waits in the queue ({in_flight} in flight, {queued} queued).",
+            names::call(call)
+        ),
+        What::Overloaded { call, in_flight, queued } => format!(
+            "{who}'s slots and queue are full ({in_flight} in flight, {queued} queued): {} gets OVERLOADED at once.",
+            names::call(call)
+        ),
+        What::CallStarted { call, queued_at, in_flight, queued } => format!(
+            "{who} gives a freed slot to {}, queued since {} ({in_flight} in flight, {queued} queued).",
+            names::call(call),
+            names::clock(queued_at)
+        ),
+        What::Policy { call, subject, order, owner, decision } => {
+            let (subject, order, owner) = (names::user(subject), names::order(order), names::user(owner));
+            match decision {
+                Policy::Allowed => {
+                    format!(
+                        "{who} allows {}: {subject} (from the trusted context) owns order {order}.",
+                        names::call(call)
+                    )
+                }
+                Policy::Forbidden => format!(
+                    "{who} refuses {}: order {order} belongs to {owner}, not to {subject}; no database write and no Risk API call.",
+                    names::call(call)
+                ),
+                Policy::NotChecked => format!(
+                    "{who} does not check authorization and trusts the arguments: {subject} acts on order {order}, which {owner} owns ({}).",
+                    names::call(call)
+                ),
+            }
+        }
+        What::ToolResult { call, reply, .. } => {
+            format!("{who} returns to {}: {}.", names::call(call), heard(Heard::Result(reply)))
+        }
+        What::RpcError { call, error } => {
+            format!("{who} answers {} with {}, never a tool result.", names::call(call), heard(Heard::Rpc(error)))
+        }
+        What::ResultReceived { call, made_at, decision: d } => {
+            format!("The agent hears back on {} after {}: {}.", names::call(call), record.t.since(made_at), decision(d))
+        }
+        What::DeadlinePassed { call, made_at, decision: d } => format!(
+            "{} is still unanswered {} after it was made (the client deadline): {}.",
+            capitalised(&names::call(call)),
+            record.t.since(made_at),
+            decision(d)
+        ),
+        What::RowInserted { by, insert } => format!(
+            "{} inserts row {} for {} as PENDING: {}",
+            issuer(by),
+            names::row(insert.row),
+            names::request_key(insert.request_key),
+            stmt_clause()
+        ),
+        What::InsertConflict { by, on, existing, .. } => {
+            let key = match on {
+                UniqueKey::RequestKey => "request_key",
+                UniqueKey::BusinessKey => "business_key",
+            };
+            format!(
+                "{}'s insert runs into the unique {key} of row {}: no new row. {}",
+                issuer(by),
+                names::row(existing),
+                stmt_clause()
+            )
+        }
+        What::RowRead { by, read, found } => {
+            let what = match read {
+                Read::ById { .. } => "reads the review's status",
+                _ => "reads the existing row",
+            };
+            let found = found.map_or_else(
+                || "nothing".to_owned(),
+                |(row, status)| format!("{} is {}", names::row(row), status.name()),
+            );
+            format!("{} {what}: {found}. {}", issuer(by), stmt_clause())
+        }
+        What::Scanned { by, due, .. } => {
+            format!("Worker {}'s scan finds {} due: {}", by.name(), sql::rows(due), stmt_clause())
+        }
+        What::Transition { by, update, cause, legal } => format!(
+            "{} moves row {} {} -> {} ({}): {}",
+            issuer(by),
+            names::row(update.row),
+            update.from.name(),
+            update.to.name(),
+            cause_text(cause, legal),
+            stmt_clause()
+        ),
+        What::WriteSkipped { by, update, cause } => format!(
+            "{}'s write ({}) finds row {} changed since it read it: nothing happens. {}",
+            issuer(by),
+            cause.name(),
+            names::row(update.row),
+            stmt_clause()
+        ),
+        What::Claim { by, claim, version, won, from, legal } => {
+            let row = names::row(claim.row());
+            let how = match claim {
+                Claim::Cas { .. } => "compare-and-set",
+                Claim::Blind { .. } => "read-then-write",
+            };
+            match (won, from) {
+                (true, Some(from)) => format!(
+                    "Worker {} claims row {row} ({how}, read at version {version}) and wins: {} -> PENDING ({}). {}",
+                    by.name(),
+                    from.name(),
+                    cause_text(Cause::ClaimWon, legal),
+                    stmt_clause()
+                ),
+                _ => format!(
+                    "Worker {}'s claim of row {row} ({how}, read at version {version}) loses: another claim got there first. {}",
+                    by.name(),
+                    stmt_clause()
+                ),
+            }
+        }
+        What::CreateSent { row, request_key, .. } => format!(
+            "{who} calls the Risk API: CreateReview({}) for row {}.",
+            names::request_key(request_key),
+            names::row(row)
+        ),
+        What::ProbeSent { row, request_key, .. } => format!(
+            "{who} probes the Risk API: FindByRequestKey({}) for row {}.",
+            names::request_key(request_key),
+            names::row(row)
+        ),
+        What::RequestLost { request_key, .. } => format!(
+            "The create for {} is lost on the way: it never reaches the Risk API.",
+            names::request_key(request_key)
+        ),
+        What::FindHangs { request_key, .. } => {
+            format!("The Risk API's FindByRequestKey({}) hangs: no answer will come.", names::request_key(request_key))
+        }
+        What::ReviewCreated { review, request_key, order, .. } => format!(
+            "The Risk API creates review {} for {} (order {}).",
+            names::review(review),
+            names::request_key(request_key),
+            names::order(order)
+        ),
+        What::ReviewReplayed { review, request_key, .. } => format!(
+            "The Risk API already has review {} for {} and returns it: no new review (idempotent create).",
+            names::review(review),
+            names::request_key(request_key)
+        ),
+        What::ResponseLost { answer: a, request_key, .. } => format!(
+            "The Risk API's answer to the create for {} ({}) is lost on the way back: its caller never hears it.",
+            names::request_key(request_key),
+            answer(a)
+        ),
+        What::DownstreamReply { kind, answer: a, sent_at, request_key, .. } => format!(
+            "{who} hears from the Risk API after {} ({}({})): {}.",
+            record.t.since(sent_at),
+            call_name(kind),
+            names::request_key(request_key),
+            answer(a)
+        ),
+        What::DownstreamTimeout { kind, sent_at, request_key, row, .. } => format!(
+            "{who} gives up on {}({}) for row {} after {}: timeout.",
+            call_name(kind),
+            names::request_key(request_key),
+            names::row(row),
+            record.t.since(sent_at)
+        ),
+        What::LateReply { kind, answer: a, sent_at, request_key, .. } => format!(
+            "The Risk API's answer to {}({}) ({}) reaches {} {} after it was sent, past the timeout: ignored.",
+            call_name(kind),
+            names::request_key(request_key),
+            answer(a),
+            actor_object(record.actor),
+            record.t.since(sent_at)
+        ),
+        What::ReplyUnheard { kind, answer: a, request_key, .. } => format!(
+            "The Risk API's answer to {}({}) ({}) reaches {}, which crashed: nobody hears it.",
+            call_name(kind),
+            names::request_key(request_key),
+            answer(a),
+            actor_object(record.actor)
+        ),
+        What::WorkerCrashed { worker } => format!(
+            "Worker {} crashes right after sending its create: its claimed row stays PENDING until the claim lease ends.",
+            worker.name()
+        ),
+    }
+}
+
+fn call_name(kind: DsKind) -> &'static str {
+    match kind {
+        DsKind::Create => "CreateReview",
+        DsKind::Find => "FindByRequestKey",
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// A figure's value as text (ids as the report writes them).
+pub fn value(value: Value) -> String {
+    match value {
+        Value::Count(n) => n.to_string(),
+        Value::Ms(ms) => Millis(ms).to_string(),
+        Value::Row(r) => names::row(r),
+        Value::Order(o) => names::order(o),
+        Value::Key(k) => names::request_key(k),
+        Value::Replica(r) => r.name().to_owned(),
+    }
+}
+
+/// "max_reviews 2, worst_order O20260728001".
+pub fn figures(figures: &[Figure]) -> String {
+    figures.iter().map(|f| format!("{} {}", f.name, value(f.value))).collect::<Vec<_>>().join(", ")
+}
+
+/// "holds", "fails" or "not applicable".
+pub fn verdict(holds: Option<bool>) -> &'static str {
+    match holds {
+        Some(true) => "holds",
+        Some(false) => "fails",
+        None => "not applicable",
+    }
+}
+
+/// One line per check: "legal_transitions: fails (transitions 3, illegal 1, ...)".
+pub fn check_line(check: &Check) -> String {
+    format!("{}: {} ({})", check.name.name(), verdict(check.holds), figures(&check.figures))
+}

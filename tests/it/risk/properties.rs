@@ -1,0 +1,167 @@
+//! Invariants the patterns promise, over random fault schedules (the
+//! random-faults preset draws them from the seed), seeds and timings.
+
+use std::collections::BTreeMap;
+
+use idempotency_lab::cli::main_with;
+use idempotency_lab::sim::Millis;
+use idempotency_lab::sim::risk::facts::{FORGED_ORDER, What};
+use idempotency_lab::sim::risk::{CheckName, Run, Status};
+use proptest::prelude::*;
+
+use super::settings;
+
+prop_compose! {
+    /// Every pattern on; faults from the seed; timings anywhere in a wide,
+    /// valid range; a horizon long enough for everything to settle.
+    fn patterns_flags()(
+        seed in any::<u32>(),
+        db in 0u64..=20,
+        transit in 0u64..=100,
+        auth in 0u64..=300,
+        create in 1u64..=3_000,
+        find in 1u64..=1_000,
+        scan in 100u64..=3_000,
+        offset_percent in 0u64..100,
+        backoff in 1u64..=3_000,
+        lease in 1u64..=10_000,
+        cap in 1u64..=8,
+        queue in 0u64..=16,
+        api in 1u64..=32,
+    ) -> String {
+        format!(
+            "--preset random-faults --mode patterns --seed {seed} --horizon-ms 600000 --db-statement-ms {db} \
+             --call-transit-ms {transit} --auth-policy-ms {auth} --create-ms {create} --find-ms {find} \
+             --scan-interval-ms {scan} --worker-offset-ms {} --backoff-ms {backoff} --claim-lease-ms {lease} \
+             --concurrency-cap {cap} --queue-capacity {queue} --risk-api-capacity {api}",
+            scan * offset_percent / 100
+        )
+    }
+}
+
+fn holds(run: &Run, name: CheckName) -> Option<bool> {
+    run.checks().into_iter().find(|c| c.name == name).and_then(|c| c.holds)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn with_every_pattern_on_the_invariants_hold(flags in patterns_flags()) {
+        let run = Run::simulate(&settings(&flags)).expect("run finishes");
+        let gates = run.settings().replica.gates;
+
+        // At most one review per business_key.
+        let mut reviews: BTreeMap<u32, u32> = BTreeMap::new();
+        for review in run.reviews() {
+            *reviews.entry(review.order.0).or_default() += 1;
+        }
+        prop_assert!(reviews.values().all(|&n| n <= 1), "{reviews:?}");
+        prop_assert_ne!(holds(&run, CheckName::OneReviewPerBusinessKey), Some(false));
+
+        for r in run.records() {
+            // Only legal transitions.
+            if let Some(m) = r.row_move() {
+                prop_assert!(m.legal, "illegal move at {}: {m:?}", r.t);
+            }
+            match r.what {
+                // A forged order never reaches the Risk API, nor the table.
+                What::CreateSent { order, .. } | What::ReviewCreated { order, .. } => {
+                    prop_assert_ne!(order, FORGED_ORDER);
+                }
+                What::RowInserted { insert, .. } => prop_assert_ne!(insert.order, FORGED_ORDER),
+                // Queues and slots never exceed their sizes.
+                What::CallAdmitted { in_flight, queued, .. }
+                | What::CallQueued { in_flight, queued, .. }
+                | What::CallStarted { in_flight, queued, .. }
+                | What::Overloaded { in_flight, queued, .. } => {
+                    prop_assert!(in_flight <= gates.cap && queued <= gates.queue, "{in_flight} {queued}");
+                }
+                _ => {}
+            }
+        }
+        prop_assert_ne!(holds(&run, CheckName::LegalTransitions), Some(false));
+        prop_assert_ne!(holds(&run, CheckName::ForgedNoDownstream), Some(false));
+        prop_assert_ne!(holds(&run, CheckName::SingleClaimWinner), Some(false));
+        prop_assert_ne!(holds(&run, CheckName::SameRequestKeyOneRow), Some(false));
+        prop_assert_ne!(holds(&run, CheckName::SameBusinessKeyOneReview), Some(false));
+
+        // Every UNKNOWN converges once the Risk API answers again: its faults
+        // are finite, and ten minutes is long enough for every row to settle.
+        for row in run.rows() {
+            prop_assert!(row.status.is_final(), "{:?} is {} at the horizon", row.id, row.status.name());
+        }
+        prop_assert_ne!(holds(&run, CheckName::UnknownResolved), Some(false));
+    }
+
+    #[test]
+    fn checks_at_any_moment_never_see_a_broken_invariant(seed in any::<u32>(), t in 0u64..40_000) {
+        let run = Run::simulate(&settings(&format!("--preset random-faults --mode patterns --seed {seed}")))
+            .expect("run finishes");
+        for check in run.checks_at(Millis(t)) {
+            if matches!(check.name, CheckName::LegalTransitions | CheckName::OneReviewPerBusinessKey
+                | CheckName::UnknownResolved | CheckName::SingleClaimWinner) {
+                prop_assert_ne!(check.holds, Some(false), "{:?} at {}", check.name, t);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// The same command twice gives byte-identical JSON (and text).
+    #[test]
+    fn the_same_command_twice_gives_the_same_bytes(
+        seed in any::<u32>(),
+        mode in prop::sample::select(vec!["naive", "patterns"]),
+        cas in prop::sample::select(vec!["auto", "on", "off"]),
+        format in prop::sample::select(vec!["json", "text"]),
+    ) {
+        let args: Vec<String> = [
+            "risk", "--preset", "random-faults", "--mode", mode, "--cas", cas, "--seed", &seed.to_string(),
+            "--format", format,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let once = || {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            assert_eq!(main_with(&args, &mut out, &mut err), 0, "{}", String::from_utf8_lossy(&err));
+            out
+        };
+        prop_assert_eq!(once(), once());
+    }
+}
+
+#[test]
+fn a_row_stays_unknown_only_while_it_is_being_probed() {
+    // The lost response's row is UNKNOWN from 2622 until the probe's write at
+    // 3102; in between its next probe is scheduled, so it is not stalled.
+    let run = Run::simulate(&settings("--preset lost-create-response --mode patterns")).unwrap();
+    for t in [2622, 2900, 3101] {
+        let snapshot = run.snapshot_at(Millis(t));
+        assert_eq!(snapshot.rows[0].status, Status::Unknown, "at {t}");
+        assert!(snapshot.rows[0].next_retry_at.is_some());
+        let check = run.checks_at(Millis(t)).into_iter().find(|c| c.name == CheckName::UnknownResolved).unwrap();
+        assert_eq!(check.holds, Some(true), "at {t}");
+    }
+    assert_eq!(run.snapshot_at(Millis(3102)).rows[0].status, Status::Succeeded);
+}
+
+/// Regression: with room for one Risk API call at a time, one worker's probe
+/// took the slot and the other's got 503 at once; the failed probe's write
+/// bumped the row's version, so the first worker's answer was always
+/// refused by its version guard, and the workers probed forever (14,868
+/// finds in ten minutes). A failed probe no longer changes the version.
+#[test]
+fn two_workers_sharing_one_risk_api_slot_still_settle() {
+    let run = Run::simulate(&settings(
+        "--preset random-faults --mode patterns --seed 1977110520 --horizon-ms 600000 --db-statement-ms 0 \
+         --call-transit-ms 0 --auth-policy-ms 0 --create-ms 2501 --find-ms 169 --scan-interval-ms 100 \
+         --backoff-ms 1 --claim-lease-ms 1 --concurrency-cap 1 --queue-capacity 0 --risk-api-capacity 1",
+    ))
+    .unwrap();
+    assert!(run.rows().iter().all(|r| r.status.is_final()), "{:?}", run.rows());
+    assert!(run.summary().finds < 100, "{} finds", run.summary().finds);
+}

@@ -1,0 +1,369 @@
+//! Every preset in both modes, one table row each. Every expected figure
+//! was worked out by hand from RISK-MODEL.md and the documented timing
+//! defaults (the arithmetic is in the comments), not copied from the
+//! program's output.
+//!
+//! Defaults: agent to replica transit 20 ms each way, auth and policy
+//! 100 ms, database statements 1 ms, Risk API create 410 ms and find 100 ms,
+//! downstream timeout 2500 ms, client deadline 5000 ms, poll interval
+//! 1000 ms, workers wake at every whole 1000 ms (both at once), backoff
+//! 1000 ms doubled per resend, claim lease 5000 ms, 8 slots and 16 queue
+//! places per replica, Risk API capacity 32. Round robin starts at A.
+//!
+//! The random-faults preset draws its faults from the seed and cannot be
+//! worked by hand; the properties cover it.
+
+use idempotency_lab::sim::Millis;
+use idempotency_lab::sim::risk::facts::What;
+use idempotency_lab::sim::risk::{CheckName, Run, Value};
+use idempotency_lab::view::risk::names::clock;
+
+use super::{outline, run};
+
+/// Each row's moves: "t row from->to cause".
+fn moves(run: &Run) -> Vec<String> {
+    run.records()
+        .iter()
+        .filter_map(|r| r.row_move().map(|m| (r.t, m)))
+        .map(|(t, m)| {
+            let from = m.from.map_or("", |f| f.name());
+            format!("{} R{} {from}->{} {}", t.ms(), m.row.0, m.to.name(), m.cause.name())
+        })
+        .collect()
+}
+
+#[test]
+fn every_preset_in_both_modes() {
+    // checks, in order: same_request_key_one_row, same_business_key_one_review,
+    // lost_response_converges, single_claim_winner, forged_no_downstream,
+    // overload_fast_bounded, one_review_per_business_key, legal_transitions,
+    // unknown_resolved.
+    let table: &[(&str, &str)] = &[
+        (
+            // Call 1 reaches A at 20, checks end at 120, INSERT R10086 at 121
+            // and the create goes out; RV-1 is created at 121+410 = 531 and its
+            // answer is lost. The timeout fires at 121+2500 = 2621 and the
+            // UPDATE to FAILED (illegal: a timeout is not a rejection) ends at
+            // 2622. The scripted retry at 3880 reaches B at 3900; with no unique
+            // key the INSERT of R10087 succeeds at 4001; RV-2 at 4411; SUCCEEDED
+            // at 4412. rk-0001 was used twice and has 2 rows; one business key
+            // has 2 reviews; the lost response ended FAILED.
+            "--preset incident --mode naive",
+            "reviews=2 rows=[FAILED SUCCEEDED] creates=2 finds=0 claims=0/0 checks=F-F---FFT",
+        ),
+        (
+            // As above until 2621, where the row becomes UNKNOWN (due at once).
+            // Both workers wake at 3000, scan at 3001 and probe; FindByRequestKey
+            // answers "found RV-1" at 3101: W1's guarded UPDATE makes R10086
+            // SUCCEEDED at 3102, W2's finds the version moved (0 rows). The
+            // retry at 3880 reaches A at 3900 (the poll at 3642 took B); its
+            // INSERT conflicts on request_key at 4001 and the read at 4002
+            // returns R10086 SUCCEEDED. Two finds, one create, one review.
+            "--preset incident --mode patterns",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=2 claims=0/0 checks=T-T---TTT",
+        ),
+        (
+            // The call goes to A and, duplicated, to B; both insert at 121
+            // (R10086, R10087) and both create with rk-0001; without idempotent
+            // create each makes a review at 531.
+            "--preset same-request-key --mode naive",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=F-----FTT",
+        ),
+        (
+            // A inserts R10086 at 121; B's insert conflicts on request_key at
+            // 121 and its read at 122 returns R10086 PENDING. A's create makes
+            // RV-1 at 531 and R10086 is SUCCEEDED at 532. Both results name
+            // R10086.
+            "--preset same-request-key --mode patterns",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=T-----TTT",
+        ),
+        (
+            // The second click (rk-0002, same order) at 300 reaches B at 320,
+            // inserts R10087 at 421 and creates RV-2 at 831.
+            "--preset same-business-key --mode naive",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FTT",
+        ),
+        (
+            // The second click's insert conflicts on business_key at 421; the
+            // read at 422 returns R10086 PENDING (its create lands at 531); the
+            // agent polls at 442+1000 = 1442 and reads SUCCEEDED at 1563.
+            "--preset same-business-key --mode patterns",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=-T----TTT",
+        ),
+        (
+            // The incident without the retry: one review, one FAILED row.
+            "--preset lost-create-response --mode naive",
+            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TFT",
+        ),
+        (
+            // UNKNOWN at 2622, found by both probes at 3101, SUCCEEDED at 3102.
+            "--preset lost-create-response --mode patterns",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=2 claims=0/0 checks=--T---TTT",
+        ),
+        (
+            // The create never arrives: no review; the timeout at 2621 makes
+            // R10086 FAILED (illegal). No response was lost, so no convergence
+            // to judge; no review, so none per business key.
+            "--preset not-found-resend --mode naive",
+            "reviews=0 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=-------FT",
+        ),
+        (
+            // UNKNOWN at 2622; probes at 3001 answer "not found" at 3101; W1
+            // makes R10086 RETRYABLE at 3102 with next_retry_at 3101+1000 =
+            // 4101. The scan at 4000 finds nothing due (4101 > 4000); at 5000
+            // both scan (5001) and claim: W1's compare-and-set hits at 5002,
+            // W2's finds version 4 instead of 3 and loses. W1 resends: RV-1 at
+            // 5002+410 = 5412, SUCCEEDED at 5413. Two creates, two finds.
+            "--preset not-found-resend --mode patterns",
+            "reviews=1 rows=[SUCCEEDED] creates=2 finds=2 claims=1/1 checks=---T--TTT",
+        ),
+        (
+            // Authorization off: u-1001's call for u-2002's order inserts and
+            // creates a review.
+            "--preset forged-order --mode naive",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TTT",
+        ),
+        (
+            // FORBIDDEN at 120: no row, no Risk API call, nothing else to judge.
+            "--preset forged-order --mode patterns",
+            "reviews=0 rows=[] creates=0 finds=0 claims=0/0 checks=----T----",
+        ),
+        (
+            // No gates: 100 calls in flight on each replica. All 200 insert at
+            // 121 (R10086 to R10285 in call order) and create at once; the Risk
+            // API takes 32 and answers the other 168 with 503 at once, which the
+            // naive server marks FAILED (illegal). RV-1..RV-32 at 531.
+            "--preset overload --mode naive",
+            "reviews=32 rows=[SUCCEEDED×32 FAILED×168] creates=200 finds=0 claims=0/0 checks=-----FTFT",
+        ),
+        (
+            // 100 calls per replica at 20: 8 in slots, 16 queued, 76 OVERLOADED.
+            // All 200 intents are eventually admitted (see the overload test
+            // below), each with one row and one review; request_keys are reused
+            // by the retries and never get a second row.
+            "--preset overload --mode patterns",
+            "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=T----TTTT",
+        ),
+        (
+            // Naive: as not-found-resend; no worker ever sends, so none crashes.
+            "--preset worker-crash --mode naive",
+            "reviews=0 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=-------FT",
+        ),
+        (
+            // As not-found-resend until W1 wins the claim at 5002 (lease until
+            // 5001+5000 = 10001), resends and crashes. RV-1 is created at 5412;
+            // the answer reaches nobody. W2's scans at 6000..10000 find nothing
+            // due; at 11000 R10086 is due (10001 <= 11000): W2 marks it UNKNOWN
+            // at 11002, probes, finds RV-1 at 11102, SUCCEEDED at 11103. Three
+            // finds (two at 3001, one at 11002).
+            "--preset worker-crash --mode patterns",
+            "reviews=1 rows=[SUCCEEDED] creates=2 finds=3 claims=1/1 checks=---T--TTT",
+        ),
+    ];
+    for (flags, expected) in table {
+        assert_eq!(outline(&run(flags)), *expected, "{flags}");
+    }
+}
+
+#[test]
+fn the_naive_incident_reproduces_the_reports_six_log_lines() {
+    let run = run("--preset incident --mode naive");
+    let records = run.records();
+    let first = |kind: &str, nth: usize| {
+        records.iter().filter(|r| r.kind() == kind).nth(nth).unwrap_or_else(|| panic!("no {kind} #{nth}")).t
+    };
+    // (what the report says, when, the model's event)
+    let lines = [
+        ("the agent calls request_risk_review", "10:31:08.120", first("tool_call", 0)),
+        ("a replica creates R10086 and calls the Risk API", "10:31:08.241", first("row_inserted", 0)),
+        ("the Risk API call times out", "10:31:10.742", first("downstream_timeout", 0)),
+        ("the replica returns submission failed", "10:31:10.743", first("tool_result", 0)),
+        ("the agent retries the same intent", "10:31:12.000", first("tool_call", 1)),
+        ("the Risk API creates a second review", "10:31:12.531", first("review_created", 1)),
+    ];
+    let to_ms = |c: &str| {
+        let (hms, ms) = c.split_once('.').unwrap();
+        let p: Vec<u64> = hms.split(':').map(|x| x.parse().unwrap()).collect();
+        ((p[0] * 60 + p[1]) * 60 + p[2]) * 1000 + ms.parse::<u64>().unwrap()
+    };
+    for (what, report, t) in lines {
+        let model = clock(t);
+        assert!(to_ms(&model).abs_diff(to_ms(report)) <= 5, "{what}: report {report}, model {model}");
+    }
+    // 0, 20+100+1, 121+2500, 2621+1, 3880, 3880+20+100+1+410.
+    let got: Vec<u64> = [
+        first("tool_call", 0),
+        first("row_inserted", 0),
+        first("downstream_timeout", 0),
+        first("tool_result", 0),
+        first("tool_call", 1),
+        first("review_created", 1),
+    ]
+    .iter()
+    .map(|t| t.ms())
+    .collect();
+    assert_eq!(got, [0, 121, 2621, 2622, 3880, 4411]);
+    assert_eq!(first("downstream_create", 0), Millis(121), "the create goes out with the insert");
+    let failed = records.iter().find_map(|r| match r.what {
+        What::ToolResult { reply, .. } => Some(reply),
+        _ => None,
+    });
+    assert!(failed.is_some_and(|r| r.is_error()), "the first result is an error result");
+}
+
+#[test]
+fn rows_move_as_worked_out() {
+    let table: &[(&str, &[&str])] = &[
+        (
+            "--preset incident --mode naive",
+            &[
+                "121 R10086 ->PENDING inserted",
+                "2622 R10086 PENDING->FAILED timeout",
+                "4001 R10087 ->PENDING inserted",
+                "4412 R10087 PENDING->SUCCEEDED create_succeeded",
+            ],
+        ),
+        (
+            "--preset incident --mode patterns",
+            &[
+                "121 R10086 ->PENDING inserted",
+                "2622 R10086 PENDING->UNKNOWN timeout",
+                "3102 R10086 UNKNOWN->SUCCEEDED find_found",
+            ],
+        ),
+        (
+            "--preset not-found-resend --mode patterns",
+            &[
+                "121 R10086 ->PENDING inserted",
+                "2622 R10086 PENDING->UNKNOWN timeout",
+                "3102 R10086 UNKNOWN->RETRYABLE find_not_found",
+                "5002 R10086 RETRYABLE->PENDING claim_won",
+                "5413 R10086 PENDING->SUCCEEDED create_succeeded",
+            ],
+        ),
+        (
+            "--preset worker-crash --mode patterns",
+            &[
+                "121 R10086 ->PENDING inserted",
+                "2622 R10086 PENDING->UNKNOWN timeout",
+                "3102 R10086 UNKNOWN->RETRYABLE find_not_found",
+                "5002 R10086 RETRYABLE->PENDING claim_won",
+                // Lease 5001+5000 = 10001; W2's scan at 11000 ends at 11001.
+                "11002 R10086 PENDING->UNKNOWN claim_lease_ended",
+                "11103 R10086 UNKNOWN->SUCCEEDED find_found",
+            ],
+        ),
+    ];
+    for (flags, expected) in table {
+        assert_eq!(moves(&run(flags)), *expected, "{flags}");
+    }
+}
+
+#[test]
+fn the_patterns_incident_returns_r10086_to_the_retry() {
+    let run = run("--preset incident --mode patterns");
+    let results: Vec<String> = run
+        .records()
+        .iter()
+        .filter_map(|r| match r.what {
+            What::ToolResult { call, reply, .. } => {
+                Some(format!("{} call{} R{} {}", r.t.ms(), call.0, reply.row().unwrap().0, reply.is_error()))
+            }
+            _ => None,
+        })
+        .collect();
+    // UNKNOWN at 2622; the poll (call 2, made at 2642+1000 = 3642) reads at
+    // 3642+20+100+1 = 3763; the retry (call 3) reads the existing row at 4002.
+    assert_eq!(results, ["2622 call1 R10086 false", "3763 call2 R10086 false", "4002 call3 R10086 false"]);
+    let statuses: Vec<&str> = run.records().iter().filter_map(|r| r.row_move()).map(|m| m.to.name()).collect();
+    assert!(!statuses.contains(&"FAILED"), "never FAILED");
+}
+
+#[test]
+fn overload_with_the_gates_works_in_waves() {
+    let run = run("--preset overload --mode patterns");
+    let s = run.summary();
+    // Per replica: the first 100 calls at 20 fill 8 slots and 16 queue places
+    // and 76 get OVERLOADED. A slot serves one call per 100+1+410+1 = 512 ms:
+    // slots free at 532 and 1044, which drains the queue. The 76 retries (made
+    // at 40+1000 = 1040) arrive at 1060 with 8 in flight and an empty queue:
+    // 16 queued, 60 OVERLOADED; then 44, 28 and 12, and the fifth wave of 12
+    // all queue. OVERLOADED per replica: 76+60+44+28+12 = 220, so 440.
+    assert_eq!(s.overloaded, 440);
+    // Calls: 200 + 152 + 120 + 88 + 56 + 24 = 640.
+    assert_eq!(s.tool_calls, 640);
+    // The fifth wave, made at 5200, arrives at 5220 behind the batch started
+    // at 5140 (done 5652): its last four start at 6164 and answer at 6676,
+    // heard at 6696.
+    assert_eq!(s.end, Millis(6696));
+    let check = run.checks().into_iter().find(|c| c.name == CheckName::OverloadFastBounded).unwrap();
+    // The slowest answer: a first-wave call queued 9th to 16th at 20 starts at
+    // 1044 and is heard at 1044+512+20 = 1576.
+    assert_eq!(check.figure("slowest_answer_ms"), Some(Value::Ms(1576)));
+    assert_eq!(check.figure("max_queue"), Some(Value::Count(16)));
+    assert_eq!(check.figure("max_in_flight"), Some(Value::Count(8)));
+    assert_eq!(check.figure("slowest_overloaded_ms"), Some(Value::Ms(0)));
+}
+
+#[test]
+fn checks_are_live_at_the_playhead() {
+    let run = run("--preset incident --mode patterns");
+    let at = |t: u64, name: CheckName| run.checks_at(Millis(t)).into_iter().find(|c| c.name == name).unwrap().holds;
+    // Nothing lost before the answer is dropped at 531; from then until the
+    // probe's write at 3102 the lost response has not converged.
+    assert_eq!(at(530, CheckName::LostResponseConverges), None);
+    assert_eq!(at(531, CheckName::LostResponseConverges), Some(false));
+    assert_eq!(at(3101, CheckName::LostResponseConverges), Some(false));
+    assert_eq!(at(3102, CheckName::LostResponseConverges), Some(true));
+    // The request_key is reused only once the retry is made at 3880.
+    assert_eq!(at(3879, CheckName::SameRequestKeyOneRow), None);
+    assert_eq!(at(3880, CheckName::SameRequestKeyOneRow), Some(true));
+    let naive = super::run("--preset incident --mode naive");
+    let legal =
+        |t: u64| naive.checks_at(Millis(t)).into_iter().find(|c| c.name == CheckName::LegalTransitions).unwrap().holds;
+    assert_eq!([legal(0), legal(121), legal(2621), legal(2622)], [None, Some(true), Some(true), Some(false)]);
+}
+
+#[test]
+fn the_risk_apis_capacity_refuses_the_excess_at_once() {
+    // Two calls at 0 (A and B) insert R10086 and R10087 at 121 and create at
+    // once; with room for one call the second gets 503 at 121, so R10087 is
+    // UNKNOWN at 122. At 1000 both workers probe R10087: W1's find takes the
+    // slot, W2's gets 503 at once and keeps the row UNKNOWN (due again at
+    // 1001+1000 = 2001) without moving its version, so W1's "not found" at
+    // 1101 still applies: RETRYABLE at 1102 until 2101. At 3000 W1 claims
+    // (3002) and resends: RV-2 at 3412, SUCCEEDED at 3413.
+    let run = run("--preset overload --burst-calls 2 --risk-api-capacity 1 --mode patterns");
+    assert_eq!(
+        moves(&run),
+        [
+            "121 R10086 ->PENDING inserted",
+            "121 R10087 ->PENDING inserted",
+            "122 R10087 PENDING->UNKNOWN downstream_5xx",
+            "532 R10086 PENDING->SUCCEEDED create_succeeded",
+            "1002 R10087 UNKNOWN->UNKNOWN find_timeout",
+            "1102 R10087 UNKNOWN->RETRYABLE find_not_found",
+            "3002 R10087 RETRYABLE->PENDING claim_won",
+            "3413 R10087 PENDING->SUCCEEDED create_succeeded",
+        ]
+    );
+    assert_eq!(outline(&run), "reviews=2 rows=[SUCCEEDED×2] creates=3 finds=2 claims=1/1 checks=---T--TTT");
+}
+
+#[test]
+fn a_call_unanswered_within_the_client_deadline_ends_its_intent() {
+    // The replica can only answer at 2622 (after the 2.5 s downstream
+    // timeout); with a 1 s deadline the agent stops waiting at 1000 and
+    // ignores the UNKNOWN that reaches it at 2642. No poll follows, but the
+    // workers still settle the row at 3102.
+    let run = run("--preset lost-create-response --mode patterns --client-deadline-ms 1000");
+    let agent: Vec<String> = run
+        .records()
+        .iter()
+        .filter(|r| matches!(r.what, What::DeadlinePassed { .. } | What::ResultReceived { .. }))
+        .map(|r| format!("{} {}", r.t.ms(), r.kind()))
+        .collect();
+    assert_eq!(agent, ["1000 deadline_passed", "2642 result_received"]);
+    assert_eq!(run.summary().tool_calls, 1);
+    assert_eq!(moves(&run).last().map(String::as_str), Some("3102 R10086 UNKNOWN->SUCCEEDED find_found"));
+}

@@ -1,0 +1,115 @@
+//! One row per pattern switch: starting from all patterns on, the preset
+//! where turning that switch off (with a partner, where the contract's
+//! example does) breaks an invariant. Worked out by hand from the
+//! defaults listed in `scenarios.rs`.
+
+use idempotency_lab::sim::risk::{CheckName, Value};
+
+use super::{outline, run};
+
+#[test]
+fn each_switch_protects_an_invariant() {
+    // checks, in order: same_request_key_one_row, same_business_key_one_review,
+    // lost_response_converges, single_claim_winner, forged_no_downstream,
+    // overload_fast_bounded, one_review_per_business_key, legal_transitions,
+    // unknown_resolved.
+    let table: &[(&str, &str)] = &[
+        (
+            // Unique request_key: with the business key also off, the
+            // duplicated call inserts R10086 at A and R10087 at B (both at
+            // 121). Idempotent create still keeps the ledger at one review:
+            // create 2 at 531 returns RV-1. Two rows for one request_key.
+            "--preset same-request-key --mode patterns --unique-request-key off --unique-business-key off",
+            "reviews=1 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=F-----TTT",
+        ),
+        (
+            // Unique business_key: the second click (rk-0002) inserts R10087 at
+            // 421 and creates under its own key: RV-2 at 831.
+            "--preset same-business-key --mode patterns --unique-business-key off",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FTT",
+        ),
+        (
+            // Timeout is UNKNOWN: the timeout at 2621 marks R10086 FAILED at
+            // 2622 (illegal) although RV-1 exists.
+            "--preset lost-create-response --mode patterns --timeout-is-unknown off",
+            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TFT",
+        ),
+        (
+            // Idempotent create with CAS: both read-then-write claims hit at
+            // 5002 (W2's moves PENDING to PENDING, illegal) and both resend;
+            // without idempotent create the Risk API makes RV-1 and RV-2 at
+            // 5412. W1's write at 5413 makes the row SUCCEEDED (version 5); W2's,
+            // guarded by version 4, hits nothing.
+            "--preset not-found-resend --mode patterns --idempotent-create off --cas off",
+            "reviews=2 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=---F--FFT",
+        ),
+        (
+            // FindByRequestKey: the UNKNOWN row gets no probe time, so no worker
+            // ever looks at it; it stays UNKNOWN.
+            "--preset lost-create-response --mode patterns --find-by-key off",
+            "reviews=1 rows=[UNKNOWN] creates=1 finds=0 claims=0/0 checks=--F---TTF",
+        ),
+        (
+            // CAS: both claims hit at 5002 and both resend; idempotent create
+            // keeps one review, but two workers won the same claim.
+            "--preset not-found-resend --mode patterns --cas off",
+            "reviews=1 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=---F--TFT",
+        ),
+        (
+            // Authorization: the forged order is inserted and reviewed.
+            "--preset forged-order --mode patterns --authorize off",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TTT",
+        ),
+    ];
+    for (flags, expected) in table {
+        assert_eq!(outline(&run(flags)), *expected, "{flags}");
+    }
+}
+
+#[test]
+fn without_gates_the_burst_lands_on_every_replica_and_the_risk_api() {
+    // 100 calls per replica run at once; the Risk API takes 32 creates and
+    // answers 168 with 503 at once, which makes those rows UNKNOWN. The
+    // workers probe them one by one (101 ms each, until 1001+168*101 = 17969)
+    // and claim the RETRYABLE ones from 18000, one winner each.
+    let run = run("--preset overload --mode patterns --gates off");
+    let checks = run.checks();
+    let gates = checks.iter().find(|c| c.name == CheckName::OverloadFastBounded).unwrap();
+    assert_eq!(gates.holds, Some(false));
+    assert_eq!(gates.figure("max_in_flight"), Some(Value::Count(100)));
+    assert_eq!(gates.figure("overloaded"), Some(Value::Count(0)));
+    let claims = checks.iter().find(|c| c.name == CheckName::SingleClaimWinner).unwrap();
+    assert_eq!(claims.holds, Some(true));
+    assert_eq!(super::verdicts(&run), "---T-FTTT");
+}
+
+#[test]
+fn the_lone_switches_the_partners_cover() {
+    // With the business key unique, the duplicated call's insert conflicts on
+    // business_key instead: the same single row as with every pattern on.
+    // With CAS on, one claim wins and one resend goes out, so idempotent create
+    // is not needed in this preset. Both runs equal the patterns run.
+    let patterns = outline(&run("--preset same-request-key --mode patterns"));
+    assert_eq!(outline(&run("--preset same-request-key --mode patterns --unique-request-key off")), patterns);
+    let patterns = outline(&run("--preset not-found-resend --mode patterns"));
+    assert_eq!(outline(&run("--preset not-found-resend --mode patterns --idempotent-create off")), patterns);
+}
+
+#[test]
+fn workers_that_do_not_wake_together_do_not_race() {
+    // W2 wakes at 1500, 2500, ...: R10086 is RETRYABLE from 3102, due at 4101;
+    // W1's scan at 4000 is too early, W2's at 4500 claims it alone (read-then-
+    // write, at 4502) and resends: RV-1 at 4912. Only W1 probed (at 3001).
+    let run = run("--preset not-found-resend --mode patterns --cas off --worker-offset-ms 500");
+    assert_eq!(outline(&run), "reviews=1 rows=[SUCCEEDED] creates=2 finds=1 claims=1/0 checks=---T--TTT");
+}
+
+#[test]
+fn without_find_the_agent_polls_until_it_gives_up() {
+    // UNKNOWN heard at 2642; polls at 3642 and every 1000+20+100+1+20 = 1141
+    // ms after: the 20th at 3642+19*1141 = 25321 is heard at 25462, and the
+    // agent gives up. 1 request + 20 polls.
+    let run = run("--preset lost-create-response --mode patterns --find-by-key off");
+    assert_eq!(run.summary().tool_calls, 21);
+    assert_eq!(run.summary().end.ms(), 25_462);
+}
