@@ -23,8 +23,12 @@ tools:
 tools-test:
 	@scripts/tools.sh test
 
-serve: tools
-	trunk serve --release
+# Each lab is a page of its own (the opening page downloads only the first);
+# the pages are built into dist/ and served with the same strict CSP the
+# tests use.
+serve: tools dist
+	@echo "Serving http://127.0.0.1:8080/"
+	node e2e/serve.mjs --root dist --port 8080
 
 test: tools-test
 	$(MAKE) --no-print-directory test-native test-wasm test-e2e
@@ -39,6 +43,7 @@ test-wasm:
 
 dist:
 	trunk build --release --locked
+	trunk build storms/index.html --release --locked --dist dist/storms
 
 # The release bundle, served with the strict CSP, driven by Playwright
 # (some tests compare the page with the command line's release build).

@@ -12,30 +12,51 @@ const rows = [];
 const row = (name, value) => rows.push([name, value]);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
-// Bundle sizes.
-const groups = { wasm: [".wasm"], js: [".js"], css: [".css"] };
-const total = { raw: 0, gzip: 0, brotli: 0 };
-for (const [name, exts] of Object.entries(groups)) {
-  const files = readdirSync(dist).filter((f) => exts.some((e) => f.endsWith(e)));
+// Bundle sizes: what the opening page downloads, and what the storm lab's
+// page downloads on first use (its own bundle and its worker).
+function sizes(dir, files) {
   const size = { raw: 0, gzip: 0, brotli: 0 };
   for (const f of files) {
-    const bytes = readFileSync(dist + f);
+    const bytes = readFileSync(dir + f);
     size.raw += bytes.length;
     size.gzip += gzipSync(bytes, { level: 9 }).length;
     size.brotli += brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   }
-  for (const k of Object.keys(total)) total[k] += size[k];
-  row(`bundle ${name} (raw / gzip / brotli)`, `${kb(size.raw)} / ${kb(size.gzip)} / ${kb(size.brotli)}`);
+  return size;
 }
-row("bundle total (raw / gzip / brotli)", `${kb(total.raw)} / ${kb(total.gzip)} / ${kb(total.brotli)}`);
+const fmt = (s) => `${kb(s.raw)} / ${kb(s.gzip)} / ${kb(s.brotli)} (gzip ${(s.gzip / 1000).toFixed(1)} kB)`;
+const filesIn = (dir) => readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+const opening = filesIn(dist);
+for (const [name, exts] of Object.entries({ wasm: [".wasm"], js: [".js"], css: [".css"], "html and icon": [".html", ".svg"] })) {
+  row(`opening page ${name} (raw / gzip / brotli)`, fmt(sizes(dist, opening.filter((f) => exts.some((e) => f.endsWith(e))))));
+}
+row("opening page total (raw / gzip / brotli)", fmt(sizes(dist, opening)));
+const storms = `${dist}storms/`;
+const stormFiles = filesIn(storms);
+const worker = stormFiles.filter((f) => f.startsWith("storm-worker"));
+row("storm page on first use, page (raw / gzip / brotli)", fmt(sizes(storms, stormFiles.filter((f) => !worker.includes(f)))));
+row("storm page on first use, worker (raw / gzip / brotli)", fmt(sizes(storms, worker)));
 
-// The core, natively, on one thread.
+// The cores, natively, on one thread.
 const cli = new URL("../target/release/idempotency-lab", import.meta.url).pathname;
-const core = execFileSync(cli, ["bench", "--runs", "300000"], { encoding: "utf8" });
-for (const line of core.trim().split("\n")) {
-  const [name, value] = line.split("\t");
-  if (name.startsWith("core")) row(name, Number(value).toLocaleString("en-US"));
-}
+const figures = (args, keep) => {
+  const out = execFileSync(cli, args, { encoding: "utf8" });
+  const got = {};
+  for (const line of out.trim().split("\n")) {
+    const [name, value] = line.split("\t");
+    got[name] = value;
+    if (keep(name)) row(name, Number.isNaN(Number(value)) ? value : Number(value).toLocaleString("en-US"));
+  }
+  return got;
+};
+figures(["bench", "--runs", "3000000"], (n) => n.includes("/s") || n.includes("ns/run"));
+figures(["bench", "--lab", "risk"], () => true);
+const storm = figures(["bench", "--lab", "storm"], () => true);
+// The same sweep by the Python port of the published simulator's rules.
+const python = Number(execFileSync("python3", ["../scripts/aws_backoff_port.py", "--sweep", "--reps", "100", "--seed", "1", "--time-only"], { encoding: "utf8" }).trim());
+row("aws sweep seconds, Python port", python.toFixed(1));
+row("aws sweep: native speed over the Python port (1 thread)", `${(python / Number(storm["aws sweep seconds (1 thread)"])).toFixed(0)}x`);
+row("aws sweep: native speed over the Python port (2 threads)", `${(python / Number(storm["aws sweep seconds (2 threads)"])).toFixed(0)}x`);
 
 // The page in headless Chromium.
 const port = 8190;
@@ -82,6 +103,36 @@ try {
     return out;
   });
   row("page: change a setting to updated DOM (median of 20)", `${median(times).toFixed(1)} ms`);
+
+  // The storm page: a 10 000-client run and the AWS sweep, in the worker.
+  const stormPage = await browser.newPage();
+  const totals = stormPage.getByRole("region", { name: "Totals" });
+  let t0 = Date.now();
+  await stormPage.goto(`http://127.0.0.1:${port}/storms/?clients=10000`);
+  await totals.getByText("Intents").waitFor({ timeout: 120_000 });
+  row("storm page: open and run 10 000 clients in the browser", `${Date.now() - t0} ms`);
+  await stormPage.getByLabel("Workload").selectOption("occ");
+  await stormPage.getByLabel("Clients", { exact: true }).fill("100");
+  t0 = Date.now();
+  await stormPage.getByRole("button", { name: "Run sweep" }).click();
+  // Frames on the page while the worker sweeps.
+  const longest = stormPage.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let last = performance.now();
+        let worst = 0;
+        const tick = (now) => {
+          worst = Math.max(worst, now - last);
+          last = now;
+          if (document.querySelector("progress")) requestAnimationFrame(tick);
+          else resolve(worst);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+  await stormPage.getByRole("img", { name: /^Work: write calls/ }).waitFor({ timeout: 300_000 });
+  row("storm page: AWS sweep (95 cells x 100 runs) in the browser", `${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  row("storm page: longest frame while the sweep ran", `${(await longest).toFixed(0)} ms`);
 } finally {
   await browser.close();
   server.kill();

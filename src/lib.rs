@@ -11,5 +11,9 @@ pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 
+/// The storm lab's Web Worker (a second wasm binary, loaded on first use).
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
+
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -328,6 +328,11 @@ pub trait Schema: Sized + Clone {
         self.values()[Self::index_of(param)]
     }
 
+    /// The canonical text of one parameter's value, as flags spell it.
+    fn text_of(&self, param: &ParamDef) -> String {
+        param.format(self.get(param))
+    }
+
     /// These settings with one value replaced, validated again.
     fn with(&self, param: &'static ParamDef, value: u64) -> Result<Self, FieldError> {
         let mut values = self.values().to_vec();

@@ -4,7 +4,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::view::url::{Theme, parse_query, to_query};
+use crate::view::url::{LabKind, Theme, parse_query, to_query};
 
 use super::chart::Chart;
 use super::controls::Controls;
@@ -18,11 +18,17 @@ use super::state::Lab;
 use super::timeline::Timeline;
 use super::toolbar::{Toolbar, share_url};
 
-/// The whole app, configured from the page's address.
+/// The lost-acknowledgement lab's page (the opening page), configured
+/// from its address. The other labs are pages of their own, so this one
+/// downloads none of their code; a link naming another lab is passed on to
+/// its page.
 #[component]
 pub fn App() -> impl IntoView {
     let link = parse_query(&dom::location_search());
-    let lab = Lab::new(link.state, link.is_link, link.notices);
+    if link.state.lab != LabKind::Ack {
+        dom::navigate(&lab_address(link.state.lab, LabKind::Ack, &dom::location_search()));
+    }
+    let lab = Lab::new(link.state.clone(), link.is_link, link.notices);
     // A host's look and feel from the link, through the CSSOM (which the
     // Content-Security-Policy allows, unlike inline style attributes).
     let look = lab.link_state();
@@ -46,7 +52,59 @@ pub fn App() -> impl IntoView {
             dom::replace_query(&to_query(&state));
         }
     });
+    provide_context(CurrentLab(LabKind::Ack, lab.theme));
     view! { <Workbench lab/> }
+}
+
+/// The lab this page shows, and its theme, for the "Lab" switcher.
+#[derive(Clone, Copy)]
+pub struct CurrentLab(pub LabKind, pub RwSignal<Theme>);
+
+/// The address of `to`'s page seen from `from`'s page, with `query`.
+pub fn lab_address(to: LabKind, from: LabKind, query: &str) -> String {
+    let root = if from == LabKind::Ack { "./" } else { "../" };
+    let page = match to {
+        LabKind::Ack => "",
+        LabKind::Storms => "storms/",
+        LabKind::Risk => "risk/",
+    };
+    let query = query.trim_start_matches('?');
+    if query.is_empty() { format!("{root}{page}") } else { format!("{root}{page}?{query}") }
+}
+
+/// The "Lab" switcher: each lab is a page of its own; switching opens it
+/// with the same theme.
+#[component]
+pub fn LabSwitcher() -> impl IntoView {
+    let Some(CurrentLab(current, theme)) = use_context::<CurrentLab>() else {
+        return ().into_any();
+    };
+    view! {
+        <div class="lab-switcher">
+            <label for="lab-switch">"Lab"</label>
+            <select
+                id="lab-switch"
+                on:change:target=move |ev| {
+                    if let Some(to) = LabKind::ALL.into_iter().find(|k| k.name() == ev.target().value())
+                        && to != current
+                    {
+                        let mut query = format!("lab={}", to.name());
+                        let theme = theme.get_untracked();
+                        if theme != Theme::Auto {
+                            query.push_str(&format!("&theme={}", theme.name()));
+                        }
+                        dom::navigate(&lab_address(to, current, &query));
+                    }
+                }
+            >
+                {[LabKind::Ack, LabKind::Storms]
+                    .into_iter()
+                    .map(|k| view! { <option value=k.name() selected=k == current>{k.label()}</option> })
+                    .collect_view()}
+            </select>
+        </div>
+    }
+    .into_any()
 }
 
 /// Everything below the address: mountable on its own (the browser tests
@@ -100,8 +158,9 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
                         "A client that reports one success can leave two increments in the ledger. Lose an acknowledgement, retry, and see why."
                     </p>
                 </div>
+                <LabSwitcher/>
                 <Toolbar lab on_shortcuts=open_shortcuts/>
-                <ThemePicker lab/>
+                <ThemePicker theme=lab.theme/>
             </header>
             <Notices lab/>
             // Settings, then what they produce, then the guided experiments:
@@ -128,7 +187,7 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
 }
 
 #[component]
-fn ThemePicker(lab: Lab) -> impl IntoView {
+pub fn ThemePicker(theme: RwSignal<Theme>) -> impl IntoView {
     view! {
         <div class="theme-picker">
             <label for="theme">"Theme"</label>
@@ -136,7 +195,7 @@ fn ThemePicker(lab: Lab) -> impl IntoView {
                 id="theme"
                 on:change:target=move |ev| {
                     if let Some(t) = Theme::ALL.into_iter().find(|t| t.name() == ev.target().value()) {
-                        lab.theme.set(t);
+                        theme.set(t);
                     }
                 }
             >
@@ -149,7 +208,7 @@ fn ThemePicker(lab: Lab) -> impl IntoView {
                             Theme::Dark => "Dark",
                         };
                         view! {
-                            <option value=t.name() prop:selected=move || lab.theme.get() == t>
+                            <option value=t.name() prop:selected=move || theme.get() == t>
                                 {label}
                             </option>
                         }

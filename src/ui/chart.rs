@@ -9,9 +9,10 @@
 
 use leptos::prelude::*;
 use plotters::prelude::{IntoDrawingArea, RGBColor};
-use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
+
+use super::canvas::{MeasuredCanvas, computed};
 
 use crate::view::chart::{ChartData, LIGHT, Palette, draw};
 use crate::view::url::Theme;
@@ -20,112 +21,6 @@ use super::dom;
 use super::state::Lab;
 
 const HEIGHT_CSS_PX: f64 = 240.0;
-
-/// A canvas backend that measures text with the canvas itself.
-struct MeasuredCanvas {
-    inner: CanvasBackend,
-    context: web_sys::CanvasRenderingContext2d,
-}
-
-type CanvasErr = <CanvasBackend as DrawingBackend>::ErrorType;
-
-impl DrawingBackend for MeasuredCanvas {
-    type ErrorType = CanvasErr;
-
-    fn get_size(&self) -> (u32, u32) {
-        self.inner.get_size()
-    }
-    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasErr>> {
-        self.inner.ensure_prepared()
-    }
-    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasErr>> {
-        self.inner.present()
-    }
-    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), DrawingErrorKind<CanvasErr>> {
-        self.inner.draw_pixel(point, color)
-    }
-    fn draw_line<S: BackendStyle>(
-        &mut self,
-        from: BackendCoord,
-        to: BackendCoord,
-        style: &S,
-    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
-        self.inner.draw_line(from, to, style)
-    }
-    fn draw_rect<S: BackendStyle>(
-        &mut self,
-        upper_left: BackendCoord,
-        bottom_right: BackendCoord,
-        style: &S,
-        fill: bool,
-    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
-        self.inner.draw_rect(upper_left, bottom_right, style, fill)
-    }
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        path: I,
-        style: &S,
-    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
-        self.inner.draw_path(path, style)
-    }
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        vert: I,
-        style: &S,
-    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
-        self.inner.fill_polygon(vert, style)
-    }
-    fn draw_circle<S: BackendStyle>(
-        &mut self,
-        center: BackendCoord,
-        radius: u32,
-        style: &S,
-        fill: bool,
-    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
-        self.inner.draw_circle(center, radius, style, fill)
-    }
-    fn draw_text<S: BackendTextStyle>(
-        &mut self,
-        text: &str,
-        style: &S,
-        pos: BackendCoord,
-    ) -> Result<(), DrawingErrorKind<CanvasErr>> {
-        self.inner.draw_text(text, style, pos)
-    }
-    fn estimate_text_size<S: BackendTextStyle>(
-        &self,
-        text: &str,
-        style: &S,
-    ) -> Result<(u32, u32), DrawingErrorKind<CanvasErr>> {
-        let size = style.size();
-        self.context.set_font(&format!("{size}px {}", style.family().as_str()));
-        let width = self.context.measure_text(text).map_or(text.chars().count() as f64 * size * 0.6, |m| m.width());
-        Ok((width.ceil() as u32, size.ceil() as u32))
-    }
-}
-
-/// Parses a computed colour such as "rgb(34, 107, 66)" or "rgba(0, 0, 0, 0.5)".
-/// A fully transparent colour (no stylesheet, or a host that unset it) is
-/// no colour at all: the caller falls back to the built-in palette.
-fn parse_rgb(css: &str) -> Option<RGBColor> {
-    let inner = css.trim().strip_prefix("rgba(").or_else(|| css.trim().strip_prefix("rgb("))?.strip_suffix(')')?;
-    let numbers: Vec<f64> = inner
-        .split([',', ' ', '/'])
-        .filter(|p| !p.is_empty())
-        .map(|p| p.trim().parse::<f64>())
-        .collect::<Result<_, _>>()
-        .ok()?;
-    if numbers.len() < 3 || numbers.get(3).is_some_and(|&alpha| alpha == 0.0) {
-        return None;
-    }
-    let channel = |v: f64| v.clamp(0.0, 255.0).round() as u8;
-    Some(RGBColor(channel(numbers[0]), channel(numbers[1]), channel(numbers[2])))
-}
-
-fn computed(element: &web_sys::Element, property: &str) -> Option<RGBColor> {
-    let style = dom::window()?.get_computed_style(element).ok()??;
-    parse_rgb(&style.get_property_value(property).ok()?)
-}
 
 /// The chart's colours as the stylesheet currently resolves them.
 fn palette_from(canvas: &web_sys::Element, legend: &web_sys::Element) -> Palette {

@@ -9,7 +9,7 @@ use crate::sim::params::Group;
 use crate::sim::{ParamDef, Schema};
 use crate::view::fields::{self, Control};
 
-use super::state::Lab;
+use super::state::{FieldState, Lab};
 
 #[component]
 pub fn Controls(lab: Lab) -> impl IntoView {
@@ -18,7 +18,11 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             .iter()
             .copied()
             .filter(move |p| p.group == group)
-            .map(|param| view! { <FieldControl lab param/> })
+            .map(|param| {
+                let state = lab.field_state(param);
+                let on_edit = Callback::new(move |text: String| lab.edit(param, text));
+                view! { <FieldControl param state on_edit/> }
+            })
             .collect_view()
     };
     // Open from the start when the run already uses a fault of v2.
@@ -50,9 +54,10 @@ pub fn Controls(lab: Lab) -> impl IntoView {
     }
 }
 
+/// One parameter's control with its label, hint and message, for any lab:
+/// `on_edit` hears every change as the control's text.
 #[component]
-fn FieldControl(lab: Lab, param: &'static ParamDef) -> impl IntoView {
-    let state = lab.field_state(param);
+pub fn FieldControl(param: &'static ParamDef, state: FieldState, on_edit: Callback<String>) -> impl IntoView {
     let id = fields::element_id(param);
     let error_id = format!("{id}-error");
     let hint_id = format!("{id}-hint");
@@ -82,7 +87,7 @@ fn FieldControl(lab: Lab, param: &'static ParamDef) -> impl IntoView {
                     id=id
                     aria-invalid=invalid
                     aria-describedby=describe_error
-                    on:change:target=move |ev| lab.edit(param, ev.target().value())
+                    on:change:target=move |ev| on_edit.run(ev.target().value())
                 >
                     {options
                         .iter()
@@ -109,7 +114,7 @@ fn FieldControl(lab: Lab, param: &'static ParamDef) -> impl IntoView {
                     prop:checked=move || state.text.with(|t| t == on)
                     on:change:target=move |ev| {
                         let value = if ev.target().checked() { on } else { off };
-                        lab.edit(param, value.to_owned())
+                        on_edit.run(value.to_owned())
                     }
                 />
                 <label for=id>{param.label}</label>
@@ -138,7 +143,7 @@ fn FieldControl(lab: Lab, param: &'static ParamDef) -> impl IntoView {
                         aria-invalid=invalid
                         aria-describedby=described
                         prop:value=move || state.text.get()
-                        on:input:target=move |ev| lab.edit(param, ev.target().value())
+                        on:input:target=move |ev| on_edit.run(ev.target().value())
                     />
                     <span class="hint" id=hint_id>{hint}</span>
                     {error}

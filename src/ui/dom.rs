@@ -41,6 +41,13 @@ pub fn location_base() -> String {
         .unwrap_or_default()
 }
 
+/// Opens another address (another lab's page).
+pub fn navigate(url: &str) {
+    if let Some(w) = window() {
+        let _ = w.location().assign(url);
+    }
+}
+
 /// Rewrites the address bar without a navigation or a history entry.
 pub fn replace_query(query: &str) {
     let Some(w) = window() else { return };

@@ -2,7 +2,8 @@
 //! `view` computes from the core's runs. Components take the [`state::Lab`]
 //! as a prop, so tests can mount any of them with a state of their own.
 
-mod app;
+pub mod app;
+pub mod canvas;
 mod chart;
 mod controls;
 pub mod dom;
@@ -12,6 +13,7 @@ mod matrix;
 mod panels;
 mod playback;
 pub mod state;
+pub mod storm;
 mod timeline;
 mod toolbar;
 
@@ -27,6 +29,11 @@ pub use timeline::Timeline;
 /// The performance mark set once the first complete render has reached the
 /// screen (read by `make bench`).
 pub const RENDERED_MARK: &str = "idempotency-lab:rendered";
+
+/// Mounts the storm lab's page on the body.
+pub fn start_storms() {
+    leptos::mount::mount_to_body(storm::StormsApp);
+}
 
 /// Mounts the app on the page's body.
 pub fn start() {

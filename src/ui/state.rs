@@ -305,6 +305,8 @@ impl Lab {
 
     pub fn link_state(&self) -> LinkState {
         LinkState {
+            lab: crate::view::url::LabKind::Ack,
+            lab_params: Vec::new(),
             settings: self.settings(),
             at: Some(self.playhead.get_untracked()),
             embed: self.embed,

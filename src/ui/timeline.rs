@@ -11,7 +11,7 @@ use crate::view::timeline::{Diagram, Item, Shape};
 use super::state::Lab;
 
 fn num(v: f64) -> String {
-    format!("{v:.1}")
+    crate::view::num::d1(v).to_string()
 }
 
 fn item_view(lab: Lab, item: Item) -> AnyView {

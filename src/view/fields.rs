@@ -57,7 +57,11 @@ pub fn hint(param: &ParamDef) -> String {
 /// names `name`, the value and what is allowed.
 pub fn apply<S: Schema>(param: &'static ParamDef, settings: &S, text: &str, name: &str) -> Result<S, String> {
     let value = param.parse_human(text).map_err(|e| e.human_message(name))?;
-    settings.with(param, value).map_err(|e| e.human_message(name))
+    // A cross-field check may refuse another parameter's value: name that one.
+    settings.with(param, value).map_err(|e| {
+        let name = if e.param.name == param.name { name } else { e.param.label };
+        e.human_message(name)
+    })
 }
 
 #[cfg(test)]

@@ -8,6 +8,8 @@
 pub mod ack;
 pub mod chart;
 pub mod fields;
+pub mod linechart;
+pub mod num;
 pub mod playback;
 pub mod risk;
 pub mod storm;

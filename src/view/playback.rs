@@ -73,9 +73,9 @@ pub fn advance(inspection_ms: f64, wall_ms: f64, speed: Speed) -> f64 {
 /// "Inspection 14.8 s of 60.0 s · Model 1.00 s of 4.05 s"
 pub fn readout(t: Millis, end: Millis) -> String {
     format!(
-        "Inspection {:.1} s of {:.1} s · Model {t} of {end}",
-        inspection_at(t, end) / 1000.0,
-        INSPECTION_MS / 1000.0
+        "Inspection {} s of {} s · Model {t} of {end}",
+        crate::view::num::d1(inspection_at(t, end) / 1000.0),
+        crate::view::num::d1(INSPECTION_MS / 1000.0)
     )
 }
 

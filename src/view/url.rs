@@ -3,9 +3,9 @@
 //! falls back to its default and yields a notice), unknown names are ignored.
 
 use crate::sim::Millis;
-use crate::sim::Schema;
 use crate::sim::ack::Settings;
 use crate::sim::params::{ms_to_seconds_text, seconds_to_ms, shorten};
+use crate::sim::{ParamDef, Schema};
 
 use super::fields;
 
@@ -62,10 +62,47 @@ impl Font {
     }
 }
 
+/// Which lab a link opens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LabKind {
+    #[default]
+    Ack,
+    Risk,
+    Storms,
+}
+
+impl LabKind {
+    pub const ALL: [LabKind; 3] = [LabKind::Ack, LabKind::Risk, LabKind::Storms];
+
+    /// The value of the link's `lab` parameter.
+    pub fn name(self) -> &'static str {
+        match self {
+            LabKind::Ack => "ack",
+            LabKind::Risk => "risk",
+            LabKind::Storms => "storms",
+        }
+    }
+
+    /// The choice in the "Lab" switcher.
+    pub fn label(self) -> &'static str {
+        match self {
+            LabKind::Ack => "Lost acknowledgement",
+            LabKind::Risk => "Risk review",
+            LabKind::Storms => "Storms",
+        }
+    }
+}
+
 /// Everything a link can say.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LinkState {
+    pub lab: LabKind,
+    /// The lost-acknowledgement lab's settings.
     pub settings: Settings,
+    /// Another lab's parameters, as the link gave them: that lab's page
+    /// reads them with [`decode_settings`] (so this page carries no code
+    /// for other labs' vocabularies).
+    pub lab_params: Vec<(String, String)>,
     /// The playhead; the app clamps it to the run.
     pub at: Option<Millis>,
     pub embed: bool,
@@ -144,8 +181,46 @@ pub struct ParsedLink {
     pub is_link: bool,
 }
 
-/// Reads a query string (with or without the leading `?`).
+/// Reads a lab's settings from a link's parameters: a bad value costs only
+/// itself (it keeps its default and yields a notice), unknown names are
+/// ignored.
+pub fn decode_settings<S: Schema>(pairs: &[(String, String)]) -> (S, Vec<String>) {
+    let mut settings = S::opening();
+    let mut notices = Vec::new();
+    for (name, value) in pairs {
+        if let Some(param) = S::by_link(name) {
+            match fields::apply(param, &settings, value, param.link) {
+                Ok(s) => settings = s,
+                Err(message) if notices.len() < MAX_NOTICES => notices.push(message),
+                Err(_) => {}
+            }
+        }
+    }
+    (settings, notices)
+}
+
+/// A lab's settings as link parameters: only what differs from the
+/// defaults, so links stay short.
+pub fn encode_settings<S: Schema>(settings: &S) -> Vec<String> {
+    S::PARAMS
+        .iter()
+        .zip(settings.values())
+        .filter(|(param, value)| **value != param.default)
+        .map(|(param, &value): (&&'static ParamDef, &u64)| {
+            format!("{}={}", param.link, percent_encode(&param.format_human(value)))
+        })
+        .collect()
+}
+
+/// Reads a query string (with or without the leading `?`) on the opening
+/// page, where a link without `lab` means the lost-acknowledgement lab.
 pub fn parse_query(query: &str) -> ParsedLink {
+    parse_query_on(query, LabKind::Ack)
+}
+
+/// Reads a query string on `page`'s page: without `lab`, the link is read
+/// in that lab's vocabulary.
+pub fn parse_query_on(query: &str, page: LabKind) -> ParsedLink {
     let mut query = query.strip_prefix('?').unwrap_or(query);
     let mut notices = Vec::new();
     if query.len() > MAX_QUERY_BYTES {
@@ -156,12 +231,29 @@ pub fn parse_query(query: &str) -> ParsedLink {
         query = &query[..cut];
         notices.push(format!("The link is longer than {MAX_QUERY_BYTES} bytes; only its start was read."));
     }
-    let mut state = LinkState::default();
+    let mut state = LinkState { lab: page, ..LinkState::default() };
     let mut is_link = false;
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let (name, value) = (percent_decode(name), percent_decode(value));
+    let pairs: Vec<(String, String)> = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (percent_decode(name), percent_decode(value))
+        })
+        .collect();
+    // The lab first: the other names are read in its vocabulary.
+    if let Some((_, value)) = pairs.iter().rev().find(|(name, _)| name == "lab") {
+        match LabKind::ALL.into_iter().find(|l| l.name() == value) {
+            Some(lab) => state.lab = lab,
+            None => notices.push(format!(
+                "lab: \"{}\" is not a lab; allowed: ack, risk or storms. This page's lab is shown.",
+                shorten(value)
+            )),
+        }
+    }
+    for (name, value) in pairs {
         let outcome = match name.as_str() {
+            "lab" => Ok(()),
             "at" => match seconds_to_ms(&value) {
                 Some(ms) => {
                     state.at = Some(Millis(ms));
@@ -209,11 +301,19 @@ pub fn parse_query(query: &str) -> ParsedLink {
                 }
                 None => Err(format!("theme: \"{}\" is not allowed; allowed: light, dark or auto", shorten(&value))),
             },
-            other => match Settings::by_link(other) {
-                Some(param) => fields::apply(param, &state.settings, &value, param.link).map(|s| state.settings = s),
-                // Unknown parameters belong to someone else (an embedding
-                // page, a tracker); they are none of our business.
-                None => continue,
+            // Unknown parameters belong to someone else (an embedding page,
+            // a tracker); they are none of our business.
+            other => match state.lab {
+                LabKind::Ack => match Settings::by_link(other) {
+                    Some(param) => {
+                        fields::apply(param, &state.settings, &value, param.link).map(|s| state.settings = s)
+                    }
+                    None => continue,
+                },
+                LabKind::Storms | LabKind::Risk => {
+                    state.lab_params.push((other.to_owned(), value));
+                    continue;
+                }
             },
         };
         is_link = true;
@@ -230,11 +330,11 @@ pub fn parse_query(query: &str) -> ParsedLink {
 /// opening settings, so links stay short.
 pub fn to_query(state: &LinkState) -> String {
     let mut parts = Vec::new();
-    for param in Settings::PARAMS {
-        let value = state.settings.get(param);
-        if value != param.default {
-            parts.push(format!("{}={}", param.link, percent_encode(&param.format_human(value))));
-        }
+    if state.lab == LabKind::Ack {
+        parts.extend(encode_settings(&state.settings));
+    } else {
+        parts.push(format!("lab={}", state.lab.name()));
+        parts.extend(state.lab_params.iter().map(|(n, v)| format!("{n}={}", percent_encode(v))));
     }
     if let Some(at) = state.at {
         parts.push(format!("at={}", ms_to_seconds_text(at.ms())));
@@ -272,6 +372,8 @@ mod tests {
         ])
         .unwrap();
         let state = LinkState {
+            lab: LabKind::Ack,
+            lab_params: Vec::new(),
             settings,
             at: Some(Millis(2050)),
             embed: true,
@@ -285,6 +387,33 @@ mod tests {
             "dedup=off&key=per-attempt&timeout=2.5&jitter=full&resp=0&crash=after-effect&deadline=7.5&at=2.05&embed=1&theme=dark&accent=aa3300&font=serif"
         );
         assert_eq!(parse_query(&format!("?{query}")), ParsedLink { state, notices: vec![], is_link: true });
+    }
+
+    #[test]
+    fn a_link_names_its_lab_and_speaks_its_vocabulary() {
+        use crate::sim::storm::StormSettings;
+        use crate::sim::storm::settings::{ALGORITHM, CLIENTS, TIMEOUT as STORM_TIMEOUT};
+        let ParsedLink { state, notices, .. } = parse_query("lab=storms&clients=500&algo=full&timeout=0.25&dedup=on");
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(state.lab, LabKind::Storms);
+        assert_eq!(state.settings, Settings::default(), "the other lab's names are not read here");
+        let (storm, notices) = decode_settings::<StormSettings>(&state.lab_params);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(storm.get(&CLIENTS), 500);
+        assert_eq!(storm.text_of(&ALGORITHM), "full");
+        assert_eq!(storm.get(&STORM_TIMEOUT), 250);
+        assert_eq!(encode_settings(&storm).join("&"), "clients=500&algo=full&timeout=0.25&dedup=on");
+        assert_eq!(to_query(&state), "lab=storms&clients=500&algo=full&timeout=0.25&dedup=on");
+        let (_, notices) = decode_settings::<StormSettings>(&[("clients".to_owned(), "0".to_owned())]);
+        assert_eq!(notices, ["clients: 0 is out of range; allowed: a whole number from 1 to 100000"]);
+        let ParsedLink { state, notices, .. } = parse_query("lab=moon&dedup=off");
+        assert_eq!(state.lab, LabKind::Ack);
+        assert!(!state.settings.dedup());
+        assert!(notices[0].starts_with("lab: \"moon\" is not a lab"), "{notices:?}");
+        // The storm page reads a link without `lab` in its own vocabulary.
+        let ParsedLink { state, .. } = parse_query_on("clients=70", LabKind::Storms);
+        assert_eq!(state.lab, LabKind::Storms);
+        assert_eq!(decode_settings::<StormSettings>(&state.lab_params).0.get(&CLIENTS), 70);
     }
 
     #[test]

@@ -311,6 +311,7 @@ impl OverloadModel {
                 _ => {}
             }
         }
+        self.series.count(now, |b| b.work += 1);
         let cap = self.settings.server.concurrency;
         if self.running >= cap && self.queue.len() >= self.settings.server.queue as usize {
             self.books.refused += 1;
@@ -576,16 +577,16 @@ impl OverloadRun {
     }
 
     /// After the spike ends: the index of the first bucket whose offered
-    /// load is at or under capacity, if any.
+    /// work (requests needing an operation) is at or under capacity, if any.
     pub fn recovery_bucket(&self) -> Option<usize> {
         let a = self.settings.arrivals;
         let spike_end = a.spike_start_us + a.spike_len_us;
         let first = spike_end.div_ceil(self.bucket_us) as usize;
         let cap = self.capacity_per_bucket();
-        (first..self.series.len()).find(|&i| f64::from(self.series[i].requests) <= cap)
+        (first..self.series.len()).find(|&i| f64::from(self.series[i].work) <= cap)
     }
 
-    /// How long after the spike's end the offered load stayed above
+    /// How long after the spike's end the offered work stayed above
     /// capacity, in µs (to the start of the first bucket at or under it).
     pub fn saturated_after_spike_us(&self) -> u64 {
         let a = self.settings.arrivals;

@@ -9,8 +9,11 @@ use crate::sim::time::Micros;
 pub struct Bucket {
     /// Intents that arrived (first attempts).
     pub intents: u32,
-    /// Requests that reached the server, retries included: the offered load.
+    /// Requests that reached the server, retries included.
     pub requests: u32,
+    /// Requests that needed an operation (not a join or a replay): the
+    /// work offered to the server.
+    pub work: u32,
     /// Retries the clients sent.
     pub retries: u32,
     /// Operations the server finished.

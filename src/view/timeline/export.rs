@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use crate::sim::Millis;
+use crate::view::num::{d0, d1};
 
 use super::{Diagram, Shape};
 
@@ -13,23 +14,23 @@ impl Diagram {
         let mut out = String::with_capacity(16 * 1024);
         let _ = write!(
             out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" \
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
              role=\"img\" aria-labelledby=\"title desc\">\n<title id=\"title\">Idempotency Lab timeline</title>\n\
              <desc id=\"desc\">{}</desc>\n<style>{}</style>\n",
             escape(&self.summary),
             EXPORT_STYLE,
-            w = self.width,
-            h = self.height
+            w = d0(self.width),
+            h = d0(self.height)
         );
         for (i, band) in self.lanes.iter().enumerate() {
             let _ = writeln!(
                 out,
-                "<rect class=\"lane-band lane-{i}\" x=\"0\" y=\"{:.1}\" width=\"{:.0}\" height=\"{:.1}\"/>\
-                 <text class=\"lane-title\" x=\"8\" y=\"{:.1}\">{}</text>",
-                band.top,
-                self.width,
-                band.height,
-                band.top + 16.0,
+                "<rect class=\"lane-band lane-{i}\" x=\"0\" y=\"{}\" width=\"{}\" height=\"{}\"/>\
+                 <text class=\"lane-title\" x=\"8\" y=\"{}\">{}</text>",
+                d1(band.top),
+                d0(self.width),
+                d1(band.height),
+                d1(band.top + 16.0),
                 escape(&band.title)
             );
         }
@@ -37,7 +38,7 @@ impl Diagram {
             let class = item.class;
             let _ = match (&item.shape, item.shape.path()) {
                 (Shape::Text { x, y, text }, _) => {
-                    writeln!(out, "<text class=\"{class}\" x=\"{x:.1}\" y=\"{y:.1}\">{}</text>", escape(text))
+                    writeln!(out, "<text class=\"{class}\" x=\"{}\" y=\"{}\">{}</text>", d1(*x), d1(*y), escape(text))
                 }
                 (shape, Some(d)) => writeln!(
                     out,
@@ -48,12 +49,9 @@ impl Diagram {
             };
         }
         if let Some(t) = playhead {
-            let x = self.x_at(t);
-            let _ = writeln!(
-                out,
-                "<line class=\"playhead\" x1=\"{x:.1}\" y1=\"0\" x2=\"{x:.1}\" y2=\"{:.0}\"/>",
-                self.height
-            );
+            let x = d1(self.x_at(t));
+            let _ =
+                writeln!(out, "<line class=\"playhead\" x1=\"{x}\" y1=\"0\" x2=\"{x}\" y2=\"{}\"/>", d0(self.height));
         }
         out.push_str(
             "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" \

@@ -15,6 +15,7 @@ pub mod layout;
 pub mod packing;
 
 use crate::sim::Millis;
+use crate::view::num::d1;
 
 pub use export::escape;
 pub use layout::{Builder, LaneStyle, Y};
@@ -57,8 +58,8 @@ impl Shape {
     /// drawn as paths, so a renderer needs only two kinds of element.
     pub fn path(&self) -> Option<String> {
         match self {
-            Shape::Line { x1, y1, x2, y2, .. } => Some(format!("M{x1:.1} {y1:.1}L{x2:.1} {y2:.1}")),
-            Shape::Rect { x, y, w, h } => Some(format!("M{x:.1} {y:.1}h{w:.1}v{h:.1}h{:.1}z", -w)),
+            Shape::Line { x1, y1, x2, y2, .. } => Some(format!("M{} {}L{} {}", d1(*x1), d1(*y1), d1(*x2), d1(*y2))),
+            Shape::Rect { x, y, w, h } => Some(format!("M{} {}h{}v{}h{}z", d1(*x), d1(*y), d1(*w), d1(*h), d1(-w))),
             Shape::Mark { x, y, glyph } => Some(glyph_path(*glyph, *x, *y)),
             Shape::Text { .. } => None,
         }
@@ -142,22 +143,25 @@ impl Diagram {
 /// The path of a small glyph centred on (x, y).
 fn glyph_path(glyph: Glyph, x: f64, y: f64) -> String {
     match glyph {
-        Glyph::Dot => format!("M{:.1} {y:.1}a5 5 0 1 0 10 0a5 5 0 1 0 -10 0z", x - 5.0),
+        Glyph::Dot => format!("M{} {}a5 5 0 1 0 10 0a5 5 0 1 0 -10 0z", d1(x - 5.0), d1(y)),
         Glyph::Cross => format!(
-            "M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}",
-            x - 6.0,
-            y - 6.0,
-            x + 6.0,
-            y + 6.0,
-            x - 6.0,
-            y + 6.0,
-            x + 6.0,
-            y - 6.0
+            "M{} {}L{} {}M{} {}L{} {}",
+            d1(x - 6.0),
+            d1(y - 6.0),
+            d1(x + 6.0),
+            d1(y + 6.0),
+            d1(x - 6.0),
+            d1(y + 6.0),
+            d1(x + 6.0),
+            d1(y - 6.0)
         ),
-        Glyph::Tick => format!("M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}", x - 6.0, y, x - 2.0, y + 5.0, x + 6.0, y - 6.0),
-        Glyph::Diamond => {
-            format!("M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}z", y - 7.0, x + 7.0, y + 7.0, x - 7.0)
+        Glyph::Tick => {
+            format!("M{} {}L{} {}L{} {}", d1(x - 6.0), d1(y), d1(x - 2.0), d1(y + 5.0), d1(x + 6.0), d1(y - 6.0))
         }
-        Glyph::Bar => format!("M{x:.1} {:.1}L{x:.1} {:.1}", y - 9.0, y + 9.0),
+        Glyph::Diamond => {
+            let (x, y) = (d1(x), d1(y));
+            format!("M{x} {}L{} {y}L{x} {}L{} {y}z", d1(y.0 - 7.0), d1(x.0 + 7.0), d1(y.0 + 7.0), d1(x.0 - 7.0))
+        }
+        Glyph::Bar => format!("M{} {}L{} {}", d1(x), d1(y - 9.0), d1(x), d1(y + 9.0)),
     }
 }

@@ -1,0 +1,128 @@
+// The storm lab's page: its own bundle, with the engine in a Web Worker.
+import { createRequire } from "node:module";
+import { execFileSync } from "node:child_process";
+import { test, expect } from "./fixtures.mjs";
+
+const cli = new URL("../../target/release/idempotency-lab", import.meta.url).pathname;
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+async function openStorms(page, query = "") {
+  await page.goto(`/storms/${query ? `?${query}` : ""}`);
+  await expect(page.getByRole("region", { name: "Totals" })).toContainText("Intents", { timeout: 20_000 });
+}
+
+test("the Lab switcher opens the storm lab and a run fills the totals and the charts", async ({ page }) => {
+  await page.goto("/?dedup=off");
+  await page.getByLabel("Lab", { exact: true }).selectOption("storms");
+  await expect(page).toHaveURL(/\/storms\/\?lab=storms/);
+  const totals = page.getByRole("region", { name: "Totals" });
+  await expect(totals).toContainText("Intents", { timeout: 20_000 });
+  await expect(totals).toContainText("Little's law");
+  await expect(page.getByRole("img", { name: /^Load over time/ })).toBeVisible();
+  await expect(page.getByRole("img", { name: /^Queue and work over time/ })).toBeVisible();
+  // And back.
+  await page.getByLabel("Lab", { exact: true }).selectOption("ack");
+  await expect(page.getByRole("region", { name: "State as text" })).toContainText("Model time:");
+});
+
+test("the same settings and seed give the command line's JSON in the browser", async ({ page }) => {
+  await openStorms(page, "clients=800&seed=17&algo=full");
+  await expect(page.getByLabel("Seed")).toHaveValue("17");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Export run (JSON)" }).click(),
+  ]);
+  const exported = await (await download.createReadStream()).toArray();
+  const browser = Buffer.concat(exported).toString("utf8");
+  const native = execFileSync(cli, ["storm", "--format", "json", "--clients", "800", "--seed", "17", "--algorithm", "full"], { encoding: "utf8" });
+  expect(JSON.parse(browser)).toEqual(JSON.parse(native));
+  expect(browser).toBe(native);
+});
+
+test("the AWS preset draws both of the blog's charts", async ({ page }) => {
+  await openStorms(page);
+  await page.getByRole("button", { name: "The AWS backoff experiment" }).click();
+  await expect(page.getByLabel("Workload")).toHaveValue("occ");
+  await page.getByRole("button", { name: "Run sweep" }).click();
+  await expect(page.getByRole("progressbar", { name: "Progress" })).toBeVisible();
+  const work = page.getByRole("img", { name: /^Work: write calls against clients/ });
+  const time = page.getByRole("img", { name: /^Completion time: time \(s\) against clients/ });
+  await expect(work).toBeVisible({ timeout: 120_000 });
+  await expect(time).toBeVisible();
+  // One line per algorithm, and the published simulator's means beside them.
+  for (const name of ["none", "exponential", "full", "equal", "decorrelated"]) {
+    await expect(work).toHaveAttribute("aria-label", new RegExp(`${name} from`));
+    await expect(work).toHaveAttribute("aria-label", new RegExp(`${name} \\(published simulator\\) from`));
+  }
+});
+
+test("a sweep can be cancelled, and the page answers a click while it runs", async ({ page }) => {
+  await openStorms(page, "clients=20000");
+  await page.getByRole("button", { name: "Run sweep" }).click();
+  const progress = page.getByRole("progressbar", { name: "Progress" });
+  await expect(progress).toBeVisible();
+  // While the worker sweeps, the page still reacts: a click opens a section
+  // and the sweep is still under way afterwards. (How long frames take is a
+  // figure `make bench` prints, not a pass or fail here.)
+  await page.locator("details.advanced summary", { hasText: "Advanced" }).click();
+  await expect(page.getByLabel("Chart bucket")).toBeVisible();
+  await expect(progress).toBeVisible();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(progress).toBeHidden();
+  await expect(page.getByRole("region", { name: "Sweep heat map" }).locator("table")).toHaveCount(0);
+});
+
+test("the heat map opens a cell's run", async ({ page }) => {
+  await openStorms(page, "clients=300");
+  const heat = page.getByRole("region", { name: "Sweep heat map" });
+  await heat.getByLabel("Sweep").selectOption({ label: "Spike size × retry budget" });
+  await page.getByRole("button", { name: "Run sweep" }).click();
+  const cell = heat.getByRole("button", { name: /^Spike multiplier 4, Retry budget token-bucket: / });
+  await expect(cell).toBeVisible({ timeout: 60_000 });
+  await cell.click();
+  await expect(page.getByLabel("Spike multiplier", { exact: true })).toHaveValue("4");
+  await page.locator("details", { hasText: "Keys and retry budgets" }).locator("summary").click();
+  await expect(page.getByLabel("Retry budget", { exact: true })).toHaveValue("token-bucket");
+  await expect(page).toHaveURL(/spike=4/);
+  await expect(page).toHaveURL(/budget=token-bucket/);
+});
+
+test("a preset hides the answer until the reader predicts", async ({ page }) => {
+  await openStorms(page);
+  await page.getByRole("button", { name: "The same spike with a token bucket" }).click();
+  const card = page.locator(".experiment-card");
+  await expect(card).toContainText("Predict: After the spike ends");
+  await expect(page.getByRole("region", { name: "Totals" })).toContainText("?");
+  await card.getByRole("button", { name: "yes" }).click();
+  await expect(card.locator(".answer")).toHaveText("Right: yes.", { timeout: 20_000 });
+  await expect(card.locator(".explanation")).toContainText("retries were sent");
+});
+
+test("bad link values get a notice and fall back", async ({ page }) => {
+  await page.goto("/storms/?clients=0&algo=linear&seed=12");
+  await expect(page.getByRole("status").first()).toContainText("clients: 0 is out of range");
+  await expect(page.getByRole("status").first()).toContainText("algo: \"linear\" is not a known option");
+  await expect(page.getByLabel("Seed")).toHaveValue("12");
+  await expect(page.getByLabel("Clients")).toHaveValue("4000");
+});
+
+test.describe("accessibility", () => {
+  test.use({ bypassCSP: true });
+  for (const scheme of ["light", "dark"]) {
+    test(`axe finds no serious or critical violations on the storm page, ${scheme}`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openStorms(page, "clients=300");
+      await page.getByRole("button", { name: "Run sweep" }).click();
+      await expect(page.getByRole("region", { name: "Sweep heat map" }).locator("table")).toBeVisible({ timeout: 60_000 });
+      await page.getByRole("button", { name: "The same spike with full jitter" }).click();
+      await page.addScriptTag({ path: axePath });
+      const violations = await page.evaluate(async () => {
+        const result = await window.axe.run(document, { resultTypes: ["violations"] });
+        return result.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+      });
+      expect(violations).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,326 @@
+//! The storm lab's state in the browser: its settings, what the worker last
+//! reported, and the worker itself. Runs and sweeps happen in the worker
+//! (its own wasm, fetched on first use), so the page stays responsive; a
+//! newer request or "Cancel" ends the worker and starts a fresh one.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
+
+use crate::sim::storm::StormSettings;
+use crate::sim::storm::settings::PARAMS;
+use crate::sim::{ParamDef, Schema};
+use crate::view::fields;
+use crate::view::storm::presets::{AXES, Figure, PRESETS};
+use crate::view::storm::protocol::{Answer, Axis, GridCell, Job, Reply, Request, SweepCell};
+use crate::view::storm::report::StormDoc;
+use crate::view::url::{LabKind, LinkState, Theme, encode_settings};
+
+use super::super::state::{FieldState, Notice};
+
+/// Where the worker's loader is, next to the page.
+const WORKER_URL: &str = "./storm-worker_loader.js";
+
+/// A long job under way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Busy {
+    pub label: &'static str,
+    pub done: u32,
+    pub total: u32,
+}
+
+/// The AWS sweep's cells and the reference means beside them.
+pub type Sweep = (Vec<SweepCell>, Vec<SweepCell>);
+
+/// A heat map: which axes it swept and its cells.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grid {
+    pub axes: usize,
+    pub cells: Vec<GridCell>,
+}
+
+/// A preset in progress: the answer stays hidden until the reader predicts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PresetState {
+    pub index: usize,
+    pub prediction: Option<String>,
+}
+
+#[derive(Clone, Copy)]
+pub struct Storm {
+    pub settings: RwSignal<StormSettings>,
+    /// One per parameter, in `PARAMS` order.
+    pub fields: [FieldState; PARAMS.len()],
+    pub doc: RwSignal<Option<Arc<StormDoc>>>,
+    /// The last run's document as the worker wrote it, for export.
+    pub doc_json: StoredValue<String>,
+    pub sweep: RwSignal<Option<Arc<Sweep>>>,
+    pub grid: RwSignal<Option<Arc<Grid>>>,
+    pub busy: RwSignal<Option<Busy>>,
+    pub notices: RwSignal<Vec<Notice>>,
+    next_notice: StoredValue<u32>,
+    pub preset: RwSignal<Option<PresetState>>,
+    pub axes: RwSignal<usize>,
+    pub figure: RwSignal<Figure>,
+    pub embed: bool,
+    pub theme: RwSignal<Theme>,
+    worker: StoredValue<Option<web_sys::Worker>, LocalStorage>,
+    /// Whether the worker has said it listens; until then the latest
+    /// request waits here.
+    ready: StoredValue<bool>,
+    waiting: StoredValue<Option<String>>,
+    /// The id of the request whose answers count; older ones are ignored.
+    current: StoredValue<u32>,
+}
+
+impl Storm {
+    pub fn new(settings: StormSettings, embed: bool, theme: RwSignal<Theme>) -> Storm {
+        let fields =
+            PARAMS.map(|p| FieldState { text: RwSignal::new(fields::value(p, &settings)), error: RwSignal::new(None) });
+        Storm {
+            settings: RwSignal::new(settings),
+            fields,
+            doc: RwSignal::new(None),
+            doc_json: StoredValue::new(String::new()),
+            sweep: RwSignal::new(None),
+            grid: RwSignal::new(None),
+            busy: RwSignal::new(None),
+            notices: RwSignal::new(Vec::new()),
+            next_notice: StoredValue::new(0),
+            preset: RwSignal::new(None),
+            axes: RwSignal::new(0),
+            figure: RwSignal::new(Figure::Wasted),
+            embed,
+            theme,
+            worker: StoredValue::new_local(None),
+            ready: StoredValue::new(false),
+            waiting: StoredValue::new(None),
+            current: StoredValue::new(0),
+        }
+    }
+
+    pub fn notify(&self, text: String) {
+        let id = self.next_notice.get_value();
+        self.next_notice.set_value(id + 1);
+        self.notices.update(|n| {
+            n.push(Notice { id, text });
+            let len = n.len();
+            if len > 6 {
+                n.drain(..len - 6);
+            }
+        });
+    }
+
+    pub fn dismiss(&self, id: u32) {
+        self.notices.update(|n| n.retain(|x| x.id != id));
+    }
+
+    pub fn field_state(&self, param: &ParamDef) -> FieldState {
+        self.fields[StormSettings::index_of(param)]
+    }
+
+    pub fn link_state(&self, theme: Theme) -> LinkState {
+        LinkState {
+            lab: LabKind::Storms,
+            lab_params: encode_settings(&self.settings.get_untracked())
+                .into_iter()
+                .filter_map(|p| {
+                    let (n, v) = p.split_once('=')?;
+                    Some((n.to_owned(), crate::view::url::percent_decode(v)))
+                })
+                .collect(),
+            embed: self.embed,
+            theme,
+            ..LinkState::default()
+        }
+    }
+
+    /// One control changed: a refused value shows its message beside the
+    /// control and leaves the last valid settings in place.
+    pub fn edit(&self, param: &'static ParamDef, text: String) {
+        let state = self.field_state(param);
+        state.text.set(text.clone());
+        match fields::apply(param, &self.settings.get_untracked(), &text, param.label) {
+            Ok(settings) => {
+                state.error.set(None);
+                self.install(settings);
+            }
+            Err(message) => state.error.set(Some(message)),
+        }
+    }
+
+    /// Replaces every setting (a preset, a heat-map cell) and runs it.
+    pub fn apply(&self, settings: StormSettings) {
+        for (param, state) in PARAMS.iter().zip(self.fields) {
+            state.text.set(fields::value(param, &settings));
+            state.error.set(None);
+        }
+        self.install(settings);
+    }
+
+    fn install(&self, settings: StormSettings) {
+        let changed_workload = settings.workload != self.settings.get_untracked().workload;
+        self.settings.set(settings);
+        if changed_workload {
+            self.sweep.set(None);
+            self.grid.set(None);
+        }
+        self.run();
+    }
+
+    /// Runs the current settings in the worker.
+    pub fn run(&self) {
+        let settings = self.settings.get_untracked().to_json();
+        self.ask(Job::Run { settings }, "Running");
+    }
+
+    /// The AWS sweep (contention workload) or the heat map (overload).
+    pub fn run_sweep(&self) {
+        let settings = self.settings.get_untracked();
+        match settings.workload {
+            crate::sim::storm::settings::Workload::Occ => {
+                self.ask(Job::AwsSweep { seed: settings.seed, reps: 100 }, "Sweeping")
+            }
+            crate::sim::storm::settings::Workload::Overload => {
+                let axes = AXES[self.axes.get_untracked()];
+                let axis = |(param, values): (&'static ParamDef, &'static [&'static str])| Axis {
+                    param: param.link.to_owned(),
+                    values: values.iter().map(|v| (*v).to_owned()).collect(),
+                };
+                self.grid.set(None);
+                self.ask(Job::Grid { settings: settings.to_json(), x: axis(axes.x), y: axis(axes.y) }, "Sweeping");
+            }
+        }
+    }
+
+    /// Stops whatever the worker is doing.
+    pub fn cancel(&self) {
+        self.stop_worker();
+        self.current.update_value(|c| *c += 1);
+        self.busy.set(None);
+    }
+
+    fn stop_worker(&self) {
+        self.worker.update_value(|w| {
+            if let Some(worker) = w.take() {
+                worker.terminate();
+            }
+        });
+        self.ready.set_value(false);
+        self.waiting.set_value(None);
+    }
+
+    fn ask(&self, job: Job, label: &'static str) {
+        // A newer request replaces the one under way.
+        if self.busy.get_untracked().is_some() {
+            self.stop_worker();
+        }
+        let id = self.current.get_value() + 1;
+        self.current.set_value(id);
+        let Some(worker) = self.worker() else {
+            self.notify("The storm worker could not start in this browser; runs need Web Workers.".to_owned());
+            return;
+        };
+        let total = match &job {
+            Job::AwsSweep { .. } => 95,
+            Job::Grid { x, y, .. } => (x.values.len() * y.values.len()) as u32,
+            Job::Run { .. } => 0,
+        };
+        self.busy.set(Some(Busy { label, done: 0, total }));
+        let text = serde_json::to_string(&Request { id, job }).unwrap_or_default();
+        if !self.ready.get_value() {
+            self.waiting.set_value(Some(text));
+        } else if worker.post_message(&text.into()).is_err() {
+            self.busy.set(None);
+            self.notify("The storm worker did not take the request.".to_owned());
+        }
+    }
+
+    /// The worker, started on first use.
+    fn worker(&self) -> Option<web_sys::Worker> {
+        if let Some(w) = self.worker.with_value(|w| w.clone()) {
+            return Some(w);
+        }
+        let worker = web_sys::Worker::new(WORKER_URL).ok()?;
+        let me = *self;
+        let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            if let Some(text) = e.data().as_string() {
+                me.on_reply(&text);
+            }
+        });
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        // The handler lives as long as the worker; a terminated worker sends
+        // nothing more.
+        onmessage.forget();
+        let me = *self;
+        let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            me.busy.set(None);
+            me.notify("The storm worker failed; the last results stay on screen.".to_owned());
+        });
+        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+        onerror.forget();
+        self.worker.set_value(Some(worker.clone()));
+        Some(worker)
+    }
+
+    fn on_reply(&self, text: &str) {
+        let Ok(reply) = serde_json::from_str::<Reply>(text) else {
+            return;
+        };
+        if reply.answer == Answer::Ready {
+            self.ready.set_value(true);
+            let waiting = self.waiting.try_update_value(Option::take).flatten();
+            if let (Some(text), Some(worker)) = (waiting, self.worker.with_value(|w| w.clone())) {
+                let _ = worker.post_message(&text.into());
+            }
+            return;
+        }
+        if reply.id != self.current.get_value() {
+            return;
+        }
+        match reply.answer {
+            Answer::Ready => {}
+            Answer::Progress { done, total } => {
+                self.busy.update(|b| {
+                    if let Some(b) = b {
+                        b.done = done;
+                        b.total = total;
+                    }
+                });
+                return;
+            }
+            Answer::Run { report, json } => {
+                self.doc_json.set_value(json);
+                self.doc.set(Some(Arc::new(report)));
+            }
+            Answer::Sweep { cells, reference } => self.sweep.set(Some(Arc::new((cells, reference)))),
+            Answer::Grid { cells } => self.grid.set(Some(Arc::new(Grid { axes: self.axes.get_untracked(), cells }))),
+            Answer::Error { message } => self.notify(format!("{message}. The last results stay on screen.")),
+        }
+        self.busy.set(None);
+    }
+
+    /// Starts a preset: its settings, and the answer hidden until the
+    /// reader predicts.
+    pub fn start_preset(&self, index: usize) {
+        let Some(p) = PRESETS.get(index) else { return };
+        let Ok(settings) = StormSettings::from_pairs(p.setup) else { return };
+        self.preset.set(Some(PresetState { index, prediction: None }));
+        self.apply(settings);
+    }
+
+    pub fn predict(&self, prediction: String) {
+        self.preset.update(|p| {
+            if let Some(p) = p {
+                p.prediction = Some(prediction);
+            }
+        });
+    }
+
+    /// True while a preset waits for a prediction.
+    pub fn answer_hidden(&self) -> bool {
+        self.preset.with(|p| p.as_ref().is_some_and(|p| p.prediction.is_none() && PRESETS[p.index].question.is_some()))
+    }
+}

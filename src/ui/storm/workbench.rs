@@ -1,0 +1,471 @@
+//! The storm lab's page.
+
+use leptos::prelude::*;
+
+use crate::sim::params::Group;
+use crate::sim::storm::settings::{PARAMS, SEED, WORKLOAD, Workload};
+use crate::view::linechart::LineChart;
+use crate::view::storm::charts::{aws_chart, load_chart, work_chart};
+use crate::view::storm::presets::{AXES, Figure, PRESETS, heat, relevant};
+use crate::view::storm::report::{OverloadReport, StormDoc};
+use crate::view::url::to_query;
+
+use super::super::app::{LabSwitcher, ThemePicker};
+use super::super::canvas::LineChartView;
+use super::super::controls::FieldControl;
+use super::super::dom;
+use super::state::Storm;
+
+#[component]
+pub fn StormWorkbench(storm: Storm) -> impl IntoView {
+    // The address bar follows the settings.
+    Effect::new(move |_| {
+        storm.settings.track();
+        dom::replace_query(&to_query(&storm.link_state(storm.theme.get())));
+    });
+    // The first run, once the page is up.
+    request_animation_frame(move || storm.run());
+    let notices = move || {
+        storm
+            .notices
+            .get()
+            .into_iter()
+            .map(|n| {
+                let id = n.id;
+                view! {
+                    <p class="notice">
+                        <span class="notice-text">{n.text}</span>
+                        <button type="button" class="dismiss" on:click=move |_| storm.dismiss(id)>
+                            "Dismiss"
+                        </button>
+                    </p>
+                }
+            })
+            .collect_view()
+    };
+    let results = view! {
+        <Progress storm/>
+        <Totals storm/>
+        <Charts storm/>
+    };
+    if storm.embed {
+        return view! {
+            <div class="app embed storms">
+                <div class="notices" role="status">{notices}</div>
+                <main class="stage">{results}</main>
+            </div>
+        }
+        .into_any();
+    }
+    view! {
+        <div class="app storms">
+            <header class="masthead">
+                <div class="brand">
+                    <h1>"Idempotency Lab"</h1>
+                    <p class="tagline">
+                        "Thousands of clients retrying at once: see how backoff, jitter, retry budgets and deduplication change the load, the latency and the ledger."
+                    </p>
+                </div>
+                <LabSwitcher/>
+                <ThemePicker theme=storm.theme/>
+            </header>
+            <div class="notices" role="status">{notices}</div>
+            <div class="workspace">
+                <div class="area-controls">
+                    <StormControls storm/>
+                </div>
+                <main class="stage">
+                    {results}
+                    <HeatMap storm/>
+                </main>
+                <div class="area-experiments">
+                    <Presets storm/>
+                </div>
+            </div>
+        </div>
+    }
+    .into_any()
+}
+
+#[component]
+fn StormControls(storm: Storm) -> impl IntoView {
+    let workload = move || storm.settings.with(|s| s.workload);
+    let control = move |param: &'static crate::sim::ParamDef| {
+        let state = storm.field_state(param);
+        let on_edit = Callback::new(move |text: String| {
+            storm.preset.set(None);
+            storm.edit(param, text);
+        });
+        view! { <FieldControl param state on_edit/> }
+    };
+    let group = move |group: Group| {
+        move || {
+            let w = workload();
+            PARAMS
+                .iter()
+                .copied()
+                .filter(|p| p.group == group && p.name != WORKLOAD.name && p.name != SEED.name && relevant(p, w))
+                .map(control)
+                .collect_view()
+        }
+    };
+    view! {
+        <section class="panel controls" aria-labelledby="storm-controls-h">
+            <h2 id="storm-controls-h">"Settings"</h2>
+            <div class="fields">
+                {control(&WORKLOAD)}
+                {control(&SEED)}
+                {group(Group::Basics)}
+            </div>
+            <details class="advanced faults">
+                <summary>"Keys and retry budgets"</summary>
+                <div class="fields">{group(Group::Faults)}</div>
+            </details>
+            <details class="advanced">
+                <summary>"Advanced"</summary>
+                <div class="fields">{group(Group::Advanced)}</div>
+            </details>
+            <div class="run-buttons">
+                <button type="button" on:click=move |_| storm.run_sweep()>
+                    "Run sweep"
+                </button>
+                <button type="button" disabled=move || storm.busy.with(|b| b.is_none()) on:click=move |_| storm.cancel()>
+                    "Cancel"
+                </button>
+                <button type="button" on:click=move |_| export(storm)>
+                    "Export run (JSON)"
+                </button>
+            </div>
+            <p class="hint">
+                {move || match workload() {
+                    Workload::Occ => "Run sweep: the AWS experiment, clients 10 to 190 and the five algorithms, 100 runs each.",
+                    Workload::Overload => "Run sweep: the heat map below, over the two settings it names.",
+                }}
+            </p>
+        </section>
+    }
+}
+
+fn export(storm: Storm) {
+    let json = storm.doc_json.get_value();
+    if json.is_empty() {
+        storm.notify("There is no finished run to export yet.".to_owned());
+        return;
+    }
+    if let Err(e) = dom::download("idempotency-lab-storm.json", "application/json", &json) {
+        storm.notify(format!("The export failed: {e}."));
+    }
+}
+
+#[component]
+fn Progress(storm: Storm) -> impl IntoView {
+    move || {
+        storm.busy.get().map(|b| {
+            let text =
+                if b.total > 0 { format!("{}: {} of {}", b.label, b.done, b.total) } else { format!("{}…", b.label) };
+            let max = b.total.max(1).to_string();
+            let value = (b.total > 0).then(|| b.done.to_string());
+            view! {
+                <div class="progress-row" role="status">
+                    <progress aria-label="Progress" max=max value=value></progress>
+                    <span>{text}</span>
+                </div>
+            }
+        })
+    }
+}
+
+fn overload(doc: &StormDoc) -> Option<&OverloadReport> {
+    match doc {
+        StormDoc::Overload { runs, .. } => runs.first(),
+        StormDoc::Occ { .. } => None,
+    }
+}
+
+fn figure(name: &'static str, value: String) -> impl IntoView {
+    view! {
+        <div class="figure">
+            <dt>{name}</dt>
+            <dd>{value}</dd>
+        </div>
+    }
+}
+
+fn ms(v: Option<f64>) -> String {
+    v.map_or("–".to_owned(), |v| format!("{v:.1} ms"))
+}
+
+#[component]
+fn Totals(storm: Storm) -> impl IntoView {
+    let body = move || {
+        let hidden = storm.answer_hidden();
+        let shown = move |s: String| if hidden { "?".to_owned() } else { s };
+        storm.doc.get().map(|doc| match doc.as_ref() {
+            StormDoc::Occ { runs, .. } => {
+                let r = runs.first().cloned();
+                let r = r.as_ref();
+                view! {
+                    <dl class="figures">
+                        {figure("Write calls", shown(r.map_or_else(String::new, |r| r.calls.to_string())))}
+                        {figure("Failed writes", shown(r.map_or_else(String::new, |r| r.failed_writes.to_string())))}
+                        {figure("Completion time", shown(r.map_or_else(String::new, |r| format!("{:.1} ms", r.time_ms))))}
+                    </dl>
+                }
+                .into_any()
+            }
+            StormDoc::Overload { runs, .. } => {
+                let Some(r) = runs.first() else { return ().into_any() };
+                let t = &r.totals;
+                let law = &r.littles_law;
+                view! {
+                    <div class="totals-grid">
+                        <dl class="figures">
+                            {figure("Intents", t.intents.to_string())}
+                            {figure("Acknowledged", shown(t.acknowledged.to_string()))}
+                            {figure("Exhausted", shown(t.exhausted.to_string()))}
+                            {figure("Operations executed", shown(t.operations.to_string()))}
+                            {figure("Wasted operations", shown(t.wasted_operations.to_string()))}
+                            {figure("Duplicate effects", shown(t.duplicate_effects.to_string()))}
+                            {figure("Amplification", shown(format!("{:.2}", r.amplification)))}
+                            {figure("Retries", shown(t.retries.to_string()))}
+                            {figure("429s", shown(t.rejected_429.to_string()))}
+                            {figure("Timeouts", shown(t.timeouts.to_string()))}
+                            {figure("Latency p50", shown(ms(r.latency_p50_ms)))}
+                            {figure("Latency p99", shown(ms(r.latency_p99_ms)))}
+                            {figure("Over capacity after the spike", shown(format!("{:.2} s", r.saturated_after_spike_ms / 1000.0)))}
+                        </dl>
+                        <div class="littles-law">
+                            <h3>"Little's law"</h3>
+                            <p>
+                                {shown(format!(
+                                    "Mean intents in the system, measured: {:.2}. Arrival rate × mean residence: {:.1}/s × {:.1} ms = {:.2}.",
+                                    law.mean_in_system,
+                                    law.arrival_rate_per_s,
+                                    law.mean_residence_ms,
+                                    law.rate_times_residence,
+                                ))}
+                            </p>
+                        </div>
+                    </div>
+                }
+                .into_any()
+            }
+        })
+    };
+    view! {
+        <section class="panel totals" aria-labelledby="totals-h">
+            <h2 id="totals-h">"Totals"</h2>
+            {move || if storm.doc.with(|d| d.is_none()) { Some(view! { <p class="hint">"No run yet."</p> }) } else { None }}
+            {body}
+        </section>
+    }
+}
+
+#[component]
+fn Charts(storm: Storm) -> impl IntoView {
+    let visible = move || !storm.answer_hidden();
+    let pick = move |f: fn(&OverloadReport) -> LineChart| {
+        Signal::derive(move || {
+            if !visible() {
+                return None;
+            }
+            storm.doc.with(|d| d.as_ref().and_then(|d| overload(d)).map(f))
+        })
+    };
+    let aws = move |time: bool| {
+        Signal::derive(move || {
+            let occ = storm.settings.with(|s| s.workload == Workload::Occ);
+            if !occ {
+                return None;
+            }
+            storm.sweep.with(|s| s.as_ref().map(|s| aws_chart(&s.0, &s.1, time)))
+        })
+    };
+    view! {
+        <section class="panel storm-charts" aria-labelledby="storm-charts-h">
+            <h2 id="storm-charts-h">"Charts"</h2>
+            {move || (!visible()).then(|| view! { <p class="hint">"The charts appear once you make your prediction."</p> })}
+            <LineChartView chart=pick(load_chart) id="chart-load" theme=storm.theme/>
+            <LineChartView chart=pick(work_chart) id="chart-work" theme=storm.theme/>
+            <LineChartView chart=aws(false) id="chart-aws-work" theme=storm.theme/>
+            <LineChartView chart=aws(true) id="chart-aws-time" theme=storm.theme/>
+        </section>
+    }
+}
+
+#[component]
+fn HeatMap(storm: Storm) -> impl IntoView {
+    let overload_only = move || storm.settings.with(|s| s.workload == Workload::Overload);
+    let cells = move || {
+        let figure = storm.figure.get();
+        storm.grid.get().map(|grid| {
+            let axes = AXES[grid.axes];
+            let values: Vec<f64> = grid.cells.iter().map(|c| figure.of(c)).collect();
+            let (low, high) = values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
+            let head = axes.x.1.iter().map(|v| view! { <th scope="col">{format!("{} {v}", axes.x.0.link)}</th> }).collect_view();
+            let rows = axes
+                .y
+                .1
+                .iter()
+                .map(|yv| {
+                    let row = grid
+                        .cells
+                        .iter()
+                        .filter(|c| c.y == *yv)
+                        .map(|c| {
+                            let value = figure.of(c);
+                            let text = if figure == Figure::Wasted { format!("{value:.2}") } else { format!("{value:.0}") };
+                            let label = format!("{} {}, {} {}: {} {}", axes.x.0.label, c.x, axes.y.0.label, c.y, figure.label(), text);
+                            let (x, y) = (c.x.clone(), c.y.clone());
+                            let class = format!("heat heat-{}", heat(value, low, high));
+                            view! {
+                                <td>
+                                    <button
+                                        type="button"
+                                        class=class
+                                        aria-label=label
+                                        on:click=move |_| {
+                                            let s = storm.settings.get_untracked();
+                                            let cell = axes
+                                                .x
+                                                .0
+                                                .parse_human(&x)
+                                                .and_then(|v| crate::sim::Schema::with(&s, axes.x.0, v))
+                                                .and_then(|s| axes.y.0.parse_human(&y).and_then(|v| crate::sim::Schema::with(&s, axes.y.0, v)));
+                                            if let Ok(s) = cell {
+                                                storm.preset.set(None);
+                                                storm.apply(s);
+                                            }
+                                        }
+                                    >
+                                        {text}
+                                    </button>
+                                </td>
+                            }
+                        })
+                        .collect_view();
+                    view! {
+                        <tr>
+                            <th scope="row">{format!("{} {yv}", axes.y.0.link)}</th>
+                            {row}
+                        </tr>
+                    }
+                })
+                .collect_view();
+            view! {
+                <table class="heat-map">
+                    <caption class="visually-hidden">{format!("{}, coloured by {}", axes.label, figure.label())}</caption>
+                    <thead>
+                        <tr>
+                            <td></td>
+                            {head}
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            }
+        })
+    };
+    view! {
+        <section class="panel heat" aria-labelledby="heat-h" hidden=move || !overload_only()>
+            <h2 id="heat-h">"Sweep heat map"</h2>
+            <div class="heat-controls">
+                <label for="heat-axes">"Sweep"</label>
+                <select id="heat-axes" on:change:target=move |ev| {
+                    if let Ok(i) = ev.target().value().parse::<usize>() {
+                        storm.axes.set(i.min(AXES.len() - 1));
+                    }
+                }>
+                    {AXES
+                        .iter()
+                        .enumerate()
+                        .map(|(i, a)| view! { <option value=i.to_string() prop:selected=move || storm.axes.get() == i>{a.label}</option> })
+                        .collect_view()}
+                </select>
+                <label for="heat-figure">"Colour by"</label>
+                <select id="heat-figure" on:change:target=move |ev| {
+                    if let Some(f) = Figure::ALL.into_iter().find(|f| f.label() == ev.target().value()) {
+                        storm.figure.set(f);
+                    }
+                }>
+                    {Figure::ALL
+                        .into_iter()
+                        .map(|f| view! { <option value=f.label() prop:selected=move || storm.figure.get() == f>{f.label()}</option> })
+                        .collect_view()}
+                </select>
+            </div>
+            <p class="hint">"Run sweep fills the map, one run per cell; choose a cell to open its run."</p>
+            {cells}
+        </section>
+    }
+}
+
+#[component]
+fn Presets(storm: Storm) -> impl IntoView {
+    let card = move || {
+        storm.preset.get().map(|state| {
+            let p = PRESETS[state.index];
+            let answer = move || {
+                let timeout_ms = storm.settings.with(|s| s.client.timeout_us as f64 / 1000.0);
+                storm.doc.with(|d| d.as_ref().and_then(|d| overload(d)).map(|r| (p.question.map(|q| q.answer(r, timeout_ms)), p.explain(r))))
+            };
+            let body = match (p.question, state.prediction.clone()) {
+                (Some(q), None) => view! {
+                    <p class="question" id="preset-question">"Predict: "{q.text()}</p>
+                    <div class="choices" role="group" aria-labelledby="preset-question">
+                        {q
+                            .choices()
+                            .iter()
+                            .map(|c| view! { <button type="button" on:click=move |_| storm.predict((*c).to_owned())>{*c}</button> })
+                            .collect_view()}
+                        <button type="button" class="link" on:click=move |_| storm.predict(String::new())>
+                            "Just show me"
+                        </button>
+                    </div>
+                }
+                .into_any(),
+                (_, prediction) => view! {
+                    <p class="answer">
+                        {move || {
+                            answer().and_then(|(right, _)| right).map(|right| match prediction.as_deref() {
+                                Some(p) if p == right => format!("Right: {right}."),
+                                Some(p) if !p.is_empty() => format!("Not quite: you said {p}, the run shows {right}."),
+                                _ => format!("Answer: {right}."),
+                            })
+                        }}
+                    </p>
+                    <p class="explanation">{move || answer().map(|(_, why)| why).unwrap_or_else(|| p.why.to_owned())}</p>
+                }
+                .into_any(),
+            };
+            view! {
+                <div class="experiment-card" role="group" aria-labelledby="preset-title">
+                    <h3 id="preset-title" tabindex="-1">{p.title}</h3>
+                    {body}
+                </div>
+            }
+        })
+    };
+    view! {
+        <section class="panel experiments" aria-labelledby="presets-h">
+            <h2 id="presets-h">"Presets"</h2>
+            <ul class="experiment-list">
+                {PRESETS
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        view! {
+                            <li>
+                                <button type="button" on:click=move |_| {
+                                    storm.start_preset(i);
+                                    request_animation_frame(|| dom::focus_by_id("preset-title"));
+                                }>{p.title}</button>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+            {card}
+        </section>
+    }
+}

@@ -1,0 +1,308 @@
+//! What the page and the storm worker say to each other, as JSON text.
+//!
+//! The page sends a [`Request`]; the worker answers with progress messages
+//! and one final [`Reply`]. [`serve`] is the worker's whole job, written as a
+//! pure function so it is tested natively; the page never links it, so the
+//! storm engine stays out of the page's own download.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::sim::Schema;
+use crate::sim::params_file::settings_from_value;
+use crate::sim::storm::settings::StormSettings;
+
+/// One request from the page.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Request {
+    pub id: u32,
+    pub job: Job,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Job {
+    /// One run of the settings (either workload).
+    Run { settings: Value },
+    /// The AWS experiment's sweep.
+    AwsSweep { seed: u64, reps: u32 },
+    /// A heat map: the settings with two parameters swept over the given
+    /// values (as links spell them).
+    Grid { settings: Value, x: Axis, y: Axis },
+}
+
+/// One swept parameter: its link name and the values to try.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Axis {
+    pub param: String,
+    pub values: Vec<String>,
+}
+
+/// One message from the worker.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Reply {
+    pub id: u32,
+    pub answer: Answer,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Answer {
+    /// The worker is up and listening (its first message): requests sent
+    /// before this would be lost.
+    Ready,
+    Progress {
+        done: u32,
+        total: u32,
+    },
+    /// A run's report, and the same document as the command line prints it
+    /// (`storm --format json`), which the page exports as it is: reading
+    /// floats back from text may change their last bit.
+    Run {
+        report: super::report::StormDoc,
+        json: String,
+    },
+    /// The sweep's cells, and the published simulator's means (the
+    /// reference in tests/data/aws-reference.json) to draw beside them.
+    Sweep {
+        cells: Vec<SweepCell>,
+        reference: Vec<SweepCell>,
+    },
+    Grid {
+        cells: Vec<GridCell>,
+    },
+    Error {
+        message: String,
+    },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SweepCell {
+    pub clients: u32,
+    pub algorithm: String,
+    pub mean_calls: f64,
+    pub mean_time_ms: f64,
+}
+
+/// One heat-map cell: its two values and the figures the map can colour by.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GridCell {
+    pub x: String,
+    pub y: String,
+    pub wasted: f64,
+    pub duplicates: f64,
+    pub p99_ms: Option<f64>,
+    pub amplification: f64,
+    pub saturated_ms: f64,
+}
+
+/// The reference means of the AWS sweep, made by scripts/aws_backoff_port.py.
+pub fn aws_reference() -> Vec<SweepCell> {
+    #[derive(Deserialize)]
+    struct Reference {
+        cells: Vec<SweepCell>,
+    }
+    serde_json::from_str::<Reference>(include_str!("../../../tests/data/aws-reference.json"))
+        .map(|r| r.cells)
+        .unwrap_or_default()
+}
+
+fn settings_of(value: &Value) -> Result<StormSettings, String> {
+    settings_from_value::<StormSettings>(value).map_err(|e| e.to_string())
+}
+
+/// Handles one request; `progress` hears each step of a long job.
+pub fn serve(request: &str, mut progress: impl FnMut(Reply)) -> Reply {
+    use crate::sim::storm::settings::Workload;
+    use crate::sim::storm::sweep::aws_sweep;
+    use crate::sim::storm::{OccRunner, OverloadRun};
+
+    let request: Request = match serde_json::from_str(request) {
+        Ok(r) => r,
+        Err(e) => {
+            return Reply {
+                id: 0,
+                answer: Answer::Error { message: format!("a request that is not understood: {e}") },
+            };
+        }
+    };
+    let id = request.id;
+    let fail = |message: String| Reply { id, answer: Answer::Error { message } };
+    match request.job {
+        Job::Run { settings } => {
+            let settings = match settings_of(&settings) {
+                Ok(s) => s,
+                Err(e) => return fail(e),
+            };
+            let report = match settings.workload {
+                Workload::Occ => OccRunner::default()
+                    .run(settings.occ, crate::sim::rng::Rng::new(settings.seed))
+                    .map(|r| super::report::StormDoc::occ(&settings, &[r])),
+                Workload::Overload => {
+                    OverloadRun::simulate(&settings).map(|r| super::report::StormDoc::overload(&settings, &[r]))
+                }
+            };
+            match report {
+                Ok(report) => {
+                    let json = report.to_json() + "\n";
+                    Reply { id, answer: Answer::Run { report, json } }
+                }
+                Err(e) => fail(format!("the run could not finish: {e}")),
+            }
+        }
+        Job::AwsSweep { seed, reps } => {
+            let total = 95;
+            let mut done = 0;
+            let cells = aws_sweep(seed, reps.clamp(1, 1000), |_| {
+                done += 1;
+                progress(Reply { id, answer: Answer::Progress { done, total } });
+            });
+            match cells {
+                Ok(cells) => Reply {
+                    id,
+                    answer: Answer::Sweep {
+                        cells: cells
+                            .into_iter()
+                            .map(|c| SweepCell {
+                                clients: c.clients,
+                                algorithm: c.algorithm.name().to_owned(),
+                                mean_calls: c.mean_calls,
+                                mean_time_ms: c.mean_time_ms,
+                            })
+                            .collect(),
+                        reference: aws_reference(),
+                    },
+                },
+                Err(e) => fail(format!("the sweep could not finish: {e}")),
+            }
+        }
+        Job::Grid { settings, x, y } => {
+            let base = match settings_of(&settings) {
+                Ok(s) => s,
+                Err(e) => return fail(e),
+            };
+            let (Some(px), Some(py)) = (StormSettings::by_link(&x.param), StormSettings::by_link(&y.param)) else {
+                return fail(format!("unknown sweep parameters {} and {}", x.param, y.param));
+            };
+            let total = (x.values.len() * y.values.len()) as u32;
+            let mut cells = Vec::with_capacity(total as usize);
+            for yv in &y.values {
+                for xv in &x.values {
+                    let cell = px
+                        .parse_human(xv)
+                        .and_then(|v| base.with(px, v))
+                        .and_then(|s| py.parse_human(yv).and_then(|v| s.with(py, v)));
+                    let settings = match cell {
+                        Ok(s) => s,
+                        Err(e) => return fail(e.human_message(e.param.link)),
+                    };
+                    let run = match OverloadRun::simulate(&settings) {
+                        Ok(r) => r,
+                        Err(e) => return fail(format!("a cell could not finish: {e}")),
+                    };
+                    let intents = run.totals.intents.max(1) as f64;
+                    cells.push(GridCell {
+                        x: xv.clone(),
+                        y: yv.clone(),
+                        wasted: run.totals.wasted as f64 / intents,
+                        duplicates: run.totals.duplicate_effects as f64,
+                        p99_ms: run.percentile_us(99).map(|us| us as f64 / 1000.0),
+                        amplification: run.amplification(),
+                        saturated_ms: run.saturated_after_spike_us() as f64 / 1000.0,
+                    });
+                    progress(Reply { id, answer: Answer::Progress { done: cells.len() as u32, total } });
+                }
+            }
+            Reply { id, answer: Answer::Grid { cells } }
+        }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    fn ask(job: Job) -> (Vec<Reply>, Reply) {
+        let text = serde_json::to_string(&Request { id: 7, job }).unwrap();
+        let mut progress = Vec::new();
+        let reply = serve(&text, |r| progress.push(r));
+        (progress, reply)
+    }
+
+    #[test]
+    fn a_run_request_gets_the_command_lines_report() {
+        let settings = serde_json::json!({"clients": 200, "seed": 5});
+        let (_, reply) = ask(Job::Run { settings });
+        let Answer::Run { report, json } = reply.answer else { panic!("{reply:?}") };
+        assert_eq!(reply.id, 7);
+        let super::super::report::StormDoc::Overload { runs, .. } = &report else { panic!() };
+        assert_eq!(runs[0].totals.intents, 200);
+        // The same document the command line prints for these settings.
+        let s = settings_of(&serde_json::json!({"clients": 200, "seed": 5})).unwrap();
+        let cli = crate::view::storm::overload_json(&s, &[crate::sim::storm::OverloadRun::simulate(&s).unwrap()]);
+        assert_eq!(report.to_json(), cli);
+        assert_eq!(json, cli + "\n", "the exported text is the command line's, byte for byte");
+    }
+
+    #[test]
+    fn a_grid_reports_progress_and_every_cell() {
+        let settings = serde_json::json!({"clients": 100});
+        let x = Axis { param: "spike".to_owned(), values: vec!["1".to_owned(), "4".to_owned()] };
+        let y = Axis { param: "algo".to_owned(), values: vec!["none".to_owned(), "full".to_owned()] };
+        let (progress, reply) = ask(Job::Grid { settings, x, y });
+        assert_eq!(progress.len(), 4);
+        assert_eq!(progress.last().unwrap().answer, Answer::Progress { done: 4, total: 4 });
+        let Answer::Grid { cells } = reply.answer else { panic!() };
+        assert_eq!(
+            cells.iter().map(|c| (c.x.as_str(), c.y.as_str())).collect::<Vec<_>>(),
+            [("1", "none"), ("4", "none"), ("1", "full"), ("4", "full")]
+        );
+    }
+
+    #[test]
+    fn the_reference_rides_along_with_the_sweep() {
+        let reference = aws_reference();
+        assert_eq!(reference.len(), 95);
+        assert!(reference.iter().any(|c| c.clients == 190 && c.algorithm == "decorrelated"));
+    }
+
+    #[test]
+    fn bad_requests_get_an_error_not_a_panic() {
+        let reply = serve("{not json", |_| {});
+        assert!(matches!(reply.answer, Answer::Error { .. }));
+        let (_, reply) = ask(Job::Run { settings: serde_json::json!({"clients": 0}) });
+        let Answer::Error { message } = reply.answer else { panic!() };
+        assert!(message.contains("clients"), "{message}");
+        let x = Axis { param: "nope".to_owned(), values: vec![] };
+        let (_, reply) = ask(Job::Grid { settings: serde_json::json!({}), x: x.clone(), y: x });
+        assert!(matches!(reply.answer, Answer::Error { .. }));
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod round_trip {
+    use super::*;
+
+    #[test]
+    fn the_page_reads_back_every_reply_the_worker_sends() {
+        for job in [
+            Job::Run { settings: serde_json::json!({"clients": 50}) },
+            Job::Run { settings: serde_json::json!({"clients": 20, "workload": "occ"}) },
+            Job::AwsSweep { seed: 1, reps: 1 },
+            Job::Grid {
+                settings: serde_json::json!({"clients": 30}),
+                x: Axis { param: "spike".to_owned(), values: vec!["1".to_owned()] },
+                y: Axis { param: "algo".to_owned(), values: vec!["full".to_owned()] },
+            },
+        ] {
+            let request = serde_json::to_string(&Request { id: 3, job }).unwrap();
+            let mut sent = Vec::new();
+            let last = serve(&request, |r| sent.push(serde_json::to_string(&r).unwrap()));
+            sent.push(serde_json::to_string(&last).unwrap());
+            for text in sent {
+                let back: Result<Reply, _> = serde_json::from_str(&text);
+                assert!(back.is_ok(), "{:?}: {}", back.err(), &text[..text.len().min(300)]);
+            }
+        }
+    }
+}
