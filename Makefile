@@ -44,6 +44,7 @@ test-wasm:
 dist:
 	trunk build --release --locked
 	trunk build storms/index.html --release --locked --dist dist/storms
+	trunk build risk/index.html --release --locked --dist dist/risk
 
 # The release bundle, served with the strict CSP, driven by Playwright
 # (some tests compare the page with the command line's release build).

@@ -97,7 +97,7 @@ pub fn LabSwitcher() -> impl IntoView {
                     }
                 }
             >
-                {[LabKind::Ack, LabKind::Storms]
+                {[LabKind::Ack, LabKind::Risk, LabKind::Storms]
                     .into_iter()
                     .map(|k| view! { <option value=k.name() selected=k == current>{k.label()}</option> })
                     .collect_view()}

@@ -12,6 +12,7 @@ mod keyboard;
 mod matrix;
 mod panels;
 mod playback;
+pub mod risk;
 pub mod state;
 pub mod storm;
 mod timeline;
@@ -29,6 +30,11 @@ pub use timeline::Timeline;
 /// The performance mark set once the first complete render has reached the
 /// screen (read by `make bench`).
 pub const RENDERED_MARK: &str = "idempotency-lab:rendered";
+
+/// Mounts the risk-review lab's page on the body.
+pub fn start_risk() {
+    leptos::mount::mount_to_body(risk::RiskApp);
+}
 
 /// Mounts the storm lab's page on the body.
 pub fn start_storms() {
