@@ -65,6 +65,19 @@ impl<M: Model + ?Sized> Out<'_, M> {
         self.queue.schedule(at, M::class(&event), event);
     }
 
+    /// Records what `make` builds, at `at`; `counts` says whether it moves
+    /// the end of the run (markers do not). Runs that keep only summaries
+    /// never build the record at all.
+    #[inline(always)]
+    pub fn record_with(&mut self, at: M::Time, counts: bool, make: impl FnOnce() -> M::Record) {
+        if counts {
+            *self.end = at;
+        }
+        if self.keep == Keep::Records {
+            self.records.push(make());
+        }
+    }
+
     #[inline(always)]
     pub fn record(&mut self, record: M::Record) {
         let (t, counts) = M::stamp(&record);

@@ -30,6 +30,18 @@ pub struct AckModel {
     pub(crate) crash: Option<(Millis, Millis)>,
     /// Reused for the attempts a commit answers, so commits do not allocate.
     answer_buffer: Vec<(ClientId, Attempt)>,
+    /// No event of the run can happen after this: markers later than it can
+    /// never fall inside the run, so they are not scheduled at all.
+    latest_end: Millis,
+}
+
+/// An upper bound on a run's end: every attempt waits at most its timeout
+/// plus the backoff cap before the next is sent; the last request then
+/// travels, executes, may meet a crash and a restart, and is answered.
+fn latest_end(settings: &Settings) -> Millis {
+    let (c, n, s) = (&settings.client, &settings.network, &settings.server);
+    let per_attempt = (c.timeout + c.backoff_cap).ms().saturating_mul(u64::from(c.max_attempts));
+    Millis(per_attempt) + n.request_transit + s.exec + s.restart + n.response_transit + n.response_transit
 }
 
 impl AckModel {
@@ -42,6 +54,7 @@ impl AckModel {
             late_responses: 0,
             crash: None,
             answer_buffer: Vec::new(),
+            latest_end: latest_end(settings),
         }
     }
 
@@ -55,6 +68,7 @@ impl AckModel {
         self.ledger.clear();
         self.late_responses = 0;
         self.crash = None;
+        self.latest_end = latest_end(settings);
     }
 
     /// The one client of this lab.
@@ -96,49 +110,57 @@ impl AckModel {
         match self.server.on_arrival(now, client, attempt, key, payload)? {
             Admission::Refused => {
                 let refusal = self.answer(out, now, to, Status::Refused);
-                out.record(record(What::RequestRefused { delivers_at: refusal.arrives_at }));
+                out.record_with(now, true, || record(What::RequestRefused { delivers_at: refusal.arrives_at }));
             }
             Admission::Reject => {
-                out.record(record(What::RequestRejected));
+                out.record_with(now, true, || record(What::RequestRejected));
                 self.answer(out, now, to, Status::Rejected);
             }
             Admission::Unavailable => {
-                out.record(record(What::RequestUnavailable));
+                out.record_with(now, true, || record(What::RequestUnavailable));
                 self.answer(out, now, to, Status::Unavailable);
             }
             Admission::Mismatch { with, origin } => {
-                out.record(record(What::PayloadMismatch { with, origin: origin.attempt, expected: origin.payload }));
+                out.record_with(now, true, || {
+                    record(What::PayloadMismatch { with, origin: origin.attempt, expected: origin.payload })
+                });
                 self.answer(out, now, to, Status::Unprocessable);
             }
             Admission::Conflict { origin } => {
-                out.record(record(What::InFlightConflict { origin: origin.attempt }));
+                out.record_with(now, true, || record(What::InFlightConflict { origin: origin.attempt }));
                 self.answer(out, now, to, Status::Conflict);
             }
             Admission::Joined { origin, commits_at, mismatched } => {
-                out.record(record(What::DedupJoined { origin: origin.attempt, commits_at, mismatched }));
+                out.record_with(now, true, || {
+                    record(What::DedupJoined { origin: origin.attempt, commits_at, mismatched })
+                });
             }
             Admission::Replayed { result, mismatched } => {
-                out.record(record(What::DedupReplayed {
-                    origin: result.origin.attempt,
-                    committed_at: result.committed_at,
-                    value: result.value,
-                    mismatched,
-                }));
+                out.record_with(now, true, || {
+                    record(What::DedupReplayed {
+                        origin: result.origin.attempt,
+                        committed_at: result.committed_at,
+                        value: result.value,
+                        mismatched,
+                    })
+                });
                 self.answer(out, now, to, Status::Success);
             }
             Admission::Started { op, reserved, took_over, lease_ends } => {
                 out.schedule(op.commits_at, Event::Commit(op.id));
-                if let Some(ends) = lease_ends {
+                if let Some(ends) = lease_ends.filter(|&t| t <= self.latest_end) {
                     out.schedule(ends, Event::LeaseEnds(op.id));
                 }
-                out.record(record(What::OperationStarted {
-                    op: op.id,
-                    reserved,
-                    took_over,
-                    commits_at: op.commits_at,
-                    lease_ends,
-                    payload,
-                }));
+                out.record_with(now, true, || {
+                    record(What::OperationStarted {
+                        op: op.id,
+                        reserved,
+                        took_over,
+                        commits_at: op.commits_at,
+                        lease_ends,
+                        payload,
+                    })
+                });
             }
         }
         Ok(())
@@ -156,22 +178,24 @@ impl AckModel {
             key: Some(operation.key),
             what,
         };
-        if let Some(until) = commit.stored_until {
+        if let Some(until) = commit.stored_until.filter(|&t| t <= self.latest_end) {
             out.schedule(until, Event::ResultExpires(operation.id));
         }
         if let Some(crash) = commit.crash {
             self.crash = Some((now, crash.restarts_at));
             out.schedule(crash.restarts_at, Event::ServerRestarts);
-            out.record(record(What::ServerCrashed {
-                op: operation.id,
-                point: crash.point,
-                applied: commit.applied,
-                stored_until: commit.stored_until,
-                released: commit.released,
-                lost_operations: crash.lost_operations,
-                wiped: crash.wiped,
-                restarts_at: crash.restarts_at,
-            }));
+            out.record_with(now, true, || {
+                record(What::ServerCrashed {
+                    op: operation.id,
+                    point: crash.point,
+                    applied: commit.applied,
+                    stored_until: commit.stored_until,
+                    released: commit.released,
+                    lost_operations: crash.lost_operations,
+                    wiped: crash.wiped,
+                    restarts_at: crash.restarts_at,
+                })
+            });
             return Ok(());
         }
         // The originating attempt first, then every joined one in order.
@@ -181,15 +205,17 @@ impl AckModel {
             answer.push((operation.client, operation.origin));
             self.server.take_joins(operation.id, |j| answer.push((j.client, j.attempt)));
         }
-        out.record(record(What::OperationCommitted {
-            op: operation.id,
-            started_at: operation.started_at,
-            value: commit.applied.unwrap_or(0),
-            payload: operation.payload,
-            stored_until: commit.stored_until,
-            released: commit.released,
-            answered: answer.len() as u32,
-        }));
+        out.record_with(now, true, || {
+            record(What::OperationCommitted {
+                op: operation.id,
+                started_at: operation.started_at,
+                value: commit.applied.unwrap_or(0),
+                payload: operation.payload,
+                stored_until: commit.stored_until,
+                released: commit.released,
+                answered: answer.len() as u32,
+            })
+        });
         for &(client, attempt) in &answer {
             self.answer(out, now, (client, attempt, operation.key), Status::Success);
         }
@@ -202,17 +228,17 @@ impl AckModel {
         let (client, attempt, sent_at) = (message.client, message.attempt, message.sent_at);
         let record = |what| Record { t: now, client, attempt, key: Some(message.key), what };
         if message.dropped {
-            out.record(record(What::ResponseLost { status, sent_at }));
+            out.record_with(now, true, || record(What::ResponseLost { status, sent_at }));
             return;
         }
         match self.client_mut(client).on_response(now, attempt, status) {
             Reception::Decided(decision) => {
-                out.record(record(What::ResponseDelivered { status, sent_at, decision }));
+                out.record_with(now, true, || record(What::ResponseDelivered { status, sent_at, decision }));
                 Self::after(out, client, decision);
             }
             Reception::Late => {
                 self.late_responses += 1;
-                out.record(record(What::ResponseLate { status, sent_at }));
+                out.record_with(now, true, || record(What::ResponseLate { status, sent_at }));
             }
         }
     }
@@ -242,7 +268,7 @@ impl Model for AckModel {
                 let request = self.network.send(now, client, attempt, sent.key, Body::Request(sent.payload));
                 out.schedule(request.arrives_at, Event::RequestArrives(request.id));
                 out.schedule(sent.deadline, Event::DeadlinePasses { client, attempt });
-                out.record(Record {
+                out.record_with(now, true, || Record {
                     t: now,
                     client,
                     attempt,
@@ -267,7 +293,7 @@ impl Model for AckModel {
             }
             Event::DeadlinePasses { client, attempt } => {
                 if let Some((key, decision)) = self.client_mut(client).on_deadline(now, attempt) {
-                    out.record(Record {
+                    out.record_with(now, true, || Record {
                         t: now,
                         client,
                         attempt,
@@ -279,7 +305,7 @@ impl Model for AckModel {
             }
             Event::ServerRestarts => {
                 if let Some(crashed_at) = self.server.on_restart(now) {
-                    out.record(Record {
+                    out.record_with(now, true, || Record {
                         t: now,
                         client: ClientId(0),
                         attempt: 0,
@@ -290,7 +316,7 @@ impl Model for AckModel {
             }
             Event::ResultExpires(op) => {
                 if let Some(result) = self.server.on_expiry(now, op) {
-                    out.record(Record {
+                    out.record_with(now, false, || Record {
                         t: now,
                         client: result.key.client,
                         attempt: result.origin.attempt,
@@ -301,7 +327,7 @@ impl Model for AckModel {
             }
             Event::LeaseEnds(op) => {
                 if let Some((held, orphaned)) = self.server.on_lease_end(now, op) {
-                    out.record(Record {
+                    out.record_with(now, false, || Record {
                         t: now,
                         client: held.key.client,
                         attempt: held.origin.attempt,
