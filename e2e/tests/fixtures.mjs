@@ -23,7 +23,18 @@ export const hostOrigin = `http://localhost:${port + 1}`;
 /** Opens the app (with an optional query) and waits for the first render. */
 export async function open(page, query = "") {
   await page.goto(query ? `/?${query}` : "/");
+  await openEmbedDetails(page);
   await expect(mirror(page)).toContainText("Model time:");
+}
+
+/** In the compact embed, the figures and the words are one disclosure
+ * away; opens it (a no-op on the full page). */
+export async function openEmbedDetails(page) {
+  const more = page.locator("details.embed-more");
+  await page.locator("svg.diagram").waitFor();
+  if ((await more.count()) > 0 && !(await more.evaluate((d) => d.open))) {
+    await more.locator("summary").click();
+  }
 }
 
 /** The text mirror, found by its accessible name. */

@@ -1,7 +1,7 @@
 // Sharing, embedding, look and feel, and files.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { test, expect, open, mirror, figure, modelTime, hostOrigin } from "./fixtures.mjs";
+import { test, expect, open, openEmbedDetails, mirror, figure, modelTime, hostOrigin } from "./fixtures.mjs";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
@@ -37,6 +37,7 @@ test("a link to the opening run is not overridden by remembered settings", async
   for (const address of [link, "/?embed=1"]) {
     const other = await context.newPage();
     await other.goto(address);
+    await openEmbedDetails(other);
     await expect(figure(other, "Committed counter")).toHaveText("1");
     await other.close();
   }
@@ -49,6 +50,8 @@ test("a link to the opening run is not overridden by remembered settings", async
 test("the embed view works inside a cross-origin iframe under the strict CSP", async ({ page }) => {
   await page.goto(`${hostOrigin}/?q=${encodeURIComponent("embed=1&dedup=off")}`);
   const frame = page.frameLocator("#lab");
+  // Compact: the words are one disclosure away.
+  await frame.locator("details.embed-more summary").click();
   const frameMirror = frame.getByRole("region", { name: "State as text" }).locator("pre");
   await expect(frameMirror).toContainText("Model time: 0.00 s");
   // No page chrome: no settings, no toolbar, no experiments.
@@ -148,4 +151,25 @@ test("the last settings are remembered and reset restores the opening settings",
   await expect(figure(page, "Committed counter")).toHaveText("1");
   await page.goto("/");
   await expect(figure(page, "Committed counter")).toHaveText("1");
+});
+
+test("the compact embed shows the playback controls and the diagram in an 800 x 500 frame", async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 500 });
+  await page.goto("/?embed=1&dedup=off");
+  await expect(page.getByRole("button", { name: "Play" })).toBeInViewport();
+  await expect(page.getByRole("button", { name: "Next event" })).toBeInViewport();
+  await expect(page.locator("svg.diagram")).toBeInViewport();
+  // The figures and the words are one disclosure away.
+  const more = page.locator("details.embed-more");
+  await expect(more.getByRole("region", { name: "State as text" })).toBeHidden();
+  await more.locator("summary").click();
+  await expect(more.getByRole("region", { name: "State as text" })).toBeVisible();
+});
+
+test("at 360 px the timeline comes before the settings", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 800 });
+  await open(page);
+  const timeline = await page.getByRole("region", { name: "Timeline" }).boundingBox();
+  const settings = await page.getByRole("region", { name: "Settings" }).boundingBox();
+  expect(timeline.y).toBeLessThan(settings.y);
 });

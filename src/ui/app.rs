@@ -117,17 +117,22 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
     let predicting = move || lab.answer_hidden();
 
-    let stage = view! {
-        <ResultsStrip lab/>
-        <Timeline lab/>
-        <Playback lab/>
-        <div class="text-panels">
-            <RecentEvents lab/>
-            <Mirror lab/>
-        </div>
-    };
-
     if lab.embed {
+        // Compact: the controls and the diagram first, so both fit a small
+        // frame without scrolling; the figures and the words are one
+        // disclosure away.
+        let stage = view! {
+            <Playback lab/>
+            <Timeline lab/>
+            <details class="embed-more">
+                <summary>"Results, recent events and the state as text"</summary>
+                <ResultsStrip lab/>
+                <div class="text-panels">
+                    <RecentEvents lab/>
+                    <Mirror lab/>
+                </div>
+            </details>
+        };
         let full = move || {
             let mut state = lab.link_state();
             state.embed = false;
@@ -149,6 +154,15 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
         .into_any();
     }
 
+    let stage = view! {
+        <ResultsStrip lab/>
+        <Timeline lab/>
+        <Playback lab/>
+        <div class="text-panels">
+            <RecentEvents lab/>
+            <Mirror lab/>
+        </div>
+    };
     view! {
         <div class="app" class:predicting=predicting>
             <header class="masthead">
