@@ -9,11 +9,14 @@
 //! - [`params`] and [`params_file`]: parameters defined once, and the one
 //!   validation stage for flags, links, files and the form.
 //! - [`rng`]: the one seeded, documented generator and its distributions.
+//! - [`compare`]: where two runs part ways, and what one committed that the
+//!   other did not.
 //! - [`ack`]: the lost-acknowledgement lab (MODEL.md).
 //! - [`risk`]: the risk-review lab (RISK-MODEL.md).
 //! - [`storm`]: many clients, retry storms (STORMS.md).
 
 pub mod ack;
+pub mod compare;
 pub mod driver;
 pub mod params;
 pub mod params_file;

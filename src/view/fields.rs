@@ -52,6 +52,28 @@ pub fn hint(param: &ParamDef) -> String {
     }
 }
 
+/// A value in words, as a sentence names it: the option's label for a
+/// choice, "on"/"off" for a switch, "2.5 s" for a duration.
+pub fn value_words(param: &ParamDef, value: u64) -> String {
+    match param.kind {
+        Kind::Choice(options) => options.get(value as usize).map_or_else(|| value.to_string(), |o| o.label.to_owned()),
+        Kind::MillisOrOff { .. } if value == 0 => "off".to_owned(),
+        Kind::Millis { .. } | Kind::MillisOrOff { .. } => format!("{} s", param.format_human(value)),
+        _ => param.format_human(value),
+    }
+}
+
+/// Every setting that differs between `a` and `b`, as
+/// "Retry key: Reuse logical intent key → New key for every attempt".
+pub fn changes<S: Schema>(a: &S, b: &S) -> Vec<String> {
+    S::PARAMS
+        .iter()
+        .zip(a.values().iter().zip(b.values()))
+        .filter(|(_, (x, y))| x != y)
+        .map(|(param, (&x, &y))| format!("{}: {} → {}", param.label, value_words(param, x), value_words(param, y)))
+        .collect()
+}
+
 /// Validates `text` as typed into the control (or given in a link under
 /// `name`) and returns `settings` with it applied. On refusal the message
 /// names `name`, the value and what is allowed.
@@ -96,6 +118,23 @@ mod tests {
         assert_eq!(err, "Maximum total attempts: 0 is out of range; allowed: a whole number from 1 to 10");
         let err = apply(&FAULT, &s, "<b>x</b>", "fault").unwrap_err();
         assert!(err.contains("one of none, lose-first"), "{err}");
+    }
+
+    #[test]
+    fn changes_name_each_differing_setting_in_words() {
+        use crate::sim::ack::settings::{DEDUP, KEY};
+        let a = Settings::default();
+        let b = apply(&KEY, &apply(&DEDUP, &a, "off", "dedup").unwrap(), "per-attempt", "key").unwrap();
+        assert_eq!(
+            changes(&a, &b),
+            [
+                "Server deduplicates operation keys: on → off",
+                "Retry key: Reuse logical intent key → New key for every attempt"
+            ]
+        );
+        let c = apply(&TIMEOUT, &a, "2.5", "timeout").unwrap();
+        assert_eq!(changes(&a, &c), ["Timeout per attempt: 3 s → 2.5 s"]);
+        assert!(changes(&a, &a).is_empty());
     }
 
     #[test]

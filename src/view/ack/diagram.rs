@@ -70,15 +70,28 @@ struct Draw<'a> {
     records: &'a [Record],
 }
 
-pub fn diagram(run: &Run) -> Diagram {
+/// The times the axis of `run`'s diagram stops at: every event time and
+/// the deadlines inside the run.
+pub fn stop_times(run: &Run) -> Vec<Millis> {
     let records = run.records();
     let end = run.end();
-    // Stops: every event time and the deadlines inside the run.
     let mut times: Vec<Millis> = records.iter().map(|r| r.t).collect();
     times.extend(records.iter().filter_map(|r| match r.what {
         What::AttemptSent { deadline, .. } if deadline <= end => Some(deadline),
         _ => None,
     }));
+    times
+}
+
+pub fn diagram(run: &Run) -> Diagram {
+    diagram_on(run, stop_times(run), run.end())
+}
+
+/// `run` drawn on an axis with a stop at each of `times`, ending at `end`:
+/// two runs drawn with the union of their stops and the later end share
+/// one clock, so the same model time is at the same x in both.
+pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis) -> Diagram {
+    let records = run.records();
     let mut d = Draw {
         b: Builder::new(lanes(), times, end),
         windows: Vec::new(),
@@ -459,6 +472,23 @@ mod tests {
 
     fn run(pairs: &[(&'static ParamDef, &str)]) -> Run {
         Run::simulate(&Settings::from_pairs(pairs).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn two_runs_on_one_clock_put_each_moment_at_the_same_x() {
+        // Dedup on ends at 4.05 s, dedup off at 6.05 s (MODEL.md's worked
+        // example); on the shared clock both axes run to 6.05 s.
+        let (a, b) = (run(&[]), run(&[(&DEDUP, "off")]));
+        let mut times = stop_times(&a);
+        times.extend(stop_times(&b));
+        let end = a.end().max(b.end());
+        let (da, db) = (diagram_on(&a, times.clone(), end), diagram_on(&b, times, end));
+        for t in [0, 1000, 2000, 2050, 3000, 4000, 4050, 5000, 6000, 6050] {
+            assert_eq!(da.x_at(Millis(t)), db.x_at(Millis(t)), "at {t} ms");
+        }
+        assert_eq!(da.end, Millis(6050));
+        assert!(diagram(&a).x_at(Millis(6050)) < da.x_at(Millis(6050)), "alone, A's axis stops at its own end");
+        assert!(da.label_collisions().is_empty() && db.label_collisions().is_empty());
     }
 
     fn labels(d: &Diagram) -> Vec<&str> {

@@ -2,6 +2,7 @@
 //! mirror, the JSON report, the diagram, the crash matrix and the guided
 //! experiments.
 
+pub mod compare;
 pub mod diagram;
 pub mod experiments;
 pub mod matrix;

@@ -1,0 +1,80 @@
+//! Two runs on one clock: where they first part ways, and which effects one
+//! holds that the other does not. Generic over what a lab counts as "the
+//! same event" and "the same effect"; each lab says that once, in its own
+//! `compare` module, and `view` words the result.
+
+use std::cmp::Ordering;
+
+/// The first position at which two event lists differ, or `None` when they
+/// are equal. When one list is a prefix of the other, the divergence is at
+/// the shorter list's length: one run has an event there, the other none.
+pub fn first_divergence<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
+    let common = a.iter().zip(b).position(|(x, y)| x != y);
+    match common {
+        Some(i) => Some(i),
+        None if a.len() == b.len() => None,
+        None => Some(a.len().min(b.len())),
+    }
+}
+
+/// The entries of `a` with no counterpart in `b`, as a multiset: each entry
+/// of `b` cancels at most one equal entry of `a`. The order of `a` is kept.
+/// `same` orders entries by what makes two of them "the same effect".
+pub fn only_in<'a, T>(a: &'a [T], b: &[T], same: impl Fn(&T, &T) -> Ordering) -> Vec<&'a T> {
+    let mut others: Vec<&T> = b.iter().collect();
+    others.sort_by(|x, y| same(x, y));
+    let mut used = vec![false; others.len()];
+    let mut out = Vec::new();
+    for entry in a {
+        // The first unused equal entry of `b`, found by binary search on the
+        // sorted copy and then a walk over its run of equals.
+        let start = others.partition_point(|o| same(o, entry) == Ordering::Less);
+        let matched =
+            (start..others.len()).take_while(|&i| same(others[i], entry) == Ordering::Equal).find(|&i| !used[i]);
+        match matched {
+            Some(i) => used[i] = true,
+            None => out.push(entry),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_lists_have_no_divergence() {
+        assert_eq!(first_divergence::<u8>(&[], &[]), None);
+        assert_eq!(first_divergence(&[1, 2, 3], &[1, 2, 3]), None);
+    }
+
+    #[test]
+    fn the_first_differing_position_is_reported() {
+        assert_eq!(first_divergence(&[1, 2, 3], &[1, 5, 3]), Some(1));
+        assert_eq!(first_divergence(&[9], &[1]), Some(0));
+    }
+
+    #[test]
+    fn a_prefix_diverges_where_it_ends() {
+        assert_eq!(first_divergence(&[1, 2], &[1, 2, 3]), Some(2));
+        assert_eq!(first_divergence(&[1, 2, 3], &[]), Some(0));
+    }
+
+    #[test]
+    fn set_difference_counts_repeats() {
+        let a = [1, 2, 2, 3];
+        let b = [2, 3, 3, 4];
+        assert_eq!(only_in(&a, &b, |x, y| x.cmp(y)), vec![&1, &2]);
+        assert_eq!(only_in(&b, &a, |x, y| x.cmp(y)), vec![&3, &4]);
+        assert!(only_in(&a, &a, |x, y| x.cmp(y)).is_empty());
+    }
+
+    #[test]
+    fn set_difference_uses_the_given_sameness() {
+        // Pairs are "the same" when their first halves are equal.
+        let a = [(1, 'x'), (2, 'y')];
+        let b = [(1, 'z')];
+        assert_eq!(only_in(&a, &b, |x, y| x.0.cmp(&y.0)), vec![&(2, 'y')]);
+    }
+}
