@@ -32,7 +32,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `node serve.mjs --root ../dist --port ${port} --host-port ${port + 1}`,
+    command: `node serve.mjs --root ${process.env.E2E_ROOT ?? "../dist"} --port ${port} --host-port ${port + 1}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     stdout: "ignore",

@@ -55,6 +55,9 @@ const app = createServer(async (req, res) => {
       "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
       "Content-Security-Policy": CSP,
       "Cache-Control": "no-store",
+      // The custom element's module, wasm and styles may be loaded by a
+      // page on another origin (README: "Custom element").
+      "Access-Control-Allow-Origin": "*",
     });
     res.end(body);
   } catch {
@@ -66,7 +69,24 @@ app.listen(port, "127.0.0.1", () => console.log(`app on http://127.0.0.1:${port}
 if (hostPort) {
   // "localhost" and "127.0.0.1" are different origins: the iframe is cross-origin.
   const host = createServer((req, res) => {
-    const query = new URL(req.url, "http://x").searchParams.get("q") ?? "embed=1";
+    const url = new URL(req.url, "http://x");
+    if (url.pathname === "/element") {
+      // Two custom elements loaded across origins under a strict CSP; the
+      // first has bad attributes.
+      const app = `http://127.0.0.1:${port}`;
+      const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Retry guide</title>
+<script type="module" src="${app}/idempotency-lab-element.js"></script></head>
+<body><h1>Retry guide</h1>
+<idempotency-lab dedup="maybe" at="soon" compact></idempotency-lab>
+<idempotency-lab dedup="off" compact></idempotency-lab></body></html>`;
+      res.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Security-Policy": `default-src 'self'; script-src ${app} 'wasm-unsafe-eval'; style-src ${app}; connect-src ${app}`,
+      });
+      res.end(page);
+      return;
+    }
+    const query = url.searchParams.get("q") ?? "embed=1";
     const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Retry guide</title></head>
 <body><h1>Retry guide</h1><p>The widget below is embedded from another origin.</p>
 <iframe id="lab" title="Idempotency Lab" width="1000" height="900"

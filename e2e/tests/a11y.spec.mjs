@@ -8,7 +8,12 @@ const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 test.use({ bypassCSP: true });
 
-for (const [view, query] of [["normal", "dedup=off&at=4"], ["embed", "embed=1&at=2.05"]]) {
+for (const [view, query] of [
+  ["normal", "dedup=off&at=4"],
+  ["embed", "embed=1&at=2.05"],
+  ["comparison", "b.dedup=off&fork=4&at=4&pin=2.05:Will%20it%20retry%3F"],
+  ["presenter", "present=1&b.key=per-attempt&at=2.05&pin=2.05:Will%20it%20retry%3F"],
+]) {
   for (const scheme of ["light", "dark"]) {
     test(`axe finds no serious or critical violations: ${view} view, ${scheme}`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
@@ -18,6 +23,12 @@ for (const [view, query] of [["normal", "dedup=off&at=4"], ["embed", "embed=1&at
         await page.getByLabel("Timeout per attempt").fill("x");
         await page.getByRole("button", { name: "Retention zero" }).click();
         await page.getByRole("button", { name: "Copy link" }).click();
+      }
+      if (view === "presenter") {
+        // The checkpoint's question on screen.
+        await page.getByRole("button", { name: "Previous event" }).click();
+        await page.getByRole("button", { name: "Next event" }).click();
+        await page.getByRole("region", { name: "Checkpoint at 2.05 s" }).waitFor();
       }
       await page.addScriptTag({ path: axePath });
       const violations = await page.evaluate(async () => {

@@ -31,7 +31,7 @@ export async function open(page, query = "") {
  * away; opens it (a no-op on the full page). */
 export async function openEmbedDetails(page) {
   const more = page.locator("details.embed-more");
-  await page.locator("svg.diagram").waitFor();
+  await page.locator("svg.diagram").first().waitFor();
   if ((await more.count()) > 0 && !(await more.evaluate((d) => d.open))) {
     await more.locator("summary").click();
   }

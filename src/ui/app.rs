@@ -7,16 +7,19 @@ use leptos::prelude::*;
 use crate::view::url::{LabKind, Theme, parse_query, to_query};
 
 use super::chart::Chart;
+use super::compare::{ComparePanel, Differences};
 use super::controls::Controls;
 use super::dom;
+use super::element::Host;
 use super::experiments::Experiments;
 use super::keyboard::{self, ShortcutsDialog};
 use super::matrix::CrashMatrix;
 use super::panels::{Mirror, Notices, RecentEvents, ResultsStrip};
 use super::playback::Playback;
+use super::present::{Caption, CheckpointPrompt, Checkpoints};
 use super::state::Lab;
-use super::timeline::Timeline;
-use super::toolbar::{Toolbar, share_url};
+use super::timeline::{Side, Timeline};
+use super::toolbar::{Toolbar, share_url_at};
 
 /// The lost-acknowledgement lab's page (the opening page), configured
 /// from its address. The other labs are pages of their own, so this one
@@ -29,21 +32,17 @@ pub fn App() -> impl IntoView {
         dom::navigate(&lab_address(link.state.lab, LabKind::Ack, &dom::location_search()));
     }
     let lab = Lab::new(link.state.clone(), link.is_link, link.notices);
-    // A host's look and feel from the link, through the CSSOM (which the
-    // Content-Security-Policy allows, unlike inline style attributes).
-    let look = lab.link_state();
-    if let Some(hex) = look.accent {
-        dom::set_root_property("--il-accent", &format!("#{hex}"));
-    }
-    if let Some(font) = look.font {
-        dom::set_root_property("--il-font", font.family());
-    }
 
     // The address bar follows the run's settings and the playhead, but not
     // every frame of playback (browsers limit how often it may change).
     Effect::new(move |_| {
         lab.run.track();
         lab.playhead.track();
+        lab.compare.open.track();
+        lab.compare.changes.track();
+        lab.compare.fork.track();
+        lab.present.track();
+        lab.pins.track();
         if !lab.playing.get() {
             // The address bar stays clean at the start of a run; shared links
             // always say where the playhead is.
@@ -111,11 +110,23 @@ pub fn LabSwitcher() -> impl IntoView {
 /// mount it with a state of their choosing).
 #[component]
 pub fn Workbench(lab: Lab) -> impl IntoView {
-    Effect::new(move |_| dom::set_root_attribute("data-theme", lab.theme.get().name()));
+    let host = Host::current();
+    Effect::new(move |_| host.set_attribute("data-theme", lab.theme.get().name()));
+    // A host's look and feel from the link, through the CSSOM (which the
+    // Content-Security-Policy allows, unlike inline style attributes).
+    let look = lab.link_state();
+    if let Some(hex) = look.accent {
+        host.set_property("--il-accent", &format!("#{hex}"));
+    }
+    if let Some(font) = look.font {
+        host.set_property("--il-font", font.family());
+    }
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(lab, dialog);
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
-    let predicting = move || lab.answer_hidden();
+    let live = move || view! { <div class="visually-hidden" aria-live="polite" aria-atomic="true">{move || lab.announcement.get()}</div> };
+    let timeline_b = move || lab.compare.showing().then(|| view! { <Timeline lab side=Side::B/> });
+    let differences = move || lab.compare.open.get().then(|| view! { <Differences lab/> });
 
     if lab.embed {
         // Compact: the controls and the diagram first, so both fit a small
@@ -123,10 +134,13 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
         // disclosure away.
         let stage = view! {
             <Playback lab/>
+            <CheckpointPrompt lab/>
             <Timeline lab/>
+            {timeline_b}
             <details class="embed-more">
                 <summary>"Results, recent events and the state as text"</summary>
                 <ResultsStrip lab/>
+                {differences}
                 <div class="text-panels">
                     <RecentEvents lab/>
                     <Mirror lab/>
@@ -136,10 +150,10 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
         let full = move || {
             let mut state = lab.link_state();
             state.embed = false;
-            share_url(&state)
+            share_url_at(&host.base(), &state)
         };
         return view! {
-            <div class="app embed" class:predicting=predicting>
+            <div class="app embed" class:predicting=move || lab.answer_hidden()>
                 <Notices lab/>
                 <main class="stage">{stage}</main>
                 <p class="embed-footer">
@@ -147,24 +161,51 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
                         "Open in Idempotency Lab"
                     </a>
                 </p>
-                <div class="visually-hidden" aria-live="polite" aria-atomic="true">{move || lab.announcement.get()}</div>
+                {live}
                 <ShortcutsDialog dialog/>
             </div>
         }
         .into_any();
     }
 
+    let page = move || {
+        if lab.present.get() { presenting(lab).into_any() } else { working(lab, open_shortcuts).into_any() }
+    };
+    view! {
+        {page}
+        {live}
+        <ShortcutsDialog dialog/>
+    }
+    .into_any()
+}
+
+/// The full page: settings, the stage, the experiments.
+fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
+    let timeline_b = move || lab.compare.showing().then(|| view! { <Timeline lab side=Side::B/> });
+    let comparison = move || {
+        lab.compare.open.get().then(|| {
+            view! {
+                <div class="comparison">
+                    <ComparePanel lab/>
+                    <Differences lab/>
+                </div>
+            }
+        })
+    };
     let stage = view! {
         <ResultsStrip lab/>
         <Timeline lab/>
+        {timeline_b}
         <Playback lab/>
+        <CheckpointPrompt lab/>
+        {comparison}
         <div class="text-panels">
             <RecentEvents lab/>
             <Mirror lab/>
         </div>
     };
     view! {
-        <div class="app" class:predicting=predicting>
+        <div class="app" class:predicting=move || lab.answer_hidden()>
             <header class="masthead">
                 <div class="brand">
                     <h1>"Idempotency Lab"</h1>
@@ -191,13 +232,42 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
                 </main>
                 <div class="area-experiments">
                     <Experiments lab/>
+                    <Checkpoints lab/>
                 </div>
             </div>
-            <div class="visually-hidden" aria-live="polite" aria-atomic="true">{move || lab.announcement.get()}</div>
-            <ShortcutsDialog dialog/>
         </div>
     }
-    .into_any()
+}
+
+/// Presenter mode, for a projector: the caption, the diagram twice as
+/// large, playback and the results; no settings.
+fn presenting(lab: Lab) -> impl IntoView {
+    let timeline_b = move || lab.compare.showing().then(|| view! { <Timeline lab side=Side::B/> });
+    let differences = move || lab.compare.open.get().then(|| view! { <Differences lab/> });
+    view! {
+        <div class="app present">
+            <header class="present-bar">
+                <p class="present-title">"Idempotency Lab"</p>
+                <button type="button" aria-keyshortcuts="Escape" on:click=move |_| lab.present.set(false)>
+                    "Exit presentation"
+                </button>
+            </header>
+            <Notices lab/>
+            <main class="stage">
+                <Caption lab/>
+                <CheckpointPrompt lab/>
+                <Timeline lab/>
+                {timeline_b}
+                <Playback lab/>
+                {differences}
+                <ResultsStrip lab/>
+                <div class="text-panels">
+                    <RecentEvents lab/>
+                    <Mirror lab/>
+                </div>
+            </main>
+        </div>
+    }
 }
 
 #[component]

@@ -55,10 +55,16 @@ pub fn Controls(lab: Lab) -> impl IntoView {
 }
 
 /// One parameter's control with its label, hint and message, for any lab:
-/// `on_edit` hears every change as the control's text.
+/// `on_edit` hears every change as the control's text. `prefix` keeps the
+/// ids of a second form for the same parameters (run B's) apart.
 #[component]
-pub fn FieldControl(param: &'static ParamDef, state: FieldState, on_edit: Callback<String>) -> impl IntoView {
-    let id = fields::element_id(param);
+pub fn FieldControl(
+    param: &'static ParamDef,
+    state: FieldState,
+    on_edit: Callback<String>,
+    #[prop(optional)] prefix: &'static str,
+) -> impl IntoView {
+    let id = format!("{prefix}{}", fields::element_id(param));
     let error_id = format!("{id}-error");
     let hint_id = format!("{id}-hint");
     let error = {

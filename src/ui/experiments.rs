@@ -5,17 +5,17 @@ use leptos::prelude::*;
 
 use crate::view::ack::experiments::{EXPERIMENTS, verdict};
 
-use super::dom;
+use super::element::Host;
 use super::state::{ExperimentState, Lab};
 
 /// Moves focus to the experiment's heading once it is rendered, so the
 /// question (and later the answer) is where the reader is, on screen and
 /// for assistive technology.
-fn focus_card() {
-    request_animation_frame(|| dom::focus_by_id("experiment-title"));
+fn focus_card(host: Host) {
+    request_animation_frame(move || host.focus_by_id("experiment-title"));
 }
 
-fn card(lab: Lab, state: ExperimentState) -> impl IntoView {
+fn card(lab: Lab, host: Host, state: ExperimentState) -> impl IntoView {
     let Some(e) = EXPERIMENTS.get(state.index) else {
         return ().into_any();
     };
@@ -35,7 +35,7 @@ fn card(lab: Lab, state: ExperimentState) -> impl IntoView {
                                     type="button"
                                     on:click=move |_| {
                                         lab.predict((*choice).to_owned());
-                                        focus_card();
+                                        focus_card(host);
                                     }
                                 >
                                     {*choice}
@@ -49,7 +49,7 @@ fn card(lab: Lab, state: ExperimentState) -> impl IntoView {
                     class="link"
                     on:click=move |_| {
                         lab.predict(String::new());
-                        focus_card();
+                        focus_card(host);
                     }
                 >
                     "Just show me"
@@ -81,12 +81,13 @@ fn card(lab: Lab, state: ExperimentState) -> impl IntoView {
 
 #[component]
 pub fn Experiments(lab: Lab) -> impl IntoView {
+    let host = Host::current();
     let active = move || lab.experiment.with(|e| e.as_ref().map(|e| e.index));
     view! {
         <section class="panel experiments" aria-labelledby="experiments-h">
             <h2 id="experiments-h">"Experiments"</h2>
             <p class="hint">"Each sets up a run from the opening settings and asks for your prediction before revealing it."</p>
-            {move || lab.experiment.get().map(|state| card(lab, state))}
+            {move || lab.experiment.get().map(|state| card(lab, host, state))}
             <ul class="experiment-list">
                 {EXPERIMENTS
                     .iter()
@@ -99,7 +100,7 @@ pub fn Experiments(lab: Lab) -> impl IntoView {
                                     aria-pressed=move || if active() == Some(i) { "true" } else { "false" }
                                     on:click=move |_| {
                                         lab.start_experiment(i);
-                                        focus_card();
+                                        focus_card(host);
                                     }
                                 >
                                     {e.title}

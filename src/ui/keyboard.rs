@@ -3,25 +3,35 @@
 use leptos::prelude::*;
 use leptos::{ev, html};
 
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
+
 use super::dom::{self, KeyOwner};
+use super::element::Host;
 use super::state::Lab;
 
-pub const SHORTCUTS: [(&str, &str); 5] = [
+pub const SHORTCUTS: [(&str, &str); 6] = [
     ("Space", "Play or pause"),
     ("Right arrow", "Next event"),
     ("Left arrow", "Previous event"),
     ("Home", "Restart"),
+    ("Escape", "Leave presenter mode"),
     ("?", "Show these shortcuts"),
 ];
 
-/// Listens for shortcuts on the whole window for as long as the calling
-/// component lives. Nothing fires while a field has the keys.
+/// Listens for shortcuts for as long as the calling component lives: on
+/// the whole window for the page, on the element for a custom element (so
+/// keys reach only the element that has the focus). Nothing fires while a
+/// field has the keys.
 pub fn install(lab: Lab, dialog: NodeRef<html::Dialog>) {
-    let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
+    let handler = move |e: web_sys::KeyboardEvent| {
         if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
             return;
         }
-        let owner = dom::key_owner(e.target());
+        // Inside a shadow root the event's target is the host element; the
+        // first entry of its composed path is what really has the focus.
+        let target = e.composed_path().get(0).dyn_into::<web_sys::EventTarget>().ok().or_else(|| e.target());
+        let owner = dom::key_owner(target);
         if owner == KeyOwner::Field {
             return;
         }
@@ -42,6 +52,10 @@ pub fn install(lab: Lab, dialog: NodeRef<html::Dialog>) {
                 lab.restart();
                 true
             }
+            "Escape" if lab.present.get_untracked() => {
+                lab.present.set(false);
+                true
+            }
             "?" => {
                 open(dialog);
                 true
@@ -51,8 +65,19 @@ pub fn install(lab: Lab, dialog: NodeRef<html::Dialog>) {
         if handled {
             e.prevent_default();
         }
-    });
-    on_cleanup(move || handle.remove());
+    };
+    match Host::current().element() {
+        None => {
+            let handle = window_event_listener(ev::keydown, handler);
+            on_cleanup(move || handle.remove());
+        }
+        Some(element) => {
+            let listener = Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(handler);
+            let _ = element.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+            // The element keeps its app, and so its listener, for the page's life.
+            listener.forget();
+        }
+    }
 }
 
 pub fn open(dialog: NodeRef<html::Dialog>) {

@@ -5,13 +5,16 @@
 pub mod app;
 pub mod canvas;
 mod chart;
+pub mod compare;
 mod controls;
 pub mod dom;
+pub mod element;
 mod experiments;
 mod keyboard;
 mod matrix;
 mod panels;
 mod playback;
+mod present;
 pub mod risk;
 pub mod state;
 pub mod storm;
@@ -25,7 +28,7 @@ pub use experiments::Experiments;
 pub use matrix::CrashMatrix;
 pub use panels::{Mirror, Notices, RecentEvents, ResultsStrip};
 pub use playback::Playback;
-pub use timeline::Timeline;
+pub use timeline::{Side, Timeline};
 
 /// The performance mark set once the first complete render has reached the
 /// screen (read by `make bench`).
@@ -41,8 +44,14 @@ pub fn start_storms() {
     leptos::mount::mount_to_body(storm::StormsApp);
 }
 
-/// Mounts the app on the page's body.
+/// Mounts the app on the page's body, on the lab's own page (its body is
+/// marked `data-lab-page`). Loaded by the custom element's script into
+/// someone else's page, it mounts nothing: each element mounts itself.
 pub fn start() {
+    let is_lab_page = dom::document().and_then(|d| d.body()).is_some_and(|b| b.has_attribute("data-lab-page"));
+    if !is_lab_page {
+        return;
+    }
     leptos::mount::mount_to_body(App);
     leptos::prelude::request_animation_frame(|| {
         if let Some(performance) = dom::window().and_then(|w| w.performance()) {

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::sim::ack::Outcome;
 use crate::sim::ack::Status;
+use crate::view::ack::compare::compare_mirror;
 use crate::view::ack::sentences::outcome_reason;
 use crate::view::ack::{increments, sentence, text_mirror};
 
@@ -50,7 +51,12 @@ pub fn RecentEvents(lab: Lab) -> impl IntoView {
 pub fn Mirror(lab: Lab) -> impl IntoView {
     let text = Memo::new(move |_| {
         let t = lab.playhead.get();
-        lab.run.with(|r| text_mirror(r, t))
+        let c = lab.compare;
+        let both = if c.showing() { c.diff.get().zip(c.b.get().ok()) } else { None };
+        match both {
+            Some((diff, b)) => lab.run.with(|a| compare_mirror(a, &b, &diff, c.fork.get(), t)),
+            None => lab.run.with(|r| text_mirror(r, t)),
+        }
     });
     view! {
         <section class="panel mirror" aria-labelledby="mirror-h">

@@ -8,6 +8,7 @@ use crate::sim::Millis;
 use crate::view::playback::{INSPECTION_MS, Speed, advance, model_at, readout};
 
 use super::dom;
+use super::present::pin_between;
 use super::state::Lab;
 
 /// Starts a frame loop for the current playback; an older loop notices the
@@ -24,11 +25,20 @@ fn frame(lab: Lab, generation: u32, last: f64) {
         return;
     }
     let now = dom::now_ms();
-    let end = lab.run.with_untracked(|r| r.end());
+    let end = lab.end();
     let inspection = advance(lab.inspection.get_value(), now - last, lab.speed.get_untracked());
     lab.inspection.set_value(inspection);
     let t = model_at(inspection, end);
-    if t != lab.playhead.get_untracked() {
+    let from = lab.playhead.get_untracked();
+    // A checkpoint on the way stops playback exactly at it.
+    if let Some(i) = lab.pins.with_untracked(|p| pin_between(p, from, t)) {
+        lab.playing.set(false);
+        let at = lab.pins.with_untracked(|p| p[i].at);
+        lab.seek(at, false);
+        lab.show_checkpoint(i, true);
+        return;
+    }
+    if t != from {
         lab.playhead.set(t);
     }
     if inspection >= INSPECTION_MS {
@@ -40,7 +50,7 @@ fn frame(lab: Lab, generation: u32, last: f64) {
 
 #[component]
 pub fn Playback(lab: Lab) -> impl IntoView {
-    let end = move || lab.run.with(|r| r.end());
+    let end = move || lab.end_tracked();
     view! {
         <section class="panel playback" aria-labelledby="playback-h">
             <h2 id="playback-h" class="visually-hidden">"Playback"</h2>
@@ -57,6 +67,18 @@ pub fn Playback(lab: Lab) -> impl IntoView {
                 <button type="button" aria-keyshortcuts="Home" on:click=move |_| lab.restart()>
                     "Restart"
                 </button>
+                {(!lab.embed)
+                    .then(|| {
+                        view! {
+                            <button
+                                type="button"
+                                title="Compare with a run B that changes one setting, checked from the playhead back"
+                                on:click=move |_| lab.fork_here()
+                            >
+                                "Fork here"
+                            </button>
+                        }
+                    })}
                 <span class="speed">
                     <label for="speed">"Speed"</label>
                     <select

@@ -14,9 +14,11 @@ use crate::view::ack::experiments::EXPERIMENTS;
 use crate::view::ack::sentence;
 use crate::view::fields;
 use crate::view::playback::{Speed, inspection_at};
-use crate::view::url::{LinkState, Theme};
+use crate::view::url::{LinkCompare, LinkState, MAX_PINS, Pin, Theme};
 
+use super::compare::Compare;
 use super::dom;
+use super::element::Host;
 
 const STORAGE_KEY: &str = "idempotency-lab.settings.v1";
 
@@ -64,6 +66,19 @@ pub struct Lab {
     pub theme: RwSignal<Theme>,
     /// The host's look and feel from the link, kept in shared links.
     look: StoredValue<(Option<String>, Option<crate::view::url::Font>)>,
+    /// Run B beside this run, when comparing.
+    pub compare: Compare,
+    /// Presenter mode: the diagram large, the caption, no settings.
+    pub present: RwSignal<bool>,
+    /// Prediction checkpoints, in the order they were pinned.
+    pub pins: RwSignal<Vec<Pin>>,
+    /// The checkpoint on screen, if playback stopped at one (an index into `pins`).
+    pub checkpoint: RwSignal<Option<usize>>,
+    /// Whether Continue resumes playing (playback stopped at the checkpoint).
+    resume: StoredValue<bool>,
+    /// Whether this app remembers its settings for the next visit (the full
+    /// page does; embeds and custom elements do not).
+    remember: bool,
 }
 
 impl Lab {
@@ -73,8 +88,9 @@ impl Lab {
     /// and an embedded widget shows what its host chose.
     pub fn new(link: LinkState, is_link: bool, mut notices: Vec<String>) -> Lab {
         let mut settings = link.settings.clone();
+        let remember = !link.embed && !Host::current().is_element();
         if !is_link
-            && !link.embed
+            && remember
             && let Some(saved) = dom::storage_get(STORAGE_KEY)
         {
             match parse_settings_json::<Settings>(&saved) {
@@ -92,19 +108,41 @@ impl Lab {
             }
         };
         let look = (link.accent.clone(), link.font);
-        let playhead = link.at.unwrap_or(Millis::ZERO);
-        if playhead > run.end() {
-            notices.push(format!(
-                "at: {} s is past the end of this run; the playhead is at the end ({}) instead.",
-                crate::sim::params::ms_to_seconds_text(playhead.ms()),
-                run.end()
-            ));
-        }
-        let playhead = playhead.min(run.end());
         let fields =
             PARAMS.map(|p| FieldState { text: RwSignal::new(fields::value(p, &settings)), error: RwSignal::new(None) });
+        let run = RwSignal::new(Arc::new(run));
+        let compare = Compare::new(run);
+        if let Some(LinkCompare { changes, fork }) = link.compare.clone() {
+            compare.open_with(Some(changes), fork);
+            if let Err(message) = compare.b.get_untracked() {
+                notices.push(format!("{message} The second run was not opened."));
+                compare.close();
+            }
+        }
+        // The playhead and the checkpoints live on the shared clock.
+        let a_end = run.with_untracked(|r| r.end());
+        let end = compare.b_untracked().map_or(a_end, |b| a_end.max(b.end()));
+        let playhead = link.at.unwrap_or(Millis::ZERO);
+        if playhead > end {
+            notices.push(format!(
+                "at: {} s is past the end of this run; the playhead is at the end ({end}) instead.",
+                crate::sim::params::ms_to_seconds_text(playhead.ms()),
+            ));
+        }
+        let playhead = playhead.min(end);
+        let mut pins = Vec::new();
+        for pin in link.pins.iter().take(MAX_PINS) {
+            if pin.at > end {
+                notices.push(format!(
+                    "pin: {} is past the end of this run ({end}); that checkpoint was left out.",
+                    pin.at
+                ));
+            } else {
+                pins.push(pin.clone());
+            }
+        }
         let lab = Lab {
-            run: RwSignal::new(Arc::new(run)),
+            run,
             playhead: RwSignal::new(playhead),
             playing: RwSignal::new(false),
             speed: RwSignal::new(Speed::One),
@@ -118,6 +156,12 @@ impl Lab {
             embed: link.embed,
             theme: RwSignal::new(link.theme),
             look: StoredValue::new(look),
+            compare,
+            present: RwSignal::new(link.present),
+            pins: RwSignal::new(pins),
+            checkpoint: RwSignal::new(None),
+            resume: StoredValue::new(false),
+            remember,
         };
         for n in notices {
             lab.notify(n);
@@ -186,13 +230,15 @@ impl Lab {
     fn install(&self, run: Run) {
         let end = run.end();
         // An embedded widget leaves the full page's memory alone.
-        if !self.embed
+        if self.remember
             && let Ok(json) = serde_json::to_string(run.settings())
         {
             dom::storage_set(STORAGE_KEY, &json);
         }
         self.run.set(Arc::new(run));
-        // Keep the playhead's model time, clamped to the new end.
+        // Keep the playhead's model time, clamped to the new end (run B's
+        // too, when comparing).
+        let end = end.max(self.compare.b_untracked().map_or(Millis::ZERO, |b| b.end()));
         if self.playhead.get_untracked() > end {
             self.playhead.set(end);
         }
@@ -205,8 +251,30 @@ impl Lab {
         self.run.with_untracked(|r| r.settings().clone())
     }
 
-    fn end(&self) -> Millis {
-        self.run.with_untracked(|r| r.end())
+    /// The end of the shared clock: run A's end, or the later of A's and
+    /// B's when comparing.
+    pub fn end(&self) -> Millis {
+        let a = self.run.with_untracked(|r| r.end());
+        self.compare.b_untracked().map_or(a, |b| a.max(b.end()))
+    }
+
+    /// The end of the shared clock, tracked.
+    pub fn end_tracked(&self) -> Millis {
+        let a = self.run.with(|r| r.end());
+        if self.compare.showing() { self.compare.b.with(|b| b.as_ref().map_or(a, |b| a.max(b.end()))) } else { a }
+    }
+
+    /// The next event time after `t` in either run on screen.
+    fn next_event_time(&self, t: Millis) -> Option<Millis> {
+        let a = self.run.with_untracked(|r| r.next_event_time(t));
+        let b = self.compare.b_untracked().and_then(|b| b.next_event_time(t));
+        a.into_iter().chain(b).min()
+    }
+
+    fn previous_event_time(&self, t: Millis) -> Option<Millis> {
+        let a = self.run.with_untracked(|r| r.previous_event_time(t));
+        let b = self.compare.b_untracked().and_then(|b| b.previous_event_time(t));
+        a.into_iter().chain(b).max()
     }
 
     fn sync_inspection(&self) {
@@ -225,15 +293,29 @@ impl Lab {
     }
 
     fn announce_at(&self, t: Millis) {
-        let text = self.run.with_untracked(|run| {
-            let here: Vec<String> = run.records().iter().filter(|r| r.t == t).map(sentence).collect();
-            if here.is_empty() { format!("Model time {t}.") } else { format!("{t}: {}", here.join(" ")) }
-        });
+        let at = |run: &Run| run.records().iter().filter(|r| r.t == t).map(sentence).collect::<Vec<_>>().join(" ");
+        let a = self.run.with_untracked(|run| at(run));
+        let text = match self.compare.b_untracked() {
+            Some(b) => {
+                let b = at(&b);
+                let side = |name: &str, text: String| {
+                    if text.is_empty() { String::new() } else { format!(" Run {name}: {text}") }
+                };
+                format!("{t}:{}{}", side("A", a), side("B", b))
+            }
+            None if a.is_empty() => format!("Model time {t}."),
+            None => format!("{t}: {a}"),
+        };
+        let text = if text.ends_with(':') { format!("Model time {t}.") } else { text };
         self.say(text);
+        // Stepping onto a checkpoint shows its question too.
+        if let Some(i) = self.pins.with_untracked(|p| p.iter().position(|p| p.at == t)) {
+            self.show_checkpoint(i, false);
+        }
     }
 
     /// Puts `text` in the polite live region.
-    fn say(&self, text: String) {
+    pub fn say(&self, text: String) {
         // A repeated identical text would not be read again; a trailing
         // zero-width space makes it new.
         let previous = self.announcement.get_untracked();
@@ -243,7 +325,7 @@ impl Lab {
 
     pub fn next_event(&self) {
         let t = self.playhead.get_untracked();
-        match self.run.with_untracked(|r| r.next_event_time(t)) {
+        match self.next_event_time(t) {
             Some(next) => self.seek(next, true),
             None => self.say(format!("End of the run at {}.", self.end())),
         }
@@ -251,7 +333,7 @@ impl Lab {
 
     pub fn previous_event(&self) {
         let t = self.playhead.get_untracked();
-        match self.run.with_untracked(|r| r.previous_event_time(t)) {
+        match self.previous_event_time(t) {
             Some(prev) => self.seek(prev, true),
             None if t > Millis::ZERO => self.seek(Millis::ZERO, true),
             None => self.say("Start of the run.".to_owned()),
@@ -267,6 +349,7 @@ impl Lab {
         if self.playing.get_untracked() {
             self.playing.set(false);
         } else {
+            self.checkpoint.set(None);
             if self.playhead.get_untracked() >= self.end() {
                 self.seek(Millis::ZERO, false);
             }
@@ -303,6 +386,72 @@ impl Lab {
         self.experiment.with(|e| e.as_ref().is_some_and(|e| e.prediction.is_none()))
     }
 
+    /// Opens the comparison forked at the playhead.
+    pub fn fork_here(&self) {
+        self.playing.set(false);
+        let at = self.playhead.get_untracked();
+        self.compare.open_with(None, Some(at));
+        self.say(format!("Forked at {at}: choose the setting run B changes."));
+    }
+
+    /// Opens or closes the comparison.
+    pub fn toggle_compare(&self) {
+        if self.compare.open.get_untracked() {
+            self.compare.close();
+        } else {
+            self.compare.open_with(None, None);
+        }
+        self.sync_inspection();
+    }
+
+    /// Shows checkpoint `i`'s question; `resume` says whether Continue
+    /// plays on (playback stopped there) or only dismisses it (a step).
+    pub fn show_checkpoint(&self, i: usize, resume: bool) {
+        self.resume.set_value(resume);
+        self.checkpoint.set(Some(i));
+        if let Some(pin) = self.pins.with_untracked(|p| p.get(i).cloned()) {
+            self.say(format!("Checkpoint at {}: {}", pin.at, pin.question));
+        }
+    }
+
+    pub fn continue_from_checkpoint(&self) {
+        self.checkpoint.set(None);
+        if self.resume.get_value() && !self.playing.get_untracked() {
+            self.playing.set(true);
+            super::playback::start_loop(*self);
+        }
+    }
+
+    /// Pins a checkpoint (replacing one at the same moment).
+    pub fn pin(&self, pin: Pin) {
+        let at = pin.at;
+        self.pins.update(|p| {
+            p.retain(|x| x.at != at);
+            if p.len() < MAX_PINS {
+                p.push(pin);
+                p.sort_by_key(|x| x.at);
+            }
+        });
+        self.checkpoint.set(None);
+        self.say(format!("Checkpoint pinned at {at}."));
+    }
+
+    pub fn unpin(&self, i: usize) {
+        self.checkpoint.set(None);
+        self.pins.update(|p| {
+            if i < p.len() {
+                p.remove(i);
+            }
+        });
+    }
+
+    /// The question a new checkpoint suggests: the current experiment's.
+    pub fn suggested_question(&self) -> String {
+        self.experiment
+            .with(|e| e.as_ref().and_then(|e| EXPERIMENTS.get(e.index)).map(|e| e.question.text().to_owned()))
+            .unwrap_or_else(|| crate::view::url::DEFAULT_QUESTION.to_owned())
+    }
+
     pub fn link_state(&self) -> LinkState {
         LinkState {
             lab: crate::view::url::LabKind::Ack,
@@ -313,6 +462,12 @@ impl Lab {
             theme: self.theme.get_untracked(),
             accent: self.look.with_value(|l| l.0.clone()),
             font: self.look.with_value(|l| l.1),
+            compare: self.compare.open.get_untracked().then(|| LinkCompare {
+                changes: self.compare.changes.get_untracked(),
+                fork: self.compare.fork.get_untracked(),
+            }),
+            present: self.present.get_untracked(),
+            pins: self.pins.get_untracked(),
         }
     }
 }

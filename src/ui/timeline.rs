@@ -5,26 +5,44 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::view::ack::diagram as draw_run;
+use crate::sim::ack::Run;
+use crate::view::ack::diagram::{diagram as draw_run, diagram_on, stop_times};
 use crate::view::timeline::{Diagram, Item, Shape};
 
+use super::present::PRESENT_SCALE;
 use super::state::Lab;
+
+/// Which run a timeline draws: the run on screen (A), or run B of a
+/// comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
+}
+
+impl Side {
+    /// Element ids within one page or element: A keeps the plain ones.
+    fn id(self, name: &str) -> String {
+        match self {
+            Side::A => name.to_owned(),
+            Side::B => format!("{name}-b"),
+        }
+    }
+}
 
 fn num(v: f64) -> String {
     crate::view::num::d1(v).to_string()
 }
 
-fn item_view(lab: Lab, item: Item) -> AnyView {
+fn item_view(lab: Lab, run: Arc<Run>, item: Item, arrow: &str, diverge: Signal<Option<usize>>) -> AnyView {
     let t = item.t;
     let future = move || t > lab.playhead.get();
     let record = item.record;
     let clickable = record.is_some();
+    let diverges = move || record.is_some() && diverge.get() == record;
     let on_click = move |_| {
-        if let Some(i) = record {
-            let at = lab.run.with_untracked(|r| r.records().get(i).map(|r| r.t));
-            if let Some(at) = at {
-                lab.seek(at, true);
-            }
+        if let Some(at) = record.and_then(|i| run.records().get(i)).map(|r| r.t) {
+            lab.seek(at, true);
         }
     };
     let class = item.class;
@@ -34,14 +52,23 @@ fn item_view(lab: Lab, item: Item) -> AnyView {
                 class=class
                 class:future=future
                 class:clickable=clickable
+                class:diverge=diverges
                 d=d
-                marker-end=shape.has_arrow().then_some("url(#arrowhead)")
+                marker-end=shape.has_arrow().then(|| format!("url(#{arrow})"))
                 on:click=on_click
             />
         }
         .into_any(),
         (None, Shape::Text { x, y, text }) => view! {
-            <text class=class class:future=future class:clickable=clickable x=num(x) y=num(y) on:click=on_click>
+            <text
+                class=class
+                class:future=future
+                class:clickable=clickable
+                class:diverge=diverges
+                x=num(x)
+                y=num(y)
+                on:click=on_click
+            >
                 {text}
             </text>
         }
@@ -52,7 +79,7 @@ fn item_view(lab: Lab, item: Item) -> AnyView {
 
 /// The lane titles, pinned beside the scrolling diagram so they stay in
 /// view however far it is scrolled.
-fn lane_titles(d: &Diagram) -> impl IntoView + use<> {
+fn lane_titles(d: &Diagram, scale: f64) -> impl IntoView + use<> {
     let titles = d
         .lanes
         .iter()
@@ -67,7 +94,13 @@ fn lane_titles(d: &Diagram) -> impl IntoView + use<> {
         })
         .collect_view();
     view! {
-        <svg class="lane-titles" width=num(LANE_TITLES_W) height=num(d.height) aria-hidden="true">
+        <svg
+            class="lane-titles"
+            width=num(LANE_TITLES_W * scale)
+            height=num(d.height * scale)
+            viewBox=format!("0 0 {} {}", num(LANE_TITLES_W), num(d.height))
+            aria-hidden="true"
+        >
             {titles}
         </svg>
     }
@@ -75,8 +108,16 @@ fn lane_titles(d: &Diagram) -> impl IntoView + use<> {
 
 const LANE_TITLES_W: f64 = 96.0;
 
-fn diagram_view(lab: Lab, d: Arc<Diagram>) -> impl IntoView {
+fn diagram_view(
+    lab: Lab,
+    side: Side,
+    run: Arc<Run>,
+    d: Arc<Diagram>,
+    scale: f64,
+    diverge: Signal<Option<usize>>,
+) -> impl IntoView {
     let (w, h) = (d.width, d.height);
+    let arrow = side.id("arrowhead");
     let bands = d
         .lanes
         .iter()
@@ -85,7 +126,14 @@ fn diagram_view(lab: Lab, d: Arc<Diagram>) -> impl IntoView {
             view! { <rect class=format!("lane-band lane-{i}") x="0" y=num(band.top) width=num(w) height=num(band.height)/> }
         })
         .collect_view();
-    let items = d.items.iter().cloned().map(|item| item_view(lab, item)).collect_view();
+    let items = d.items.iter().cloned().map(|item| item_view(lab, run.clone(), item, &arrow, diverge)).collect_view();
+    let (title_id, desc_id) = (side.id("diagram-title"), side.id("diagram-desc"));
+    let labelled_by = format!("{title_id} {desc_id}");
+    let title = match side {
+        Side::A if lab.compare.open.get_untracked() => "Timeline of run A",
+        Side::A => "Timeline of the run",
+        Side::B => "Timeline of run B",
+    };
     let summary = d.summary.clone();
     let playhead_x = {
         let d = d.clone();
@@ -95,17 +143,17 @@ fn diagram_view(lab: Lab, d: Arc<Diagram>) -> impl IntoView {
         <svg
             class="diagram"
             xmlns="http://www.w3.org/2000/svg"
-            width=num(w)
-            height=num(h)
+            width=num(w * scale)
+            height=num(h * scale)
             viewBox=format!("0 0 {} {}", num(w), num(h))
             role="img"
-            aria-labelledby="diagram-title diagram-desc"
+            aria-labelledby=labelled_by
         >
-            <title id="diagram-title">"Timeline of the run"</title>
-            <desc id="diagram-desc">{summary}</desc>
+            <title id=title_id>{title}</title>
+            <desc id=desc_id>{summary}</desc>
             <defs>
                 <marker
-                    id="arrowhead"
+                    id=arrow.clone()
                     viewBox="0 0 10 10"
                     refX="9"
                     refY="5"
@@ -123,32 +171,86 @@ fn diagram_view(lab: Lab, d: Arc<Diagram>) -> impl IntoView {
     }
 }
 
+/// The diagram of `side`'s run; when comparing, both runs are drawn on one
+/// clock (the union of their stops, to the later end).
+fn drawn(lab: Lab, side: Side) -> Option<(Arc<Run>, Arc<Diagram>)> {
+    let a = lab.run.get();
+    let b = if lab.compare.open.get() { lab.compare.b.get().ok() } else { None };
+    let run = match side {
+        Side::A => a.clone(),
+        Side::B => b.clone()?,
+    };
+    let diagram = match &b {
+        Some(b) => {
+            let mut times = stop_times(&a);
+            times.extend(stop_times(b));
+            diagram_on(&run, times, a.end().max(b.end()))
+        }
+        None => draw_run(&run),
+    };
+    Some((run, Arc::new(diagram)))
+}
+
 #[component]
-pub fn Timeline(lab: Lab) -> impl IntoView {
-    let diagram = Memo::new(move |_| Arc::new(lab.run.with(|run| draw_run(run))));
+pub fn Timeline(lab: Lab, #[prop(optional)] side: Option<Side>) -> impl IntoView {
+    let side = side.unwrap_or(Side::A);
+    let drawn = Memo::new(move |_| drawn(lab, side));
+    let scale = Memo::new(move |_| if lab.present.get() { PRESENT_SCALE } else { 1.0 });
+    // The first divergence of a comparison, marked in both diagrams.
+    let diverge = Signal::derive(move || {
+        let diff = lab.compare.diff.get()?;
+        let d = diff.divergence?;
+        match side {
+            Side::A => d.a.map(|_| d.index),
+            Side::B => d.b.map(|_| d.index),
+        }
+    });
     let scroller = NodeRef::<leptos::html::Div>::new();
     // Keep the playhead in view as it moves, without fighting a reader who
     // scrolls while paused.
     Effect::new(move |_| {
-        let x = diagram.with(|d| d.x_at(lab.playhead.get()));
+        let t = lab.playhead.get();
+        let Some(x) = drawn.with(|d| d.as_ref().map(|(_, d)| d.x_at(t) * scale.get())) else {
+            return;
+        };
         if let Some(el) = scroller.get() {
             let (left, width) = (f64::from(el.scroll_left()), f64::from(el.client_width()));
-            if x < left + LANE_TITLES_W + 20.0 || x > left + width - 40.0 {
+            if x < left + LANE_TITLES_W * scale.get() + 20.0 || x > left + width - 40.0 {
                 el.set_scroll_left((x - width / 3.0).max(0.0) as i32);
             }
         }
     });
+    let heading_id = side.id("timeline-h");
+    let labelled_by = heading_id.clone();
+    let heading = move || match side {
+        Side::A if lab.compare.showing() => "Run A: timeline",
+        Side::A => "Timeline",
+        Side::B => "Run B: timeline",
+    };
+    let label = match side {
+        Side::A => "Timeline diagram, scrolls sideways",
+        Side::B => "Run B's timeline diagram, scrolls sideways",
+    };
     view! {
-        <section class="panel timeline" aria-labelledby="timeline-h">
-            <h2 id="timeline-h">"Timeline"</h2>
-            <p class="hint">
-                "Time runs left to right; the pink line is the playhead. Click any mark to move the playhead to it."
-            </p>
+        <section class="panel timeline" class:timeline-b=side == Side::B aria-labelledby=labelled_by>
+            <h2 id=heading_id>{heading}</h2>
+            {(side == Side::A)
+                .then(|| {
+                    view! {
+                        <p class="hint">
+                            "Time runs left to right; the pink line is the playhead. Click any mark to move the playhead to it."
+                        </p>
+                    }
+                })}
             <div class="timeline-frame">
-                <div class="timeline-scroll" node_ref=scroller tabindex="0" role="group" aria-label="Timeline diagram, scrolls sideways">
-                    {move || diagram_view(lab, diagram.get())}
+                <div class="timeline-scroll" node_ref=scroller tabindex="0" role="group" aria-label=label>
+                    {move || {
+                        drawn
+                            .get()
+                            .map(|(run, d)| diagram_view(lab, side, run, d, scale.get(), diverge))
+                    }}
                 </div>
-                {move || lane_titles(&diagram.get())}
+                {move || drawn.get().map(|(_, d)| lane_titles(&d, scale.get()))}
             </div>
         </section>
     }

@@ -7,6 +7,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::sim::ack::Settings;
 use crate::sim::params_file::{MAX_FILE_BYTES, parse_settings_json};
+use crate::view::ack::report::compare_to_json;
 use crate::view::ack::{diagram, run_to_json};
 use crate::view::url::{LinkState, to_query};
 
@@ -15,9 +16,13 @@ use super::state::Lab;
 
 /// The address of the app showing `state`.
 pub fn share_url(state: &LinkState) -> String {
+    share_url_at(&dom::location_base(), state)
+}
+
+/// The address of the app at `base` showing `state`.
+pub fn share_url_at(base: &str, state: &LinkState) -> String {
     let query = to_query(state);
-    let base = dom::location_base();
-    if query.is_empty() { base } else { format!("{base}?{query}") }
+    if query.is_empty() { base.to_owned() } else { format!("{base}?{query}") }
 }
 
 pub fn embed_snippet(state: &LinkState) -> String {
@@ -87,7 +92,12 @@ fn import(lab: Lab, file: web_sys::File) {
 pub fn Toolbar(lab: Lab, on_shortcuts: Callback<()>) -> impl IntoView {
     let shared = RwSignal::new(None::<Shared>);
     let export_json = move |_| {
-        let json = lab.run.with_untracked(|r| run_to_json(r));
+        // A comparison exports both runs and their differences.
+        let c = lab.compare;
+        let json = match (c.b_untracked(), c.diff.get_untracked()) {
+            (Some(b), Some(diff)) => lab.run.with_untracked(|a| compare_to_json(a, &b, &diff, c.fork.get_untracked())),
+            _ => lab.run.with_untracked(|r| run_to_json(r)),
+        };
         if let Err(e) = dom::download("idempotency-lab-run.json", "application/json", &json) {
             lab.notify(format!("The export failed: {e}."));
         }
@@ -115,6 +125,17 @@ pub fn Toolbar(lab: Lab, on_shortcuts: Callback<()>) -> impl IntoView {
             </button>
             <button type="button" on:click=move |_| copy(shared, "Embed snippet", embed_snippet(&lab.link_state()))>
                 "Embed"
+            </button>
+            <button
+                type="button"
+                aria-controls=move || lab.compare.open.get().then_some("compare-panel")
+                aria-expanded=move || if lab.compare.open.get() { "true" } else { "false" }
+                on:click=move |_| lab.toggle_compare()
+            >
+                "Compare with…"
+            </button>
+            <button type="button" on:click=move |_| lab.present.set(true)>
+                "Present"
             </button>
             <button type="button" on:click=export_json>"Export run (JSON)"</button>
             <button type="button" on:click=export_svg>"Export diagram (SVG)"</button>

@@ -110,6 +110,54 @@ pub struct LinkState {
     /// An accent colour as six lowercase hex digits, for embedding hosts.
     pub accent: Option<String>,
     pub font: Option<Font>,
+    /// A second run to compare with (the lost-acknowledgement lab).
+    pub compare: Option<LinkCompare>,
+    /// Presenter mode.
+    pub present: bool,
+    /// Prediction checkpoints, in the order they were pinned.
+    pub pins: Vec<Pin>,
+}
+
+/// Run B of a comparison in a link: what it changes from run A
+/// (`b.dedup=off`), and when it was forked (`fork=4`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkCompare {
+    /// At most one entry per parameter, each with a value that differs from A's.
+    pub changes: Vec<(&'static ParamDef, u64)>,
+    pub fork: Option<Millis>,
+}
+
+/// A prediction checkpoint: playback stops at `at` and asks `question`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pin {
+    pub at: Millis,
+    pub question: String,
+}
+
+/// At most this many checkpoints in one run.
+pub const MAX_PINS: usize = 8;
+/// A checkpoint's question is cut to this many characters.
+pub const MAX_QUESTION_CHARS: usize = 200;
+/// The question of a checkpoint pinned without one.
+pub const DEFAULT_QUESTION: &str = "What happens next?";
+
+/// A question as a checkpoint keeps it: one line, control characters
+/// removed, at most [`MAX_QUESTION_CHARS`] characters, never empty.
+pub fn clean_question(text: &str) -> String {
+    let one_line: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let trimmed = one_line.trim();
+    if trimmed.is_empty() {
+        return DEFAULT_QUESTION.to_owned();
+    }
+    trimmed.chars().take(MAX_QUESTION_CHARS).collect()
+}
+
+/// Reads a link's `pin` value: a model time in seconds, optionally
+/// followed by a colon and the question.
+fn parse_pin(value: &str) -> Option<Pin> {
+    let (time, question) = value.split_once(':').unwrap_or((value, ""));
+    let ms = seconds_to_ms(time.trim())?;
+    Some(Pin { at: Millis(ms), question: clean_question(question) })
 }
 
 /// Accepts `1f56b3`, `#1F56B3` or `15b` (hex digits only) as six lowercase
@@ -233,6 +281,10 @@ pub fn parse_query_on(query: &str, page: LabKind) -> ParsedLink {
     }
     let mut state = LinkState { lab: page, ..LinkState::default() };
     let mut is_link = false;
+    // Run B's names (without `b.`), a bare `compare=1`, and the fork time.
+    let mut b_pairs: Vec<(String, String)> = Vec::new();
+    let mut compare = false;
+    let mut fork = None;
     let pairs: Vec<(String, String)> = query
         .split('&')
         .filter(|p| !p.is_empty())
@@ -294,6 +346,41 @@ pub fn parse_query_on(query: &str, page: LabKind) -> ParsedLink {
                     Err(format!("font: \"{}\" is not allowed; allowed: system, serif, sans or mono", shorten(&value)))
                 }
             },
+            "compare" | "present" => match value.as_str() {
+                "1" | "true" | "0" | "false" => {
+                    let on = matches!(value.as_str(), "1" | "true");
+                    if name == "compare" {
+                        compare = on;
+                    } else {
+                        state.present = on;
+                    }
+                    Ok(())
+                }
+                _ => Err(format!("{name}: \"{}\" is not allowed; allowed: 1 or 0", shorten(&value))),
+            },
+            "fork" => match seconds_to_ms(&value) {
+                Some(ms) => {
+                    fork = Some(Millis(ms));
+                    Ok(())
+                }
+                None => Err(format!(
+                    "fork: \"{}\" is not a number of seconds with at most three decimals; allowed: a model time in seconds such as 4",
+                    shorten(&value)
+                )),
+            },
+            "pin" => match parse_pin(&value) {
+                Some(_) if state.pins.len() >= MAX_PINS => {
+                    Err(format!("pin: a run has at most {MAX_PINS} checkpoints; the rest were left out"))
+                }
+                Some(pin) => {
+                    state.pins.push(pin);
+                    Ok(())
+                }
+                None => Err(format!(
+                    "pin: \"{}\" is not a checkpoint; allowed: a model time in seconds, a colon and a question, such as 2.05:Will the client retry?",
+                    shorten(&value)
+                )),
+            },
             "theme" => match Theme::ALL.into_iter().find(|t| t.name() == value) {
                 Some(theme) => {
                     state.theme = theme;
@@ -303,6 +390,10 @@ pub fn parse_query_on(query: &str, page: LabKind) -> ParsedLink {
             },
             // Unknown parameters belong to someone else (an embedding page,
             // a tracker); they are none of our business.
+            other if other.starts_with("b.") && state.lab == LabKind::Ack => {
+                b_pairs.push((other["b.".len()..].to_owned(), value));
+                Ok(())
+            }
             other => match state.lab {
                 LabKind::Ack => match Settings::by_link(other) {
                     Some(param) => {
@@ -323,7 +414,32 @@ pub fn parse_query_on(query: &str, page: LabKind) -> ParsedLink {
             notices.push(message);
         }
     }
+    if state.lab == LabKind::Ack && (compare || fork.is_some() || !b_pairs.is_empty()) {
+        match decode_b(&state.settings, &b_pairs) {
+            Ok(changes) => state.compare = Some(LinkCompare { changes, fork }),
+            Err(message) if notices.len() < MAX_NOTICES => {
+                notices.push(format!("{message}. The second run was not opened; run A is shown alone."))
+            }
+            Err(_) => {}
+        }
+    }
     ParsedLink { state, notices, is_link }
+}
+
+/// Run B's changes from run A's settings `a`: all of them, or the first
+/// refusal (a second run that is partly what the link said would mislead).
+fn decode_b(a: &Settings, pairs: &[(String, String)]) -> Result<Vec<(&'static ParamDef, u64)>, String> {
+    let mut b = a.clone();
+    for (name, value) in pairs {
+        let Some(param) = Settings::by_link(name) else {
+            return Err(format!(
+                "b.{}: not a setting of run B; allowed: b. and a setting's link name, such as b.dedup",
+                shorten(name)
+            ));
+        };
+        b = fields::apply(param, &b, value, &format!("b.{}", param.link))?;
+    }
+    Ok(Settings::PARAMS.iter().copied().filter(|p| b.get(p) != a.get(p)).map(|p| (p, b.get(p))).collect())
 }
 
 /// Writes a query string (without `?`) holding only what differs from the
@@ -336,8 +452,23 @@ pub fn to_query(state: &LinkState) -> String {
         parts.push(format!("lab={}", state.lab.name()));
         parts.extend(state.lab_params.iter().map(|(n, v)| format!("{n}={}", percent_encode(v))));
     }
+    if let Some(c) = &state.compare {
+        if c.changes.is_empty() {
+            parts.push("compare=1".to_owned());
+        }
+        parts.extend(c.changes.iter().map(|(p, v)| format!("b.{}={}", p.link, percent_encode(&p.format_human(*v)))));
+        if let Some(fork) = c.fork {
+            parts.push(format!("fork={}", ms_to_seconds_text(fork.ms())));
+        }
+    }
     if let Some(at) = state.at {
         parts.push(format!("at={}", ms_to_seconds_text(at.ms())));
+    }
+    if state.present {
+        parts.push("present=1".to_owned());
+    }
+    for pin in &state.pins {
+        parts.push(format!("pin={}", percent_encode(&format!("{}:{}", ms_to_seconds_text(pin.at.ms()), pin.question))));
     }
     if state.embed {
         parts.push("embed=1".to_owned());
@@ -380,6 +511,7 @@ mod tests {
             theme: Theme::Dark,
             accent: Some("aa3300".to_owned()),
             font: Some(Font::Serif),
+            ..LinkState::default()
         };
         let query = to_query(&state);
         assert_eq!(
@@ -461,6 +593,69 @@ mod tests {
         assert!(is_link("embed=1"));
         assert!(!is_link(""));
         assert!(!is_link("?utm_source=newsletter"));
+    }
+
+    #[test]
+    fn a_link_carries_a_second_run_its_fork_and_checkpoints() {
+        let query = "fault=lose-first&b.dedup=off&b.key=per-attempt&fork=4&at=4&present=1&pin=2.05%3AWill%20it%20retry%3F&pin=4";
+        let ParsedLink { state, notices, is_link } = parse_query(query);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert!(is_link && state.present);
+        assert!(state.settings.dedup(), "run A keeps its own settings");
+        let c = state.compare.clone().unwrap();
+        assert_eq!(c.changes.iter().map(|(p, v)| (p.name, *v)).collect::<Vec<_>>(), [("dedup", 0), ("key", 1)]);
+        assert_eq!(c.fork, Some(Millis(4000)));
+        assert_eq!(
+            state.pins,
+            [
+                Pin { at: Millis(2050), question: "Will it retry?".to_owned() },
+                Pin { at: Millis(4000), question: DEFAULT_QUESTION.to_owned() }
+            ]
+        );
+        // Written back, it reads the same.
+        let again = parse_query(&to_query(&state));
+        assert_eq!(again.state, state);
+        assert_eq!(
+            to_query(&state),
+            "b.dedup=off&b.key=per-attempt&fork=4&at=4&present=1&pin=2.05%3AWill%20it%20retry%3F&pin=4%3AWhat%20happens%20next%3F"
+        );
+        // A change equal to run A's value is no change; compare=1 opens B = A.
+        let ParsedLink { state, .. } = parse_query("dedup=off&b.dedup=off");
+        assert_eq!(state.compare, Some(LinkCompare::default()));
+        assert_eq!(to_query(&state), "dedup=off&compare=1");
+    }
+
+    #[test]
+    fn a_broken_second_run_is_refused_whole_and_run_a_is_kept() {
+        for (query, needle) in [
+            ("dedup=off&b.dedup=maybe&b.key=per-attempt", "b.dedup: \"maybe\""),
+            ("b.moon=1", "b.moon: not a setting of run B"),
+            ("b.timeout=%3Cscript%3E", "b.timeout: \"<script>\""),
+            ("b.attempts=11", "b.attempts: 11 is out of range"),
+        ] {
+            let ParsedLink { state, notices, .. } = parse_query(query);
+            assert_eq!(state.compare, None, "{query}");
+            assert_eq!(notices.len(), 1, "{query}: {notices:?}");
+            assert!(notices[0].contains(needle), "{query}: {notices:?}");
+            assert!(notices[0].ends_with("The second run was not opened; run A is shown alone."), "{notices:?}");
+        }
+        let ParsedLink { state, .. } = parse_query("dedup=off&b.dedup=maybe");
+        assert!(!state.settings.dedup());
+    }
+
+    #[test]
+    fn checkpoints_are_cleaned_and_bounded() {
+        assert_eq!(clean_question("  Will\nit\tretry?  "), "Will it retry?");
+        assert_eq!(clean_question(""), DEFAULT_QUESTION);
+        assert_eq!(clean_question(&"x".repeat(500)).chars().count(), MAX_QUESTION_CHARS);
+        let many: Vec<String> = (0..12).map(|i| format!("pin={i}")).collect();
+        let ParsedLink { state, notices, .. } = parse_query(&many.join("&"));
+        assert_eq!(state.pins.len(), MAX_PINS);
+        assert!(notices.iter().all(|n| n.starts_with("pin: a run has at most 8 checkpoints")), "{notices:?}");
+        let ParsedLink { state, notices, .. } = parse_query("pin=soon:what?&fork=later&present=maybe");
+        assert!(state.pins.is_empty() && !state.present && state.compare.is_none());
+        assert_eq!(notices.len(), 3, "{notices:?}");
+        assert!(notices[0].starts_with("pin: \"soon:what?\" is not a checkpoint"), "{notices:?}");
     }
 
     #[test]
