@@ -3,7 +3,7 @@
 # present at the right version. Nothing downloads a tool at run time later:
 # Trunk is pinned to these binaries in Trunk.toml.
 #
-#   scripts/tools.sh build   wasm target, Trunk, wasm-bindgen CLI, wasm-opt
+#   scripts/tools.sh build   wasm target, Trunk, wasm-bindgen CLI, wasm-opt, terser
 #   scripts/tools.sh test    the above, plus Chromium, chromedriver and the
 #                            end-to-end suite's npm packages
 set -euo pipefail
@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
+TERSER_VERSION=5.51.4
 # wasm-bindgen's CLI must match the library exactly; Cargo.lock says which.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
 
@@ -56,6 +57,13 @@ build_tools() {
   else
     say "installing wasm-opt (binaryen $BINARYEN_VERSION)"
     npm install -g --no-audit --no-fund "binaryen@$BINARYEN_VERSION"
+  fi
+
+  if have_version terser "terser $TERSER_VERSION"; then
+    say "terser $TERSER_VERSION present"
+  else
+    say "installing terser $TERSER_VERSION (minifies the JavaScript glue)"
+    npm install -g --no-audit --no-fund "terser@$TERSER_VERSION"
   fi
 }
 

@@ -170,10 +170,13 @@ test("the advanced settings hold the backoff cap and both transit times", async 
 test("the chart describes the counter and the client's successes", async ({ page }) => {
   await open(page, "dedup=off");
   // It is redrawn at its new size when the window changes.
-  const canvas = page.locator("canvas.chart-canvas");
-  const before = await canvas.evaluate((c) => c.width);
+  const svg = page.locator("svg.chart-svg");
+  const width = () => svg.evaluate((s) => Number(s.getAttribute("width")));
+  const before = await width();
   await page.setViewportSize({ width: 1600, height: 900 });
-  await expect.poll(() => canvas.evaluate((c) => c.width)).toBeGreaterThan(before);
+  await expect.poll(width).toBeGreaterThan(before);
+  // Two steps up in the counter's line: at 2.00 s and at 6.00 s.
+  expect(((await svg.locator("path.chart-line.counter").getAttribute("d")).match(/V/g) ?? []).length).toBe(2);
   const chart = page.getByRole("img", { name: /committed counter rises to 1 at 2.00 s, 2 at 6.00 s/ });
   await expect(chart).toBeVisible();
   await expect(chart).toHaveAttribute("aria-label", /success responses the client received: 1/);

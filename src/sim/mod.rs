@@ -6,6 +6,8 @@
 //! it reports.
 //!
 //! - [`driver`], [`queue`] and [`time`]: the one driver every lab runs on.
+//! - [`json`]: the small JSON reader and writer of settings files and the
+//!   first lab's reports.
 //! - [`params`] and [`params_file`]: parameters defined once, and the one
 //!   validation stage for flags, links, files and the form.
 //! - [`rng`]: the one seeded, documented generator and its distributions.
@@ -18,6 +20,7 @@
 pub mod ack;
 pub mod compare;
 pub mod driver;
+pub mod json;
 pub mod params;
 pub mod params_file;
 pub mod queue;

@@ -15,6 +15,8 @@ use std::marker::PhantomData;
 
 use serde_json::{Map, Value};
 
+use super::json::Json;
+
 /// One named choice of a choice-valued parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Opt {
@@ -276,6 +278,15 @@ impl ParamDef {
         }
     }
 
+    /// The value as a [`Json`] document: names for choices, numbers for numbers.
+    pub fn to_json_doc(&self, value: u64) -> Json {
+        match self.kind {
+            Kind::Millis { .. } | Kind::Count { .. } => Json::num(value),
+            Kind::MillisOrOff { .. } if value != 0 => Json::num(value),
+            _ => Json::Str(self.format(value)),
+        }
+    }
+
     /// The value as JSON: names for choices, numbers for numbers.
     pub fn to_json(&self, value: u64) -> Value {
         match self.kind {
@@ -343,6 +354,18 @@ pub trait Schema: Sized + Clone {
     /// These settings with one value given as text, validated.
     fn with_text(&self, param: &'static ParamDef, text: &str) -> Result<Self, FieldError> {
         self.with(param, param.parse(text)?)
+    }
+
+    /// The same object as [`Schema::to_json`], as a [`Json`] document (for
+    /// the reports written without `serde_json`).
+    fn to_json_doc(&self) -> Json {
+        Json::Obj(
+            Self::PARAMS
+                .iter()
+                .zip(self.values())
+                .map(|(param, &value)| (param.name.to_owned(), param.to_json_doc(value)))
+                .collect(),
+        )
     }
 
     /// Every parameter under its name, choices as names and durations as

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use serde_json::Value;
+use super::json::{self, Json};
 
 use super::params::{FieldError, Kind, ParamDef, Raw, Schema, shorten};
 
@@ -49,17 +49,6 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// Parses settings from the bytes of a file.
 pub fn parse_settings_file<S: Schema>(bytes: &[u8]) -> Result<S, FileError> {
     if bytes.len() > MAX_FILE_BYTES {
@@ -74,20 +63,20 @@ pub fn parse_settings_json<S: Schema>(text: &str) -> Result<S, FileError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(FileError::TooLarge { bytes: text.len() });
     }
-    let doc: Value = serde_json::from_str(text).map_err(|e| FileError::NotJson { detail: e.to_string() })?;
+    let doc = json::parse(text).map_err(|e| FileError::NotJson { detail: e.to_string() })?;
     settings_from_value(&doc)
 }
 
 /// Reads settings from a parsed document: an object of settings, or an
 /// exported run carrying them under `settings`.
-pub fn settings_from_value<S: Schema>(doc: &Value) -> Result<S, FileError> {
-    let Value::Object(top) = doc else {
+pub fn settings_from_value<S: Schema>(doc: &Json) -> Result<S, FileError> {
+    let Json::Obj(top) = doc else {
         return Err(FileError::NotAnObject);
     };
     // An exported run carries its settings under "settings"; everything else
     // in it is output, not input.
-    let fields = match top.get("settings") {
-        Some(Value::Object(inner)) => inner,
+    let fields = match doc.get("settings") {
+        Some(Json::Obj(inner)) => inner,
         Some(_) => return Err(FileError::NotAnObject),
         None => top,
     };
@@ -98,10 +87,9 @@ pub fn settings_from_value<S: Schema>(doc: &Value) -> Result<S, FileError> {
             return Err(FileError::UnknownField { name: name.clone(), allowed });
         };
         let text = match (value, param.kind) {
-            (Value::String(s), _) => s.clone(),
-            (Value::Number(n), _) => n.to_string(),
-            (Value::Bool(b), Kind::Switch { off, on }) => if *b { on } else { off }.to_owned(),
-            (other, _) => return Err(FileError::WrongType { param, found: type_name(other) }),
+            (Json::Str(s) | Json::Num(s), _) => s.clone(),
+            (Json::Bool(b), Kind::Switch { off, on }) => if *b { on } else { off }.to_owned(),
+            (other, _) => return Err(FileError::WrongType { param, found: other.type_name() }),
         };
         raw.set(param, text);
     }

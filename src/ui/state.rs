@@ -230,10 +230,8 @@ impl Lab {
     fn install(&self, run: Run) {
         let end = run.end();
         // An embedded widget leaves the full page's memory alone.
-        if self.remember
-            && let Ok(json) = serde_json::to_string(run.settings())
-        {
-            dom::storage_set(STORAGE_KEY, &json);
+        if self.remember {
+            dom::storage_set(STORAGE_KEY, &run.settings().to_json_doc().pretty());
         }
         self.run.set(Arc::new(run));
         // Keep the playhead's model time, clamped to the new end (run B's

@@ -1,12 +1,12 @@
 //! The chart: the committed counter and the success responses the client
-//! received, over model time, with the playhead. One drawing function serves
-//! every plotters backend: a canvas in the browser, an SVG string in tests.
-
-use plotters::coord::Shift;
-use plotters::prelude::*;
+//! received, over model time, with the playhead. It is two step functions
+//! and a few labels, so it is laid out here as plain geometry that the page
+//! draws as SVG (the opening page then carries no charting library; the
+//! storm page's many-series charts use plotters).
 
 use crate::sim::Millis;
 use crate::sim::ack::{Run, Status, What};
+use crate::view::num::d1;
 
 /// Two step functions of model time.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,126 +63,148 @@ fn last_value(steps: &[(Millis, u64)]) -> u64 {
     steps.last().map_or(0, |p| p.1)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Palette {
-    pub background: RGBColor,
-    pub text: RGBColor,
-    pub grid: RGBColor,
-    pub counter: RGBColor,
-    pub received: RGBColor,
-    pub playhead: RGBColor,
+/// The chart's height in CSS pixels; its width follows its container.
+pub const HEIGHT: f64 = 240.0;
+const LEFT: f64 = 44.0;
+const RIGHT: f64 = 16.0;
+const TOP: f64 = 12.0;
+const BOTTOM: f64 = 44.0;
+/// About one x label per this many pixels.
+const PX_PER_X_LABEL: f64 = 90.0;
+
+/// The chart as geometry: paths, grid lines and labels in CSS pixels, for
+/// an SVG of `width` × [`HEIGHT`]. Colours come from the stylesheet's
+/// classes, so the theme and a host's custom properties restyle it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartGeometry {
+    pub width: f64,
+    pub height: f64,
+    /// The plot area: left, top, right, bottom.
+    pub plot: (f64, f64, f64, f64),
+    /// Path data of the committed counter's steps.
+    pub counter: String,
+    /// Path data of the received successes' steps (drawn slightly above the
+    /// counter so that equal lines stay distinct).
+    pub received: String,
+    /// (x, label) of each time tick.
+    pub x_ticks: Vec<(f64, String)>,
+    /// (y, label) of each value tick.
+    pub y_ticks: Vec<(f64, String)>,
+    end: Millis,
 }
 
-pub const LIGHT: Palette = Palette {
-    background: RGBColor(255, 255, 255),
-    text: RGBColor(34, 34, 34),
-    grid: RGBColor(226, 230, 236),
-    counter: RGBColor(47, 133, 90),
-    received: RGBColor(43, 108, 176),
-    playhead: RGBColor(213, 63, 140),
-};
+impl ChartGeometry {
+    /// The x of model time `t` (clamped to the run).
+    pub fn x_at(&self, t: Millis) -> f64 {
+        let (left, _, right, _) = self.plot;
+        let span = self.end.ms().max(1) as f64;
+        left + (right - left) * (t.min(self.end).ms() as f64 / span)
+    }
+}
 
-pub const DARK: Palette = Palette {
-    background: RGBColor(26, 29, 35),
-    text: RGBColor(230, 232, 236),
-    grid: RGBColor(58, 63, 72),
-    counter: RGBColor(104, 211, 145),
-    received: RGBColor(99, 179, 237),
-    playhead: RGBColor(246, 135, 179),
-};
+/// A tick step in milliseconds (1, 2 or 5 times a power of ten) giving at
+/// most `max_ticks` intervals over `span`.
+fn tick_step(span: u64, max_ticks: u64) -> u64 {
+    let max_ticks = max_ticks.max(1);
+    let mut unit = 1u64;
+    loop {
+        for m in [1, 2, 5] {
+            let step = unit * m;
+            if span.div_ceil(step) <= max_ticks {
+                return step;
+            }
+        }
+        unit *= 10;
+    }
+}
 
-fn steps(points: &[(Millis, u64)], end: Millis) -> Vec<(f64, f64)> {
-    let secs = |t: Millis| t.ms() as f64 / 1000.0;
-    let mut out = vec![(0.0, 0.0)];
-    let mut level = 0.0;
+/// A step function's path: flat from 0 at time 0, up at each point, on to
+/// the end; `lift` raises it a little (in pixels).
+fn step_path(points: &[(Millis, u64)], g: &ChartGeometry, y_of: impl Fn(f64) -> f64, lift: f64) -> String {
+    let mut d = format!("M{} {}", d1(g.x_at(Millis::ZERO)), d1(y_of(0.0) - lift));
     for &(t, v) in points {
-        out.push((secs(t), level));
-        level = v as f64;
-        out.push((secs(t), level));
+        let x = d1(g.x_at(t));
+        d.push_str(&format!("H{x}V{}", d1(y_of(v as f64) - lift)));
     }
-    out.push((secs(end), level));
+    d.push_str(&format!("H{}", d1(g.x_at(g.end))));
+    d
+}
+
+impl ChartData {
+    /// The chart laid out for a `width` pixels wide SVG.
+    pub fn geometry(&self, width: f64) -> ChartGeometry {
+        let width = width.max(240.0);
+        let plot = (LEFT, TOP, width - RIGHT, HEIGHT - BOTTOM);
+        let y_max = self.top() + 1;
+        let y_of = move |v: f64| plot.3 - (plot.3 - plot.1) * v / y_max as f64;
+        let mut g = ChartGeometry {
+            width,
+            height: HEIGHT,
+            plot,
+            counter: String::new(),
+            received: String::new(),
+            x_ticks: Vec::new(),
+            y_ticks: (0..=y_max).map(|v| (y_of(v as f64), v.to_string())).collect(),
+            end: self.end,
+        };
+        let span = self.end.ms();
+        let step = tick_step(span.max(1), ((plot.2 - plot.0) / PX_PER_X_LABEL).floor() as u64);
+        g.x_ticks = (0..=span / step)
+            .map(|i| {
+                let t = Millis(i * step);
+                (g.x_at(t), crate::view::num::Fixed(t.ms() as f64 / 1000.0, 2).to_string())
+            })
+            .collect();
+        g.counter = step_path(&self.counter, &g, y_of, 0.0);
+        g.received = step_path(&self.received, &g, y_of, 3.0);
+        g
+    }
+}
+
+/// The chart as a standalone SVG document at `playhead` (for tests and
+/// files): the same geometry the page draws, with fixed colours.
+pub fn to_svg(data: &ChartData, playhead: Millis, width: f64) -> String {
+    let g = data.geometry(width);
+    let (left, top, right, bottom) = g.plot;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
+         font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n",
+        w = d1(g.width),
+        h = d1(g.height)
+    );
+    for (y, label) in &g.y_ticks {
+        out.push_str(&format!(
+            "<path d=\"M{l} {y}H{r}\" stroke=\"#e2e6ec\"/><text x=\"{tx}\" y=\"{ty}\" text-anchor=\"end\">{label}</text>\n",
+            l = d1(left),
+            r = d1(right),
+            y = d1(*y),
+            tx = d1(left - 6.0),
+            ty = d1(y + 4.0)
+        ));
+    }
+    for (x, label) in &g.x_ticks {
+        out.push_str(&format!(
+            "<path d=\"M{x} {t}V{b}\" stroke=\"#e2e6ec\"/><text x=\"{x}\" y=\"{ly}\" text-anchor=\"middle\">{label}</text>\n",
+            x = d1(*x),
+            t = d1(top),
+            b = d1(bottom),
+            ly = d1(bottom + 16.0)
+        ));
+    }
+    out.push_str(&format!(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">model time (s)</text>\n",
+        d1((left + right) / 2.0),
+        d1(g.height - 6.0)
+    ));
+    out.push_str(&format!("<path d=\"{}\" fill=\"none\" stroke=\"#2f855a\" stroke-width=\"3\"/>\n", g.counter));
+    out.push_str(&format!("<path d=\"{}\" fill=\"none\" stroke=\"#2b6cb0\" stroke-width=\"2\"/>\n", g.received));
+    let x = d1(g.x_at(playhead));
+    out.push_str(&format!(
+        "<path d=\"M{x} {}V{}\" stroke=\"#d53f8c\" stroke-width=\"2\"/>\n</svg>\n",
+        d1(top),
+        d1(bottom)
+    ));
     out
-}
-
-/// Draws the chart onto `area`; `scale` multiplies sizes for high-density
-/// screens. The browser draws its legend in HTML beside the canvas, so
-/// `legend` is only for standalone drawings.
-pub fn draw<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    data: &ChartData,
-    playhead: Millis,
-    palette: &Palette,
-    scale: f64,
-    legend: bool,
-) -> Result<(), String> {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    let px = |v: f64| (v * scale).round() as u32;
-    area.fill(&palette.background).map_err(err)?;
-    let x_max = (data.end.ms() as f64 / 1000.0).max(0.01);
-    let y_max = data.top() as f64 + 1.0;
-    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&palette.text);
-    let mut chart = ChartBuilder::on(area)
-        .margin(px(10.0))
-        .x_label_area_size(px(34.0))
-        .y_label_area_size(px(36.0))
-        .build_cartesian_2d(0.0..x_max, 0.0..y_max)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("model time (s)")
-        .y_labels(y_max as usize + 1)
-        .y_label_formatter(&|v| crate::view::num::d0(*v).to_string())
-        .x_label_formatter(&|v| crate::view::num::Fixed(*v, 2).to_string())
-        .label_style(font(12.0))
-        .axis_desc_style(font(12.0))
-        .axis_style(palette.text)
-        .bold_line_style(palette.grid)
-        .light_line_style(palette.background)
-        .draw()
-        .map_err(err)?;
-    let counter = palette.counter;
-    chart
-        .draw_series(LineSeries::new(steps(&data.counter, data.end), counter.stroke_width(px(3.0))))
-        .map_err(err)?
-        .label("Committed counter")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], counter.stroke_width(3)));
-    let received = palette.received;
-    chart
-        .draw_series(LineSeries::new(
-            steps(&data.received, data.end).into_iter().map(|(x, y)| (x, y + 0.04 * y_max.min(1.0))),
-            received.stroke_width(px(2.0)),
-        ))
-        .map_err(err)?
-        .label("Successes the client received")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], received.stroke_width(2)));
-    let p = playhead.min(data.end).ms() as f64 / 1000.0;
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(p, 0.0), (p, y_max)],
-            palette.playhead.stroke_width(px(2.0)),
-        )))
-        .map_err(err)?;
-    if legend {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(font(12.0))
-            .background_style(palette.background.mix(0.85))
-            .border_style(palette.grid)
-            .draw()
-            .map_err(err)?;
-    }
-    area.present().map_err(err)
-}
-
-/// The chart as an SVG document (for tests and export).
-pub fn to_svg(data: &ChartData, playhead: Millis, size: (u32, u32)) -> Result<String, String> {
-    let mut out = String::new();
-    {
-        let area = SVGBackend::with_string(&mut out, size).into_drawing_area();
-        draw(&area, data, playhead, &LIGHT, 1.0, true)?;
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -207,17 +229,53 @@ mod tests {
     }
 
     #[test]
-    fn draws_an_svg_with_both_series_and_the_legend() {
-        let svg = to_svg(&data(&[(&DEDUP, "off")]), Millis(3000), (640, 240)).unwrap();
-        assert!(svg.contains("Committed counter"));
-        assert!(svg.contains("Successes the client received"));
-        assert!(svg.matches("<polyline").count() >= 3, "two series and the playhead");
+    fn the_geometry_puts_times_and_values_where_they_belong() {
+        // Dedup off: the counter steps to 1 at 2.00 s and to 2 at 6.00 s;
+        // the run ends at 6.05 s. Plot area: x from 44 to 640 - 16 = 624,
+        // y from 240 - 44 = 196 (value 0) up to 12 (value 3 = top + 1).
+        let g = data(&[(&DEDUP, "off")]).geometry(640.0);
+        assert_eq!(g.plot, (44.0, 12.0, 624.0, 196.0));
+        assert_eq!(g.x_at(Millis(0)), 44.0);
+        assert_eq!(g.x_at(Millis(6050)), 624.0);
+        assert_eq!(g.x_at(Millis(9000)), 624.0, "clamped to the run");
+        let x2 = 44.0 + 580.0 * 2000.0 / 6050.0;
+        assert!((g.x_at(Millis(2000)) - x2).abs() < 1e-9);
+        // y: 196 - 184 * v / 3.
+        assert_eq!(
+            g.y_ticks.iter().map(|(y, l)| (d1(*y).to_string(), l.as_str())).collect::<Vec<_>>(),
+            [("196.0".to_owned(), "0"), ("134.7".to_owned(), "1"), ("73.3".to_owned(), "2"), ("12.0".to_owned(), "3")]
+        );
+        assert_eq!(
+            g.counter,
+            format!("M44.0 196.0H{}V134.7H{}V73.3H624.0", d1(x2), d1(44.0 + 580.0 * 6000.0 / 6050.0))
+        );
+        // 580 px give at most 6 labels: 6050 ms in steps of 2000 ms.
+        assert_eq!(g.x_ticks.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>(), ["0.00", "2.00", "4.00", "6.00"]);
+    }
+
+    #[test]
+    fn tick_steps_are_one_two_or_five_times_a_power_of_ten() {
+        assert_eq!(tick_step(6050, 6), 2000);
+        assert_eq!(tick_step(6050, 7), 1000);
+        assert_eq!(tick_step(50, 10), 5);
+        assert_eq!(tick_step(1, 3), 1);
+        assert_eq!(tick_step(120_000, 2), 100_000);
+    }
+
+    #[test]
+    fn a_standalone_svg_has_both_series_and_the_playhead() {
+        let svg = to_svg(&data(&[(&DEDUP, "off")]), Millis(3000), 640.0);
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640.0\""));
+        assert_eq!(svg.matches("stroke-width").count(), 3, "two series and the playhead");
+        assert!(svg.contains("model time (s)"));
     }
 
     #[test]
     fn a_zero_length_run_still_draws() {
         let d = data(&[(&FAULT, "none"), (&EXEC, "0"), (&RESPONSE_TRANSIT, "0")]);
         assert_eq!(d.end, Millis(0));
-        assert!(to_svg(&d, Millis(0), (320, 200)).is_ok());
+        let g = d.geometry(320.0);
+        assert_eq!(g.x_ticks.len(), 1);
+        assert!(to_svg(&d, Millis(0), 320.0).ends_with("</svg>\n"));
     }
 }

@@ -1,158 +1,135 @@
 //! The run as JSON: one schema for the command line's `--format json` and
 //! the browser's export.
 
-use serde::Serialize;
-
 use crate::sim::Millis;
+use crate::sim::Schema;
 use crate::sim::ack::compare::Comparison;
-use crate::sim::ack::{Record, Run, Settings};
+use crate::sim::ack::ledger::LedgerEntry;
+use crate::sim::ack::{Record, Run};
+use crate::sim::json::Json;
 
 use super::compare::differences;
 use super::sentences::sentence;
 
-#[derive(Serialize)]
-struct LedgerJson {
-    t_ms: u64,
-    attempt: u32,
-    key: String,
-    payload: &'static str,
+fn obj(members: Vec<(&str, Json)>) -> Json {
+    Json::Obj(members.into_iter().map(|(n, v)| (n.to_owned(), v)).collect())
 }
 
-#[derive(Serialize)]
-struct EventJson {
-    t_ms: u64,
-    kind: &'static str,
-    attempt: u32,
-    key: Option<String>,
-    text: String,
+fn ms(t: Millis) -> Json {
+    Json::num(t.ms())
 }
 
-#[derive(Serialize)]
-struct RunJson<'a> {
-    outcome: &'static str,
-    outcome_ms: u64,
-    ack_ms: Option<u64>,
-    end_ms: u64,
-    committed: u64,
-    dedup_hits: u32,
-    attempts: u32,
-    lost_responses: u32,
-    late_responses: u32,
-    conflicts: u32,
-    refused: u32,
-    unprocessable: u32,
-    mismatched_hits: u32,
-    crash_at_ms: Option<u64>,
-    restart_at_ms: Option<u64>,
-    final_status: Option<u16>,
-    exhausted_by: Option<&'static str>,
-    ledger: Vec<LedgerJson>,
-    events: Vec<EventJson>,
-    settings: &'a Settings,
+fn ledger_json(entries: &[LedgerEntry]) -> Json {
+    Json::Arr(
+        entries
+            .iter()
+            .map(|e| {
+                obj(vec![
+                    ("t_ms", ms(e.t)),
+                    ("attempt", Json::num(e.attempt)),
+                    ("key", Json::str(e.key.to_string())),
+                    ("payload", Json::str(e.payload.name())),
+                ])
+            })
+            .collect(),
+    )
 }
 
-fn ledger_json(entries: &[crate::sim::ack::ledger::LedgerEntry]) -> Vec<LedgerJson> {
-    entries
-        .iter()
-        .map(|e| LedgerJson { t_ms: e.t.ms(), attempt: e.attempt, key: e.key.to_string(), payload: e.payload.name() })
-        .collect()
+fn event_json(r: &Record) -> Json {
+    obj(vec![
+        ("t_ms", ms(r.t)),
+        ("kind", Json::str(r.kind())),
+        ("attempt", Json::num(r.attempt)),
+        ("key", Json::opt(r.key, |k| Json::str(k.to_string()))),
+        ("text", Json::str(sentence(r))),
+    ])
 }
 
-fn event_json(r: &Record) -> EventJson {
-    EventJson {
-        t_ms: r.t.ms(),
-        kind: r.kind(),
-        attempt: r.attempt,
-        key: r.key.map(|k| k.to_string()),
-        text: sentence(r),
-    }
-}
-
-fn run_doc(run: &Run) -> RunJson<'_> {
+/// The run's summary, ledger, events and settings as one JSON object.
+fn run_doc(run: &Run) -> Json {
     let s = run.summary();
-    RunJson {
-        outcome: s.outcome.name(),
-        outcome_ms: s.outcome_at.ms(),
-        ack_ms: s.ack_at.map(|t| t.ms()),
-        end_ms: s.end.ms(),
-        committed: s.committed,
-        dedup_hits: s.dedup_hits,
-        attempts: s.attempts,
-        lost_responses: s.lost_responses,
-        late_responses: s.late_responses,
-        conflicts: s.conflicts,
-        refused: s.refused,
-        unprocessable: s.unprocessable,
-        mismatched_hits: s.mismatched_hits,
-        crash_at_ms: s.crash_at.map(|t| t.ms()),
-        restart_at_ms: s.restart_at.map(|t| t.ms()),
-        final_status: s.outcome.final_status(),
-        exhausted_by: s.outcome.exhausted_by().map(|by| by.name()),
-        ledger: ledger_json(run.ledger()),
-        events: run.records().iter().map(event_json).collect(),
-        settings: run.settings(),
-    }
+    obj(vec![
+        ("outcome", Json::str(s.outcome.name())),
+        ("outcome_ms", ms(s.outcome_at)),
+        ("ack_ms", Json::opt(s.ack_at, ms)),
+        ("end_ms", ms(s.end)),
+        ("committed", Json::num(s.committed)),
+        ("dedup_hits", Json::num(s.dedup_hits)),
+        ("attempts", Json::num(s.attempts)),
+        ("lost_responses", Json::num(s.lost_responses)),
+        ("late_responses", Json::num(s.late_responses)),
+        ("conflicts", Json::num(s.conflicts)),
+        ("refused", Json::num(s.refused)),
+        ("unprocessable", Json::num(s.unprocessable)),
+        ("mismatched_hits", Json::num(s.mismatched_hits)),
+        ("crash_at_ms", Json::opt(s.crash_at, ms)),
+        ("restart_at_ms", Json::opt(s.restart_at, ms)),
+        ("final_status", Json::opt(s.outcome.final_status(), Json::num)),
+        ("exhausted_by", Json::opt(s.outcome.exhausted_by(), |by| Json::str(by.name()))),
+        ("ledger", ledger_json(run.ledger())),
+        ("events", Json::Arr(run.records().iter().map(event_json).collect())),
+        ("settings", run.settings().to_json_doc()),
+    ])
 }
 
 /// The whole run as one pretty-printed JSON document.
 pub fn run_to_json(run: &Run) -> String {
-    // Serialising plain structs of strings and integers cannot fail.
-    serde_json::to_string_pretty(&run_doc(run)).expect("run JSON serialises")
-}
-
-#[derive(Serialize)]
-struct DivergenceJson {
-    /// The position in both event lists.
-    index: usize,
-    t_ms: u64,
-    a: Option<EventJson>,
-    b: Option<EventJson>,
-}
-
-#[derive(Serialize)]
-struct DifferencesJson {
-    first_divergence: Option<DivergenceJson>,
-    only_a: Vec<LedgerJson>,
-    only_b: Vec<LedgerJson>,
-    agree_before_fork: Option<bool>,
-    lines: Vec<(&'static str, String)>,
-}
-
-#[derive(Serialize)]
-struct CompareJson<'a> {
-    fork_ms: Option<u64>,
-    a: RunJson<'a>,
-    b: RunJson<'a>,
-    differences: DifferencesJson,
+    run_doc(run).pretty()
 }
 
 /// Two runs and their differences as one JSON document (the export of a
 /// comparison).
 pub fn compare_to_json(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -> String {
-    let doc = CompareJson {
-        fork_ms: fork.map(|t| t.ms()),
-        a: run_doc(a),
-        b: run_doc(b),
-        differences: DifferencesJson {
-            first_divergence: c.divergence.map(|d| DivergenceJson {
-                index: d.index,
-                t_ms: d.t().ms(),
-                a: d.a.as_ref().map(event_json),
-                b: d.b.as_ref().map(event_json),
-            }),
-            only_a: ledger_json(&c.only_a),
-            only_b: ledger_json(&c.only_b),
-            agree_before_fork: fork.map(|t| c.agree_before(t)),
-            lines: differences(a, b, c, fork).into_iter().map(|l| (l.label, l.text)).collect(),
-        },
-    };
-    serde_json::to_string_pretty(&doc).expect("comparison JSON serialises")
+    let divergence = Json::opt(c.divergence, |d| {
+        obj(vec![
+            ("index", Json::num(d.index)),
+            ("t_ms", ms(d.t())),
+            ("a", Json::opt(d.a.as_ref(), event_json)),
+            ("b", Json::opt(d.b.as_ref(), event_json)),
+        ])
+    });
+    let lines = differences(a, b, c, fork)
+        .into_iter()
+        .map(|l| Json::Arr(vec![Json::str(l.label), Json::str(l.text)]))
+        .collect();
+    obj(vec![
+        ("fork_ms", Json::opt(fork, ms)),
+        ("a", run_doc(a)),
+        ("b", run_doc(b)),
+        (
+            "differences",
+            obj(vec![
+                ("first_divergence", divergence),
+                ("only_a", ledger_json(&c.only_a)),
+                ("only_b", ledger_json(&c.only_b)),
+                ("agree_before_fork", Json::opt(fork, |t| Json::Bool(c.agree_before(t)))),
+                ("lines", Json::Arr(lines)),
+            ]),
+        ),
+    ])
+    .pretty()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::ack::Settings;
     use crate::sim::ack::settings::DEDUP;
+
+    #[test]
+    fn the_run_document_is_what_serde_would_write_for_the_same_fields() {
+        // The report is written by hand (see `sim::json`); its settings
+        // object is the one `serde` writes for the settings.
+        let run = Run::simulate(&Settings::from_pairs(&[(&DEDUP, "off")]).unwrap()).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&run_to_json(&run)).unwrap();
+        assert_eq!(doc["settings"], run.settings().to_json());
+        assert_eq!(doc["committed"], 2);
+        assert_eq!(doc["ack_ms"], 6050);
+        assert_eq!(doc["crash_at_ms"], serde_json::Value::Null);
+        assert_eq!(doc["ledger"][1]["key"], "intent-1");
+        assert_eq!(doc["events"][0]["kind"], "attempt-sent");
+        assert_eq!(doc["events"][0]["text"], sentence(&run.records()[0]));
+    }
 
     #[test]
     fn a_comparison_exports_both_runs_and_the_divergence() {

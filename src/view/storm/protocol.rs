@@ -108,7 +108,10 @@ pub fn aws_reference() -> Vec<SweepCell> {
 }
 
 fn settings_of(value: &Value) -> Result<StormSettings, String> {
-    settings_from_value::<StormSettings>(value).map_err(|e| e.to_string())
+    // Settings files have one reader; the request's object is handed to it
+    // as the JSON text it came as.
+    let doc = crate::sim::json::parse(&value.to_string()).map_err(|e| e.to_string())?;
+    settings_from_value::<StormSettings>(&doc).map_err(|e| e.to_string())
 }
 
 /// Handles one request; `progress` hears each step of a long job.
