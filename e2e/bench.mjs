@@ -133,6 +133,43 @@ try {
   await stormPage.getByRole("img", { name: /^Work: write calls/ }).waitFor({ timeout: 300_000 });
   row("storm page: AWS sweep (95 cells x 100 runs) in the browser", `${((Date.now() - t0) / 1000).toFixed(1)} s`);
   row("storm page: longest frame while the sweep ran", `${(await longest).toFixed(0)} ms`);
+
+  // The risk page: its bundle, opening it from the Lab switcher, and one
+  // pattern switched to the updated checks, table and timeline.
+  const riskDir = `${dist}risk/`;
+  row("risk page on first use (raw / gzip / brotli)", fmt(sizes(riskDir, filesIn(riskDir))));
+  const riskPage = await browser.newPage();
+  const opens = [];
+  for (let i = 0; i < 5; i++) {
+    await riskPage.goto(`http://127.0.0.1:${port}/?dedup=off`);
+    await riskPage.waitForSelector(".mirror-text");
+    const started = Date.now();
+    await riskPage.getByLabel("Lab", { exact: true }).selectOption("risk");
+    await riskPage.waitForSelector(".risk .check-list li");
+    opens.push(Date.now() - started);
+  }
+  row("risk page: Lab switcher to the rendered risk page (median of 5)", `${median(opens)} ms`);
+  await riskPage.goto(`http://127.0.0.1:${port}/risk/?preset=not-found-resend&mode=patterns&at=6`);
+  await riskPage.waitForSelector(".risk .check-list li");
+  const switches = await riskPage.evaluate(async () => {
+    const box = document.getElementById("f-cas");
+    const checks = document.querySelector(".checks");
+    const out = [];
+    for (let i = 0; i < 20; i++) {
+      const before = checks.textContent;
+      const t0 = performance.now();
+      box.checked = !box.checked;
+      box.dispatchEvent(new Event("change", { bubbles: true }));
+      // Effects run as microtasks; a zero timeout runs after all of them.
+      await new Promise((r) => setTimeout(r, 0));
+      const t1 = performance.now();
+      if (checks.textContent === before) throw new Error("the checks did not change");
+      out.push(t1 - t0);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 20)));
+    }
+    return out;
+  });
+  row("risk page: switch a pattern to updated DOM (median of 20)", `${median(switches).toFixed(1)} ms`);
 } finally {
   await browser.close();
   server.kill();

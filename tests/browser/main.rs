@@ -2,6 +2,8 @@
 //! produce: what a person would see after each interaction.
 #![cfg(target_arch = "wasm32")]
 
+mod risk;
+
 use idempotency_lab::sim::Millis;
 use idempotency_lab::sim::ack::Settings;
 use idempotency_lab::sim::ack::settings::DEDUP;

@@ -1,31 +1,196 @@
-//! The risk-review lab's page.
+//! The risk-review lab's page: the incident replayed with a naive server,
+//! then with the patterns that make it safe, one switch at a time. Its
+//! state is [`Risk`]; each panel is a component of its own that renders
+//! what `view::risk` computes from the run and the playhead, so tests can
+//! mount any of them.
 
+mod checks;
+mod controls;
+mod incident;
+mod keyboard;
+mod load;
+mod machine;
+mod markup;
+mod panels;
+mod playback;
+mod questions;
+pub mod state;
+mod table;
+mod timeline;
+mod toolbar;
+mod trace;
+
+pub use checks::ChecksPanel;
+pub use controls::RiskControls;
+pub use incident::Incident;
+pub use load::Load;
+pub use machine::StateMachine;
+pub use panels::{RiskEvents, RiskFigures, RiskMirror, RiskNotices};
+pub use playback::RiskPlayback;
+pub use questions::Questions;
+pub use state::Risk;
+pub use table::DatabaseTable;
+pub use timeline::RiskTimeline;
+pub use toolbar::RiskToolbar;
+pub use trace::{Alerts, DeadlineBudget, Reconstruct};
+
+use leptos::html;
 use leptos::prelude::*;
 
-use crate::view::url::{LabKind, parse_query_on};
+use crate::sim::risk::Settings;
+use crate::view::url::{LabKind, decode_settings, parse_query_on, to_query};
 
 use super::app::{CurrentLab, LabSwitcher, ThemePicker};
 use super::dom;
+use super::keyboard::ShortcutsDialog;
+use super::toolbar::share_url;
 
 /// The risk-review lab's page, configured from its address.
 #[component]
 pub fn RiskApp() -> impl IntoView {
     let link = parse_query_on(&dom::location_search(), LabKind::Risk);
     if link.state.lab != LabKind::Risk {
+        // A link naming another lab belongs on that lab's page.
         dom::navigate(&super::app::lab_address(link.state.lab, LabKind::Risk, &dom::location_search()));
     }
-    let theme = RwSignal::new(link.state.theme);
-    Effect::new(move |_| dom::set_root_attribute("data-theme", theme.get().name()));
-    provide_context(CurrentLab(LabKind::Risk, theme));
+    let (settings, refused) = decode_settings::<Settings>(&link.state.lab_params);
+    let notices = link.notices.into_iter().chain(refused).collect();
+    let risk = Risk::new(settings, &link.state, notices);
+    // A host's look and feel from the link, through the CSSOM (which the
+    // Content-Security-Policy allows, unlike inline style attributes).
+    if let Some(hex) = &link.state.accent {
+        dom::set_root_property("--il-accent", &format!("#{hex}"));
+    }
+    if let Some(font) = link.state.font {
+        dom::set_root_property("--il-font", font.family());
+    }
+    // The address bar follows the settings and the playhead, but not every
+    // frame of playback (browsers limit how often it may change), and a
+    // moment after a change rather than in the same frame: rewriting the
+    // address costs the browser more than redrawing the panels.
+    let pending = StoredValue::new(0u32);
+    Effect::new(move |_| {
+        risk.run.track();
+        risk.playhead.track();
+        risk.theme.track();
+        if risk.playing.get() {
+            return;
+        }
+        let ticket = pending.get_value().wrapping_add(1);
+        pending.set_value(ticket);
+        set_timeout(
+            move || {
+                if pending.get_value() == ticket {
+                    let mut state = risk.link_state();
+                    state.at = state.at.filter(|t| t.ms() > 0);
+                    dom::replace_query(&to_query(&state));
+                }
+            },
+            std::time::Duration::from_millis(120),
+        );
+    });
+    provide_context(CurrentLab(LabKind::Risk, risk.theme));
+    view! { <RiskWorkbench risk/> }
+}
+
+/// Everything below the address: mountable on its own.
+#[component]
+pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
+    Effect::new(move |_| dom::set_root_attribute("data-theme", risk.theme.get().name()));
+    let dialog = NodeRef::<html::Dialog>::new();
+    keyboard::install(risk, dialog);
+    let open_shortcuts = Callback::new(move |()| super::keyboard::open(dialog));
+    let predicting = move || risk.answer_hidden();
+    let live = move || risk.announcement.get();
+    // The embed is the same page without its chrome: no masthead, settings,
+    // questions or observability panels, and the playback controls and the
+    // timeline first (risk.css orders them). One view serves both, so the
+    // bundle carries the page's panels once.
+    let embed = risk.embed;
+    // Built only on the full page, so the embed runs none of their work.
+    let chrome = move |make: &dyn Fn() -> AnyView| if embed { ().into_any() } else { make() };
+    let embed_footer = move || {
+        risk.playhead.track();
+        risk.run.track();
+        let mut state = risk.link_state();
+        state.embed = false;
+        share_url(&state)
+    };
     view! {
-        <div class="app risk">
-            <header class="masthead">
-                <div class="brand">
-                    <h1>"Idempotency Lab"</h1>
-                </div>
-                <LabSwitcher/>
-                <ThemePicker theme/>
-            </header>
+        <div class="app risk" class:embed=embed class:predicting=predicting>
+            {chrome(&|| {
+                view! {
+                    <header class="masthead">
+                        <div class="brand">
+                            <h1>"Idempotency Lab"</h1>
+                            <p class="tagline">
+                                "One timeout once created two risk reviews for one order. Replay it with a naive tool server, then turn the patterns on one by one and see which invariant each one protects."
+                            </p>
+                        </div>
+                        <LabSwitcher/>
+                        <RiskToolbar risk on_shortcuts=open_shortcuts/>
+                        <ThemePicker theme=risk.theme/>
+                    </header>
+                }
+                    .into_any()
+            })}
+            <RiskNotices risk/>
+            <div class="workspace">
+                {chrome(&|| {
+                    view! {
+                        <div class="area-controls">
+                            <RiskControls risk/>
+                        </div>
+                    }
+                        .into_any()
+                })}
+                <main class="stage">
+                    <RiskFigures risk/>
+                    <RiskTimeline risk/>
+                    <RiskPlayback risk/>
+                    {chrome(&|| view! { <Incident risk/> }.into_any())}
+                    <div class="risk-grid">
+                        <DatabaseTable risk/>
+                        <StateMachine risk/>
+                        <ChecksPanel risk/>
+                        {chrome(&|| view! { <Alerts risk/> }.into_any())}
+                    </div>
+                    {chrome(&|| {
+                        view! {
+                            <div class="risk-grid">
+                                <Reconstruct risk/>
+                                <DeadlineBudget risk/>
+                            </div>
+                            <Load risk/>
+                        }
+                            .into_any()
+                    })}
+                    <div class="text-panels">
+                        <RiskEvents risk/>
+                        <RiskMirror risk/>
+                    </div>
+                </main>
+                {chrome(&|| {
+                    view! {
+                        <div class="area-experiments">
+                            <Questions risk/>
+                        </div>
+                    }
+                        .into_any()
+                })}
+            </div>
+            {embed
+                .then(|| {
+                    view! {
+                        <p class="embed-footer">
+                            <a href=embed_footer target="_blank" rel="noopener">
+                                "Open in Idempotency Lab"
+                            </a>
+                        </p>
+                    }
+                })}
+            <div class="visually-hidden" aria-live="polite" aria-atomic="true">{live}</div>
+            <ShortcutsDialog dialog/>
         </div>
     }
 }

@@ -341,9 +341,11 @@ fn call_name(kind: DsKind) -> &'static str {
     }
 }
 
+/// The text with its first letter a capital. The lab's words are ASCII;
+/// keeping to ASCII spares the browser bundle Unicode's case tables.
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+    chars.next().map_or_else(String::new, |c| std::iter::once(c.to_ascii_uppercase()).chain(chars).collect())
 }
 
 /// A figure's value as text (ids as the report writes them).

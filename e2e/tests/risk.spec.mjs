@@ -1,0 +1,320 @@
+// The risk-review lab's page, through accessible names, compared with the
+// command line's release build for the same settings.
+import { createRequire } from "node:module";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { test, expect } from "./fixtures.mjs";
+
+const cli = new URL("../../target/release/idempotency-lab", import.meta.url).pathname;
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+const PRESETS = [
+  "incident",
+  "same-request-key",
+  "same-business-key",
+  "lost-create-response",
+  "not-found-resend",
+  "forged-order",
+  "overload",
+  "worker-crash",
+  "random-faults",
+];
+
+/** The command line's run for the same flags, as JSON. */
+function native(args) {
+  // The burst's run is a few megabytes of JSON.
+  return JSON.parse(execFileSync(cli, ["risk", "--format", "json", ...args], { encoding: "utf8", maxBuffer: 256 << 20 }));
+}
+
+/** A link's `at` for a model time in milliseconds. */
+const seconds = (ms) => (ms / 1000).toFixed(3);
+
+function mirror(page) {
+  return page.getByRole("region", { name: "State as text" }).locator("pre");
+}
+
+async function openRisk(page, query = "") {
+  await page.goto(`/risk/${query ? `?${query}` : ""}`);
+  await expect(mirror(page)).toContainText("Risk-review lab: preset");
+}
+
+function checks(page) {
+  return page.getByRole("region", { name: "Acceptance checks" });
+}
+
+/** The verdict word a check shows. */
+function verdictOf(page, name) {
+  return checks(page).getByRole("listitem").filter({ hasText: name }).locator(".verdict-word");
+}
+
+const WORD = { true: "holds", false: "fails", null: "not applicable" };
+
+function figure(page, name) {
+  return page.getByRole("region", { name: "At the playhead" }).locator(".figure", { hasText: name }).locator("dd");
+}
+
+test("every preset in both modes shows the command line's verdicts and review counts", async ({ page }) => {
+  test.setTimeout(180_000);
+  for (const preset of PRESETS) {
+    for (const mode of ["naive", "patterns"]) {
+      const run = native(["--preset", preset, "--mode", mode]);
+      // The playhead at the run's last event: nothing changes after it.
+      await openRisk(page, `preset=${preset}&mode=${mode}&at=${seconds(run.end_ms)}`);
+      await expect(page.getByLabel("Preset", { exact: true })).toHaveValue(preset);
+      for (const check of run.checks) {
+        await expect(verdictOf(page, check.name), `${preset} ${mode} ${check.name}`).toHaveText(WORD[check.holds]);
+      }
+      await expect(figure(page, "Reviews at the Risk API"), `${preset} ${mode}`).toHaveText(String(run.summary.reviews));
+      await expect(figure(page, "Rows in the table")).toHaveText(String(run.summary.rows));
+    }
+  }
+});
+
+test("the naive incident shows the report's six clock times beside the run's", async ({ page }) => {
+  await openRisk(page);
+  const run = native([]);
+  const log = page.getByRole("region", { name: "What happened" });
+  // The report's clocks, from the incident report (RISK-MODEL.md).
+  const report = ["10:31:08.120", "10:31:08.241", "10:31:10.742", "10:31:10.743", "10:31:12.000", "10:31:12.531"];
+  // The run's matching events, from the command line.
+  const calls = run.tool_calls.filter((c) => c.tool === "request_risk_review");
+  const kind = (k) => run.events.filter((e) => e.kind === k);
+  const ran = [
+    calls[0].clock,
+    kind("row_inserted")[0].clock,
+    kind("downstream_timeout")[0].clock,
+    run.tool_results.find((r) => r.call === calls[0].call).clock,
+    calls[1].clock,
+    run.reviews[1].clock,
+  ];
+  const lines = log.getByRole("listitem");
+  await expect(lines).toHaveCount(6);
+  for (let i = 0; i < 6; i++) {
+    await expect(lines.nth(i)).toContainText(`report ${report[i]}`);
+    await expect(lines.nth(i)).toContainText(`run ${ran[i]}`);
+  }
+  await expect(lines.nth(3)).toContainText("SUBMISSION_FAILED");
+  // A line lights up once the playhead reaches it; choosing one moves it there.
+  await expect(log.locator(".log-line.past")).toHaveCount(1);
+  await lines.nth(5).getByRole("button").click();
+  await expect(log.locator(".log-line.past")).toHaveCount(6);
+  await expect(mirror(page)).toContainText(`on the wall clock`);
+  await expect(mirror(page)).toContainText(`Model time: ${(run.reviews[1].t_ms / 1000).toFixed(3)} s, ${ran[5]}`);
+});
+
+test("switching one pattern off flips the check it protects", async ({ page }) => {
+  const on = native(["--preset", "not-found-resend", "--mode", "patterns"]);
+  const off = native(["--preset", "not-found-resend", "--mode", "patterns", "--cas", "off"]);
+  const holds = (run) => run.checks.find((c) => c.name === "single_claim_winner").holds;
+  expect([holds(on), holds(off)]).toEqual([true, false]);
+  await openRisk(page, `preset=not-found-resend&mode=patterns&at=${seconds(on.end_ms)}`);
+  const box = page.getByRole("checkbox", { name: "Compare-and-set claims" });
+  await expect(box).toBeChecked();
+  await expect(verdictOf(page, "single_claim_winner")).toHaveText("holds");
+  await box.uncheck();
+  await page.getByRole("slider", { name: "Time" }).fill(String(off.end_ms));
+  await expect(verdictOf(page, "single_claim_winner")).toHaveText("fails");
+  await expect(page).toHaveURL(/cas=off/);
+  // The same switch's line says which check it protects.
+  await expect(page.locator(".switch", { has: box })).toContainText("Protects single_claim_winner.");
+  // All on puts it back.
+  await page.getByRole("button", { name: "All on" }).click();
+  await expect(box).toBeChecked();
+  await page.getByRole("slider", { name: "Time" }).fill(String(on.end_ms));
+  await expect(verdictOf(page, "single_claim_winner")).toHaveText("holds");
+});
+
+test("the state machine marks the naive PENDING → FAILED as illegal", async ({ page }) => {
+  const run = native([]);
+  const bad = run.transitions.find((t) => !t.legal);
+  expect([bad.from, bad.to, bad.cause]).toEqual(["PENDING", "FAILED", "timeout"]);
+  await openRisk(page, `at=${seconds(bad.t_ms)}`);
+  const machine = page.getByRole("region", { name: "State machine" });
+  const item = machine.getByRole("listitem").filter({ hasText: "PENDING → FAILED (timeout)" });
+  await expect(item).toContainText("illegal");
+  await expect(machine.locator("path.edge.illegal")).toHaveCount(1);
+  await expect(machine.getByRole("img")).toHaveAccessibleDescription(/PENDING → FAILED \(timeout\), illegal/);
+  // A millisecond earlier nothing illegal has happened yet.
+  await page.getByRole("slider", { name: "Time" }).fill(String(bad.t_ms - 1));
+  await expect(machine.locator("path.edge.illegal")).toHaveCount(0);
+  await expect(machine.getByRole("listitem").filter({ hasText: "illegal" })).toHaveCount(0);
+});
+
+test.describe("links", () => {
+  test.use({ permissions: ["clipboard-read", "clipboard-write"] });
+
+  test("a link reopens the same lab, preset, switches and playhead", async ({ page, context }) => {
+    await openRisk(page);
+    await page.getByLabel("Preset", { exact: true }).selectOption("lost-create-response");
+    await page.getByRole("combobox", { name: "Mode" }).selectOption({ label: "Patterns" });
+    await page.getByRole("checkbox", { name: "Idempotent create" }).uncheck();
+    for (let i = 0; i < 5; i++) await page.getByRole("button", { name: "Next event" }).click();
+    const expected = await mirror(page).textContent();
+    await page.getByRole("button", { name: "Copy link" }).click();
+    const link = await page.locator("#share-text").inputValue();
+    expect(link).toMatch(/\/risk\/\?lab=risk&/);
+    expect(link).toMatch(/[?&]at=/);
+
+    const other = await context.newPage();
+    await other.goto(link);
+    await expect(mirror(other)).toHaveText(expected);
+    await expect(other.getByLabel("Lab", { exact: true })).toHaveValue("risk");
+    await expect(other.getByLabel("Preset", { exact: true })).toHaveValue("lost-create-response");
+    await expect(other.getByRole("combobox", { name: "Mode" })).toHaveValue("patterns");
+    await expect(other.getByRole("checkbox", { name: "Idempotent create" })).not.toBeChecked();
+    await expect(other.getByRole("checkbox", { name: "Compare-and-set claims" })).toBeChecked();
+  });
+
+  test("the Lab switcher opens the risk lab, and a link naming it from the opening page lands there", async ({ page }) => {
+    await page.goto("/");
+    await page.getByLabel("Lab", { exact: true }).selectOption("risk");
+    await expect(page).toHaveURL(/\/risk\/\?lab=risk/);
+    await expect(mirror(page)).toContainText("preset incident, mode naive");
+    await page.goto("/?lab=risk&preset=forged-order");
+    await expect(page).toHaveURL(/\/risk\//);
+    await expect(page.getByLabel("Preset", { exact: true })).toHaveValue("forged-order");
+  });
+
+  test("bad link values get a notice and fall back", async ({ page }) => {
+    await page.goto("/risk/?preset=moon&cas=maybe&mode=patterns&at=9999");
+    const notices = page.getByRole("status").first();
+    await expect(notices).toContainText("preset: \"moon\"");
+    await expect(notices).toContainText("cas: \"maybe\"");
+    await expect(notices).toContainText("past the end of this run");
+    await expect(page.getByLabel("Preset", { exact: true })).toHaveValue("incident");
+    await expect(page.getByRole("combobox", { name: "Mode" })).toHaveValue("patterns");
+  });
+});
+
+test("the exported run is the command line's JSON, and importing it restores the settings", async ({ page }, testInfo) => {
+  await openRisk(page, "preset=same-business-key&mode=patterns&ubk=off");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Export run (JSON)" }).click(),
+  ]);
+  const path = testInfo.outputPath("risk-run.json");
+  await download.saveAs(path);
+  const exported = readFileSync(path, "utf8");
+  const cliText = execFileSync(cli, ["risk", "--format", "json", "--preset", "same-business-key", "--mode", "patterns", "--unique-business-key", "off"], { encoding: "utf8" });
+  expect(exported).toBe(cliText);
+
+  const [svg] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export diagram (SVG)" }).click()]);
+  const svgText = readFileSync(await svg.path(), "utf8");
+  expect(svgText.startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\"")).toBe(true);
+  expect(svgText).toContain("10:31:08.120");
+
+  await page.getByRole("button", { name: "Reset to the opening settings" }).click();
+  await expect(page.getByLabel("Preset", { exact: true })).toHaveValue("incident");
+  await page.getByLabel("Import settings").setInputFiles(path);
+  await expect(page.locator(".notice")).toContainText("Imported settings from risk-run.json.");
+  await expect(page.getByLabel("Preset", { exact: true })).toHaveValue("same-business-key");
+  await expect(page.getByRole("checkbox", { name: "Unique business_key" })).not.toBeChecked();
+});
+
+test("a preset's question hides the verdicts until the reader predicts", async ({ page }) => {
+  await openRisk(page);
+  await page.getByRole("button", { name: "Same order, new request_key (second click)" }).click();
+  const card = page.locator(".experiment-card");
+  await expect(card).toContainText("Predict:");
+  await expect(verdictOf(page, "same_business_key_one_review")).toHaveText("?");
+  await expect(figure(page, "Reviews at the Risk API")).toHaveText("?");
+  const run = native(["--preset", "same-business-key", "--mode", "naive"]);
+  await card.getByRole("button", { name: "1", exact: true }).click();
+  await expect(card.locator(".answer")).toHaveText(
+    run.summary.reviews === 1 ? "Right: 1." : `Not quite: you said 1; the run shows ${run.summary.reviews}.`,
+  );
+  await expect(figure(page, "Reviews at the Risk API")).toHaveText(String(run.summary.reviews));
+  const holds = run.checks.find((c) => c.name === "same_business_key_one_review").holds;
+  await expect(verdictOf(page, "same_business_key_one_review")).toHaveText(WORD[holds]);
+});
+
+test("keyboard shortcuts step through events and the live region says what happened", async ({ page }) => {
+  const run = native([]);
+  const times = [...new Set(run.events.map((e) => e.t_ms))];
+  const at = (t) => run.events.filter((e) => e.t_ms === t);
+  await openRisk(page);
+  await page.locator("h1").click();
+  const live = page.locator("[aria-live=polite]");
+  const readout = page.getByRole("region", { name: "Playback" }).locator("output");
+  for (const t of times.slice(1, 3)) {
+    await page.keyboard.press("ArrowRight");
+    await expect(readout).toContainText(`Wall clock ${at(t)[0].clock}`);
+    await expect(live).toContainText(at(t)[0].text);
+  }
+  await page.keyboard.press("ArrowLeft");
+  await expect(readout).toContainText(`Wall clock ${at(times[1])[0].clock}`);
+  await page.keyboard.press("Home");
+  await expect(readout).toContainText(`Wall clock ${at(0)[0].clock}`);
+  await page.keyboard.press("?");
+  await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+});
+
+test("reconstructing a call reads its keys, policy and transitions from the run", async ({ page }) => {
+  const run = native([]);
+  await openRisk(page, `at=${seconds(run.end_ms)}`);
+  const panel = page.getByRole("region", { name: "Reconstruct a tool call" });
+  await expect(panel.getByLabel("Tool call")).toHaveValue("1");
+  await expect(panel).toContainText("acting for u-1001 (from the trusted context)");
+  await expect(panel).toContainText("not checked: authorization is off");
+  const first = run.transitions.filter((t) => t.row === "R10086").map((t) => `${t.from ?? "new row"} → ${t.to} (${t.cause}`);
+  for (const t of first) await expect(panel).toContainText(t);
+  // The menu lists every call once the reader reaches for it.
+  await panel.getByLabel("Tool call").focus();
+  await expect(panel.getByLabel("Tool call").locator("option")).toHaveCount(run.tool_calls.length);
+  await panel.getByLabel("Tool call").selectOption("2");
+  await expect(panel).toContainText("R10087");
+  const budget = page.getByRole("region", { name: "Deadline budget" });
+  await expect(budget).toContainText("call 2: answered after");
+  await expect(budget.getByRole("img", { name: /^Budget of 5.00 s: auth\/policy 0.10 s, database 0.30 s, Risk API 2.50 s, reserve 2.10 s$/ })).toBeVisible();
+});
+
+test("the overload preset shows the gates and Little's law", async ({ page }) => {
+  const run = native(["--preset", "overload", "--mode", "patterns"]);
+  await openRisk(page, `preset=overload&mode=patterns&at=${seconds(run.end_ms)}`);
+  const load = page.getByRole("region", { name: "Gates and queues" });
+  await expect(load).toContainText("Little's law");
+  await expect(load).toContainText(`${run.summary.tool_calls} calls arrived`);
+  await expect(load).toContainText(`So far at most ${run.gates.A.max_in_flight} in flight and ${run.gates.A.max_queue} queued; ${run.gates.A.overloaded} OVERLOADED.`);
+  await expect(page.getByRole("region", { name: "Alerts" })).toContainText("Replica A's queue is saturated");
+});
+
+test("360 px wide: nothing but the diagram and the table scrolls sideways", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 800 });
+  for (const query of ["", "preset=overload&mode=patterns&at=2", "embed=1&at=4.432"]) {
+    await openRisk(page, query);
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    expect(widths[0], query).toBeLessThanOrEqual(widths[1]);
+  }
+  await openRisk(page);
+  await page.getByRole("button", { name: "Lost create request: probe, claim, resend" }).click();
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  expect(widths[0]).toBeLessThanOrEqual(widths[1]);
+});
+
+test.describe("accessibility", () => {
+  // Injecting axe needs an inline script, so only these tests bypass the CSP.
+  test.use({ bypassCSP: true });
+  for (const [view, query] of [["normal", "at=4.432"], ["embed", "embed=1&preset=not-found-resend&mode=patterns&at=3.5"]]) {
+    for (const scheme of ["light", "dark"]) {
+      test(`axe finds no serious or critical violations on the risk page: ${view} view, ${scheme}`, async ({ page }) => {
+        await page.emulateMedia({ colorScheme: scheme });
+        await openRisk(page, query);
+        if (view === "normal") {
+          // States that only appear after interaction.
+          await page.getByRole("button", { name: "Copy link" }).click();
+          await page.getByRole("button", { name: "Lost create request: probe, claim, resend" }).click();
+          await page.getByText("Faults and the burst").click();
+          await page.getByLabel("Calls in the burst").fill("0");
+        }
+        await page.addScriptTag({ path: axePath });
+        const violations = await page.evaluate(async () => {
+          const result = await window.axe.run(document, { resultTypes: ["violations"] });
+          return result.violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+        });
+        expect(violations).toEqual([]);
+      });
+    }
+  }
+});

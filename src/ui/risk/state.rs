@@ -1,0 +1,397 @@
+//! The risk page's state in one place: the run on screen, the playhead,
+//! the form's fields, notices, the live region, the question in progress
+//! and the call being reconstructed. Nothing here decides model
+//! behaviour: runs come from the core, and what the page shows is derived
+//! from the run and the playhead by `view::risk`.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::sim::risk::facts::CallId;
+use crate::sim::risk::settings::{MODE, PARAM_COUNT, PARAMS, PRESET};
+use crate::sim::risk::{Check, Mode, Pattern, Preset, Run, Settings, Snapshot};
+use crate::sim::{Millis, ParamDef, Schema};
+use crate::view::fields;
+use crate::view::playback::{Speed, inspection_at};
+use crate::view::risk::diagram::end_of;
+use crate::view::risk::sentence;
+use crate::view::risk::trace::interesting_call;
+use crate::view::url::{Font, LabKind, LinkState, Theme, encode_settings, percent_decode};
+
+use super::super::state::{FieldState, Notice};
+
+/// Whether a memo's new value differs from its old one, for values that
+/// are only ever rebuilt when their inputs change.
+pub fn changed<T>(old: Option<&Arc<T>>, new: Option<&Arc<T>>) -> bool {
+    match (old, new) {
+        (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
+        _ => true,
+    }
+}
+
+/// A preset's question in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuestionState {
+    pub preset: Preset,
+    /// The reader's prediction, once made ("" for "just show me").
+    pub prediction: Option<String>,
+}
+
+#[derive(Clone, Copy)]
+pub struct Risk {
+    pub run: RwSignal<Arc<Run>>,
+    pub playhead: RwSignal<Millis>,
+    pub playing: RwSignal<bool>,
+    pub speed: RwSignal<Speed>,
+    /// The playing position in inspection milliseconds.
+    pub inspection: StoredValue<f64>,
+    /// Bumped whenever playback starts, so a stale frame loop stops.
+    pub loop_generation: StoredValue<u32>,
+    /// One per parameter, in `PARAMS` order.
+    pub fields: [FieldState; PARAM_COUNT],
+    pub notices: RwSignal<Vec<Notice>>,
+    next_notice: StoredValue<u32>,
+    /// The polite live region's text.
+    pub announcement: RwSignal<String>,
+    pub question: RwSignal<Option<QuestionState>>,
+    /// The tool call being reconstructed.
+    pub selected: RwSignal<Option<CallId>>,
+    /// Every actor's state at the playhead (computed once for all panels).
+    pub snapshot: Memo<Arc<Snapshot>>,
+    /// The nine checks at the playhead.
+    pub checks: Memo<Arc<Vec<Check>>>,
+    pub embed: bool,
+    pub theme: RwSignal<Theme>,
+    /// The host's look and feel from the link, kept in shared links.
+    look: StoredValue<(Option<String>, Option<Font>)>,
+}
+
+impl Risk {
+    /// The state for `settings` and the rest of a link (playhead, embed,
+    /// theme, look), with notices for anything refused on the way.
+    pub fn new(settings: Settings, link: &LinkState, mut notices: Vec<String>) -> Risk {
+        let (settings, run) = match Run::simulate(&settings) {
+            Ok(run) => (settings, run),
+            Err(e) => {
+                notices.push(format!("These settings could not be simulated ({e}); the opening settings are shown."));
+                let opening = Settings::default();
+                let run = Run::simulate(&opening).expect("the opening settings simulate");
+                (opening, run)
+            }
+        };
+        let end = end_of(&run);
+        let playhead = link.at.unwrap_or(Millis::ZERO);
+        if playhead > end {
+            notices.push(format!(
+                "at: {} s is past the end of this run; the playhead is at the end ({end}) instead.",
+                crate::sim::params::ms_to_seconds_text(playhead.ms()),
+            ));
+        }
+        let playhead = RwSignal::new(playhead.min(end));
+        let selected = RwSignal::new(interesting_call(&run));
+        let run = RwSignal::new(Arc::new(run));
+        let fields =
+            PARAMS.map(|p| FieldState { text: RwSignal::new(fields::value(p, &settings)), error: RwSignal::new(None) });
+        // Each is recomputed only when the run or the playhead moves, so a
+        // new value is a change: comparing by pointer spares the page a deep
+        // comparison (and its code).
+        let snapshot = Memo::new_with_compare(
+            move |_| {
+                let t = playhead.get();
+                run.with(|r| Arc::new(r.snapshot_at(t)))
+            },
+            changed,
+        );
+        let checks = Memo::new_with_compare(
+            move |_| {
+                let t = playhead.get();
+                run.with(|r| Arc::new(r.checks_at(t)))
+            },
+            changed,
+        );
+        let risk = Risk {
+            run,
+            playhead,
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(Speed::One),
+            inspection: StoredValue::new(0.0),
+            loop_generation: StoredValue::new(0),
+            fields,
+            notices: RwSignal::new(Vec::new()),
+            next_notice: StoredValue::new(0),
+            announcement: RwSignal::new(String::new()),
+            question: RwSignal::new(None),
+            selected,
+            snapshot,
+            checks,
+            embed: link.embed,
+            theme: RwSignal::new(link.theme),
+            look: StoredValue::new((link.accent.clone(), link.font)),
+        };
+        for n in notices {
+            risk.notify(n);
+        }
+        risk.sync_inspection();
+        risk
+    }
+
+    pub fn field_state(&self, param: &ParamDef) -> FieldState {
+        self.fields[Settings::index_of(param)]
+    }
+
+    pub fn notify(&self, text: String) {
+        let id = self.next_notice.get_value();
+        self.next_notice.set_value(id + 1);
+        self.notices.update(|n| {
+            n.push(Notice { id, text });
+            // Keep the newest few; an endless pile helps nobody.
+            let len = n.len();
+            if len > 6 {
+                n.drain(..len - 6);
+            }
+        });
+    }
+
+    pub fn dismiss(&self, id: u32) {
+        self.notices.update(|n| n.retain(|x| x.id != id));
+    }
+
+    /// The settings of the run on screen.
+    pub fn settings(&self) -> Settings {
+        self.run.with_untracked(|r| r.settings().clone())
+    }
+
+    /// Where playback ends: the run's last event.
+    pub fn end(&self) -> Millis {
+        self.run.with_untracked(|r| end_of(r))
+    }
+
+    /// Replaces every setting at once (a preset's question, an import, the
+    /// mode, a switch). Returns false, leaving everything as it was, if the
+    /// run fails.
+    pub fn apply(&self, settings: Settings) -> bool {
+        match Run::simulate(&settings) {
+            Ok(run) => {
+                for (param, state) in PARAMS.iter().zip(self.fields) {
+                    state.text.set(fields::value(param, &settings));
+                    state.error.set(None);
+                }
+                self.install(run);
+                true
+            }
+            Err(e) => {
+                self.notify(format!("These settings could not be simulated: {e}. The last run stays on screen."));
+                false
+            }
+        }
+    }
+
+    /// One control changed. A refused value shows its message beside the
+    /// control and leaves the last valid run on screen.
+    pub fn edit(&self, param: &'static ParamDef, text: String) {
+        let state = self.field_state(param);
+        state.text.set(text.clone());
+        match fields::apply(param, &self.settings(), &text, param.label) {
+            Ok(settings) => match Run::simulate(&settings) {
+                Ok(run) => {
+                    state.error.set(None);
+                    // A preset or mode sets the switches' meaning: show them anew.
+                    for (p, s) in PARAMS.iter().zip(self.fields) {
+                        if p.name != param.name {
+                            s.text.set(fields::value(p, &settings));
+                        }
+                    }
+                    self.install(run);
+                }
+                Err(e) => state.error.set(Some(format!("{}: this value cannot be simulated ({e}).", param.label))),
+            },
+            Err(message) => state.error.set(Some(message)),
+        }
+    }
+
+    /// All patterns on (patterns) or all off (naive): every switch follows
+    /// the mode again.
+    pub fn set_mode(&self, mode: Mode) {
+        let mut settings = self.settings();
+        let value = match mode {
+            Mode::Naive => 0,
+            Mode::Patterns => 1,
+        };
+        let mut pairs: Vec<(&'static ParamDef, u64)> = vec![(&MODE, value)];
+        pairs.extend(Pattern::ALL.iter().map(|p| (p.param(), 0)));
+        for (param, value) in pairs {
+            match settings.with(param, value) {
+                Ok(s) => settings = s,
+                Err(e) => {
+                    self.notify(e.human_message(param.label));
+                    return;
+                }
+            }
+        }
+        self.apply(settings);
+    }
+
+    /// One pattern switched on or off. A switch that agrees with the mode
+    /// goes back to following it, so links stay short.
+    pub fn set_switch(&self, pattern: Pattern, on: bool) {
+        let settings = self.settings();
+        let follows = (settings.mode == Mode::Patterns) == on;
+        let value = if follows {
+            0
+        } else if on {
+            1
+        } else {
+            2
+        };
+        match settings.with(pattern.param(), value) {
+            Ok(s) => {
+                self.apply(s);
+            }
+            Err(e) => self.notify(e.human_message(pattern.param().label)),
+        }
+    }
+
+    fn install(&self, run: Run) {
+        let end = end_of(&run);
+        let keep = self.selected.get_untracked().filter(|c| {
+            run.records().iter().any(|r| matches!(r.what, crate::sim::risk::What::ToolCall { call, .. } if call == *c))
+        });
+        if keep.is_none() {
+            self.selected.set(interesting_call(&run));
+        }
+        self.run.set(Arc::new(run));
+        // Keep the playhead's model time, clamped to the new end.
+        if self.playhead.get_untracked() > end {
+            self.playhead.set(end);
+        }
+        self.sync_inspection();
+    }
+
+    fn sync_inspection(&self) {
+        self.inspection.set_value(inspection_at(self.playhead.get_untracked(), self.end()));
+    }
+
+    /// Moves the playhead; `announce` says the events now at the playhead
+    /// in the live region (for steps, not for scrubbing or playing).
+    pub fn seek(&self, t: Millis, announce: bool) {
+        let t = t.min(self.end());
+        self.playhead.set(t);
+        self.sync_inspection();
+        if announce {
+            self.announce_at(t);
+        }
+    }
+
+    fn announce_at(&self, t: Millis) {
+        let text = self.run.with_untracked(|run| {
+            let here: Vec<String> = run.records().iter().filter(|r| r.t == t).take(4).map(sentence).collect();
+            let more = run.records().iter().filter(|r| r.t == t).count().saturating_sub(here.len());
+            let clock = crate::view::risk::names::when(t);
+            match (here.is_empty(), more) {
+                (true, _) => format!("{clock}."),
+                (false, 0) => format!("{clock}: {}", here.join(" ")),
+                (false, more) => format!("{clock}: {} And {more} more events at this moment.", here.join(" ")),
+            }
+        });
+        self.say(text);
+    }
+
+    /// Puts `text` in the polite live region.
+    fn say(&self, text: String) {
+        // A repeated identical text would not be read again; a trailing
+        // zero-width space makes it new.
+        let previous = self.announcement.get_untracked();
+        let text = if previous == text { format!("{text}\u{200b}") } else { text };
+        self.announcement.set(text);
+    }
+
+    pub fn next_event(&self) {
+        let t = self.playhead.get_untracked();
+        let next = self.run.with_untracked(|r| {
+            let records = r.records();
+            records.get(records.partition_point(|x| x.t <= t)).map(|x| x.t)
+        });
+        match next {
+            Some(next) if next <= self.end() => self.seek(next, true),
+            _ => self.say(format!("End of the run at {}.", self.end())),
+        }
+    }
+
+    pub fn previous_event(&self) {
+        let t = self.playhead.get_untracked();
+        let previous = self.run.with_untracked(|r| {
+            let records = r.records();
+            records[..records.partition_point(|x| x.t < t)].last().map(|x| x.t)
+        });
+        match previous {
+            Some(previous) => self.seek(previous, true),
+            None if t > Millis::ZERO => self.seek(Millis::ZERO, true),
+            None => self.say("Start of the run.".to_owned()),
+        }
+    }
+
+    pub fn restart(&self) {
+        self.playing.set(false);
+        self.seek(Millis::ZERO, true);
+    }
+
+    pub fn toggle_play(&self) {
+        if self.playing.get_untracked() {
+            self.playing.set(false);
+        } else {
+            if self.playhead.get_untracked() >= self.end() {
+                self.seek(Millis::ZERO, false);
+            }
+            self.playing.set(true);
+            super::playback::start_loop(*self);
+        }
+    }
+
+    /// Starts a preset's question: its preset in the current mode, the
+    /// playhead at 0, and the answer hidden until the reader predicts.
+    pub fn start_question(&self, preset: Preset) {
+        self.playing.set(false);
+        let index = Preset::ALL.iter().position(|p| *p == preset).unwrap_or(0) as u64;
+        let Ok(settings) = self.settings().with(&PRESET, index) else { return };
+        if self.apply(settings) {
+            self.seek(Millis::ZERO, false);
+            self.question.set(Some(QuestionState { preset, prediction: None }));
+        }
+    }
+
+    /// The reader predicts (or asks to be shown): the run plays to its end.
+    pub fn predict(&self, prediction: String) {
+        self.question.update(|q| {
+            if let Some(q) = q {
+                q.prediction = Some(prediction);
+            }
+        });
+        self.seek(self.end(), true);
+    }
+
+    /// True while a question waits for a prediction: the answer is hidden.
+    pub fn answer_hidden(&self) -> bool {
+        self.question.with(|q| q.as_ref().is_some_and(|q| q.prediction.is_none()))
+    }
+
+    pub fn link_state(&self) -> LinkState {
+        let lab_params = encode_settings(&self.settings())
+            .into_iter()
+            .filter_map(|p| {
+                let (n, v) = p.split_once('=')?;
+                Some((n.to_owned(), percent_decode(v)))
+            })
+            .collect();
+        LinkState {
+            lab: LabKind::Risk,
+            lab_params,
+            at: Some(self.playhead.get_untracked()),
+            embed: self.embed,
+            theme: self.theme.get_untracked(),
+            accent: self.look.with_value(|l| l.0.clone()),
+            font: self.look.with_value(|l| l.1),
+            ..LinkState::default()
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! The risk run's timeline: the markup from `view::risk::html`, drawn once
+//! per run, with the playhead and a veil over the future moved as the
+//! playhead moves, and a click on any mark moving the playhead to its
+//! event.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::view::risk::diagram::diagram;
+use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg, lane_titles_svg};
+use crate::view::timeline::Diagram;
+
+use super::markup::chosen_moment;
+use super::state::{Risk, changed};
+
+/// Width of the pinned lane titles.
+const LANE_TITLES_W: f64 = 100.0;
+
+/// A run's drawing: its geometry (for the playhead) and its markup.
+struct Drawing {
+    diagram: Diagram,
+    svg: String,
+    titles: String,
+}
+
+fn num(v: f64) -> String {
+    crate::view::num::d1(v).to_string()
+}
+
+#[component]
+pub fn RiskTimeline(risk: Risk) -> impl IntoView {
+    let drawing = Memo::new_with_compare(
+        move |_| {
+            risk.run.with(|run| {
+                let d = diagram(run);
+                let svg = diagram_svg(&d, run.records());
+                let titles = lane_titles_svg(&d, LANE_TITLES_W);
+                Arc::new(Drawing { diagram: d, svg, titles })
+            })
+        },
+        changed,
+    );
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    // Move the playhead and the veil over the future (two attributes, so a
+    // frame of playback redraws nothing else here).
+    Effect::new(move |_| {
+        let t = risk.playhead.get();
+        let (x, width) = drawing.with(|d| (d.diagram.x_at(t), d.diagram.width));
+        let Some(el) = scroller.get() else { return };
+        if let Ok(Some(line)) = el.query_selector(&format!("#{PLAYHEAD_ID}")) {
+            let _ = line.set_attribute("x1", &num(x));
+            let _ = line.set_attribute("x2", &num(x));
+        }
+        if let Ok(Some(veil)) = el.query_selector(&format!("#{VEIL_ID}")) {
+            let _ = veil.set_attribute("x", &num(x));
+            let _ = veil.set_attribute("width", &num((width - x).max(0.0)));
+        }
+        // Keep the playhead in view without fighting a reader who scrolls
+        // while paused. Reading the scroll position needs the layout, so it
+        // waits for the next frame, when the browser lays out anyway.
+        request_animation_frame(move || {
+            let Some(el) = scroller.get_untracked() else { return };
+            let (left, shown) = (f64::from(el.scroll_left()), f64::from(el.client_width()));
+            if x < left + LANE_TITLES_W + 20.0 || x > left + shown - 40.0 {
+                el.set_scroll_left((x - shown / 3.0).max(0.0) as i32);
+            }
+        });
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(t) = chosen_moment(&ev) {
+            risk.seek(t, true);
+        }
+    };
+    view! {
+        <section class="panel timeline" aria-labelledby="timeline-h">
+            <h2 id="timeline-h">"Timeline"</h2>
+            <p class="hint">
+                "Time runs left to right, on the incident's wall clock and in model time; the pink line is the playhead. Each dot on the Risk API's lane is a review it created. Click any mark to move the playhead to it."
+            </p>
+            <div class="timeline-frame">
+                <div
+                    class="timeline-scroll"
+                    node_ref=scroller
+                    tabindex="0"
+                    role="group"
+                    aria-label="Timeline diagram, scrolls sideways"
+                    on:click=on_click
+                    inner_html=move || drawing.with(|d| d.svg.clone())
+                ></div>
+                <div class="lane-titles-frame" inner_html=move || drawing.with(|d| d.titles.clone())></div>
+            </div>
+        </section>
+    }
+}

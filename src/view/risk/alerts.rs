@@ -1,0 +1,260 @@
+//! Alerts an operator would get, raised from the run's own records as of a
+//! moment: a row stuck in UNKNOWN past a threshold, a replica's queue
+//! filled to capacity (or, with no gates, far more calls in flight than
+//! the cap), and claims lost (or, without compare-and-set, won twice).
+
+use crate::sim::Millis;
+use crate::sim::risk::facts::{Actor, Record, ReplicaId, RowId, Status, What, WorkerId};
+use crate::sim::risk::{Run, Settings};
+
+use super::names;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AlertKind {
+    UnknownStalled,
+    QueueSaturated,
+    ClaimsLost,
+    ClaimsWonTwice,
+}
+
+impl AlertKind {
+    /// The stable name, as CSS uses it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AlertKind::UnknownStalled => "unknown-stalled",
+            AlertKind::QueueSaturated => "queue-saturated",
+            AlertKind::ClaimsLost => "claims-lost",
+            AlertKind::ClaimsWonTwice => "claims-won-twice",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alert {
+    pub kind: AlertKind,
+    /// When the condition began.
+    pub since: Millis,
+    pub text: String,
+}
+
+/// How long a row may stay UNKNOWN before it raises an alert: as long as
+/// one tool call may wait for its answer (the client deadline). A row
+/// UNKNOWN for longer has outlived every call that could have asked.
+pub fn unknown_threshold(settings: &Settings) -> Millis {
+    settings.agent.deadline
+}
+
+/// The alerts raised by the records up to `t`, oldest first.
+pub fn alerts(run: &Run, t: Millis) -> Vec<Alert> {
+    let settings = run.settings();
+    let records = run.records_until(t);
+    let mut out = Vec::new();
+    unknown_stalled(settings, records, t, &mut out);
+    saturated(settings, records, &mut out);
+    claims(records, &mut out);
+    // By when each began (the kinds break ties, then the words). There are a
+    // handful, so an insertion sort does.
+    let key = |a: &Alert| (a.since, a.kind, a.text.clone());
+    for i in 1..out.len() {
+        let mut j = i;
+        while j > 0 && key(&out[j - 1]) > key(&out[j]) {
+            out.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    out
+}
+
+fn unknown_stalled(settings: &Settings, records: &[Record], t: Millis, out: &mut Vec<Alert>) {
+    // Since when each row has been UNKNOWN (a failed probe keeps it so), by
+    // the row's place in the table.
+    let mut since: Vec<(RowId, Option<Millis>)> = Vec::new();
+    for r in records {
+        if let Some(m) = r.row_move() {
+            let i = m.row.index();
+            if since.len() <= i {
+                since.resize(i + 1, (m.row, None));
+            }
+            let entry = &mut since[i];
+            entry.0 = m.row;
+            entry.1 = match (m.to, entry.1) {
+                (Status::Unknown, Some(start)) => Some(start),
+                (Status::Unknown, None) => Some(r.t),
+                _ => None,
+            };
+        }
+    }
+    let threshold = unknown_threshold(settings);
+    for (row, start) in since {
+        if let Some(start) = start
+            && t.since(start) > threshold
+        {
+            out.push(Alert {
+                kind: AlertKind::UnknownStalled,
+                since: start + threshold,
+                text: format!(
+                    "{} has been UNKNOWN for {} (since {}), past the {} threshold: nothing has settled it.",
+                    names::row(row),
+                    t.since(start),
+                    names::clock(start),
+                    threshold
+                ),
+            });
+        }
+    }
+}
+
+fn saturated(settings: &Settings, records: &[Record], out: &mut Vec<Alert>) {
+    let gates = settings.replica.gates;
+    for replica in ReplicaId::ALL {
+        let mine = records.iter().filter(|r| r.actor == Actor::Replica(replica));
+        let mut full_at = None;
+        let mut crowded: Option<(Millis, u32)> = None;
+        let mut overloaded = 0u32;
+        for r in mine {
+            match r.what {
+                What::CallQueued { queued, .. } if gates.on && queued >= gates.queue => {
+                    full_at.get_or_insert(r.t);
+                }
+                What::Overloaded { .. } => {
+                    full_at.get_or_insert(r.t);
+                    overloaded += 1;
+                }
+                What::CallAdmitted { in_flight, .. } if !gates.on && in_flight > gates.cap => {
+                    let peak = crowded.map_or(0, |c| c.1).max(in_flight);
+                    crowded = Some((crowded.map_or(r.t, |c| c.0), peak));
+                }
+                _ => {}
+            }
+        }
+        if let Some(at) = full_at {
+            out.push(Alert {
+                kind: AlertKind::QueueSaturated,
+                since: at,
+                text: format!(
+                    "Replica {}'s queue is saturated: {} of {} queued at {}; {overloaded} call(s) got OVERLOADED so far.",
+                    replica.name(),
+                    gates.queue,
+                    gates.queue,
+                    names::clock(at)
+                ),
+            });
+        }
+        if let Some((at, peak)) = crowded {
+            out.push(Alert {
+                kind: AlertKind::QueueSaturated,
+                since: at,
+                text: format!(
+                    "Replica {} has no gates: {peak} calls in flight at once (the cap of {} is not applied), since {}.",
+                    replica.name(),
+                    gates.cap,
+                    names::clock(at)
+                ),
+            });
+        }
+    }
+}
+
+fn claims(records: &[Record], out: &mut Vec<Alert>) {
+    // Per worker: the first lost claim and how many were lost.
+    let mut lost: [(Option<Millis>, u32); 2] = [(None, 0); 2];
+    // (row, version read, time, worker) of every winning claim.
+    let mut winners: Vec<(RowId, u32, Millis, WorkerId)> = Vec::new();
+    for r in records {
+        if let What::Claim { by, claim, version, won, .. } = r.what {
+            if won {
+                winners.push((claim.row(), version, r.t, by));
+            } else {
+                let entry = &mut lost[by.index()];
+                entry.0.get_or_insert(r.t);
+                entry.1 += 1;
+            }
+        }
+    }
+    for worker in WorkerId::ALL {
+        if let (Some(first), n) = lost[worker.index()] {
+            out.push(Alert {
+                kind: AlertKind::ClaimsLost,
+                since: first,
+                text: format!(
+                    "Worker {} lost {n} claim(s), the first at {}: another worker had the row, so it did not resend.",
+                    worker.name(),
+                    names::clock(first)
+                ),
+            });
+        }
+    }
+    for (i, &(row, version, _, _)) in winners.iter().enumerate() {
+        let same: Vec<&(RowId, u32, Millis, WorkerId)> =
+            winners.iter().filter(|w| w.0 == row && w.1 == version).collect();
+        // Each (row, version) once, at its first winner.
+        let first = winners.iter().position(|w| w.0 == row && w.1 == version);
+        if same.len() > 1 && first == Some(i) {
+            out.push(Alert {
+                kind: AlertKind::ClaimsWonTwice,
+                since: same[1].2,
+                text: format!(
+                    "{} claims of {} at version {version} won: {} each resend the create.",
+                    same.len(),
+                    names::row(row),
+                    same.iter().map(|w| w.3.name()).collect::<Vec<_>>().join(" and ")
+                ),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::risk::settings::{CAS, FIND_BY_KEY, MODE, PRESET};
+    use crate::sim::risk::{Mode, Preset};
+
+    fn kinds(run: &Run, t: Millis) -> Vec<AlertKind> {
+        alerts(run, t).into_iter().map(|a| a.kind).collect()
+    }
+
+    #[test]
+    fn a_row_left_unknown_raises_an_alert_once_past_the_threshold() {
+        // Without FindByRequestKey nobody can settle an UNKNOWN row.
+        let s = Settings::from_pairs(&[(&PRESET, "incident"), (&MODE, "patterns"), (&FIND_BY_KEY, "off")]).unwrap();
+        let run = Run::simulate(&s).unwrap();
+        let became =
+            run.records().iter().find_map(|r| r.row_move().filter(|m| m.to == Status::Unknown).map(|_| r.t)).unwrap();
+        let threshold = unknown_threshold(&s);
+        assert!(kinds(&run, became + threshold).is_empty(), "not yet: exactly at the threshold");
+        let late = alerts(&run, became + threshold + Millis(1));
+        assert_eq!(late.len(), 1);
+        assert!(late[0].text.starts_with("R10086 has been UNKNOWN for 5.001 s"), "{}", late[0].text);
+        // With the pattern a probe settles it first.
+        let fine = Run::simulate(&Settings::preset(Preset::Incident, Mode::Patterns)).unwrap();
+        assert!(!kinds(&fine, fine.horizon()).contains(&AlertKind::UnknownStalled));
+    }
+
+    #[test]
+    fn the_burst_saturates_both_queues() {
+        let run = Run::simulate(&Settings::preset(Preset::Overload, Mode::Patterns)).unwrap();
+        let a = alerts(&run, run.horizon());
+        assert_eq!(a.iter().filter(|a| a.kind == AlertKind::QueueSaturated).count(), 2);
+        assert!(a[0].text.contains("16 of 16 queued"), "{}", a[0].text);
+        let naive = Run::simulate(&Settings::preset(Preset::Overload, Mode::Naive)).unwrap();
+        let a = alerts(&naive, naive.horizon());
+        assert!(a.iter().any(|a| a.text.contains("has no gates: 100 calls in flight")), "{a:?}");
+    }
+
+    #[test]
+    fn compare_and_set_loses_claims_and_read_then_write_wins_twice() {
+        let run = Run::simulate(&Settings::preset(Preset::NotFoundResend, Mode::Patterns)).unwrap();
+        assert_eq!(kinds(&run, run.horizon()), [AlertKind::ClaimsLost]);
+        let s = Settings::from_pairs(&[(&PRESET, "not-found-resend"), (&MODE, "patterns"), (&CAS, "off")]).unwrap();
+        let run = Run::simulate(&s).unwrap();
+        let a = alerts(&run, run.horizon());
+        assert!(a.iter().any(|a| a.kind == AlertKind::ClaimsWonTwice && a.text.contains("W1 and W2")), "{a:?}");
+    }
+
+    #[test]
+    fn the_naive_incident_raises_nothing_it_can_see() {
+        let run = Run::simulate(&Settings::preset(Preset::Incident, Mode::Naive)).unwrap();
+        assert!(alerts(&run, run.horizon()).is_empty(), "the incident's FAILED row looks settled");
+    }
+}

@@ -1,0 +1,983 @@
+//! The risk lab's timeline: one lane per actor of the model (the agent, the
+//! load balancer, both replicas, the database, the Risk API and both
+//! workers) under an axis that reads the incident's wall clock and model
+//! time. Tool calls and Risk API calls are messages between lanes, drawn
+//! with their transit; every other fact is a mark and a label on its
+//! actor's lane. The Risk API's lane carries a mark for every review it
+//! creates: it is this lab's ledger.
+//!
+//! A burst makes hundreds of like facts at one instant. Three or more of a
+//! kind at one instant on one lane are drawn once, with their count, so the
+//! diagram of a 200-call burst stays as readable as the incident's; bars
+//! (slots, queues, waits) are drawn only for runs of a few calls.
+
+use crate::sim::Millis;
+use crate::sim::risk::facts::{
+    Actor, AgentDecision, Answer, DownstreamId, DsKind, Heard, Issuer, Policy, Read, Record, ReplicaId, Reply, Status,
+    Tool, UniqueKey, What,
+};
+use crate::sim::risk::{IntentOutcome, Run};
+use crate::view::timeline::{Builder, Diagram, Glyph, LaneSpec, LaneStyle, Shape, Y};
+
+use super::names;
+
+const AXIS: usize = 0;
+/// The Risk API's lane: the ledger.
+const RISK_API: usize = 6;
+
+/// Three or more like facts at one instant on one lane are drawn once.
+pub const GROUP_MIN: usize = 3;
+/// Runs with more tool calls than this draw no per-call bars.
+pub const DETAIL_CALLS: usize = 24;
+
+/// An actor's lane title.
+pub fn lane_title(actor: Actor) -> &'static str {
+    match actor {
+        Actor::Agent => "Agent",
+        Actor::LoadBalancer => "Load balancer",
+        Actor::Replica(ReplicaId::A) => "Replica A",
+        Actor::Replica(ReplicaId::B) => "Replica B",
+        Actor::Database => "Database",
+        Actor::RiskApi => "Risk API",
+        Actor::Worker(crate::sim::risk::WorkerId::W1) => "Worker 1",
+        Actor::Worker(crate::sim::risk::WorkerId::W2) => "Worker 2",
+    }
+}
+
+/// The lane of `actor`: the axis first, then the model's actors in order.
+pub fn lane_of(actor: Actor) -> usize {
+    1 + Actor::ALL.iter().position(|a| *a == actor).unwrap_or(0)
+}
+
+/// The lanes, from the model's actors: the agent initiates (labels above
+/// its track), the load balancer is a gap messages cross, and the others
+/// carry bars below their tracks.
+pub fn lanes() -> Vec<LaneSpec> {
+    let mut lanes = vec![LaneSpec { title: "Time".to_owned(), style: LaneStyle::Axis }];
+    lanes.extend(Actor::ALL.iter().map(|&actor| LaneSpec {
+        title: lane_title(actor).to_owned(),
+        style: match actor {
+            Actor::Agent => LaneStyle::LabelsAbove,
+            Actor::LoadBalancer => LaneStyle::Between,
+            _ => LaneStyle::LabelsBelow,
+        },
+    }));
+    lanes
+}
+
+/// Where the playback of a run ends: its last event. Workers wake until the
+/// horizon, but a wake that finds nothing leaves no record, so nothing
+/// changes after the last one.
+pub fn end_of(run: &Run) -> Millis {
+    run.summary().end
+}
+
+/// One slot per dense id (calls and Risk API calls are numbered from 1),
+/// filled on first sight: plain vectors keep the page's bundle free of a
+/// map type per key.
+struct Slots<T>(Vec<Option<T>>);
+
+impl<T: Copy> Slots<T> {
+    fn new() -> Slots<T> {
+        Slots(Vec::new())
+    }
+
+    fn slot(&mut self, n: u32) -> Option<&mut Option<T>> {
+        let i = (n as usize).checked_sub(1)?;
+        if self.0.len() <= i {
+            self.0.resize_with(i + 1, || None);
+        }
+        self.0.get_mut(i)
+    }
+
+    /// Sets the value unless it is set already.
+    fn first(&mut self, n: u32, value: T) {
+        if let Some(slot) = self.slot(n) {
+            slot.get_or_insert(value);
+        }
+    }
+
+    fn set(&mut self, n: u32, value: T) {
+        if let Some(slot) = self.slot(n) {
+            *slot = Some(value);
+        }
+    }
+
+    fn get(&self, n: u32) -> Option<T> {
+        self.0.get((n as usize).checked_sub(1)?).copied().flatten()
+    }
+}
+
+/// Facts about calls gathered before drawing: when each call reached its
+/// replica, took a slot, was answered and heard, and when the Risk API and
+/// its caller were done with each downstream call.
+struct Index {
+    arrived: Slots<Millis>,
+    started: Slots<Millis>,
+    answered: Slots<Millis>,
+    heard: Slots<(Millis, Heard)>,
+    replies: Slots<Heard>,
+    issuer: Slots<Issuer>,
+    api_done: Slots<Millis>,
+    caller_done: Slots<Millis>,
+    request_lost: Vec<DownstreamId>,
+}
+
+impl Index {
+    fn of(records: &[Record]) -> Index {
+        let mut ix = Index {
+            arrived: Slots::new(),
+            started: Slots::new(),
+            answered: Slots::new(),
+            heard: Slots::new(),
+            replies: Slots::new(),
+            issuer: Slots::new(),
+            api_done: Slots::new(),
+            caller_done: Slots::new(),
+            request_lost: Vec::new(),
+        };
+        for r in records {
+            match r.what {
+                What::CallAdmitted { call, .. } => {
+                    ix.arrived.first(call.0, r.t);
+                    ix.started.first(call.0, r.t);
+                }
+                What::CallQueued { call, .. } | What::Overloaded { call, .. } => ix.arrived.first(call.0, r.t),
+                What::CallStarted { call, .. } => ix.started.first(call.0, r.t),
+                What::ToolResult { call, reply, .. } => {
+                    ix.answered.first(call.0, r.t);
+                    ix.replies.set(call.0, Heard::Result(reply));
+                }
+                What::RpcError { call, error } => {
+                    ix.answered.first(call.0, r.t);
+                    ix.replies.set(call.0, Heard::Rpc(error));
+                }
+                What::ResultReceived { call, .. } => {
+                    if let Some(heard) = ix.replies.get(call.0) {
+                        ix.heard.set(call.0, (r.t, heard));
+                    }
+                }
+                What::CreateSent { ds, by, .. } => ix.issuer.set(ds.0, by),
+                What::ProbeSent { ds, .. } => {
+                    if let Actor::Worker(w) = r.actor {
+                        ix.issuer.set(ds.0, Issuer::Worker(w));
+                    }
+                }
+                What::RequestLost { ds, .. } => ix.request_lost.push(ds),
+                What::ReviewCreated { ds, .. } | What::ReviewReplayed { ds, .. } | What::ResponseLost { ds, .. } => {
+                    ix.api_done.first(ds.0, r.t);
+                }
+                What::DownstreamReply { ds, .. } | What::LateReply { ds, .. } | What::ReplyUnheard { ds, .. } => {
+                    ix.api_done.first(ds.0, r.t);
+                    ix.caller_done.first(ds.0, r.t);
+                }
+                What::DownstreamTimeout { ds, .. } => ix.caller_done.first(ds.0, r.t),
+                _ => {}
+            }
+        }
+        ix
+    }
+
+    /// The lane of whoever sent downstream call `ds`.
+    fn issuer_lane(&self, ds: DownstreamId) -> usize {
+        self.issuer.get(ds.0).map_or(RISK_API, |by| lane_of(by.actor()))
+    }
+}
+
+/// What makes facts "alike" for grouping: their instant, lane, kind and
+/// the detail their shared label names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct GroupKey {
+    t: Millis,
+    lane: usize,
+    kind: &'static str,
+    detail: u32,
+}
+
+/// The lane a record is drawn on (claims on their worker's lane).
+fn drawn_lane(r: &Record) -> usize {
+    match r.what {
+        What::Claim { by, .. } => lane_of(Actor::Worker(by)),
+        _ => lane_of(r.actor),
+    }
+}
+
+fn status_code(status: Status) -> u32 {
+    Status::ALL.iter().position(|s| *s == status).unwrap_or(0) as u32
+}
+
+/// The part of a record that its group's label names, as a number.
+fn detail(r: &Record) -> u32 {
+    match r.what {
+        What::Policy { decision, .. } => decision as u32,
+        What::Transition { update, cause, legal, .. } => {
+            status_code(update.from) * 1000 + status_code(update.to) * 100 + cause as u32 * 2 + u32::from(legal)
+        }
+        What::Claim { won, .. } => u32::from(won),
+        What::InsertConflict { on, .. } => on as u32,
+        What::DownstreamReply { answer, .. } | What::LateReply { answer, .. } => answer_code(answer),
+        _ => 0,
+    }
+}
+
+fn answer_code(answer: Answer) -> u32 {
+    match answer {
+        Answer::Created(_) => 0,
+        Answer::Existing(_) => 1,
+        Answer::Rejected => 2,
+        Answer::Unavailable => 3,
+        Answer::ServerError => 4,
+        Answer::Reset => 5,
+        Answer::Found(_) => 6,
+        Answer::NotFound => 7,
+    }
+}
+
+fn key_of(r: &Record) -> GroupKey {
+    GroupKey { t: r.t, lane: drawn_lane(r), kind: r.kind(), detail: detail(r) }
+}
+
+/// Where the message a record draws ends (a lane, or for a result the
+/// moment it is heard): records of one group whose messages end elsewhere
+/// each keep their line.
+fn other_end(r: &Record, ix: &Index) -> Option<u64> {
+    match r.what {
+        What::Routed { call, replica, .. } => {
+            Some(lane_of(Actor::Replica(replica)) as u64 + 16 * ix.arrived.get(call.0).map_or(0, |t| t.ms()))
+        }
+        What::ToolResult { call, .. } | What::RpcError { call, .. } => ix.heard.get(call.0).map(|(t, _)| t.ms()),
+        What::CreateSent { ds, .. }
+        | What::ProbeSent { ds, .. }
+        | What::DownstreamReply { ds, .. }
+        | What::LateReply { ds, .. }
+        | What::ReplyUnheard { ds, .. }
+        | What::ResponseLost { ds, .. }
+        | What::RequestLost { ds, .. } => Some(ix.issuer_lane(ds) as u64),
+        _ => None,
+    }
+}
+
+/// How one record is labelled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Label {
+    Own,
+    /// A group's label in place of the record's own.
+    Group(String),
+    /// Lines and marks only.
+    Silent,
+}
+
+/// How a heard result reads on the agent's lane: "UNKNOWN R10086".
+fn heard_short(heard: Heard) -> String {
+    match heard {
+        Heard::Result(Reply::Review { row, status }) => format!("{} {}", status.name(), names::row(row)),
+        Heard::Result(Reply::Error { code, .. }) => code.name().to_owned(),
+        Heard::Rpc(error) => format!("JSON-RPC {}", error.code()),
+    }
+}
+
+fn decision_short(decision: AgentDecision) -> String {
+    match decision {
+        AgentDecision::Done(IntentOutcome::Succeeded(_) | IntentOutcome::Failed(_)) => "done".to_owned(),
+        AgentDecision::Done(IntentOutcome::Refused(_) | IntentOutcome::Protocol(_)) => "gives up".to_owned(),
+        AgentDecision::Done(IntentOutcome::GaveUp) => "out of tries".to_owned(),
+        AgentDecision::Done(IntentOutcome::NoAnswer) => "no answer".to_owned(),
+        AgentDecision::PollAt(at) => format!("poll at {at}"),
+        AgentDecision::RetryAt(at) => format!("retry at {at}"),
+        AgentDecision::Ignored => "ignored".to_owned(),
+    }
+}
+
+fn response_class(heard: Heard) -> &'static str {
+    match heard {
+        Heard::Result(Reply::Review { status: Status::Succeeded, .. }) => "response success",
+        Heard::Result(Reply::Review { status: Status::Failed, .. }) => "response failed",
+        Heard::Result(Reply::Review { .. }) => "response pending",
+        Heard::Result(Reply::Error { .. }) | Heard::Rpc(_) => "response error",
+    }
+}
+
+fn answer_short(answer: Answer) -> String {
+    match answer {
+        Answer::Created(r) => format!("created {}", names::review(r)),
+        Answer::Existing(r) => format!("existing {}", names::review(r)),
+        Answer::Rejected => "rejected".to_owned(),
+        Answer::Unavailable => "503".to_owned(),
+        Answer::ServerError => "500".to_owned(),
+        Answer::Reset => "reset".to_owned(),
+        Answer::Found(r) => format!("found {}", names::review(r)),
+        Answer::NotFound => "not found".to_owned(),
+    }
+}
+
+/// An answer's kind without the review it names: a group's answers name
+/// different reviews.
+fn answer_word(answer: Answer) -> &'static str {
+    match answer {
+        Answer::Created(_) => "created",
+        Answer::Existing(_) => "existing review",
+        Answer::Rejected => "rejected",
+        Answer::Unavailable => "503",
+        Answer::ServerError => "500",
+        Answer::Reset => "reset",
+        Answer::Found(_) => "found",
+        Answer::NotFound => "not found",
+    }
+}
+
+fn answer_class(answer: Answer) -> &'static str {
+    match answer {
+        Answer::Created(_) | Answer::Existing(_) | Answer::Found(_) => "response success",
+        Answer::NotFound => "response pending",
+        Answer::Rejected => "response failed",
+        Answer::Unavailable | Answer::ServerError => "response error",
+        Answer::Reset => "response lost",
+    }
+}
+
+fn call_name(kind: DsKind) -> &'static str {
+    match kind {
+        DsKind::Create => "Create",
+        DsKind::Find => "Find",
+    }
+}
+
+/// The label a group of `n` like records gets, from its first record.
+fn group_label(r: &Record, n: usize) -> String {
+    match r.what {
+        What::ToolCall { tool: Tool::RequestRiskReview, .. } => format!("{n} calls of request_risk_review"),
+        What::ToolCall { .. } => format!("{n} status polls"),
+        What::Routed { .. } => format!("{n} calls routed"),
+        What::CallAdmitted { .. } => format!("{n} take a slot"),
+        What::CallQueued { .. } => format!("{n} queued"),
+        What::CallStarted { .. } => format!("{n} leave the queue for a slot"),
+        What::Overloaded { .. } => format!("{n} OVERLOADED"),
+        What::Policy { decision: Policy::Forbidden, .. } => format!("{n} FORBIDDEN"),
+        What::Policy { decision: Policy::Allowed, .. } => format!("{n} allowed by policy"),
+        What::Policy { .. } => format!("{n} not checked by policy"),
+        What::ToolResult { .. } | What::RpcError { .. } => format!("{n} results"),
+        What::ResultReceived { .. } => format!("{n} results heard"),
+        What::DeadlinePassed { .. } => format!("{n} past the client deadline"),
+        What::RowInserted { .. } => format!("{n} INSERTs: PENDING"),
+        What::InsertConflict { .. } => format!("{n} unique conflicts"),
+        What::RowRead { .. } => format!("{n} SELECTs"),
+        What::Scanned { .. } => format!("{n} scans"),
+        What::Transition { update, cause, legal, .. } => format!(
+            "{n} rows {} → {} ({}{})",
+            update.from.name(),
+            update.to.name(),
+            cause.name(),
+            if legal { "" } else { ", illegal" }
+        ),
+        What::WriteSkipped { .. } => format!("{n} writes skipped (0 rows)"),
+        What::Claim { won: true, .. } => format!("{n} claims won"),
+        What::Claim { .. } => format!("{n} claims lost"),
+        What::CreateSent { .. } => format!("{n} creates"),
+        What::ProbeSent { .. } => format!("{n} probes"),
+        What::RequestLost { .. } => format!("{n} creates lost on the way"),
+        What::FindHangs { .. } => format!("{n} probes hang"),
+        What::ReviewCreated { .. } => format!("{n} reviews created"),
+        What::ReviewReplayed { .. } => format!("{n} reviews returned again"),
+        What::ResponseLost { .. } => format!("{n} responses lost"),
+        What::DownstreamReply { answer, .. } => format!("{n} answers: {}", answer_word(answer)),
+        What::DownstreamTimeout { .. } => format!("{n} timeouts"),
+        What::LateReply { .. } => format!("{n} late answers"),
+        What::ReplyUnheard { .. } => format!("{n} answers unheard"),
+        What::WorkerCrashed { .. } => format!("{n} crashes"),
+    }
+}
+
+struct Draw<'a> {
+    b: Builder,
+    /// The time and index of the record being drawn.
+    at: (Millis, usize),
+    ix: Index,
+    detailed: bool,
+    records: &'a [Record],
+}
+
+/// The run's timeline.
+pub fn diagram(run: &Run) -> Diagram {
+    let records = run.records();
+    let end = end_of(run);
+    let times: Vec<Millis> = records.iter().map(|r| r.t).collect();
+    let mut b = Builder::new(lanes(), times.clone(), end);
+    // The wall clock under every stop's model time.
+    let mut stops = times;
+    stops.push(Millis::ZERO);
+    stops.sort_unstable();
+    stops.dedup();
+    for t in stops {
+        let x = b.x(t);
+        b.label(AXIS, x - 2.0, names::clock(t), "axis-label axis-clock", Millis::ZERO, None);
+    }
+    let mut d = Draw {
+        b,
+        at: (Millis::ZERO, 0),
+        ix: Index::of(records),
+        detailed: run.summary().tool_calls as usize <= DETAIL_CALLS,
+        records,
+    };
+    d.bars();
+    // Group like facts; each group's first record carries its label. Records
+    // come in time order and a group shares its instant, so groups are
+    // found one instant at a time, among the few kinds that instant has.
+    let mut start = 0;
+    while start < records.len() {
+        let t = records[start].t;
+        let end = start + records[start..].iter().take_while(|r| r.t == t).count();
+        // (key, first record, count) for this instant.
+        let mut groups: Vec<(GroupKey, usize, usize)> = Vec::new();
+        for (i, r) in records.iter().enumerate().take(end).skip(start) {
+            let key = key_of(r);
+            match groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => g.2 += 1,
+                None => groups.push((key, i, 1)),
+            }
+        }
+        let mut drawn: Vec<(GroupKey, Option<u64>)> = Vec::new();
+        for (i, r) in records.iter().enumerate().take(end).skip(start) {
+            let key = key_of(r);
+            let (first, n) = groups.iter().find(|g| g.0 == key).map_or((i, 1), |g| (g.1, g.2));
+            let label = if n < GROUP_MIN {
+                Label::Own
+            } else if first == i {
+                Label::Group(group_label(r, n))
+            } else {
+                Label::Silent
+            };
+            let end_of_message = (key, other_end(r, &d.ix));
+            if drawn.contains(&end_of_message) {
+                if label == Label::Silent {
+                    continue;
+                }
+            } else {
+                drawn.push(end_of_message);
+            }
+            d.record(i, r, label);
+        }
+        start = end;
+    }
+    let summary = summary_sentence(run);
+    let mut diagram = d.b.finish(summary);
+    shorten_lost_messages(&mut diagram);
+    diagram
+}
+
+/// A message that never arrives ends half way, in a ✕: its line (class
+/// `... lost`) and its cross (class `mark lost`) are drawn to the far end
+/// and moved back to the middle once the lanes have their heights.
+fn shorten_lost_messages(d: &mut Diagram) {
+    let mut middles: Vec<(usize, (f64, f64))> = Vec::new();
+    for item in &mut d.items {
+        if let (true, Some(record), Shape::Line { x1, y1, x2, y2, .. }) =
+            (item.class.ends_with(" lost"), item.record, &mut item.shape)
+        {
+            *x2 = (*x1 + *x2) / 2.0;
+            *y2 = (*y1 + *y2) / 2.0;
+            middles.push((record, (*x2, *y2)));
+        }
+    }
+    for item in &mut d.items {
+        if let (true, Some(record), Shape::Mark { x, y, .. }) =
+            (item.class == "mark lost", item.record, &mut item.shape)
+            && let Some(&(_, (mx, my))) = middles.iter().find(|m| m.0 == record)
+        {
+            *x = mx;
+            *y = my;
+        }
+    }
+}
+
+impl Draw<'_> {
+    /// Labels the record being drawn (`self.at`) as `how` says.
+    fn label(&mut self, lane: usize, x: f64, text: String, class: &'static str, how: &Label) {
+        let (t, i) = self.at;
+        match how {
+            Label::Own => self.b.label(lane, x, text, class, t, Some(i)),
+            Label::Group(text) => self.b.label(lane, x, text.clone(), class, t, Some(i)),
+            Label::Silent => {}
+        }
+    }
+
+    /// Slots and queues on the replicas, waits on the workers and work at
+    /// the Risk API, for runs of a few calls.
+    fn bars(&mut self) {
+        if !self.detailed {
+            return;
+        }
+        for (i, r) in self.records.iter().enumerate() {
+            match r.what {
+                What::CallQueued { call, .. } => {
+                    let until = self.ix.started.get(call.0).or(self.ix.answered.get(call.0)).unwrap_or(r.t);
+                    self.bar(drawn_lane(r), r.t, until, "queued", i);
+                }
+                What::CallAdmitted { call, .. } | What::CallStarted { call, .. } => {
+                    let until = self.ix.answered.get(call.0).unwrap_or(r.t);
+                    self.bar(drawn_lane(r), r.t, until, "slot", i);
+                }
+                What::CreateSent { ds, .. } | What::ProbeSent { ds, .. } => {
+                    if let Some(done) = self.ix.api_done.get(ds.0) {
+                        self.bar(RISK_API, r.t, done, "processing", i);
+                    }
+                    let lane = self.ix.issuer_lane(ds);
+                    if lane > RISK_API
+                        && let Some(done) = self.ix.caller_done.get(ds.0)
+                    {
+                        self.bar(lane, r.t, done, "waiting", i);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn bar(&mut self, lane: usize, from: Millis, until: Millis, class: &'static str, i: usize) {
+        let (x1, x2) = (self.b.x(from), self.b.x(until));
+        let row = self.b.bar_row(lane, x1, x2);
+        self.b.bar(x1, x2, Y::Bar(lane, row), class, from, Some(i));
+    }
+
+    fn line(&mut self, from: (Millis, usize), to: (Millis, usize), arrow: bool, class: &'static str, i: usize) {
+        let (x1, x2) = (self.b.x(from.0), self.b.x(to.0));
+        self.b.line((x1, Y::Track(from.1)), (x2, Y::Track(to.1)), arrow, class, from.0, Some(i));
+    }
+
+    fn mark(&mut self, lane: usize, t: Millis, glyph: Glyph, class: &'static str, i: usize) {
+        let x = self.b.x(t);
+        self.b.mark(x, Y::Track(lane), glyph, class, t, Some(i));
+    }
+
+    fn record(&mut self, i: usize, r: &Record, how: Label) {
+        let t = r.t;
+        self.at = (t, i);
+        let x = self.b.x(t);
+        let lane = drawn_lane(r);
+        let agent = lane_of(Actor::Agent);
+        let balancer = lane_of(Actor::LoadBalancer);
+        let how = &how;
+        match r.what {
+            What::ToolCall { call, tool, request_key, review, .. } => {
+                self.line((t, agent), (t, balancer), false, "request", i);
+                self.mark(agent, t, Glyph::Dot, "mark call", i);
+                let text = match (tool, request_key, review) {
+                    (Tool::RequestRiskReview, Some(key), _) => {
+                        format!("call {}: request_risk_review {}", call.0, names::request_key(key))
+                    }
+                    (_, _, Some(row)) => format!("call {}: status of {}", call.0, names::row(row)),
+                    _ => format!("call {}: {}", call.0, tool.name()),
+                };
+                self.label(agent, x, text, "label call-label", how);
+            }
+            What::Routed { call, replica, route } => {
+                let to = lane_of(Actor::Replica(replica));
+                let arrives = self.ix.arrived.get(call.0).unwrap_or(t);
+                self.line((t, balancer), (arrives, to), true, "request", i);
+                let text = match route {
+                    crate::sim::risk::facts::Route::RoundRobin => format!("call {} → {}", call.0, replica.name()),
+                    crate::sim::risk::facts::Route::Duplicate => {
+                        format!("call {} → {} (duplicate)", call.0, replica.name())
+                    }
+                };
+                self.label(balancer, x + 4.0, text, "label", how);
+            }
+            What::CallAdmitted { .. } => {
+                // Taking a free slot is the ordinary case: a mark, and words
+                // only for a crowd.
+                self.mark(lane, t, Glyph::Tick, "mark admitted", i);
+                if let Label::Group(text) = how {
+                    self.b.label(lane, x, text.clone(), "label", t, Some(i));
+                }
+            }
+            What::CallQueued { call, in_flight, queued } => {
+                self.mark(lane, t, Glyph::Bar, "mark queued", i);
+                let text = format!("call {} queued ({in_flight} in flight, {queued} queued)", call.0);
+                self.label(lane, x, text, "label queue-label", how);
+            }
+            What::CallStarted { call, .. } => {
+                self.mark(lane, t, Glyph::Tick, "mark started", i);
+                self.label(lane, x, format!("call {} takes a slot", call.0), "label", how);
+            }
+            What::Overloaded { call, in_flight, queued } => {
+                self.mark(lane, t, Glyph::Cross, "mark overloaded", i);
+                let text = format!("call {} OVERLOADED ({in_flight} in flight, {queued} queued)", call.0);
+                self.label(lane, x, text, "label overloaded-label", how);
+            }
+            What::Policy { order, owner, decision, .. } => {
+                let (class, text) = match decision {
+                    Policy::Allowed => ("mark policy", "policy: allowed".to_owned()),
+                    Policy::Forbidden => (
+                        "mark forbidden",
+                        format!("FORBIDDEN: {} belongs to {}", names::order(order), names::user(owner)),
+                    ),
+                    Policy::NotChecked => ("mark unchecked", "policy not checked".to_owned()),
+                };
+                self.mark(lane, t, Glyph::Diamond, class, i);
+                let label_class = if decision == Policy::Forbidden { "label refused-label" } else { "label" };
+                self.label(lane, x, text, label_class, how);
+            }
+            What::ToolResult { call, .. } | What::RpcError { call, .. } => {
+                let (heard_at, heard) = match self.ix.heard.get(call.0) {
+                    Some((at, heard)) => (at, heard),
+                    None => (t, self.ix.replies.get(call.0).unwrap_or(Heard::Rpc(rpc_fallback()))),
+                };
+                self.line((t, lane), (heard_at, agent), true, response_class(heard), i);
+            }
+            What::ResultReceived { call, decision, .. } => {
+                let heard = self.ix.heard.get(call.0).map(|(_, h)| h);
+                let glyph = match decision {
+                    AgentDecision::Done(IntentOutcome::Succeeded(_)) => Glyph::Tick,
+                    AgentDecision::Done(_) => Glyph::Cross,
+                    _ => Glyph::Dot,
+                };
+                let class = match (glyph, heard) {
+                    (Glyph::Tick, _) => "mark delivered",
+                    (Glyph::Cross, _) => "mark refused",
+                    _ => "mark heard",
+                };
+                self.mark(agent, t, glyph, class, i);
+                let text = format!(
+                    "call {}: {} → {}",
+                    call.0,
+                    heard.map_or_else(String::new, heard_short),
+                    decision_short(decision)
+                );
+                self.label(agent, x, text, "label heard-label", how);
+            }
+            What::DeadlinePassed { call, .. } => {
+                self.mark(agent, t, Glyph::Bar, "mark timeout", i);
+                let text = format!("call {}: no answer by the client deadline", call.0);
+                self.label(agent, x, text, "label timeout-label", how);
+            }
+            What::RowInserted { insert, .. } => {
+                self.mark(lane, t, Glyph::Dot, "mark insert", i);
+                let text =
+                    format!("INSERT {} ({}): PENDING", names::row(insert.row), names::request_key(insert.request_key));
+                self.label(lane, x, text, "label", how);
+            }
+            What::InsertConflict { on, existing, .. } => {
+                self.mark(lane, t, Glyph::Cross, "mark conflict", i);
+                let key = match on {
+                    UniqueKey::RequestKey => "request_key",
+                    UniqueKey::BusinessKey => "business_key",
+                };
+                let text = format!("unique {key} conflict: {} exists", names::row(existing));
+                self.label(lane, x, text, "label conflict-label", how);
+            }
+            What::RowRead { read, found, .. } => {
+                self.mark(lane, t, Glyph::Dot, "mark read", i);
+                let what = match read {
+                    Read::ById { .. } => "SELECT status",
+                    _ => "SELECT existing",
+                };
+                let found =
+                    found.map_or_else(|| "nothing".to_owned(), |(row, s)| format!("{} {}", names::row(row), s.name()));
+                self.label(lane, x, format!("{what}: {found}"), "label", how);
+            }
+            What::Scanned { by, due, .. } => {
+                self.mark(lane, t, Glyph::Dot, "mark read", i);
+                self.label(lane, x, format!("{} scan: {due} due", by.name()), "label", how);
+            }
+            What::Transition { update, cause, legal, .. } => {
+                let class = if legal { "mark transition" } else { "mark illegal" };
+                self.mark(lane, t, Glyph::Diamond, class, i);
+                let text = format!(
+                    "{} {} → {} ({}{})",
+                    names::row(update.row),
+                    update.from.name(),
+                    update.to.name(),
+                    cause.name(),
+                    if legal { "" } else { ", illegal" }
+                );
+                let class = if legal { "label transition-label" } else { "label illegal-label" };
+                self.label(lane, x, text, class, how);
+            }
+            What::WriteSkipped { by, update, .. } => {
+                self.mark(lane, t, Glyph::Bar, "mark skipped", i);
+                let text = format!("{}'s write: {} changed, 0 rows", by.actor().name(), names::row(update.row));
+                self.label(lane, x, text, "label", how);
+            }
+            What::Claim { claim, version, won, .. } => {
+                let (glyph, class, word) = if won {
+                    (Glyph::Tick, "mark claim-won", "won")
+                } else {
+                    (Glyph::Cross, "mark claim-lost", "lost")
+                };
+                self.mark(lane, t, glyph, class, i);
+                let text = format!("claim {} at version {version}: {word}", names::row(claim.row()));
+                let class = if won { "label claim-label" } else { "label lost-label" };
+                self.label(lane, x, text, class, how);
+            }
+            What::CreateSent { ds, request_key, .. } => {
+                if !self.ix.request_lost.contains(&ds) {
+                    self.line((t, lane), (t, RISK_API), true, "request create", i);
+                }
+                self.label(lane, x, format!("CreateReview({})", names::request_key(request_key)), "label", how);
+            }
+            What::ProbeSent { request_key, .. } => {
+                self.line((t, lane), (t, RISK_API), true, "request find", i);
+                let text = format!("FindByRequestKey({})", names::request_key(request_key));
+                self.label(lane, x, text, "label", how);
+            }
+            What::RequestLost { ds, request_key, .. } => {
+                let from = self.ix.issuer_lane(ds);
+                self.line((t, from), (t, RISK_API), false, "request lost", i);
+                self.mark(RISK_API, t, Glyph::Cross, "mark lost", i);
+                let text = format!("create {} lost on the way", names::request_key(request_key));
+                self.label(RISK_API, x, text, "label lost-label", how);
+            }
+            What::FindHangs { request_key, .. } => {
+                self.mark(RISK_API, t, Glyph::Cross, "mark hangs", i);
+                let text = format!("Find({}) hangs", names::request_key(request_key));
+                self.label(RISK_API, x, text, "label lost-label", how);
+            }
+            What::ReviewCreated { review, request_key, .. } => {
+                self.mark(RISK_API, t, Glyph::Dot, "mark review", i);
+                let text = format!("review {} ({})", names::review(review), names::request_key(request_key));
+                self.label(RISK_API, x, text, "label review-label", how);
+            }
+            What::ReviewReplayed { review, .. } => {
+                self.mark(RISK_API, t, Glyph::Diamond, "mark replay", i);
+                let text = format!("{} returned again (idempotent)", names::review(review));
+                self.label(RISK_API, x, text, "label", how);
+            }
+            What::ResponseLost { ds, .. } => {
+                let to = self.ix.issuer_lane(ds);
+                self.line((t, RISK_API), (t, to), false, "response lost", i);
+                self.mark(to, t, Glyph::Cross, "mark lost", i);
+                let to_name = self.ix.issuer.get(ds.0).map_or("", |by| by.actor().name());
+                let text = format!("response to {to_name} lost");
+                self.label(RISK_API, x + 8.0, text, "label lost-label", how);
+            }
+            What::DownstreamReply { kind, answer, sent_at, .. } => {
+                self.line((t, RISK_API), (t, lane), true, answer_class(answer), i);
+                let text = format!("{}: {} after {}", call_name(kind), answer_short(answer), t.since(sent_at));
+                self.label(lane, x, text, "label", how);
+            }
+            What::DownstreamTimeout { kind, sent_at, .. } => {
+                self.mark(lane, t, Glyph::Bar, "mark timeout", i);
+                let text = format!("{} times out after {}", call_name(kind), t.since(sent_at));
+                self.label(lane, x, text, "label timeout-label", how);
+            }
+            What::LateReply { kind, answer, .. } => {
+                self.line((t, RISK_API), (t, lane), true, "response late", i);
+                let text = format!("late {}: {} (ignored)", call_name(kind), answer_short(answer));
+                self.label(lane, x, text, "label late-label", how);
+            }
+            What::ReplyUnheard { kind, answer, .. } => {
+                self.line((t, RISK_API), (t, lane), true, "response unheard", i);
+                self.mark(lane, t, Glyph::Cross, "mark crash", i);
+                let text = format!("{}: {} unheard (crashed)", call_name(kind), answer_short(answer));
+                self.label(lane, x, text, "label lost-label", how);
+            }
+            What::WorkerCrashed { worker } => {
+                self.mark(lane, t, Glyph::Cross, "mark crash", i);
+                self.label(lane, x, format!("{} crashes", worker.name()), "label crash-label", how);
+            }
+        }
+    }
+}
+
+fn rpc_fallback() -> crate::sim::risk::facts::RpcError {
+    crate::sim::risk::facts::RpcError::InvalidRequest
+}
+
+/// One sentence for the diagram's accessible description.
+pub fn summary_sentence(run: &Run) -> String {
+    let s = run.summary();
+    let end = end_of(run);
+    let illegal = run.records().iter().filter_map(|r| r.row_move()).filter(|m| !m.legal).count();
+    format!(
+        "Timeline from {} to {}: {} tool call(s), {} row(s) in the table, {} review(s) at the Risk API, {} illegal transition(s).",
+        names::when(Millis::ZERO),
+        names::when(end),
+        s.tool_calls,
+        s.rows,
+        s.reviews,
+        illegal
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::ParamDef;
+    use crate::sim::risk::settings::{CAS, IDEMPOTENT_CREATE, MODE, PRESET, SEED, TIMEOUT_IS_UNKNOWN};
+    use crate::sim::risk::{Mode, Preset, Settings};
+
+    fn run(preset: Preset, mode: Mode) -> Run {
+        Run::simulate(&Settings::preset(preset, mode)).unwrap()
+    }
+
+    fn labels(d: &Diagram) -> Vec<&str> {
+        d.texts().into_iter().map(|t| t.0).collect()
+    }
+
+    /// Every preset in both modes, some seeds and some single switches.
+    fn varied() -> Vec<Run> {
+        let mut runs = Vec::new();
+        for preset in Preset::ALL {
+            for mode in [Mode::Naive, Mode::Patterns] {
+                runs.push(run(preset, mode));
+            }
+        }
+        let pairs: [&[(&'static ParamDef, &str)]; 5] = [
+            &[(&PRESET, "random-faults"), (&SEED, "7")],
+            &[(&PRESET, "random-faults"), (&SEED, "12"), (&MODE, "patterns")],
+            &[(&PRESET, "not-found-resend"), (&MODE, "patterns"), (&CAS, "off")],
+            &[(&PRESET, "incident"), (&MODE, "patterns"), (&TIMEOUT_IS_UNKNOWN, "off")],
+            &[(&PRESET, "incident"), (&MODE, "naive"), (&IDEMPOTENT_CREATE, "on")],
+        ];
+        for p in pairs {
+            runs.push(Run::simulate(&Settings::from_pairs(p).unwrap()).unwrap());
+        }
+        for seed in 0..20 {
+            let seed = seed.to_string();
+            runs.push(
+                Run::simulate(&Settings::from_pairs(&[(&PRESET, "random-faults"), (&SEED, &seed)]).unwrap()).unwrap(),
+            );
+        }
+        runs
+    }
+
+    #[test]
+    fn the_lanes_come_from_the_model_actors() {
+        let titles: Vec<String> = lanes().into_iter().map(|l| l.title).collect();
+        assert_eq!(
+            titles,
+            [
+                "Time",
+                "Agent",
+                "Load balancer",
+                "Replica A",
+                "Replica B",
+                "Database",
+                "Risk API",
+                "Worker 1",
+                "Worker 2"
+            ]
+        );
+        assert_eq!(lane_of(Actor::RiskApi), RISK_API);
+    }
+
+    #[test]
+    fn labels_never_collide_or_leave_the_picture() {
+        for r in varied() {
+            let d = diagram(&r);
+            let collisions = d.label_collisions();
+            assert!(collisions.is_empty(), "{collisions:?} for {:?} {:?}", r.settings().preset, r.settings().mode);
+        }
+    }
+
+    #[test]
+    fn every_moment_with_an_event_can_be_clicked() {
+        for r in varied() {
+            let d = diagram(&r);
+            for (i, record) in r.records().iter().enumerate() {
+                let reachable =
+                    d.items.iter().any(|item| item.record.is_some_and(|j| j == i || r.records()[j].t == record.t));
+                assert!(reachable, "nothing to click for event {i} ({}) at {}", record.kind(), record.t);
+            }
+        }
+    }
+
+    #[test]
+    fn the_axis_reads_the_wall_clock_and_model_time() {
+        let d = diagram(&run(Preset::Incident, Mode::Naive));
+        let l = labels(&d);
+        // The report's first line, 10:31:08.120, is model time 0.
+        for expected in ["10:31:08.120", "0.00 s", "10:31:12.531", "4.411 s"] {
+            assert!(l.contains(&expected), "missing {expected:?}");
+        }
+    }
+
+    #[test]
+    fn the_naive_incident_draws_the_lost_response_the_illegal_move_and_two_reviews() {
+        let d = diagram(&run(Preset::Incident, Mode::Naive));
+        let l = labels(&d);
+        for expected in [
+            "call 1: request_risk_review rk-0001",
+            "response to A lost",
+            "Create times out after 2.50 s",
+            "R10086 PENDING → FAILED (timeout, illegal)",
+            "review RV-1 (rk-0001)",
+            "review RV-2 (rk-0001)",
+            "call 1: SUBMISSION_FAILED → gives up",
+            "call 2: SUCCEEDED R10087 → done",
+        ] {
+            assert!(l.contains(&expected), "missing {expected:?} in {l:?}");
+        }
+        // Two reviews, each a mark in the Risk API's lane.
+        assert_eq!(d.items.iter().filter(|i| i.class == "mark review").count(), 2);
+        assert_eq!(d.items.iter().filter(|i| i.class == "mark illegal").count(), 1);
+        // The lost response ends half way, in its cross.
+        let line = d.items.iter().find(|i| i.class == "response lost").unwrap();
+        let cross = d.items.iter().find(|i| i.class == "mark lost").unwrap();
+        let (Shape::Line { x2, y1, y2, .. }, Shape::Mark { x, y, .. }) = (&line.shape, &cross.shape) else {
+            panic!("a line and a mark")
+        };
+        assert_eq!((x2, y2), (x, y));
+        let api = &d.lanes[RISK_API];
+        assert!(*y1 > api.top && *y2 < api.top, "from the Risk API's lane towards the replica");
+    }
+
+    #[test]
+    fn the_patterns_draw_probes_and_claims() {
+        let d = diagram(&run(Preset::NotFoundResend, Mode::Patterns));
+        let l = labels(&d);
+        for expected in [
+            "create rk-0001 lost on the way",
+            "R10086 PENDING → UNKNOWN (timeout)",
+            "FindByRequestKey(rk-0001)",
+            "claim R10086 at version 3: won",
+            "claim R10086 at version 3: lost",
+        ] {
+            assert!(l.contains(&expected), "missing {expected:?} in {l:?}");
+        }
+        assert!(d.items.iter().any(|i| i.class == "mark claim-won"));
+        assert!(d.items.iter().any(|i| i.class == "mark claim-lost"));
+        assert!(d.items.iter().any(|i| i.class == "waiting"), "workers wait for the Risk API");
+    }
+
+    #[test]
+    fn a_burst_is_drawn_with_counts_and_no_per_call_bars() {
+        let r = run(Preset::Overload, Mode::Patterns);
+        let d = diagram(&r);
+        let l = labels(&d);
+        assert!(l.contains(&"200 calls of request_risk_review"), "{l:?}");
+        assert!(l.iter().any(|t| t.ends_with(" OVERLOADED")), "{l:?}");
+        assert!(l.contains(&"8 answers: created"), "a group names no single review: {l:?}");
+        assert!(!d.items.iter().any(|i| i.class == "slot" || i.class == "queued"));
+        // Far fewer drawn things than records.
+        assert!(d.items.len() < r.records().len() / 2, "{} items", d.items.len());
+        let q = diagram(&run(Preset::Incident, Mode::Naive));
+        assert!(q.items.iter().any(|i| i.class == "slot"), "a few calls get their slots drawn");
+    }
+
+    #[test]
+    fn the_gates_and_queues_are_drawn_when_a_few_calls_queue() {
+        use crate::sim::risk::settings::{BURST_CALLS, CONCURRENCY_CAP, QUEUE_CAPACITY};
+        let s = Settings::from_pairs(&[
+            (&PRESET, "overload"),
+            (&MODE, "patterns"),
+            (&BURST_CALLS, "6"),
+            (&CONCURRENCY_CAP, "1"),
+            (&QUEUE_CAPACITY, "1"),
+        ])
+        .unwrap();
+        let r = Run::simulate(&s).unwrap();
+        let d = diagram(&r);
+        assert!(d.label_collisions().is_empty());
+        assert!(d.items.iter().any(|i| i.class == "queued"));
+        assert!(d.items.iter().any(|i| i.class == "mark overloaded"));
+    }
+
+    #[test]
+    fn the_svg_export_carries_the_playhead() {
+        let r = run(Preset::Incident, Mode::Patterns);
+        let svg = diagram(&r).to_svg(Some(Millis(2622)));
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(svg.contains("class=\"playhead\""));
+        assert!(svg.contains("10:31:10.742"));
+    }
+}

@@ -1,0 +1,272 @@
+//! One predict-then-reveal question per preset. The answer and its
+//! explanation come from the run's own records and checks, so the same
+//! question answers itself correctly in either mode and with any switch.
+
+use crate::sim::Millis;
+use crate::sim::risk::facts::{Actor, FORGED_ORDER, OrderId, Record, RowId, What};
+use crate::sim::risk::{CheckName, Preset, Run, Value};
+
+use super::names;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Question {
+    pub text: &'static str,
+    pub choices: &'static [&'static str],
+}
+
+const FEW: &[&str] = &["1", "2"];
+const YES_NO: &[&str] = &["yes", "no"];
+
+/// The preset's question.
+pub fn question(preset: Preset) -> Question {
+    match preset {
+        Preset::Incident => Question {
+            text: "The first create's response is lost, and the agent calls again at 10:31:12.000 for the same intent. How many reviews will the Risk API hold for O20260728001?",
+            choices: FEW,
+        },
+        Preset::SameRequestKey => Question {
+            text: "The same call, with the same request_key, reaches both replicas at once. How many rows will the table hold?",
+            choices: FEW,
+        },
+        Preset::SameBusinessKey => Question {
+            text: "A second click sends a new request_key for the same order while the first create is under way. How many reviews will the Risk API create?",
+            choices: FEW,
+        },
+        Preset::LostCreateResponse => Question {
+            text: "The Risk API creates the review, but its response is lost. What status does row R10086 end in?",
+            choices: &["SUCCEEDED", "FAILED", "UNKNOWN"],
+        },
+        Preset::NotFoundResend => Question {
+            text: "The create never reaches the Risk API, and both workers wake at the same instants. How many creates will the workers resend?",
+            choices: &["0", "1", "2"],
+        },
+        Preset::ForgedOrder => Question {
+            text: "The agent names O20260728999, which belongs to u-2002, not to the user it acts for. Does the Risk API get a call for that order?",
+            choices: YES_NO,
+        },
+        Preset::Overload => Question {
+            text: "A burst of calls arrives at once, far more than the replicas' slots. Is every call answered within the client deadline?",
+            choices: YES_NO,
+        },
+        Preset::WorkerCrash => Question {
+            text: "The create is lost, and the worker that resends it crashes right after sending. What status does row R10086 end in?",
+            choices: &["SUCCEEDED", "FAILED", "PENDING"],
+        },
+        Preset::RandomFaults => Question {
+            text: "Faults drawn from the seed hit this run. Will any of the nine checks fail?",
+            choices: YES_NO,
+        },
+    }
+}
+
+fn reviews_for(run: &Run, order: OrderId) -> usize {
+    run.reviews().iter().filter(|r| r.order == order).count()
+}
+
+fn first_row_status(run: &Run) -> String {
+    run.rows().first().map_or_else(|| "no row".to_owned(), |r| r.status.name().to_owned())
+}
+
+fn resends(records: &[Record]) -> usize {
+    records.iter().filter(|r| matches!((r.actor, r.what), (Actor::Worker(_), What::CreateSent { .. }))).count()
+}
+
+fn forged_creates(records: &[Record]) -> usize {
+    records.iter().filter(|r| matches!(r.what, What::CreateSent { order, .. } if order == FORGED_ORDER)).count()
+}
+
+fn count_figure(run: &Run, check: CheckName, figure: &str) -> u64 {
+    run.checks().into_iter().find(|c| c.name == check).and_then(|c| c.figure(figure)).map_or(0, |v| match v {
+        Value::Count(n) | Value::Ms(n) => n,
+        _ => 0,
+    })
+}
+
+fn yes_no(b: bool) -> String {
+    if b { "yes" } else { "no" }.to_owned()
+}
+
+/// The run's answer to its preset's question.
+pub fn answer(run: &Run) -> String {
+    let records = run.records();
+    match run.settings().preset {
+        Preset::Incident => reviews_for(run, OrderId(1)).to_string(),
+        Preset::SameRequestKey => run.rows().len().to_string(),
+        Preset::SameBusinessKey => run.reviews().len().to_string(),
+        Preset::LostCreateResponse | Preset::WorkerCrash => first_row_status(run),
+        Preset::NotFoundResend => resends(records).to_string(),
+        Preset::ForgedOrder => yes_no(forged_creates(records) > 0),
+        Preset::Overload => yes_no(count_figure(run, CheckName::OverloadFastBounded, "late_answers") == 0),
+        Preset::RandomFaults => yes_no(run.checks().iter().any(|c| c.holds == Some(false))),
+    }
+}
+
+fn when_of(records: &[Record], keep: impl Fn(&Record) -> bool) -> Option<Millis> {
+    records.iter().find(|r| keep(r)).map(|r| r.t)
+}
+
+/// Why the run answers as it does, in its own figures.
+pub fn explain(run: &Run) -> String {
+    let records = run.records();
+    let reviews = |order| reviews_for(run, order);
+    let row_moves = |row: RowId| -> String {
+        records
+            .iter()
+            .filter_map(|r| r.row_move().filter(|m| m.row == row).map(|m| (r.t, m)))
+            .map(|(t, m)| {
+                format!(
+                    "{} at {}{}",
+                    m.to.name(),
+                    names::clock(t),
+                    if m.legal { String::new() } else { format!(" ({}, illegal)", m.cause.name()) }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", then ")
+    };
+    let first = run.rows().first().map(|r| r.id);
+    match run.settings().preset {
+        Preset::Incident => {
+            let list: Vec<String> = run
+                .reviews()
+                .iter()
+                .map(|r| format!("{} at {}", names::review(r.review), names::clock(r.at)))
+                .collect();
+            format!(
+                "The Risk API holds {} review(s) for O20260728001 ({}). The table has {} row(s); R10086 went {}.",
+                reviews(OrderId(1)),
+                list.join(", "),
+                run.rows().len(),
+                first.map_or_else(String::new, row_moves)
+            )
+        }
+        Preset::SameRequestKey | Preset::SameBusinessKey => {
+            let conflicts = records.iter().filter(|r| matches!(r.what, What::InsertConflict { .. })).count();
+            format!(
+                "{} row(s) and {} review(s): {} insert(s) ran into a unique key and read the existing row instead.",
+                run.rows().len(),
+                run.reviews().len(),
+                conflicts
+            )
+        }
+        Preset::LostCreateResponse | Preset::WorkerCrash => {
+            let probes = records.iter().filter(|r| matches!(r.what, What::ProbeSent { .. })).count();
+            format!(
+                "R10086 went {}. Probes sent: {probes}; creates resent by workers: {}; reviews at the Risk API: {}.",
+                first.map_or_else(String::new, row_moves),
+                resends(records),
+                run.reviews().len()
+            )
+        }
+        Preset::NotFoundResend => {
+            let claims: Vec<String> = records
+                .iter()
+                .filter_map(|r| match r.what {
+                    What::Claim { by, won, .. } => {
+                        Some(format!("{} {} at {}", by.name(), if won { "won" } else { "lost" }, names::clock(r.t)))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let claims =
+                if claims.is_empty() { "no claims".to_owned() } else { format!("claims: {}", claims.join(", ")) };
+            format!(
+                "R10086 went {}; {claims}; {} resend(s) and {} review(s).",
+                first.map_or_else(String::new, row_moves),
+                resends(records),
+                run.reviews().len()
+            )
+        }
+        Preset::ForgedOrder => {
+            let refused = when_of(records, |r| {
+                matches!(r.what, What::Policy { decision: crate::sim::risk::facts::Policy::Forbidden, .. })
+            });
+            match refused {
+                Some(at) => format!(
+                    "The replica refused the call at {} with FORBIDDEN: no row, and {} Risk API call(s) for O20260728999.",
+                    names::clock(at),
+                    forged_creates(records)
+                ),
+                None => format!(
+                    "Nobody checked who owns the order: {} row(s) and {} Risk API call(s) for O20260728999.",
+                    run.rows().len(),
+                    forged_creates(records)
+                ),
+            }
+        }
+        Preset::Overload => format!(
+            "{} OVERLOADED result(s), the slowest {} after its call arrived; the slowest answer took {} of the {} deadline; {} answer(s) came late.",
+            count_figure(run, CheckName::OverloadFastBounded, "overloaded"),
+            Millis(count_figure(run, CheckName::OverloadFastBounded, "slowest_overloaded_ms")),
+            Millis(count_figure(run, CheckName::OverloadFastBounded, "slowest_answer_ms")),
+            run.settings().agent.deadline,
+            count_figure(run, CheckName::OverloadFastBounded, "late_answers"),
+        ),
+        Preset::RandomFaults => {
+            let failed: Vec<&str> =
+                run.checks().iter().filter(|c| c.holds == Some(false)).map(|c| c.name.name()).collect();
+            if failed.is_empty() {
+                "Every check holds or has nothing to judge.".to_owned()
+            } else {
+                format!("Failing: {}.", failed.join(", "))
+            }
+        }
+    }
+}
+
+/// What the page says once the reader has predicted.
+pub fn verdict(prediction: &str, answer: &str) -> String {
+    if prediction.is_empty() {
+        format!("Answer: {answer}.")
+    } else if prediction == answer {
+        format!("Right: {answer}.")
+    } else {
+        format!("Not quite: you said {prediction}; the run shows {answer}.")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::risk::{Mode, Settings};
+
+    #[test]
+    fn every_preset_answers_with_one_of_its_choices_in_both_modes() {
+        for preset in Preset::ALL {
+            for mode in [Mode::Naive, Mode::Patterns] {
+                let run = Run::simulate(&Settings::preset(preset, mode)).unwrap();
+                let a = answer(&run);
+                assert!(question(preset).choices.contains(&a.as_str()), "{preset:?} {mode:?}: {a}");
+                assert!(!explain(&run).is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn the_answers_differ_between_the_modes_where_the_lesson_is() {
+        let a = |preset, mode| answer(&Run::simulate(&Settings::preset(preset, mode)).unwrap());
+        // Hand-worked from the contract's table of presets.
+        assert_eq!((a(Preset::Incident, Mode::Naive), a(Preset::Incident, Mode::Patterns)), ("2".into(), "1".into()));
+        assert_eq!(a(Preset::SameRequestKey, Mode::Patterns), "1");
+        assert_eq!(a(Preset::SameBusinessKey, Mode::Patterns), "1");
+        assert_eq!(a(Preset::LostCreateResponse, Mode::Patterns), "SUCCEEDED");
+        assert_eq!(a(Preset::LostCreateResponse, Mode::Naive), "FAILED");
+        assert_eq!(a(Preset::NotFoundResend, Mode::Patterns), "1");
+        assert_eq!(
+            (a(Preset::ForgedOrder, Mode::Naive), a(Preset::ForgedOrder, Mode::Patterns)),
+            ("yes".into(), "no".into())
+        );
+        assert_eq!(a(Preset::Overload, Mode::Patterns), "yes");
+    }
+
+    #[test]
+    fn the_incident_explains_with_the_runs_clocks() {
+        let run = Run::simulate(&Settings::preset(Preset::Incident, Mode::Naive)).unwrap();
+        let why = explain(&run);
+        assert!(why.contains("RV-2 at 10:31:12.531"), "{why}");
+        assert!(why.contains("FAILED at 10:31:10.742 (timeout, illegal)"), "{why}");
+        assert_eq!(verdict("2", "2"), "Right: 2.");
+        assert_eq!(verdict("1", "2"), "Not quite: you said 1; the run shows 2.");
+        assert_eq!(verdict("", "2"), "Answer: 2.");
+    }
+}

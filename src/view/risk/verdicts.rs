@@ -1,0 +1,161 @@
+//! The nine checks in words for the checks panel: a title, what each one
+//! asks, and its figures as a reader would say them ("reviews for
+//! O20260728001: 2").
+
+use crate::sim::risk::{Check, CheckName, Value};
+
+use super::sentences::value;
+
+pub fn title(name: CheckName) -> &'static str {
+    match name {
+        CheckName::SameRequestKeyOneRow => "Same request_key, one row",
+        CheckName::SameBusinessKeyOneReview => "Same order, one review",
+        CheckName::LostResponseConverges => "A lost response converges",
+        CheckName::SingleClaimWinner => "One claim wins",
+        CheckName::ForgedNoDownstream => "A forged order goes nowhere",
+        CheckName::OverloadFastBounded => "Overload is fast and bounded",
+        CheckName::OneReviewPerBusinessKey => "One review per business key",
+        CheckName::LegalTransitions => "Only legal transitions",
+        CheckName::UnknownResolved => "UNKNOWN gets resolved",
+    }
+}
+
+/// The six acceptance conditions come first, then the three invariants.
+pub fn is_invariant(name: CheckName) -> bool {
+    matches!(name, CheckName::OneReviewPerBusinessKey | CheckName::LegalTransitions | CheckName::UnknownResolved)
+}
+
+fn get(check: &Check, name: &str) -> String {
+    check.figure(name).map_or_else(|| "0".to_owned(), value)
+}
+
+fn has(check: &Check, name: &str) -> bool {
+    check.figure(name).is_some()
+}
+
+fn count(check: &Check, name: &str) -> u64 {
+    match check.figure(name) {
+        Some(Value::Count(n) | Value::Ms(n)) => n,
+        _ => 0,
+    }
+}
+
+/// The check's figures, said plainly.
+pub fn summary(check: &Check) -> String {
+    let g = |name| get(check, name);
+    match check.name {
+        CheckName::SameRequestKeyOneRow if has(check, "worst_key") => {
+            format!("rows for {}: {}; review ids returned: {}", g("worst_key"), g("max_rows"), g("max_review_ids"))
+        }
+        CheckName::SameRequestKeyOneRow if count(check, "reused_keys") == 0 => {
+            "no request_key was used twice yet".to_owned()
+        }
+        CheckName::SameRequestKeyOneRow => {
+            format!("request_keys used twice: {}; rows per key at most {}", g("reused_keys"), g("max_rows"))
+        }
+        CheckName::SameBusinessKeyOneReview if has(check, "worst_order") => {
+            format!("reviews for {}: {}; rows: {}", g("worst_order"), g("max_reviews"), g("max_rows"))
+        }
+        CheckName::SameBusinessKeyOneReview if count(check, "business_keys") == 0 => {
+            "no order was requested under two request_keys yet".to_owned()
+        }
+        CheckName::SameBusinessKeyOneReview => {
+            format!("orders requested twice: {}; reviews per order at most {}", g("business_keys"), g("max_reviews"))
+        }
+        CheckName::LostResponseConverges => format!(
+            "lost responses: {}; converged to SUCCEEDED: {}; FAILED: {}; unresolved: {}; creates after the loss: {}",
+            g("lost_responses"),
+            g("converged"),
+            g("failed"),
+            g("unresolved"),
+            g("later_creates")
+        ),
+        CheckName::SingleClaimWinner => format!(
+            "claims: {}; won: {}; lost: {}; most winners for one row and version: {}; resends: {}",
+            g("claims"),
+            g("won"),
+            g("lost"),
+            g("max_winners"),
+            g("resends")
+        ),
+        CheckName::ForgedNoDownstream => format!(
+            "forged calls: {}; FORBIDDEN: {}; rows: {}; Risk API calls: {}",
+            g("forged_calls"),
+            g("forbidden"),
+            g("rows"),
+            g("downstream_calls")
+        ),
+        CheckName::OverloadFastBounded => format!(
+            "OVERLOADED: {} (slowest {}); in flight at most {} of {}; queued at most {} of {}; slowest answer {} of {}; late: {}",
+            g("overloaded"),
+            g("slowest_overloaded_ms"),
+            g("max_in_flight"),
+            g("concurrency_cap"),
+            g("max_queue"),
+            g("queue_capacity"),
+            g("slowest_answer_ms"),
+            g("client_deadline_ms"),
+            g("late_answers")
+        ),
+        CheckName::OneReviewPerBusinessKey if has(check, "worst_order") => {
+            format!("reviews for {}: {}", g("worst_order"), g("max_reviews"))
+        }
+        CheckName::OneReviewPerBusinessKey => {
+            format!(
+                "reviews: {}; orders with a review: {}; most for one order: {}",
+                g("reviews"),
+                g("business_keys"),
+                g("max_reviews")
+            )
+        }
+        CheckName::LegalTransitions if has(check, "first_illegal_row") => format!(
+            "transitions: {}; illegal: {} (first on {})",
+            g("transitions"),
+            g("illegal"),
+            g("first_illegal_row")
+        ),
+        CheckName::LegalTransitions => format!("transitions: {}; illegal: {}", g("transitions"), g("illegal")),
+        CheckName::UnknownResolved => format!(
+            "rows: {}; settled: {}; in progress: {}; UNKNOWN: {}; stalled: {}",
+            g("rows"),
+            g("settled"),
+            g("in_progress"),
+            g("unknown"),
+            g("stalled")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::risk::{Mode, Preset, Run, Settings};
+
+    fn check(preset: Preset, mode: Mode, name: CheckName) -> Check {
+        let run = Run::simulate(&Settings::preset(preset, mode)).unwrap();
+        run.checks().into_iter().find(|c| c.name == name).unwrap()
+    }
+
+    #[test]
+    fn figures_read_as_the_report_would_say_them() {
+        let c = check(Preset::Incident, Mode::Naive, CheckName::OneReviewPerBusinessKey);
+        assert_eq!(summary(&c), "reviews for O20260728001: 2");
+        let c = check(Preset::Incident, Mode::Naive, CheckName::LegalTransitions);
+        assert_eq!(summary(&c), "transitions: 4; illegal: 1 (first on R10086)");
+        let c = check(Preset::Incident, Mode::Patterns, CheckName::SameRequestKeyOneRow);
+        assert_eq!(summary(&c), "request_keys used twice: 1; rows per key at most 1");
+        let c = check(Preset::ForgedOrder, Mode::Patterns, CheckName::SameBusinessKeyOneReview);
+        assert_eq!(summary(&c), "no order was requested under two request_keys yet");
+    }
+
+    #[test]
+    fn every_check_has_words_in_every_preset() {
+        for preset in Preset::ALL {
+            let run = Run::simulate(&Settings::preset(preset, Mode::Patterns)).unwrap();
+            for c in run.checks() {
+                assert!(!summary(&c).is_empty() && !title(c.name).is_empty());
+            }
+        }
+        assert_eq!(CheckName::ALL.iter().filter(|n| is_invariant(**n)).count(), 3);
+    }
+}
