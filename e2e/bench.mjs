@@ -7,7 +7,8 @@ import { readFileSync, readdirSync } from "node:fs";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { chromium } from "playwright-core";
 
-const dist = new URL("../dist/", import.meta.url).pathname;
+// E2E_ROOT names another build, as for the Playwright tests.
+const dist = process.env.E2E_ROOT ? `${process.env.E2E_ROOT.replace(/\/$/, "")}/` : new URL("../dist/", import.meta.url).pathname;
 const rows = [];
 const row = (name, value) => rows.push([name, value]);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
@@ -26,11 +27,61 @@ function sizes(dir, files) {
 }
 const fmt = (s) => `${kb(s.raw)} / ${kb(s.gzip)} / ${kb(s.brotli)} (gzip ${(s.gzip / 1000).toFixed(1)} kB)`;
 const filesIn = (dir) => readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
-const opening = filesIn(dist);
-for (const [name, exts] of Object.entries({ wasm: [".wasm"], js: [".js"], css: [".css"], "html and icon": [".html", ".svg"] })) {
-  row(`opening page ${name} (raw / gzip / brotli)`, fmt(sizes(dist, opening.filter((f) => exts.some((e) => f.endsWith(e))))));
+const byKind = { wasm: [".wasm"], js: [".js", ".mjs"], css: [".css"], "html and icon": [".html", ".svg"] };
+
+const port = 8190;
+const server = spawn("node", ["serve.mjs", "--root", dist, "--port", String(port)], { stdio: "ignore" });
+await new Promise((r) => setTimeout(r, 500));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+
+// What a page really downloads: every file our server sent while the page
+// opened and rendered, in a fresh browser context (an empty cache), as paths
+// under dist/.
+async function downloads(path, ready) {
+  const page = await browser.newPage();
+  const files = new Set();
+  page.on("response", (r) => {
+    const url = new URL(r.url());
+    if (url.port !== String(port) || r.status() !== 200) return;
+    let file = decodeURIComponent(url.pathname);
+    if (file.endsWith("/")) file += "index.html";
+    files.add(file.slice(1));
+  });
+  await page.goto(`http://127.0.0.1:${port}${path}`);
+  await ready(page);
+  await page.waitForLoadState("networkidle");
+  await page.close();
+  return [...files].sort();
 }
-row("opening page total (raw / gzip / brotli)", fmt(sizes(dist, opening)));
+
+// The opening page's budget is 200 kB gzip (1 kB = 1000 bytes), counting
+// everything it downloads; code loaded on first use is reported apart.
+const BUDGET = 200_000;
+try {
+  const opening = await downloads("/", (p) => p.waitForSelector(".mirror-text"));
+  for (const [name, exts] of Object.entries(byKind)) {
+    row(`opening page ${name} (raw / gzip / brotli)`, fmt(sizes(dist, opening.filter((f) => exts.some((e) => f.endsWith(e))))));
+  }
+  const total = sizes(dist, opening);
+  row("opening page total (raw / gzip / brotli)", fmt(total));
+  row(
+    "opening page against its 200 kB gzip budget",
+    total.gzip <= BUDGET ? `within, ${((BUDGET - total.gzip) / 1000).toFixed(1)} kB to spare` : `over by ${((total.gzip - BUDGET) / 1000).toFixed(1)} kB`,
+  );
+  row("opening page files", opening.join(", "));
+  // The custom element on a host page: what it adds to the lab's own files
+  // (its module and shadow-root styles), loaded only where a host uses it.
+  const host = await downloads("/examples/element.html", (p) => p.locator("idempotency-lab").first().waitFor());
+  const element = host.filter((f) => !opening.includes(f) && !f.startsWith("examples/"));
+  row("custom element, beyond the opening page (raw / gzip / brotli)", `${fmt(sizes(dist, element))}: ${element.join(", ")}`);
+} catch (e) {
+  await browser.close();
+  server.kill();
+  throw e;
+}
 const storms = `${dist}storms/`;
 const stormFiles = filesIn(storms);
 const worker = stormFiles.filter((f) => f.startsWith("storm-worker"));
@@ -59,13 +110,6 @@ row("aws sweep: native speed over the Python port (1 thread)", `${(python / Numb
 row("aws sweep: native speed over the Python port (2 threads)", `${(python / Number(storm["aws sweep seconds (2 threads)"])).toFixed(0)}x`);
 
 // The page in headless Chromium.
-const port = 8190;
-const server = spawn("node", ["serve.mjs", "--root", dist, "--port", String(port)], { stdio: "ignore" });
-await new Promise((r) => setTimeout(r, 500));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   const loads = [];
