@@ -14,7 +14,8 @@ use super::element::Host;
 use super::experiments::Experiments;
 use super::keyboard::{self, ShortcutsDialog};
 use super::matrix::CrashMatrix;
-use super::panels::{Mirror, Notices, RecentEvents, ResultsStrip};
+use super::notices::{LiveRegion, NoticeList};
+use super::panels::{Mirror, RecentEvents, ResultsStrip};
 use super::playback::Playback;
 use super::present::{Caption, CheckpointPrompt, Checkpoints};
 use super::state::Lab;
@@ -124,7 +125,6 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(lab, dialog);
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
-    let live = move || view! { <div class="visually-hidden" aria-live="polite" aria-atomic="true">{move || lab.announcement.get()}</div> };
     let timeline_b = move || lab.compare.showing().then(|| view! { <Timeline lab side=Side::B/> });
     let differences = move || lab.compare.open.get().then(|| view! { <Differences lab/> });
 
@@ -154,14 +154,14 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
         };
         return view! {
             <div class="app embed" class:predicting=move || lab.answer_hidden()>
-                <Notices lab/>
+                <NoticeList notices=lab.notices/>
                 <main class="stage">{stage}</main>
                 <p class="embed-footer">
                     <a href=full target="_blank" rel="noopener">
                         "Open in Idempotency Lab"
                     </a>
                 </p>
-                {live}
+                <LiveRegion announcer=lab.announcer/>
                 <ShortcutsDialog dialog/>
             </div>
         }
@@ -173,7 +173,7 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
     };
     view! {
         {page}
-        {live}
+        <LiveRegion announcer=lab.announcer/>
         <ShortcutsDialog dialog/>
     }
     .into_any()
@@ -217,7 +217,7 @@ fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
                 <Toolbar lab on_shortcuts=open_shortcuts/>
                 <ThemePicker theme=lab.theme/>
             </header>
-            <Notices lab/>
+            <NoticeList notices=lab.notices/>
             // Settings, then what they produce, then the guided experiments:
             // one column on phones; on wide screens the grid puts settings and
             // experiments side by side with the stage.
@@ -252,7 +252,7 @@ fn presenting(lab: Lab) -> impl IntoView {
                     "Exit presentation"
                 </button>
             </header>
-            <Notices lab/>
+            <NoticeList notices=lab.notices/>
             <main class="stage">
                 <Caption lab/>
                 <CheckpointPrompt lab/>

@@ -1,5 +1,6 @@
-//! Panels whose content is markup from `view::risk::html` listen once for
-//! clicks; these read what a click chose.
+//! Regions whose content is markup written in `view` (`view::markup` for
+//! every page, `view::risk::html` for the risk page's panels) listen once
+//! for clicks; these read what a click chose.
 
 use wasm_bindgen::JsCast;
 

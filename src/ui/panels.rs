@@ -1,5 +1,5 @@
-//! The text regions: recent events, the state as text, the results strip
-//! and notices. Each is the core's own words, rendered as text.
+//! The text regions: recent events, the state as text and the results
+//! strip. Each is the core's own words, rendered as text.
 
 use leptos::prelude::*;
 
@@ -147,21 +147,5 @@ pub fn ResultsStrip(lab: Lab) -> impl IntoView {
             </dl>
             {verdict}
         </section>
-    }
-}
-
-#[component]
-pub fn Notices(lab: Lab) -> impl IntoView {
-    view! {
-        <div class="notices" role="status">
-            <For each=move || lab.notices.get() key=|n| n.id let:notice>
-                <p class="notice">
-                    <span class="notice-text">{notice.text.clone()}</span>
-                    <button type="button" class="dismiss" on:click=move |_| lab.dismiss(notice.id)>
-                        "Dismiss"
-                    </button>
-                </p>
-            </For>
-        </div>
     }
 }

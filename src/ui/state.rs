@@ -19,6 +19,7 @@ use crate::view::url::{LinkCompare, LinkState, MAX_PINS, Pin, Theme};
 use super::compare::Compare;
 use super::dom;
 use super::element::Host;
+use super::notices::{Announcer, Notices};
 
 const STORAGE_KEY: &str = "idempotency-lab.settings.v1";
 
@@ -28,12 +29,6 @@ pub struct FieldState {
     pub text: RwSignal<String>,
     /// Why that text was refused, if it was.
     pub error: RwSignal<Option<String>>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Notice {
-    pub id: u32,
-    pub text: String,
 }
 
 /// A guided experiment in progress.
@@ -57,10 +52,9 @@ pub struct Lab {
     pub loop_generation: StoredValue<u32>,
     /// One per parameter, in `PARAMS` order.
     pub fields: [FieldState; PARAMS.len()],
-    pub notices: RwSignal<Vec<Notice>>,
-    next_notice: StoredValue<u32>,
-    /// The polite live region's text.
-    pub announcement: RwSignal<String>,
+    pub notices: Notices,
+    /// The polite live region.
+    pub announcer: Announcer,
     pub experiment: RwSignal<Option<ExperimentState>>,
     pub embed: bool,
     pub theme: RwSignal<Theme>,
@@ -149,9 +143,8 @@ impl Lab {
             inspection: StoredValue::new(0.0),
             loop_generation: StoredValue::new(0),
             fields,
-            notices: RwSignal::new(Vec::new()),
-            next_notice: StoredValue::new(0),
-            announcement: RwSignal::new(String::new()),
+            notices: Notices::new(),
+            announcer: Announcer::new(),
             experiment: RwSignal::new(None),
             embed: link.embed,
             theme: RwSignal::new(link.theme),
@@ -164,7 +157,7 @@ impl Lab {
             remember,
         };
         for n in notices {
-            lab.notify(n);
+            lab.notices.notify(n);
         }
         lab.sync_inspection();
         lab
@@ -172,23 +165,6 @@ impl Lab {
 
     pub fn field_state(&self, param: &ParamDef) -> FieldState {
         self.fields[Settings::index_of(param)]
-    }
-
-    pub fn notify(&self, text: String) {
-        let id = self.next_notice.get_value();
-        self.next_notice.set_value(id + 1);
-        self.notices.update(|n| {
-            n.push(Notice { id, text });
-            // Keep the newest few; an endless pile helps nobody.
-            let len = n.len();
-            if len > 6 {
-                n.drain(..len - 6);
-            }
-        });
-    }
-
-    pub fn dismiss(&self, id: u32) {
-        self.notices.update(|n| n.retain(|x| x.id != id));
     }
 
     /// Replaces every setting at once (an experiment, an import, a reset).
@@ -204,7 +180,8 @@ impl Lab {
                 true
             }
             Err(e) => {
-                self.notify(format!("These settings could not be simulated: {e}. The last run stays on screen."));
+                self.notices
+                    .notify(format!("These settings could not be simulated: {e}. The last run stays on screen."));
                 false
             }
         }
@@ -305,27 +282,18 @@ impl Lab {
             None => format!("{t}: {a}"),
         };
         let text = if text.ends_with(':') { format!("Model time {t}.") } else { text };
-        self.say(text);
+        self.announcer.say(text);
         // Stepping onto a checkpoint shows its question too.
         if let Some(i) = self.pins.with_untracked(|p| p.iter().position(|p| p.at == t)) {
             self.show_checkpoint(i, false);
         }
     }
 
-    /// Puts `text` in the polite live region.
-    pub fn say(&self, text: String) {
-        // A repeated identical text would not be read again; a trailing
-        // zero-width space makes it new.
-        let previous = self.announcement.get_untracked();
-        let text = if previous == text { format!("{text}\u{200b}") } else { text };
-        self.announcement.set(text);
-    }
-
     pub fn next_event(&self) {
         let t = self.playhead.get_untracked();
         match self.next_event_time(t) {
             Some(next) => self.seek(next, true),
-            None => self.say(format!("End of the run at {}.", self.end())),
+            None => self.announcer.say(format!("End of the run at {}.", self.end())),
         }
     }
 
@@ -334,7 +302,7 @@ impl Lab {
         match self.previous_event_time(t) {
             Some(prev) => self.seek(prev, true),
             None if t > Millis::ZERO => self.seek(Millis::ZERO, true),
-            None => self.say("Start of the run.".to_owned()),
+            None => self.announcer.say("Start of the run.".to_owned()),
         }
     }
 
@@ -389,7 +357,7 @@ impl Lab {
         self.playing.set(false);
         let at = self.playhead.get_untracked();
         self.compare.open_with(None, Some(at));
-        self.say(format!("Forked at {at}: choose the setting run B changes."));
+        self.announcer.say(format!("Forked at {at}: choose the setting run B changes."));
     }
 
     /// Opens or closes the comparison.
@@ -408,7 +376,7 @@ impl Lab {
         self.resume.set_value(resume);
         self.checkpoint.set(Some(i));
         if let Some(pin) = self.pins.with_untracked(|p| p.get(i).cloned()) {
-            self.say(format!("Checkpoint at {}: {}", pin.at, pin.question));
+            self.announcer.say(format!("Checkpoint at {}: {}", pin.at, pin.question));
         }
     }
 
@@ -431,7 +399,7 @@ impl Lab {
             }
         });
         self.checkpoint.set(None);
-        self.say(format!("Checkpoint pinned at {at}."));
+        self.announcer.say(format!("Checkpoint pinned at {at}."));
     }
 
     pub fn unpin(&self, i: usize) {

@@ -65,14 +65,14 @@ fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
 fn import(lab: Lab, file: web_sys::File) {
     let name = crate::sim::params::shorten(&file.name());
     if file.size() > MAX_FILE_BYTES as f64 {
-        lab.notify(format!("{name}: the file is {} bytes; allowed: a JSON settings file of at most {MAX_FILE_BYTES} bytes. Nothing changed.", file.size()));
+        lab.notices.notify(format!("{name}: the file is {} bytes; allowed: a JSON settings file of at most {MAX_FILE_BYTES} bytes. Nothing changed.", file.size()));
         return;
     }
     leptos::task::spawn_local(async move {
         let text = match JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()) {
             Some(text) => text,
             None => {
-                lab.notify(format!("{name}: the file could not be read as text. Nothing changed."));
+                lab.notices.notify(format!("{name}: the file could not be read as text. Nothing changed."));
                 return;
             }
         };
@@ -80,10 +80,10 @@ fn import(lab: Lab, file: web_sys::File) {
             Ok(settings) => {
                 lab.experiment.set(None);
                 if lab.apply(settings) {
-                    lab.notify(format!("Imported settings from {name}."));
+                    lab.notices.notify(format!("Imported settings from {name}."));
                 }
             }
-            Err(e) => lab.notify(format!("{name}: {e}. Nothing changed.")),
+            Err(e) => lab.notices.notify(format!("{name}: {e}. Nothing changed.")),
         }
     });
 }
@@ -99,13 +99,13 @@ pub fn Toolbar(lab: Lab, on_shortcuts: Callback<()>) -> impl IntoView {
             _ => lab.run.with_untracked(|r| run_to_json(r)),
         };
         if let Err(e) = dom::download("idempotency-lab-run.json", "application/json", &json) {
-            lab.notify(format!("The export failed: {e}."));
+            lab.notices.notify(format!("The export failed: {e}."));
         }
     };
     let export_svg = move |_| {
         let svg = lab.run.with_untracked(|r| diagram(r).to_svg(Some(lab.playhead.get_untracked())));
         if let Err(e) = dom::download("idempotency-lab-timeline.svg", "image/svg+xml", &svg) {
-            lab.notify(format!("The export failed: {e}."));
+            lab.notices.notify(format!("The export failed: {e}."));
         }
     };
     let on_file = move |ev: web_sys::Event| {

@@ -1,7 +1,7 @@
 //! What the browser and the command line show, computed without the
 //! browser: sentences, the text mirror, diagram geometry, form fields,
-//! shared-link state, the playback clock, the chart and the guided
-//! experiments. Everything here is a pure function of a run (the core
+//! shared-link state, the playback clock, the chart, the guided
+//! experiments and the markup every page shares. Everything here is a pure function of a run (the core
 //! reports facts; this layer turns them into words and geometry) and
 //! compiles and tests natively; `ui` only renders it.
 
@@ -9,6 +9,7 @@ pub mod ack;
 pub mod chart;
 pub mod fields;
 pub mod linechart;
+pub mod markup;
 pub mod num;
 pub mod playback;
 pub mod risk;

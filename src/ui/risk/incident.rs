@@ -9,7 +9,7 @@ use crate::sim::risk::settings::PRESET;
 use crate::view::risk::html::incident_items;
 use crate::view::risk::incident::incident_lines;
 
-use super::markup::chosen_moment;
+use super::super::markup::chosen_moment;
 use super::state::Risk;
 
 #[component]

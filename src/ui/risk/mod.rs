@@ -10,7 +10,6 @@ mod incident;
 mod keyboard;
 mod load;
 mod machine;
-mod markup;
 mod panels;
 mod playback;
 mod questions;
@@ -25,7 +24,7 @@ pub use controls::RiskControls;
 pub use incident::Incident;
 pub use load::Load;
 pub use machine::StateMachine;
-pub use panels::{RiskEvents, RiskFigures, RiskMirror, RiskNotices};
+pub use panels::{RiskEvents, RiskFigures, RiskMirror};
 pub use playback::RiskPlayback;
 pub use questions::Questions;
 pub use state::Risk;
@@ -43,6 +42,7 @@ use crate::view::url::{LabKind, decode_settings, parse_query_on, to_query};
 use super::app::{CurrentLab, LabSwitcher, ThemePicker};
 use super::dom;
 use super::keyboard::ShortcutsDialog;
+use super::notices::{LiveRegion, NoticeList};
 use super::toolbar::share_url;
 
 /// The risk-review lab's page, configured from its address.
@@ -101,7 +101,6 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
     keyboard::install(risk, dialog);
     let open_shortcuts = Callback::new(move |()| super::keyboard::open(dialog));
     let predicting = move || risk.answer_hidden();
-    let live = move || risk.announcement.get();
     // The embed is the same page without its chrome: no masthead, settings,
     // questions or observability panels, and the playback controls and the
     // timeline first (risk.css orders them). One view serves both, so the
@@ -134,7 +133,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                 }
                     .into_any()
             })}
-            <RiskNotices risk/>
+            <NoticeList notices=risk.notices/>
             <div class="workspace">
                 {chrome(&|| {
                     view! {
@@ -189,7 +188,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                         </p>
                     }
                 })}
-            <div class="visually-hidden" aria-live="polite" aria-atomic="true">{live}</div>
+            <LiveRegion announcer=risk.announcer/>
             <ShortcutsDialog dialog/>
         </div>
     }

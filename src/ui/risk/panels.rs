@@ -1,12 +1,12 @@
 //! The risk page's text regions: the figures at the playhead, recent
-//! events, the state as text and notices. Each is the core's own words.
+//! events and the state as text. Each is the core's own words.
 
 use leptos::prelude::*;
 
-use crate::view::risk::html::{Figures, event_items, figures_html, notice_items};
+use crate::view::risk::html::{Figures, event_items, figures_html};
 use crate::view::risk::text_mirror;
 
-use super::markup::{chosen, chosen_moment};
+use super::super::markup::chosen_moment;
 use super::state::Risk;
 
 /// Recent events list at most this many, newest first: a burst has
@@ -70,16 +70,4 @@ pub fn RiskFigures(risk: Risk) -> impl IntoView {
             <div inner_html=markup></div>
         </section>
     }
-}
-
-#[component]
-pub fn RiskNotices(risk: Risk) -> impl IntoView {
-    let items =
-        move || risk.notices.with(|n| notice_items(&n.iter().map(|n| (n.id, n.text.as_str())).collect::<Vec<_>>()));
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        if let Some(id) = chosen(&ev, "data-dismiss").and_then(|id| id.parse().ok()) {
-            risk.dismiss(id);
-        }
-    };
-    view! { <div class="notices" role="status" on:click=on_click inner_html=items></div> }
 }

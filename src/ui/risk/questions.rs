@@ -11,7 +11,7 @@ use crate::view::risk::html::{preset_buttons, question_card};
 use crate::view::risk::questions::{answer, explain, question, verdict};
 
 use super::super::dom;
-use super::markup::chosen;
+use super::super::markup::chosen;
 use super::state::Risk;
 
 /// The preset's title, as the Preset select words it.

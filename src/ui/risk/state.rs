@@ -19,7 +19,8 @@ use crate::view::risk::sentence;
 use crate::view::risk::trace::interesting_call;
 use crate::view::url::{Font, LabKind, LinkState, Theme, encode_settings, percent_decode};
 
-use super::super::state::{FieldState, Notice};
+use super::super::notices::{Announcer, Notices};
+use super::super::state::FieldState;
 
 /// Whether a memo's new value differs from its old one, for values that
 /// are only ever rebuilt when their inputs change.
@@ -50,10 +51,9 @@ pub struct Risk {
     pub loop_generation: StoredValue<u32>,
     /// One per parameter, in `PARAMS` order.
     pub fields: [FieldState; PARAM_COUNT],
-    pub notices: RwSignal<Vec<Notice>>,
-    next_notice: StoredValue<u32>,
-    /// The polite live region's text.
-    pub announcement: RwSignal<String>,
+    pub notices: Notices,
+    /// The polite live region.
+    pub announcer: Announcer,
     pub question: RwSignal<Option<QuestionState>>,
     /// The tool call being reconstructed.
     pub selected: RwSignal<Option<CallId>>,
@@ -118,9 +118,8 @@ impl Risk {
             inspection: StoredValue::new(0.0),
             loop_generation: StoredValue::new(0),
             fields,
-            notices: RwSignal::new(Vec::new()),
-            next_notice: StoredValue::new(0),
-            announcement: RwSignal::new(String::new()),
+            notices: Notices::new(),
+            announcer: Announcer::new(),
             question: RwSignal::new(None),
             selected,
             snapshot,
@@ -130,7 +129,7 @@ impl Risk {
             look: StoredValue::new((link.accent.clone(), link.font)),
         };
         for n in notices {
-            risk.notify(n);
+            risk.notices.notify(n);
         }
         risk.sync_inspection();
         risk
@@ -138,23 +137,6 @@ impl Risk {
 
     pub fn field_state(&self, param: &ParamDef) -> FieldState {
         self.fields[Settings::index_of(param)]
-    }
-
-    pub fn notify(&self, text: String) {
-        let id = self.next_notice.get_value();
-        self.next_notice.set_value(id + 1);
-        self.notices.update(|n| {
-            n.push(Notice { id, text });
-            // Keep the newest few; an endless pile helps nobody.
-            let len = n.len();
-            if len > 6 {
-                n.drain(..len - 6);
-            }
-        });
-    }
-
-    pub fn dismiss(&self, id: u32) {
-        self.notices.update(|n| n.retain(|x| x.id != id));
     }
 
     /// The settings of the run on screen.
@@ -181,7 +163,8 @@ impl Risk {
                 true
             }
             Err(e) => {
-                self.notify(format!("These settings could not be simulated: {e}. The last run stays on screen."));
+                self.notices
+                    .notify(format!("These settings could not be simulated: {e}. The last run stays on screen."));
                 false
             }
         }
@@ -224,7 +207,7 @@ impl Risk {
             match settings.with(param, value) {
                 Ok(s) => settings = s,
                 Err(e) => {
-                    self.notify(e.human_message(param.label));
+                    self.notices.notify(e.human_message(param.label));
                     return;
                 }
             }
@@ -248,7 +231,7 @@ impl Risk {
             Ok(s) => {
                 self.apply(s);
             }
-            Err(e) => self.notify(e.human_message(pattern.param().label)),
+            Err(e) => self.notices.notify(e.human_message(pattern.param().label)),
         }
     }
 
@@ -294,16 +277,7 @@ impl Risk {
                 (false, more) => format!("{clock}: {} And {more} more events at this moment.", here.join(" ")),
             }
         });
-        self.say(text);
-    }
-
-    /// Puts `text` in the polite live region.
-    fn say(&self, text: String) {
-        // A repeated identical text would not be read again; a trailing
-        // zero-width space makes it new.
-        let previous = self.announcement.get_untracked();
-        let text = if previous == text { format!("{text}\u{200b}") } else { text };
-        self.announcement.set(text);
+        self.announcer.say(text);
     }
 
     pub fn next_event(&self) {
@@ -314,7 +288,7 @@ impl Risk {
         });
         match next {
             Some(next) if next <= self.end() => self.seek(next, true),
-            _ => self.say(format!("End of the run at {}.", self.end())),
+            _ => self.announcer.say(format!("End of the run at {}.", self.end())),
         }
     }
 
@@ -327,7 +301,7 @@ impl Risk {
         match previous {
             Some(previous) => self.seek(previous, true),
             None if t > Millis::ZERO => self.seek(Millis::ZERO, true),
-            None => self.say("Start of the run.".to_owned()),
+            None => self.announcer.say("Start of the run.".to_owned()),
         }
     }
 

@@ -56,7 +56,7 @@ fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
 fn import(risk: Risk, file: web_sys::File) {
     let name = crate::sim::params::shorten(&file.name());
     if file.size() > MAX_FILE_BYTES as f64 {
-        risk.notify(format!(
+        risk.notices.notify(format!(
             "{name}: the file is {} bytes; allowed: a JSON settings file of at most {MAX_FILE_BYTES} bytes. Nothing changed.",
             // Whole bytes: formatting a float would pull in the float printer.
             file.size() as u64
@@ -67,7 +67,7 @@ fn import(risk: Risk, file: web_sys::File) {
         let text = match JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()) {
             Some(text) => text,
             None => {
-                risk.notify(format!("{name}: the file could not be read as text. Nothing changed."));
+                risk.notices.notify(format!("{name}: the file could not be read as text. Nothing changed."));
                 return;
             }
         };
@@ -75,10 +75,10 @@ fn import(risk: Risk, file: web_sys::File) {
             Ok(settings) => {
                 risk.question.set(None);
                 if risk.apply(settings) {
-                    risk.notify(format!("Imported settings from {name}."));
+                    risk.notices.notify(format!("Imported settings from {name}."));
                 }
             }
-            Err(e) => risk.notify(format!("{name}: {e}. Nothing changed.")),
+            Err(e) => risk.notices.notify(format!("{name}: {e}. Nothing changed.")),
         }
     });
 }
@@ -91,13 +91,13 @@ pub fn RiskToolbar(risk: Risk, on_shortcuts: Callback<()>) -> impl IntoView {
         // The same bytes as the command line's `--format json`.
         json.push('\n');
         if let Err(e) = dom::download("idempotency-lab-risk-run.json", "application/json", &json) {
-            risk.notify(format!("The export failed: {e}."));
+            risk.notices.notify(format!("The export failed: {e}."));
         }
     };
     let export_svg = move |_| {
         let svg = risk.run.with_untracked(|r| diagram(r).to_svg(Some(risk.playhead.get_untracked())));
         if let Err(e) = dom::download("idempotency-lab-risk-timeline.svg", "image/svg+xml", &svg) {
-            risk.notify(format!("The export failed: {e}."));
+            risk.notices.notify(format!("The export failed: {e}."));
         }
     };
     let on_file = move |ev: web_sys::Event| {

@@ -28,7 +28,7 @@ pub fn StormsApp() -> impl IntoView {
     let (settings, notices) = decode_settings::<StormSettings>(&link.state.lab_params);
     let storm = Storm::new(settings, link.state.embed, theme);
     for n in link.notices.into_iter().chain(notices) {
-        storm.notify(n);
+        storm.notices.notify(n);
     }
     provide_context(CurrentLab(LabKind::Storms, theme));
     view! { <StormWorkbench storm/> }

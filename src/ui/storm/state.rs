@@ -18,7 +18,8 @@ use crate::view::storm::protocol::{Answer, Axis, GridCell, Job, Reply, Request, 
 use crate::view::storm::report::StormDoc;
 use crate::view::url::{LabKind, LinkState, Theme, encode_settings};
 
-use super::super::state::{FieldState, Notice};
+use super::super::notices::Notices;
+use super::super::state::FieldState;
 
 /// Where the worker's loader is, next to the page.
 const WORKER_URL: &str = "./storm-worker_loader.js";
@@ -59,8 +60,7 @@ pub struct Storm {
     pub sweep: RwSignal<Option<Arc<Sweep>>>,
     pub grid: RwSignal<Option<Arc<Grid>>>,
     pub busy: RwSignal<Option<Busy>>,
-    pub notices: RwSignal<Vec<Notice>>,
-    next_notice: StoredValue<u32>,
+    pub notices: Notices,
     pub preset: RwSignal<Option<PresetState>>,
     pub axes: RwSignal<usize>,
     pub figure: RwSignal<Figure>,
@@ -87,8 +87,7 @@ impl Storm {
             sweep: RwSignal::new(None),
             grid: RwSignal::new(None),
             busy: RwSignal::new(None),
-            notices: RwSignal::new(Vec::new()),
-            next_notice: StoredValue::new(0),
+            notices: Notices::new(),
             preset: RwSignal::new(None),
             axes: RwSignal::new(0),
             figure: RwSignal::new(Figure::Wasted),
@@ -99,22 +98,6 @@ impl Storm {
             waiting: StoredValue::new(None),
             current: StoredValue::new(0),
         }
-    }
-
-    pub fn notify(&self, text: String) {
-        let id = self.next_notice.get_value();
-        self.next_notice.set_value(id + 1);
-        self.notices.update(|n| {
-            n.push(Notice { id, text });
-            let len = n.len();
-            if len > 6 {
-                n.drain(..len - 6);
-            }
-        });
-    }
-
-    pub fn dismiss(&self, id: u32) {
-        self.notices.update(|n| n.retain(|x| x.id != id));
     }
 
     pub fn field_state(&self, param: &ParamDef) -> FieldState {
@@ -220,7 +203,7 @@ impl Storm {
         let id = self.current.get_value() + 1;
         self.current.set_value(id);
         let Some(worker) = self.worker() else {
-            self.notify("The storm worker could not start in this browser; runs need Web Workers.".to_owned());
+            self.notices.notify("The storm worker could not start in this browser; runs need Web Workers.".to_owned());
             return;
         };
         let total = match &job {
@@ -234,7 +217,7 @@ impl Storm {
             self.waiting.set_value(Some(text));
         } else if worker.post_message(&text.into()).is_err() {
             self.busy.set(None);
-            self.notify("The storm worker did not take the request.".to_owned());
+            self.notices.notify("The storm worker did not take the request.".to_owned());
         }
     }
 
@@ -257,7 +240,7 @@ impl Storm {
         let me = *self;
         let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
             me.busy.set(None);
-            me.notify("The storm worker failed; the last results stay on screen.".to_owned());
+            me.notices.notify("The storm worker failed; the last results stay on screen.".to_owned());
         });
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
         onerror.forget();
@@ -297,7 +280,7 @@ impl Storm {
             }
             Answer::Sweep { cells, reference } => self.sweep.set(Some(Arc::new((cells, reference)))),
             Answer::Grid { cells } => self.grid.set(Some(Arc::new(Grid { axes: self.axes.get_untracked(), cells }))),
-            Answer::Error { message } => self.notify(format!("{message}. The last results stay on screen.")),
+            Answer::Error { message } => self.notices.notify(format!("{message}. The last results stay on screen.")),
         }
         self.busy.set(None);
     }

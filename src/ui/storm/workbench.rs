@@ -14,6 +14,7 @@ use super::super::app::{LabSwitcher, ThemePicker};
 use super::super::canvas::LineChartView;
 use super::super::controls::FieldControl;
 use super::super::dom;
+use super::super::notices::NoticeList;
 use super::state::Storm;
 
 #[component]
@@ -25,24 +26,6 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
     });
     // The first run, once the page is up.
     request_animation_frame(move || storm.run());
-    let notices = move || {
-        storm
-            .notices
-            .get()
-            .into_iter()
-            .map(|n| {
-                let id = n.id;
-                view! {
-                    <p class="notice">
-                        <span class="notice-text">{n.text}</span>
-                        <button type="button" class="dismiss" on:click=move |_| storm.dismiss(id)>
-                            "Dismiss"
-                        </button>
-                    </p>
-                }
-            })
-            .collect_view()
-    };
     let results = view! {
         <Progress storm/>
         <Totals storm/>
@@ -51,7 +34,7 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
     if storm.embed {
         return view! {
             <div class="app embed storms">
-                <div class="notices" role="status">{notices}</div>
+                <NoticeList notices=storm.notices/>
                 <main class="stage">{results}</main>
             </div>
         }
@@ -69,7 +52,7 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
                 <LabSwitcher/>
                 <ThemePicker theme=storm.theme/>
             </header>
-            <div class="notices" role="status">{notices}</div>
+            <NoticeList notices=storm.notices/>
             <div class="workspace">
                 <div class="area-controls">
                     <StormControls storm/>
@@ -149,11 +132,11 @@ fn StormControls(storm: Storm) -> impl IntoView {
 fn export(storm: Storm) {
     let json = storm.doc_json.get_value();
     if json.is_empty() {
-        storm.notify("There is no finished run to export yet.".to_owned());
+        storm.notices.notify("There is no finished run to export yet.".to_owned());
         return;
     }
     if let Err(e) = dom::download("idempotency-lab-storm.json", "application/json", &json) {
-        storm.notify(format!("The export failed: {e}."));
+        storm.notices.notify(format!("The export failed: {e}."));
     }
 }
 

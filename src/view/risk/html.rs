@@ -1,12 +1,12 @@
 //! Markup for the risk page's read-only panels: the timeline, the database
 //! table, the state machine, the checks, the incident's log, a call's
 //! reconstruction, alerts, the deadline budget, the gates and the recent
-//! events. Each is a pure function from what `view::risk` computes to
-//! escaped HTML (or SVG), so it is tested natively and the page sets it
-//! as the panel's content. Writing the markup here instead of as Leptos
-//! views keeps the page's bundle small (each Leptos view is several
-//! kilobytes of generic code) and makes a pattern switch redraw in one
-//! pass.
+//! events (the notices are every page's, in `view::markup`). Each is a
+//! pure function from what `view::risk` computes to escaped HTML (or SVG),
+//! so it is tested natively and the page sets it as the panel's content.
+//! Writing the markup here instead of as Leptos views keeps the page's
+//! bundle small (each Leptos view is several kilobytes of generic code)
+//! and makes a pattern switch redraw in one pass.
 //!
 //! Anything the reader can choose carries its moment as `data-t` (model
 //! milliseconds) or its call as `data-call`; the page listens once per
@@ -595,22 +595,6 @@ pub fn question_card(title: &str, question: &super::questions::Question, answer:
     out
 }
 
-// Notices.
-
-/// Each notice with a button to dismiss it (`data-dismiss` its id).
-pub fn notice_items(notices: &[(u32, &str)]) -> String {
-    let mut out = String::new();
-    for (id, text) in notices {
-        put!(
-            out,
-            "<p class=\"notice\"><span class=\"notice-text\">{}</span>\
-             <button type=\"button\" class=\"dismiss\" data-dismiss=\"{id}\">Dismiss</button></p>",
-            escape(text)
-        );
-    }
-    out
-}
-
 // Recent events.
 
 /// The newest `limit` of the first `count` records, newest first, each a
@@ -743,13 +727,6 @@ mod tests {
         let list = preset_buttons(&["a", "b"], Some(1));
         assert!(list.contains("data-preset=\"1\" aria-pressed=\"true\""));
         assert!(list.contains("data-preset=\"0\" aria-pressed=\"false\""));
-    }
-
-    #[test]
-    fn notices_are_escaped_and_dismissable() {
-        let html = notice_items(&[(3, "preset: \"<b>\" is not a known option")]);
-        assert!(balanced(&html));
-        assert!(html.contains("&quot;&lt;b&gt;&quot;") && html.contains("data-dismiss=\"3\""));
     }
 
     #[test]
