@@ -5,6 +5,80 @@
 
 use std::cmp::Ordering;
 
+use super::time::Millis;
+
+/// A record that happened at a model time.
+pub trait Timed {
+    fn at(&self) -> Millis;
+}
+
+/// Where two runs first differ. The runs agree on every event before
+/// `index`; at `index` one run's record differs from the other's, or one run
+/// has ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Divergence<R> {
+    pub index: usize,
+    pub a: Option<R>,
+    pub b: Option<R>,
+}
+
+impl<R: Timed> Divergence<R> {
+    /// The model time of the divergence: the earlier of the two events.
+    pub fn t(&self) -> Millis {
+        match (&self.a, &self.b) {
+            (Some(a), Some(b)) => a.at().min(b.at()),
+            (Some(r), None) | (None, Some(r)) => r.at(),
+            // Two empty lists never diverge; kept total for safety.
+            (None, None) => Millis(0),
+        }
+    }
+}
+
+/// What differs between run A and run B: the first divergence of their
+/// records, and the effects (ledger entries, reviews) one holds and the
+/// other does not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison<R, E> {
+    pub divergence: Option<Divergence<R>>,
+    /// Effects in A with no counterpart in B.
+    pub only_a: Vec<E>,
+    /// Effects in B with no counterpart in A.
+    pub only_b: Vec<E>,
+}
+
+/// One run's side of a comparison: its records, what a comparison sees of
+/// each (one gist per record), and its effects.
+pub struct Side<'a, R, G, E> {
+    pub records: &'a [R],
+    pub gists: &'a [G],
+    pub effects: &'a [E],
+}
+
+impl<R: Copy + Timed, E: Copy> Comparison<R, E> {
+    /// Compares two runs' sides; `same` orders effects by what makes two of
+    /// them "the same effect".
+    pub fn between<G: PartialEq>(a: Side<R, G, E>, b: Side<R, G, E>, same: impl Fn(&E, &E) -> Ordering) -> Self {
+        let divergence = first_divergence(a.gists, b.gists).map(|index| Divergence {
+            index,
+            a: a.records.get(index).copied(),
+            b: b.records.get(index).copied(),
+        });
+        let only_a = only_in(a.effects, b.effects, &same).into_iter().copied().collect();
+        let only_b = only_in(b.effects, a.effects, &same).into_iter().copied().collect();
+        Comparison { divergence, only_a, only_b }
+    }
+
+    /// The runs are the same in every event and every effect.
+    pub fn identical(&self) -> bool {
+        self.divergence.is_none() && self.only_a.is_empty() && self.only_b.is_empty()
+    }
+
+    /// Whether the runs agree on everything that happens before `t`.
+    pub fn agree_before(&self, t: Millis) -> bool {
+        self.divergence.as_ref().is_none_or(|d| d.t() >= t)
+    }
+}
+
 /// The first position at which two event lists differ, or `None` when they
 /// are equal. When one list is a prefix of the other, the divergence is at
 /// the shorter list's length: one run has an event there, the other none.

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use crate::sim::compare::{first_divergence, only_in};
+use crate::sim::compare::{self, Side, Timed};
 use crate::sim::time::Millis;
 
 use super::facts::{Attempt, ClientId, Decision, OpKey, Payload, Record, Status, What};
@@ -50,36 +50,17 @@ pub fn gists(records: &[Record]) -> Vec<Gist> {
         .collect()
 }
 
-/// Where two runs first differ. The runs agree on every event before
-/// `index`; at `index` one run's event differs from the other's, or one run
-/// has ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Divergence {
-    pub index: usize,
-    pub a: Option<Record>,
-    pub b: Option<Record>,
-}
+/// Where two lost-acknowledgement runs first differ.
+pub type Divergence = compare::Divergence<Record>;
 
-impl Divergence {
-    /// The model time of the divergence: the earlier of the two events.
-    pub fn t(&self) -> Millis {
-        match (self.a, self.b) {
-            (Some(a), Some(b)) => a.t.min(b.t),
-            (Some(r), None) | (None, Some(r)) => r.t,
-            // Two empty lists never diverge; kept total for safety.
-            (None, None) => Millis(0),
-        }
+/// What differs between run A and run B: the first divergence, and the
+/// increments one ledger holds and the other does not.
+pub type Comparison = compare::Comparison<Record, LedgerEntry>;
+
+impl Timed for Record {
+    fn at(&self) -> Millis {
+        self.t
     }
-}
-
-/// What differs between run A and run B.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Comparison {
-    pub divergence: Option<Divergence>,
-    /// Increments in A's ledger with no counterpart in B's.
-    pub only_a: Vec<LedgerEntry>,
-    /// Increments in B's ledger with no counterpart in A's.
-    pub only_b: Vec<LedgerEntry>,
 }
 
 /// Two increments are the same effect when the same attempt's operation
@@ -91,24 +72,12 @@ fn same_increment(x: &LedgerEntry, y: &LedgerEntry) -> Ordering {
 
 impl Comparison {
     pub fn of(a: &Run, b: &Run) -> Comparison {
-        let divergence = first_divergence(&gists(a.records()), &gists(b.records())).map(|index| Divergence {
-            index,
-            a: a.records().get(index).copied(),
-            b: b.records().get(index).copied(),
-        });
-        let only_a = only_in(a.ledger(), b.ledger(), same_increment).into_iter().copied().collect();
-        let only_b = only_in(b.ledger(), a.ledger(), same_increment).into_iter().copied().collect();
-        Comparison { divergence, only_a, only_b }
-    }
-
-    /// The runs are the same in every event and every increment.
-    pub fn identical(&self) -> bool {
-        self.divergence.is_none() && self.only_a.is_empty() && self.only_b.is_empty()
-    }
-
-    /// Whether the runs agree on everything that happens before `t`.
-    pub fn agree_before(&self, t: Millis) -> bool {
-        self.divergence.is_none_or(|d| d.t() >= t)
+        let (ga, gb) = (gists(a.records()), gists(b.records()));
+        compare::Comparison::between(
+            Side { records: a.records(), gists: &ga, effects: a.ledger() },
+            Side { records: b.records(), gists: &gb, effects: b.ledger() },
+            same_increment,
+        )
     }
 }
 

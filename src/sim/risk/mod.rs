@@ -16,6 +16,7 @@ pub mod agent;
 pub mod balancer;
 pub mod calls;
 pub mod checks;
+pub mod compare;
 pub mod database;
 pub mod facts;
 pub mod model;
