@@ -12,8 +12,8 @@ use crate::sim::ack::{Run, Settings};
 use crate::sim::{Millis, ParamDef, Schema};
 use crate::view::ack::compare::{differences, what_b_changes};
 
-use super::controls::FieldControl;
-use super::state::{FieldState, Lab};
+use super::form::{FieldControl, FieldState};
+use super::state::Lab;
 
 /// Run B's settings: run A's with `changes` applied in order. A change a
 /// cross-field check refuses is reported by the setting it conflicts with.
@@ -60,7 +60,7 @@ impl Compare {
             changes,
             fork: RwSignal::new(None),
             chosen: RwSignal::new(&crate::sim::ack::settings::DEDUP),
-            field: FieldState { text: RwSignal::new(String::new()), error: RwSignal::new(None) },
+            field: FieldState::new(String::new()),
             b,
             diff,
         }

@@ -10,6 +10,7 @@ mod controls;
 pub mod dom;
 pub mod element;
 mod experiments;
+pub mod form;
 mod keyboard;
 mod markup;
 mod matrix;

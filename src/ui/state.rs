@@ -6,30 +6,21 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::sim::ack::settings::PARAMS;
 use crate::sim::ack::{Run, Settings};
 use crate::sim::params_file::parse_settings_json;
 use crate::sim::{Millis, ParamDef, Schema};
 use crate::view::ack::experiments::EXPERIMENTS;
 use crate::view::ack::sentence;
-use crate::view::fields;
 use crate::view::playback::{Speed, inspection_at};
 use crate::view::url::{LinkCompare, LinkState, MAX_PINS, Pin, Theme};
 
 use super::compare::Compare;
 use super::dom;
 use super::element::Host;
+use super::form::{Form, run_or_opening};
 use super::notices::{Announcer, Notices};
 
 const STORAGE_KEY: &str = "idempotency-lab.settings.v1";
-
-#[derive(Clone, Copy)]
-pub struct FieldState {
-    /// What the control shows: the user's own text while they type.
-    pub text: RwSignal<String>,
-    /// Why that text was refused, if it was.
-    pub error: RwSignal<Option<String>>,
-}
 
 /// A guided experiment in progress.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,8 +41,8 @@ pub struct Lab {
     pub inspection: StoredValue<f64>,
     /// Bumped whenever playback starts, so a stale frame loop stops.
     pub loop_generation: StoredValue<u32>,
-    /// One per parameter, in `PARAMS` order.
-    pub fields: [FieldState; PARAMS.len()],
+    /// The settings form's fields.
+    pub form: Form<Settings>,
     pub notices: Notices,
     /// The polite live region.
     pub announcer: Announcer,
@@ -93,17 +84,9 @@ impl Lab {
                     .push(format!("Your saved settings could not be used ({e}); the opening settings are shown.")),
             }
         }
-        let run = match Run::simulate(&settings) {
-            Ok(run) => run,
-            Err(e) => {
-                notices.push(format!("These settings could not be simulated ({e}); the opening settings are shown."));
-                settings = Settings::default();
-                Run::simulate(&settings).expect("the opening settings simulate")
-            }
-        };
+        let (settings, run) = run_or_opening(settings, Run::simulate, &mut notices);
         let look = (link.accent.clone(), link.font);
-        let fields =
-            PARAMS.map(|p| FieldState { text: RwSignal::new(fields::value(p, &settings)), error: RwSignal::new(None) });
+        let form = Form::new(&settings);
         let run = RwSignal::new(Arc::new(run));
         let compare = Compare::new(run);
         if let Some(LinkCompare { changes, fork }) = link.compare.clone() {
@@ -142,7 +125,7 @@ impl Lab {
             speed: RwSignal::new(Speed::One),
             inspection: StoredValue::new(0.0),
             loop_generation: StoredValue::new(0),
-            fields,
+            form,
             notices: Notices::new(),
             announcer: Announcer::new(),
             experiment: RwSignal::new(None),
@@ -163,45 +146,16 @@ impl Lab {
         lab
     }
 
-    pub fn field_state(&self, param: &ParamDef) -> FieldState {
-        self.fields[Settings::index_of(param)]
-    }
-
     /// Replaces every setting at once (an experiment, an import, a reset).
     /// Returns false, leaving everything as it was, if the run fails.
     pub fn apply(&self, settings: Settings) -> bool {
-        match Run::simulate(&settings) {
-            Ok(run) => {
-                for (param, state) in PARAMS.iter().zip(self.fields) {
-                    state.text.set(fields::value(param, &settings));
-                    state.error.set(None);
-                }
-                self.install(run);
-                true
-            }
-            Err(e) => {
-                self.notices
-                    .notify(format!("These settings could not be simulated: {e}. The last run stays on screen."));
-                false
-            }
-        }
+        self.form.apply(&settings, Run::simulate(&settings), self.notices, |run| self.install(run))
     }
 
     /// One control changed. A refused value shows its message beside the
     /// control and leaves the last valid run on screen.
     pub fn edit(&self, param: &'static ParamDef, text: String) {
-        let state = self.field_state(param);
-        state.text.set(text.clone());
-        match fields::apply(param, &self.settings(), &text, param.label) {
-            Ok(settings) => match Run::simulate(&settings) {
-                Ok(run) => {
-                    state.error.set(None);
-                    self.install(run);
-                }
-                Err(e) => state.error.set(Some(format!("{}: this value cannot be simulated ({e}).", param.label))),
-            },
-            Err(message) => state.error.set(Some(message)),
-        }
+        self.form.edit_run(param, text, &self.settings(), Run::simulate, |run| self.install(run));
     }
 
     fn install(&self, run: Run) {

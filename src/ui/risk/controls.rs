@@ -11,7 +11,7 @@ use crate::sim::risk::{Mode, Pattern, Settings};
 use crate::view::fields;
 use crate::view::risk::patterns::{buys, protects};
 
-use super::super::controls::FieldControl;
+use super::super::form::FieldControl;
 use super::state::Risk;
 
 fn is_switch(param: &ParamDef) -> bool {
@@ -19,7 +19,7 @@ fn is_switch(param: &ParamDef) -> bool {
 }
 
 fn field(risk: Risk, param: &'static ParamDef) -> impl IntoView {
-    let state = risk.field_state(param);
+    let state = risk.form.field(param);
     let on_edit = Callback::new(move |text: String| {
         risk.question.set(None);
         risk.edit(param, text);

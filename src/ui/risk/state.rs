@@ -9,18 +9,17 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::sim::risk::facts::CallId;
-use crate::sim::risk::settings::{MODE, PARAM_COUNT, PARAMS, PRESET};
+use crate::sim::risk::settings::{MODE, PRESET};
 use crate::sim::risk::{Check, Mode, Pattern, Preset, Run, Settings, Snapshot};
 use crate::sim::{Millis, ParamDef, Schema};
-use crate::view::fields;
 use crate::view::playback::{Speed, inspection_at};
 use crate::view::risk::diagram::end_of;
 use crate::view::risk::sentence;
 use crate::view::risk::trace::interesting_call;
 use crate::view::url::{Font, LabKind, LinkState, Theme, encode_settings, percent_decode};
 
+use super::super::form::{Form, run_or_opening};
 use super::super::notices::{Announcer, Notices};
-use super::super::state::FieldState;
 
 /// Whether a memo's new value differs from its old one, for values that
 /// are only ever rebuilt when their inputs change.
@@ -49,8 +48,8 @@ pub struct Risk {
     pub inspection: StoredValue<f64>,
     /// Bumped whenever playback starts, so a stale frame loop stops.
     pub loop_generation: StoredValue<u32>,
-    /// One per parameter, in `PARAMS` order.
-    pub fields: [FieldState; PARAM_COUNT],
+    /// The settings form's fields.
+    pub form: Form<Settings>,
     pub notices: Notices,
     /// The polite live region.
     pub announcer: Announcer,
@@ -71,15 +70,7 @@ impl Risk {
     /// The state for `settings` and the rest of a link (playhead, embed,
     /// theme, look), with notices for anything refused on the way.
     pub fn new(settings: Settings, link: &LinkState, mut notices: Vec<String>) -> Risk {
-        let (settings, run) = match Run::simulate(&settings) {
-            Ok(run) => (settings, run),
-            Err(e) => {
-                notices.push(format!("These settings could not be simulated ({e}); the opening settings are shown."));
-                let opening = Settings::default();
-                let run = Run::simulate(&opening).expect("the opening settings simulate");
-                (opening, run)
-            }
-        };
+        let (settings, run) = run_or_opening(settings, Run::simulate, &mut notices);
         let end = end_of(&run);
         let playhead = link.at.unwrap_or(Millis::ZERO);
         if playhead > end {
@@ -91,8 +82,7 @@ impl Risk {
         let playhead = RwSignal::new(playhead.min(end));
         let selected = RwSignal::new(interesting_call(&run));
         let run = RwSignal::new(Arc::new(run));
-        let fields =
-            PARAMS.map(|p| FieldState { text: RwSignal::new(fields::value(p, &settings)), error: RwSignal::new(None) });
+        let form = Form::new(&settings);
         // Each is recomputed only when the run or the playhead moves, so a
         // new value is a change: comparing by pointer spares the page a deep
         // comparison (and its code).
@@ -117,7 +107,7 @@ impl Risk {
             speed: RwSignal::new(Speed::One),
             inspection: StoredValue::new(0.0),
             loop_generation: StoredValue::new(0),
-            fields,
+            form,
             notices: Notices::new(),
             announcer: Announcer::new(),
             question: RwSignal::new(None),
@@ -135,10 +125,6 @@ impl Risk {
         risk
     }
 
-    pub fn field_state(&self, param: &ParamDef) -> FieldState {
-        self.fields[Settings::index_of(param)]
-    }
-
     /// The settings of the run on screen.
     pub fn settings(&self) -> Settings {
         self.run.with_untracked(|r| r.settings().clone())
@@ -153,44 +139,17 @@ impl Risk {
     /// mode, a switch). Returns false, leaving everything as it was, if the
     /// run fails.
     pub fn apply(&self, settings: Settings) -> bool {
-        match Run::simulate(&settings) {
-            Ok(run) => {
-                for (param, state) in PARAMS.iter().zip(self.fields) {
-                    state.text.set(fields::value(param, &settings));
-                    state.error.set(None);
-                }
-                self.install(run);
-                true
-            }
-            Err(e) => {
-                self.notices
-                    .notify(format!("These settings could not be simulated: {e}. The last run stays on screen."));
-                false
-            }
-        }
+        self.form.apply(&settings, Run::simulate(&settings), self.notices, |run| self.install(run))
     }
 
     /// One control changed. A refused value shows its message beside the
     /// control and leaves the last valid run on screen.
     pub fn edit(&self, param: &'static ParamDef, text: String) {
-        let state = self.field_state(param);
-        state.text.set(text.clone());
-        match fields::apply(param, &self.settings(), &text, param.label) {
-            Ok(settings) => match Run::simulate(&settings) {
-                Ok(run) => {
-                    state.error.set(None);
-                    // A preset or mode sets the switches' meaning: show them anew.
-                    for (p, s) in PARAMS.iter().zip(self.fields) {
-                        if p.name != param.name {
-                            s.text.set(fields::value(p, &settings));
-                        }
-                    }
-                    self.install(run);
-                }
-                Err(e) => state.error.set(Some(format!("{}: this value cannot be simulated ({e}).", param.label))),
-            },
-            Err(message) => state.error.set(Some(message)),
-        }
+        self.form.edit_run(param, text, &self.settings(), Run::simulate, |run| {
+            // A preset or mode sets the switches' meaning: show them anew.
+            self.form.show_others(run.settings(), param);
+            self.install(run);
+        });
     }
 
     /// All patterns on (patterns) or all off (naive): every switch follows

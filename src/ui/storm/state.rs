@@ -10,16 +10,14 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
 use crate::sim::storm::StormSettings;
-use crate::sim::storm::settings::PARAMS;
 use crate::sim::{ParamDef, Schema};
-use crate::view::fields;
 use crate::view::storm::presets::{AXES, Figure, PRESETS};
 use crate::view::storm::protocol::{Answer, Axis, GridCell, Job, Reply, Request, SweepCell};
 use crate::view::storm::report::StormDoc;
 use crate::view::url::{LabKind, LinkState, Theme, encode_settings};
 
+use super::super::form::Form;
 use super::super::notices::Notices;
-use super::super::state::FieldState;
 
 /// Where the worker's loader is, next to the page.
 const WORKER_URL: &str = "./storm-worker_loader.js";
@@ -52,8 +50,8 @@ pub struct PresetState {
 #[derive(Clone, Copy)]
 pub struct Storm {
     pub settings: RwSignal<StormSettings>,
-    /// One per parameter, in `PARAMS` order.
-    pub fields: [FieldState; PARAMS.len()],
+    /// The settings form's fields.
+    pub form: Form<StormSettings>,
     pub doc: RwSignal<Option<Arc<StormDoc>>>,
     /// The last run's document as the worker wrote it, for export.
     pub doc_json: StoredValue<String>,
@@ -77,11 +75,10 @@ pub struct Storm {
 
 impl Storm {
     pub fn new(settings: StormSettings, embed: bool, theme: RwSignal<Theme>) -> Storm {
-        let fields =
-            PARAMS.map(|p| FieldState { text: RwSignal::new(fields::value(p, &settings)), error: RwSignal::new(None) });
+        let form = Form::new(&settings);
         Storm {
             settings: RwSignal::new(settings),
-            fields,
+            form,
             doc: RwSignal::new(None),
             doc_json: StoredValue::new(String::new()),
             sweep: RwSignal::new(None),
@@ -98,10 +95,6 @@ impl Storm {
             waiting: StoredValue::new(None),
             current: StoredValue::new(0),
         }
-    }
-
-    pub fn field_state(&self, param: &ParamDef) -> FieldState {
-        self.fields[StormSettings::index_of(param)]
     }
 
     pub fn link_state(&self, theme: Theme) -> LinkState {
@@ -123,23 +116,15 @@ impl Storm {
     /// One control changed: a refused value shows its message beside the
     /// control and leaves the last valid settings in place.
     pub fn edit(&self, param: &'static ParamDef, text: String) {
-        let state = self.field_state(param);
-        state.text.set(text.clone());
-        match fields::apply(param, &self.settings.get_untracked(), &text, param.label) {
-            Ok(settings) => {
-                state.error.set(None);
-                self.install(settings);
-            }
-            Err(message) => state.error.set(Some(message)),
-        }
+        self.form.edit(param, text, &self.settings.get_untracked(), |settings| {
+            self.install(settings);
+            Ok(())
+        });
     }
 
     /// Replaces every setting (a preset, a heat-map cell) and runs it.
     pub fn apply(&self, settings: StormSettings) {
-        for (param, state) in PARAMS.iter().zip(self.fields) {
-            state.text.set(fields::value(param, &settings));
-            state.error.set(None);
-        }
+        self.form.show(&settings);
         self.install(settings);
     }
 

@@ -12,8 +12,8 @@ use crate::view::url::to_query;
 
 use super::super::app::{LabSwitcher, ThemePicker};
 use super::super::canvas::LineChartView;
-use super::super::controls::FieldControl;
 use super::super::dom;
+use super::super::form::FieldControl;
 use super::super::notices::NoticeList;
 use super::state::Storm;
 
@@ -74,7 +74,7 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
 fn StormControls(storm: Storm) -> impl IntoView {
     let workload = move || storm.settings.with(|s| s.workload);
     let control = move |param: &'static crate::sim::ParamDef| {
-        let state = storm.field_state(param);
+        let state = storm.form.field(param);
         let on_edit = Callback::new(move |text: String| {
             storm.preset.set(None);
             storm.edit(param, text);

@@ -1,0 +1,258 @@
+//! The settings form, the same for every lab: each parameter's state (what
+//! its control shows and why a value was refused), the one control that
+//! edits it, and what applying settings means for a lab whose settings
+//! make a run: a refused value shows its message beside its control, a
+//! run that fails leaves the last valid run on screen.
+
+use std::fmt::Display;
+use std::marker::PhantomData;
+
+use leptos::prelude::*;
+
+use crate::sim::{ParamDef, Schema};
+use crate::view::fields::{self, Control};
+
+use super::notices::Notices;
+
+#[derive(Clone, Copy)]
+pub struct FieldState {
+    /// What the control shows: the user's own text while they type.
+    pub text: RwSignal<String>,
+    /// Why that text was refused, if it was.
+    pub error: RwSignal<Option<String>>,
+}
+
+impl FieldState {
+    pub fn new(text: String) -> FieldState {
+        FieldState { text: RwSignal::new(text), error: RwSignal::new(None) }
+    }
+}
+
+/// One field per parameter of a lab's settings `S`, in `S::PARAMS` order.
+pub struct Form<S> {
+    fields: StoredValue<Vec<FieldState>>,
+    settings: PhantomData<fn() -> S>,
+}
+
+impl<S> Clone for Form<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Form<S> {}
+
+impl<S: Schema> Form<S> {
+    /// The form showing `settings`.
+    pub fn new(settings: &S) -> Form<S> {
+        let fields = S::PARAMS.iter().map(|p| FieldState::new(fields::value(p, settings))).collect();
+        Form { fields: StoredValue::new(fields), settings: PhantomData }
+    }
+
+    pub fn field(&self, param: &ParamDef) -> FieldState {
+        self.fields.with_value(|f| f[S::index_of(param)])
+    }
+
+    /// Every field shows its value in `settings`, without a message.
+    pub fn show(&self, settings: &S) {
+        self.fields.with_value(|f| {
+            for (param, state) in S::PARAMS.iter().zip(f) {
+                state.text.set(fields::value(param, settings));
+                state.error.set(None);
+            }
+        });
+    }
+
+    /// Every field but `edited`'s shows its value in `settings` (a choice
+    /// that sets what other parameters mean); their messages stay.
+    pub fn show_others(&self, settings: &S, edited: &ParamDef) {
+        self.fields.with_value(|f| {
+            for (param, state) in S::PARAMS.iter().zip(f).filter(|(p, _)| p.name != edited.name) {
+                state.text.set(fields::value(param, settings));
+            }
+        });
+    }
+
+    /// One control changed to `text`: the field keeps the user's text;
+    /// `take` is given the settings with it and says why it refuses them,
+    /// if it does. A refused value shows its message beside the control,
+    /// and the settings in use stay.
+    pub fn edit(
+        &self,
+        param: &'static ParamDef,
+        text: String,
+        current: &S,
+        take: impl FnOnce(S) -> Result<(), String>,
+    ) {
+        let state = self.field(param);
+        state.text.set(text.clone());
+        let refused = fields::apply(param, current, &text, param.label).and_then(take).err();
+        state.error.set(refused);
+    }
+
+    /// `edit` for a lab whose settings make a run: `simulate` makes it and
+    /// `install` puts it on screen; a value whose run fails says so.
+    pub fn edit_run<R, E: Display>(
+        &self,
+        param: &'static ParamDef,
+        text: String,
+        current: &S,
+        simulate: impl FnOnce(&S) -> Result<R, E>,
+        install: impl FnOnce(R),
+    ) {
+        self.edit(param, text, current, |settings| match simulate(&settings) {
+            Ok(run) => {
+                install(run);
+                Ok(())
+            }
+            Err(e) => Err(format!("{}: this value cannot be simulated ({e}).", param.label)),
+        });
+    }
+
+    /// Replaces every setting at once with `settings`, whose run is `run`:
+    /// the form shows them and `install` puts the run on screen. Returns
+    /// false, leaving everything as it was with a notice, if the run failed.
+    pub fn apply<R, E: Display>(
+        &self,
+        settings: &S,
+        run: Result<R, E>,
+        notices: Notices,
+        install: impl FnOnce(R),
+    ) -> bool {
+        match run {
+            Ok(run) => {
+                self.show(settings);
+                install(run);
+                true
+            }
+            Err(e) => {
+                notices.notify(format!("These settings could not be simulated: {e}. The last run stays on screen."));
+                false
+            }
+        }
+    }
+}
+
+/// The run `settings` make, or, if they cannot be run, the opening
+/// settings and their run, with a notice saying why.
+pub fn run_or_opening<S: Schema, R, E: Display>(
+    settings: S,
+    simulate: impl Fn(&S) -> Result<R, E>,
+    notices: &mut Vec<String>,
+) -> (S, R) {
+    match simulate(&settings) {
+        Ok(run) => (settings, run),
+        Err(e) => {
+            notices.push(format!("These settings could not be simulated ({e}); the opening settings are shown."));
+            let opening = S::opening();
+            let Ok(run) = simulate(&opening) else { panic!("the opening settings simulate") };
+            (opening, run)
+        }
+    }
+}
+
+/// One parameter's control with its label, hint and message, for any lab:
+/// `on_edit` hears every change as the control's text. `prefix` keeps the
+/// ids of a second form for the same parameters (run B's) apart.
+#[component]
+pub fn FieldControl(
+    param: &'static ParamDef,
+    state: FieldState,
+    on_edit: Callback<String>,
+    #[prop(optional)] prefix: &'static str,
+) -> impl IntoView {
+    let id = format!("{prefix}{}", fields::element_id(param));
+    let error_id = format!("{id}-error");
+    let hint_id = format!("{id}-hint");
+    let error = {
+        let error_id = error_id.clone();
+        move || {
+            state.error.get().map(|message| {
+                view! {
+                    <p class="field-error" id=error_id.clone()>
+                        {message}
+                    </p>
+                }
+            })
+        }
+    };
+    let invalid = move || state.error.with(|e| e.is_some()).then_some("true");
+    // Point at the message only while there is one.
+    let describe_error = {
+        let error_id = error_id.clone();
+        move || state.error.with(|e| e.is_some()).then(|| error_id.clone())
+    };
+    match fields::control(param) {
+        Control::Select(options) => view! {
+            <div class="field">
+                <label for=id.clone()>{param.label}</label>
+                <select
+                    id=id
+                    aria-invalid=invalid
+                    aria-describedby=describe_error
+                    on:change:target=move |ev| on_edit.run(ev.target().value())
+                >
+                    {options
+                        .iter()
+                        .map(|o| {
+                            let value = o.value;
+                            view! {
+                                <option value=value prop:selected=move || state.text.with(|t| t == value)>
+                                    {o.label}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+                {error}
+            </div>
+        }
+        .into_any(),
+        Control::Checkbox { on, off } => view! {
+            <div class="field check">
+                <input
+                    type="checkbox"
+                    id=id.clone()
+                    aria-describedby=describe_error
+                    prop:checked=move || state.text.with(|t| t == on)
+                    on:change:target=move |ev| {
+                        let value = if ev.target().checked() { on } else { off };
+                        on_edit.run(value.to_owned())
+                    }
+                />
+                <label for=id>{param.label}</label>
+                {error}
+            </div>
+        }
+        .into_any(),
+        Control::Seconds | Control::Count => {
+            let hint = fields::hint(param);
+            let described = {
+                let hint_id = hint_id.clone();
+                move || match describe_error() {
+                    Some(error_id) => format!("{hint_id} {error_id}"),
+                    None => hint_id.clone(),
+                }
+            };
+            view! {
+                <div class="field">
+                    <label for=id.clone()>{param.label}</label>
+                    <input
+                        type="text"
+                        id=id
+                        inputmode="decimal"
+                        autocomplete="off"
+                        spellcheck="false"
+                        aria-invalid=invalid
+                        aria-describedby=described
+                        prop:value=move || state.text.get()
+                        on:input:target=move |ev| on_edit.run(ev.target().value())
+                    />
+                    <span class="hint" id=hint_id>{hint}</span>
+                    {error}
+                </div>
+            }
+            .into_any()
+        }
+    }
+}
