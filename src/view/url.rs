@@ -247,17 +247,21 @@ pub fn decode_settings<S: Schema>(pairs: &[(String, String)]) -> (S, Vec<String>
     (settings, notices)
 }
 
-/// A lab's settings as link parameters: only what differs from the
-/// defaults, so links stay short.
-pub fn encode_settings<S: Schema>(settings: &S) -> Vec<String> {
+/// A lab's settings as link parameters (names and values, not yet
+/// encoded), as [`LinkState::lab_params`] holds them: only what differs
+/// from the defaults, so links stay short.
+pub fn settings_params<S: Schema>(settings: &S) -> Vec<(String, String)> {
     S::PARAMS
         .iter()
         .zip(settings.values())
         .filter(|(param, value)| **value != param.default)
-        .map(|(param, &value): (&&'static ParamDef, &u64)| {
-            format!("{}={}", param.link, percent_encode(&param.format_human(value)))
-        })
+        .map(|(param, &value): (&&'static ParamDef, &u64)| (param.link.to_owned(), param.format_human(value)))
         .collect()
+}
+
+/// A lab's settings as encoded link parameters (`name=value`).
+pub fn encode_settings<S: Schema>(settings: &S) -> Vec<String> {
+    settings_params(settings).into_iter().map(|(n, v)| format!("{n}={}", percent_encode(&v))).collect()
 }
 
 /// Reads a query string (with or without the leading `?`) on the opening
@@ -535,6 +539,7 @@ mod tests {
         assert_eq!(storm.text_of(&ALGORITHM), "full");
         assert_eq!(storm.get(&STORM_TIMEOUT), 250);
         assert_eq!(encode_settings(&storm).join("&"), "clients=500&algo=full&timeout=0.25&dedup=on");
+        assert_eq!(settings_params(&storm), state.lab_params, "what a page puts in its link is what it read");
         assert_eq!(to_query(&state), "lab=storms&clients=500&algo=full&timeout=0.25&dedup=on");
         let (_, notices) = decode_settings::<StormSettings>(&[("clients".to_owned(), "0".to_owned())]);
         assert_eq!(notices, ["clients: 0 is out of range; allowed: a whole number from 1 to 100000"]);

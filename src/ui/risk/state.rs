@@ -16,7 +16,7 @@ use crate::view::playback::{Speed, inspection_at};
 use crate::view::risk::diagram::end_of;
 use crate::view::risk::sentence;
 use crate::view::risk::trace::interesting_call;
-use crate::view::url::{Font, LabKind, LinkState, Theme, encode_settings, percent_decode};
+use crate::view::url::{Font, LabKind, LinkState, Theme, settings_params};
 
 use super::super::form::{Form, run_or_opening};
 use super::super::notices::{Announcer, Notices};
@@ -309,16 +309,9 @@ impl Risk {
     }
 
     pub fn link_state(&self) -> LinkState {
-        let lab_params = encode_settings(&self.settings())
-            .into_iter()
-            .filter_map(|p| {
-                let (n, v) = p.split_once('=')?;
-                Some((n.to_owned(), percent_decode(v)))
-            })
-            .collect();
         LinkState {
             lab: LabKind::Risk,
-            lab_params,
+            lab_params: settings_params(&self.settings()),
             at: Some(self.playhead.get_untracked()),
             embed: self.embed,
             theme: self.theme.get_untracked(),

@@ -14,7 +14,7 @@ use crate::sim::{ParamDef, Schema};
 use crate::view::storm::presets::{AXES, Figure, PRESETS};
 use crate::view::storm::protocol::{Answer, Axis, GridCell, Job, Reply, Request, SweepCell};
 use crate::view::storm::report::StormDoc;
-use crate::view::url::{LabKind, LinkState, Theme, encode_settings};
+use crate::view::url::{LabKind, LinkState, Theme, settings_params};
 
 use super::super::form::Form;
 use super::super::notices::Notices;
@@ -100,13 +100,7 @@ impl Storm {
     pub fn link_state(&self, theme: Theme) -> LinkState {
         LinkState {
             lab: LabKind::Storms,
-            lab_params: encode_settings(&self.settings.get_untracked())
-                .into_iter()
-                .filter_map(|p| {
-                    let (n, v) = p.split_once('=')?;
-                    Some((n.to_owned(), crate::view::url::percent_decode(v)))
-                })
-                .collect(),
+            lab_params: settings_params(&self.settings.get_untracked()),
             embed: self.embed,
             theme,
             ..LinkState::default()
