@@ -7,6 +7,7 @@
 
 pub mod ack;
 pub mod chart;
+pub mod compare;
 pub mod fields;
 pub mod linechart;
 pub mod markup;

@@ -1,6 +1,6 @@
-//! Numbers with a fixed number of decimals, written with integer
-//! arithmetic: the browser bundle then needs none of the standard library's
-//! float-formatting machinery, which is large.
+//! Counts with their nouns, and numbers with a fixed number of decimals
+//! written with integer arithmetic: the browser bundle then needs none of
+//! the standard library's float-formatting machinery, which is large.
 
 use std::fmt;
 
@@ -34,6 +34,11 @@ pub fn d1(value: f64) -> Fixed {
 /// No decimals.
 pub fn d0(value: f64) -> Fixed {
     Fixed(value, 0)
+}
+
+/// A count with its noun: "1 review", "2 reviews".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
 }
 
 #[cfg(test)]

@@ -5,23 +5,16 @@ use crate::sim::Millis;
 use crate::sim::ack::compare::Comparison;
 use crate::sim::ack::ledger::LedgerEntry;
 use crate::sim::ack::{Decision, Record, Run, What};
-use crate::view::fields::changes;
+pub use crate::view::compare::DiffLine;
+use crate::view::compare::{both_mirrors, counts, divergence_line, fork_line};
 
 use super::mirror::text_mirror;
 use super::sentences::{increments, outcome_text, status_noun};
 
-/// One line of the differences: a short label and what it says.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DiffLine {
-    pub label: &'static str,
-    pub text: String,
-}
-
 /// What run B changes, for headings: "Server deduplicates operation keys:
 /// on → off", or "the same settings".
 pub fn what_b_changes(a: &Run, b: &Run) -> String {
-    let list = changes(a.settings(), b.settings());
-    if list.is_empty() { "the same settings".to_owned() } else { list.join("; ") }
+    crate::view::compare::what_b_changes(a.settings(), b.settings())
 }
 
 fn decision_clause(decision: Decision) -> String {
@@ -62,14 +55,6 @@ pub fn phrase(record: &Record) -> String {
     }
 }
 
-fn side(record: Option<&Record>, run: &Run, shared_t: Millis) -> String {
-    match record {
-        Some(r) if r.t == shared_t => phrase(r),
-        Some(r) => format!("{} at {}", phrase(r), r.t),
-        None => format!("nothing more happens (the run ended at {})", run.end()),
-    }
-}
-
 fn ledger_list(entries: &[LedgerEntry]) -> String {
     if entries.is_empty() {
         return "none".to_owned();
@@ -86,16 +71,7 @@ fn ledger_list(entries: &[LedgerEntry]) -> String {
 pub fn differences(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -> Vec<DiffLine> {
     let (sa, sb) = (a.summary(), b.summary());
     let mut lines = Vec::with_capacity(6);
-    let same = |x: bool| if x { " (the same)" } else { "" };
-    lines.push(DiffLine {
-        label: "Counter",
-        text: format!(
-            "A: {}, B: {}{}",
-            increments(sa.committed),
-            increments(sb.committed),
-            same(sa.committed == sb.committed)
-        ),
-    });
+    lines.push(DiffLine { label: "Counter", text: counts(sa.committed, sb.committed, increments) });
     let outcome = |s: &crate::sim::ack::Summary| format!("{} at {}", outcome_text(s.outcome), s.outcome_at);
     let both_succeed = sa.outcome == sb.outcome && sa.outcome == crate::sim::ack::Outcome::Succeeded;
     lines.push(DiffLine {
@@ -107,33 +83,10 @@ pub fn differences(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -> Ve
             if both_succeed { " (both report success)" } else { "" }
         ),
     });
-    lines.push(DiffLine {
-        label: "First divergence",
-        text: match &c.divergence {
-            None => "none: the runs agree on every event".to_owned(),
-            Some(d) => {
-                let t = d.t();
-                format!(
-                    "at {t} (event {}). A: {}. B: {}.",
-                    d.index + 1,
-                    side(d.a.as_ref(), a, t),
-                    side(d.b.as_ref(), b, t)
-                )
-            }
-        },
-    });
+    lines.push(divergence_line(c, phrase, (a.end(), b.end())));
     lines.push(DiffLine { label: "Only in A's ledger", text: ledger_list(&c.only_a) });
     lines.push(DiffLine { label: "Only in B's ledger", text: ledger_list(&c.only_b) });
-    if let Some(at) = fork {
-        let text = match c.divergence {
-            _ if c.agree_before(at) => format!("at {at}: the runs agree on every event before the fork"),
-            Some(d) => {
-                format!("at {at}, but the runs already differ at {}: the changed setting acts before the fork", d.t())
-            }
-            None => unreachable!("runs without a divergence agree before any time"),
-        };
-        lines.push(DiffLine { label: "Fork", text });
-    }
+    lines.extend(fork.map(|at| fork_line(c, at)));
     lines
 }
 
@@ -142,19 +95,8 @@ pub fn differences(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -> Ve
 pub fn compare_mirror(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>, t: Millis) -> String {
     let t = t.min(a.end().max(b.end()));
     // Each run's own mirror without its clock line: the clock is shared.
-    let run_lines = |run: &Run| {
-        let state = if t < run.end() { "ends" } else { "ended" };
-        let body = text_mirror(run, t).lines().skip(1).map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n");
-        format!("(it {state} at {}):\n{body}", run.end())
-    };
-    let diff = differences(a, b, c, fork).into_iter().map(|l| format!("  {}: {}", l.label, l.text)).collect::<Vec<_>>();
-    format!(
-        "Model time: {t}\nTwo runs on one clock. Run B is run A with {}.\nRun A {}\nRun B {}\nDifferences:\n{}",
-        what_b_changes(a, b),
-        run_lines(a),
-        run_lines(b),
-        diff.join("\n")
-    )
+    let own = |run: &Run| (text_mirror(run, t).lines().skip(1).collect::<Vec<_>>().join("\n"), run.end());
+    both_mirrors(format!("Model time: {t}"), what_b_changes(a, b), [own(a), own(b)], t, &differences(a, b, c, fork))
 }
 
 #[cfg(test)]

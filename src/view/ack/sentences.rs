@@ -8,9 +8,7 @@ pub fn increments(n: u64) -> String {
     plural(n, "increment", "increments")
 }
 
-pub fn plural(n: u64, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
-}
+pub use crate::view::num::plural;
 
 /// An answer in one word, as diagram labels use it.
 pub fn status_word(status: Status) -> &'static str {

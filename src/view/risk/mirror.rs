@@ -31,7 +31,7 @@ fn intent_state(state: IntentState) -> String {
     }
 }
 
-fn intent_kind(state: IntentState) -> &'static str {
+pub(super) fn intent_kind(state: IntentState) -> &'static str {
     match state {
         IntentState::NotInvoked => "not invoked yet",
         IntentState::AwaitingResult => "waiting for a result",
