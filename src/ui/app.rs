@@ -18,9 +18,10 @@ use super::notices::{LiveRegion, NoticeList};
 use super::panels::{Mirror, RecentEvents, ResultsStrip};
 use super::playback::Playback;
 use super::present::{Caption, CheckpointPrompt, Checkpoints};
+use super::share::share_url_at;
 use super::state::Lab;
 use super::timeline::{Side, Timeline};
-use super::toolbar::{Toolbar, share_url_at};
+use super::toolbar::LabToolbar;
 
 /// The lost-acknowledgement lab's page (the opening page), configured
 /// from its address. The other labs are pages of their own, so this one
@@ -214,7 +215,7 @@ fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
                     </p>
                 </div>
                 <LabSwitcher/>
-                <Toolbar lab on_shortcuts=open_shortcuts/>
+                <LabToolbar lab on_shortcuts=open_shortcuts/>
                 <ThemePicker theme=lab.theme/>
             </header>
             <NoticeList notices=lab.notices/>

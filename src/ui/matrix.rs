@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use crate::view::ack::matrix::{crash_heading, crash_matrix, store_heading};
 use crate::view::url::LinkState;
 
+use super::share::share_url;
 use super::state::Lab;
-use super::toolbar::share_url;
 
 #[component]
 pub fn CrashMatrix(lab: Lab) -> impl IntoView {

@@ -19,6 +19,7 @@ mod panels;
 mod playback;
 mod present;
 pub mod risk;
+pub mod share;
 pub mod state;
 pub mod storm;
 mod timeline;

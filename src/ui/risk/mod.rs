@@ -30,7 +30,6 @@ pub use questions::Questions;
 pub use state::Risk;
 pub use table::DatabaseTable;
 pub use timeline::RiskTimeline;
-pub use toolbar::RiskToolbar;
 pub use trace::{Alerts, DeadlineBudget, Reconstruct};
 
 use leptos::html;
@@ -43,7 +42,7 @@ use super::app::{CurrentLab, LabSwitcher, ThemePicker};
 use super::dom;
 use super::keyboard::ShortcutsDialog;
 use super::notices::{LiveRegion, NoticeList};
-use super::toolbar::share_url;
+use super::share::{Toolbar, share_url};
 
 /// The risk-review lab's page, configured from its address.
 #[component]
@@ -127,7 +126,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                             </p>
                         </div>
                         <LabSwitcher/>
-                        <RiskToolbar risk on_shortcuts=open_shortcuts/>
+                        <Toolbar lab=risk on_shortcuts=open_shortcuts/>
                         <ThemePicker theme=risk.theme/>
                     </header>
                 }

@@ -1,146 +1,44 @@
-//! Sharing and files on the risk page: copy a link to this moment, an
-//! iframe snippet, export the run (the command line's JSON) and the
-//! timeline (SVG), import a settings file.
+//! The risk page's toolbar is the shared one (`share::Toolbar`); this says
+//! what it exports (the command line's JSON and the timeline) and what an
+//! imported file does.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
-use crate::sim::params_file::{MAX_FILE_BYTES, parse_settings_json};
 use crate::sim::risk::Settings;
 use crate::view::risk::diagram::diagram;
 use crate::view::risk::run_to_json;
 use crate::view::url::LinkState;
 
-use super::super::dom;
-use super::super::toolbar::share_url;
+use super::super::notices::Notices;
+use super::super::share::Share;
 use super::state::Risk;
 
-pub fn embed_snippet(state: &LinkState) -> String {
-    let mut embedded = state.clone();
-    embedded.embed = true;
-    format!(
-        "<iframe src=\"{}\" title=\"Idempotency Lab: the risk-review incident\" width=\"100%\" height=\"900\" loading=\"lazy\"></iframe>",
-        crate::view::timeline::escape(&share_url(&embedded))
-    )
-}
+impl Share for Risk {
+    type Settings = Settings;
+    const FILES: &'static str = "idempotency-lab-risk";
+    const EMBED: (&'static str, u32) = ("Idempotency Lab: the risk-review incident", 900);
 
-/// What the share box shows: a title and text to copy.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Shared {
-    title: &'static str,
-    text: String,
-    status: String,
-}
-
-/// Shows `text` for copying by hand and tries the clipboard, reporting
-/// whether the browser allowed it (a refusal is an answer, not an error).
-fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
-    shared.set(Some(Shared { title, text: text.clone(), status: "Copying…".to_owned() }));
-    let Some(promise) = dom::window().map(|w| w.navigator().clipboard().write_text(&text)) else {
-        return;
-    };
-    leptos::task::spawn_local(async move {
-        let status = match JsFuture::from(promise).await {
-            Ok(_) => "Copied to the clipboard.",
-            Err(_) => "The browser did not allow copying; select the text above and copy it.",
-        };
-        shared.update(|s| {
-            if let Some(s) = s.as_mut().filter(|s| s.text == text) {
-                s.status = status.to_owned();
-            }
-        });
-    });
-}
-
-fn import(risk: Risk, file: web_sys::File) {
-    let name = crate::sim::params::shorten(&file.name());
-    if file.size() > MAX_FILE_BYTES as f64 {
-        risk.notices.notify(format!(
-            "{name}: the file is {} bytes; allowed: a JSON settings file of at most {MAX_FILE_BYTES} bytes. Nothing changed.",
-            // Whole bytes: formatting a float would pull in the float printer.
-            file.size() as u64
-        ));
-        return;
+    fn notices(&self) -> Notices {
+        self.notices
     }
-    leptos::task::spawn_local(async move {
-        let text = match JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()) {
-            Some(text) => text,
-            None => {
-                risk.notices.notify(format!("{name}: the file could not be read as text. Nothing changed."));
-                return;
-            }
-        };
-        match parse_settings_json::<Settings>(&text) {
-            Ok(settings) => {
-                risk.question.set(None);
-                if risk.apply(settings) {
-                    risk.notices.notify(format!("Imported settings from {name}."));
-                }
-            }
-            Err(e) => risk.notices.notify(format!("{name}: {e}. Nothing changed.")),
-        }
-    });
-}
 
-#[component]
-pub fn RiskToolbar(risk: Risk, on_shortcuts: Callback<()>) -> impl IntoView {
-    let shared = RwSignal::new(None::<Shared>);
-    let export_json = move |_| {
-        let mut json = risk.run.with_untracked(|r| run_to_json(r));
+    fn link(&self) -> LinkState {
+        self.link_state()
+    }
+
+    fn run_json(&self) -> String {
+        let mut json = self.run.with_untracked(|r| run_to_json(r));
         // The same bytes as the command line's `--format json`.
         json.push('\n');
-        if let Err(e) = dom::download("idempotency-lab-risk-run.json", "application/json", &json) {
-            risk.notices.notify(format!("The export failed: {e}."));
-        }
-    };
-    let export_svg = move |_| {
-        let svg = risk.run.with_untracked(|r| diagram(r).to_svg(Some(risk.playhead.get_untracked())));
-        if let Err(e) = dom::download("idempotency-lab-risk-timeline.svg", "image/svg+xml", &svg) {
-            risk.notices.notify(format!("The export failed: {e}."));
-        }
-    };
-    let on_file = move |ev: web_sys::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
-            return;
-        };
-        if let Some(file) = input.files().and_then(|files| files.get(0)) {
-            import(risk, file);
-        }
-        // Choosing the same file again should import it again.
-        input.set_value("");
-    };
-    view! {
-        <nav class="toolbar" aria-label="Share and files">
-            <button type="button" on:click=move |_| copy(shared, "Link to this run and moment", share_url(&risk.link_state()))>
-                "Copy link"
-            </button>
-            <button type="button" on:click=move |_| copy(shared, "Embed snippet", embed_snippet(&risk.link_state()))>
-                "Embed"
-            </button>
-            <button type="button" on:click=export_json>"Export run (JSON)"</button>
-            <button type="button" on:click=export_svg>"Export diagram (SVG)"</button>
-            <span class="file-button">
-                <input type="file" id="import-file" accept=".json,application/json" on:change=on_file/>
-                <label for="import-file">"Import settings"</label>
-            </span>
-            <button type="button" aria-keyshortcuts="?" on:click=move |_| on_shortcuts.run(())>
-                "Keyboard shortcuts"
-            </button>
-        </nav>
-        {move || {
-            shared
-                .get()
-                .map(|s| {
-                    view! {
-                        <div class="share-box" role="group" aria-labelledby="share-title">
-                            <label id="share-title" for="share-text">{s.title}</label>
-                            <textarea id="share-text" readonly rows="2" prop:value=s.text.clone()></textarea>
-                            <p class="share-status" role="status">{s.status.clone()}</p>
-                            <button type="button" class="link" on:click=move |_| shared.set(None)>"Close"</button>
-                        </div>
-                    }
-                })
-        }}
+        json
+    }
+
+    fn diagram_svg(&self) -> String {
+        self.run.with_untracked(|r| diagram(r).to_svg(Some(self.playhead.get_untracked())))
+    }
+
+    fn import(&self, settings: Settings) -> bool {
+        self.question.set(None);
+        self.apply(settings)
     }
 }
