@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::view::url::{LabKind, Theme, parse_query, to_query};
 
 use super::chart::Chart;
-use super::compare::{ComparePanel, Differences};
+use super::compare::{ComparePanel, Differences, ForkHere};
 use super::controls::Controls;
 use super::dom;
 use super::element::Host;
@@ -45,7 +45,7 @@ pub fn App() -> impl IntoView {
         lab.compare.fork.track();
         lab.present.track();
         lab.pins.track();
-        if !lab.playing.get() {
+        if !lab.player.playing.get() {
             // The address bar stays clean at the start of a run; shared links
             // always say where the playhead is.
             let mut state = lab.link_state();
@@ -197,7 +197,9 @@ fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
         <ResultsStrip lab/>
         <Timeline lab/>
         {timeline_b}
-        <Playback lab/>
+        <Playback lab>
+            <ForkHere lab/>
+        </Playback>
         <CheckpointPrompt lab/>
         {comparison}
         <div class="text-panels">
@@ -259,7 +261,9 @@ fn presenting(lab: Lab) -> impl IntoView {
                 <CheckpointPrompt lab/>
                 <Timeline lab/>
                 {timeline_b}
-                <Playback lab/>
+                <Playback lab>
+                    <ForkHere lab/>
+                </Playback>
                 {differences}
                 <ResultsStrip lab/>
                 <div class="text-panels">

@@ -137,6 +137,21 @@ impl Compare {
 }
 
 /// The panel that says what run B is and changes one of its settings.
+/// "Fork here", among the playback buttons: compare with a run B from the
+/// playhead on.
+#[component]
+pub fn ForkHere(lab: Lab) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            title="Compare with a run B that changes one setting, checked from the playhead back"
+            on:click=move |_| lab.fork_here()
+        >
+            "Fork here"
+        </button>
+    }
+}
+
 #[component]
 pub fn ComparePanel(lab: Lab) -> impl IntoView {
     let c = lab.compare;

@@ -1,4 +1,7 @@
-//! Keyboard shortcuts and the dialog that lists them.
+//! Keyboard shortcuts, the same on every lab's page that replays a run
+//! (Space plays or pauses, the arrows step between events, Home restarts,
+//! ? lists them, and Escape goes to the lab), and the dialog that lists
+//! them.
 
 use leptos::prelude::*;
 use leptos::{ev, html};
@@ -8,7 +11,7 @@ use wasm_bindgen::prelude::Closure;
 
 use super::dom::{self, KeyOwner};
 use super::element::Host;
-use super::state::Lab;
+use super::playback::Replay;
 
 pub const SHORTCUTS: [(&str, &str); 6] = [
     ("Space", "Play or pause"),
@@ -23,7 +26,7 @@ pub const SHORTCUTS: [(&str, &str); 6] = [
 /// the whole window for the page, on the element for a custom element (so
 /// keys reach only the element that has the focus). Nothing fires while a
 /// field has the keys.
-pub fn install(lab: Lab, dialog: NodeRef<html::Dialog>) {
+pub fn install<R: Replay>(lab: R, dialog: NodeRef<html::Dialog>) {
     let handler = move |e: web_sys::KeyboardEvent| {
         if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
             return;
@@ -52,10 +55,7 @@ pub fn install(lab: Lab, dialog: NodeRef<html::Dialog>) {
                 lab.restart();
                 true
             }
-            "Escape" if lab.present.get_untracked() => {
-                lab.present.set(false);
-                true
-            }
+            "Escape" => lab.escape(),
             "?" => {
                 open(dialog);
                 true

@@ -16,7 +16,7 @@ mod markup;
 mod matrix;
 pub mod notices;
 mod panels;
-mod playback;
+pub mod playback;
 mod present;
 pub mod risk;
 pub mod share;
@@ -32,7 +32,7 @@ pub use experiments::Experiments;
 pub use matrix::CrashMatrix;
 pub use notices::{LiveRegion, NoticeList};
 pub use panels::{Mirror, RecentEvents, ResultsStrip};
-pub use playback::Playback;
+pub use playback::{Playback, Replay};
 pub use timeline::{Side, Timeline};
 
 /// The performance mark set once the first complete render has reached the

@@ -9,6 +9,7 @@ use crate::view::ack::compare::compare_mirror;
 use crate::view::ack::sentences::outcome_reason;
 use crate::view::ack::{increments, sentence, text_mirror};
 
+use super::playback::Replay;
 use super::state::Lab;
 
 #[component]

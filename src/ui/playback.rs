@@ -1,62 +1,184 @@
-//! Playback: Play/Pause, stepping between events, Restart, speed, the Time
-//! slider and the two-clock readout. The frame loop is the one place that
-//! reads the wall clock.
+//! Playback, the same for every lab that replays a run: Play/Pause,
+//! stepping between events, Restart, speed, the Time slider and the
+//! readout. A lab plugs in through [`Replay`]: where its run ends, its
+//! event times and what to say at a moment. The frame loop here is the one
+//! place that reads the wall clock.
 
 use leptos::prelude::*;
 
 use crate::sim::Millis;
-use crate::view::playback::{INSPECTION_MS, Speed, advance, model_at, readout};
+use crate::view::playback::{INSPECTION_MS, Speed, advance, clock_readout, inspection_at, model_at, slider_text};
 
 use super::dom;
-use super::present::pin_between;
-use super::state::Lab;
+use super::notices::Announcer;
 
-/// Starts a frame loop for the current playback; an older loop notices the
-/// new generation and stops.
-pub fn start_loop(lab: Lab) {
-    let generation = lab.loop_generation.get_value().wrapping_add(1);
-    lab.loop_generation.set_value(generation);
-    let now = dom::now_ms();
-    request_animation_frame(move || frame(lab, generation, now));
+/// Whether a lab plays, how fast, and its frame loop.
+#[derive(Clone, Copy)]
+pub struct Player {
+    pub playing: RwSignal<bool>,
+    pub speed: RwSignal<Speed>,
+    /// The playing position in inspection milliseconds (kept as a float so
+    /// slow speeds still advance frame by frame).
+    inspection: StoredValue<f64>,
+    /// Bumped whenever playback starts, so a stale frame loop stops.
+    generation: StoredValue<u32>,
 }
 
-fn frame(lab: Lab, generation: u32, last: f64) {
-    if generation != lab.loop_generation.get_value() || !lab.playing.get_untracked() {
+impl Player {
+    pub fn new() -> Player {
+        Player {
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(Speed::One),
+            inspection: StoredValue::new(0.0),
+            generation: StoredValue::new(0),
+        }
+    }
+}
+
+impl Default for Player {
+    fn default() -> Player {
+        Player::new()
+    }
+}
+
+/// What a lab gives playback. The provided methods (seeking, stepping,
+/// playing) are the same for every lab; a lab implements the rest.
+pub trait Replay: Copy + Send + Sync + 'static {
+    fn playhead(&self) -> RwSignal<Millis>;
+    fn player(&self) -> Player;
+    fn announcer(&self) -> Announcer;
+    /// Where playback ends.
+    fn end(&self) -> Millis;
+    /// Where playback ends, tracked (the slider's range follows it).
+    fn end_tracked(&self) -> Millis;
+    /// The first event time after `t`, if any.
+    fn next_event_time(&self, t: Millis) -> Option<Millis>;
+    /// The last event time before `t`, if any.
+    fn previous_event_time(&self, t: Millis) -> Option<Millis>;
+    /// Says in the live region what happens at `t` (a step landed there).
+    fn announce_at(&self, t: Millis);
+
+    /// The lab's own wall clock at `t`, shown beside model time, if it has
+    /// one.
+    fn wall_clock(_t: Millis) -> Option<String> {
+        None
+    }
+
+    /// Stops playback on its way from `from` to `to` at a moment the reader
+    /// asked to stop at (a checkpoint); true if it did.
+    fn stop_between(&self, _from: Millis, _to: Millis) -> bool {
+        false
+    }
+
+    /// Playback is about to start.
+    fn before_play(&self) {}
+
+    /// Escape was pressed: true if the lab had a use for it.
+    fn escape(&self) -> bool {
+        false
+    }
+
+    /// Keeps the frame loop's position in step with the playhead.
+    fn sync_inspection(&self) {
+        self.player().inspection.set_value(inspection_at(self.playhead().get_untracked(), self.end()));
+    }
+
+    /// Moves the playhead; `announce` says what happens there in the live
+    /// region (for steps, not for scrubbing or playing).
+    fn seek(&self, t: Millis, announce: bool) {
+        let t = t.min(self.end());
+        self.playhead().set(t);
+        self.sync_inspection();
+        if announce {
+            self.announce_at(t);
+        }
+    }
+
+    fn next_event(&self) {
+        let t = self.playhead().get_untracked();
+        match self.next_event_time(t) {
+            Some(next) => self.seek(next, true),
+            None => self.announcer().say(format!("End of the run at {}.", self.end())),
+        }
+    }
+
+    fn previous_event(&self) {
+        let t = self.playhead().get_untracked();
+        match self.previous_event_time(t) {
+            Some(previous) => self.seek(previous, true),
+            None if t > Millis::ZERO => self.seek(Millis::ZERO, true),
+            None => self.announcer().say("Start of the run.".to_owned()),
+        }
+    }
+
+    fn restart(&self) {
+        self.player().playing.set(false);
+        self.seek(Millis::ZERO, true);
+    }
+
+    fn toggle_play(&self) {
+        let playing = self.player().playing;
+        if playing.get_untracked() {
+            playing.set(false);
+        } else {
+            self.before_play();
+            if self.playhead().get_untracked() >= self.end() {
+                self.seek(Millis::ZERO, false);
+            }
+            self.play();
+        }
+    }
+
+    /// Plays from the playhead; an older frame loop notices the new
+    /// generation and stops.
+    fn play(&self) {
+        let player = self.player();
+        player.playing.set(true);
+        let generation = player.generation.get_value().wrapping_add(1);
+        player.generation.set_value(generation);
+        let now = dom::now_ms();
+        let lab = *self;
+        request_animation_frame(move || frame(lab, generation, now));
+    }
+}
+
+fn frame<R: Replay>(lab: R, generation: u32, last: f64) {
+    let player = lab.player();
+    if generation != player.generation.get_value() || !player.playing.get_untracked() {
         return;
     }
     let now = dom::now_ms();
-    let end = lab.end();
-    let inspection = advance(lab.inspection.get_value(), now - last, lab.speed.get_untracked());
-    lab.inspection.set_value(inspection);
-    let t = model_at(inspection, end);
-    let from = lab.playhead.get_untracked();
-    // A checkpoint on the way stops playback exactly at it.
-    if let Some(i) = lab.pins.with_untracked(|p| pin_between(p, from, t)) {
-        lab.playing.set(false);
-        let at = lab.pins.with_untracked(|p| p[i].at);
-        lab.seek(at, false);
-        lab.show_checkpoint(i, true);
+    let inspection = advance(player.inspection.get_value(), now - last, player.speed.get_untracked());
+    player.inspection.set_value(inspection);
+    let t = model_at(inspection, lab.end());
+    let playhead = lab.playhead();
+    let from = playhead.get_untracked();
+    if lab.stop_between(from, t) {
         return;
     }
     if t != from {
-        lab.playhead.set(t);
+        playhead.set(t);
     }
     if inspection >= INSPECTION_MS {
-        lab.playing.set(false);
+        player.playing.set(false);
         return;
     }
     request_animation_frame(move || frame(lab, generation, now));
 }
 
+/// The playback panel; `children` are the lab's own buttons, after
+/// Restart.
 #[component]
-pub fn Playback(lab: Lab) -> impl IntoView {
+pub fn Playback<R: Replay>(lab: R, #[prop(optional)] children: Option<Children>) -> impl IntoView {
     let end = move || lab.end_tracked();
+    let (player, playhead) = (lab.player(), lab.playhead());
+    let opening_speed = player.speed.get_untracked();
     view! {
         <section class="panel playback" aria-labelledby="playback-h">
             <h2 id="playback-h" class="visually-hidden">"Playback"</h2>
             <div class="playback-buttons">
                 <button type="button" class="primary play" aria-keyshortcuts="Space" on:click=move |_| lab.toggle_play()>
-                    {move || if lab.playing.get() { "Pause" } else { "Play" }}
+                    {move || if player.playing.get() { "Pause" } else { "Play" }}
                 </button>
                 <button type="button" aria-keyshortcuts="ArrowLeft" on:click=move |_| lab.previous_event()>
                     "Previous event"
@@ -67,37 +189,23 @@ pub fn Playback(lab: Lab) -> impl IntoView {
                 <button type="button" aria-keyshortcuts="Home" on:click=move |_| lab.restart()>
                     "Restart"
                 </button>
-                {(!lab.embed)
-                    .then(|| {
-                        view! {
-                            <button
-                                type="button"
-                                title="Compare with a run B that changes one setting, checked from the playhead back"
-                                on:click=move |_| lab.fork_here()
-                            >
-                                "Fork here"
-                            </button>
-                        }
-                    })}
+                {children.map(|c| c())}
                 <span class="speed">
                     <label for="speed">"Speed"</label>
                     <select
                         id="speed"
+                        prop:value=move || player.speed.get().label()
                         on:change:target=move |ev| {
                             if let Some(speed) = Speed::from_label(&ev.target().value()) {
-                                lab.speed.set(speed);
+                                player.speed.set(speed);
                             }
                         }
                     >
+                        // `prop:value` is set before the options exist, so the first
+                        // choice is also marked in the markup.
                         {Speed::ALL
                             .into_iter()
-                            .map(|s| {
-                                view! {
-                                    <option value=s.label() prop:selected=move || lab.speed.get() == s>
-                                        {s.label()}
-                                    </option>
-                                }
-                            })
+                            .map(|s| view! { <option value=s.label() selected=s == opening_speed>{s.label()}</option> })
                             .collect_view()}
                     </select>
                 </span>
@@ -110,8 +218,11 @@ pub fn Playback(lab: Lab) -> impl IntoView {
                     min="0"
                     step="1"
                     max=move || end().ms().to_string()
-                    prop:value=move || lab.playhead.get().ms().to_string()
-                    aria-valuetext=move || format!("Model {} of {}", lab.playhead.get(), end())
+                    prop:value=move || playhead.get().ms().to_string()
+                    aria-valuetext=move || {
+                        let t = playhead.get();
+                        slider_text(t, end(), R::wall_clock(t).as_deref())
+                    }
                     on:input:target=move |ev| {
                         if let Ok(ms) = ev.target().value().parse::<u64>() {
                             lab.seek(Millis(ms), false);
@@ -129,13 +240,18 @@ pub fn Playback(lab: Lab) -> impl IntoView {
                         ev.prevent_default();
                         let end = end().ms();
                         let step = (end / 100).max(1) as i64;
-                        let t = (lab.playhead.get_untracked().ms() as i64 + sign * step).clamp(0, end as i64);
+                        let t = (playhead.get_untracked().ms() as i64 + sign * step).clamp(0, end as i64);
                         lab.seek(Millis(t as u64), false);
                     }
                 />
             </div>
             <p class="readout">
-                <output for="time">{move || readout(lab.playhead.get(), end())}</output>
+                <output for="time">
+                    {move || {
+                        let t = playhead.get();
+                        clock_readout(t, end(), R::wall_clock(t).as_deref())
+                    }}
+                </output>
             </p>
         </section>
     }

@@ -8,6 +8,7 @@ use crate::sim::Millis;
 use crate::view::ack::sentence;
 use crate::view::url::{MAX_PINS, Pin, clean_question};
 
+use super::playback::Replay;
 use super::state::Lab;
 
 /// How much larger the diagram is drawn when presenting: its 12 px labels

@@ -11,7 +11,7 @@ use crate::sim::params_file::parse_settings_json;
 use crate::sim::{Millis, ParamDef, Schema};
 use crate::view::ack::experiments::EXPERIMENTS;
 use crate::view::ack::sentence;
-use crate::view::playback::{Speed, inspection_at};
+use crate::view::playback::playhead_within;
 use crate::view::url::{LinkCompare, LinkState, MAX_PINS, Pin, Theme};
 
 use super::compare::Compare;
@@ -19,6 +19,8 @@ use super::dom;
 use super::element::Host;
 use super::form::{Form, run_or_opening};
 use super::notices::{Announcer, Notices};
+use super::playback::{Player, Replay};
+use super::present::pin_between;
 
 const STORAGE_KEY: &str = "idempotency-lab.settings.v1";
 
@@ -34,13 +36,7 @@ pub struct ExperimentState {
 pub struct Lab {
     pub run: RwSignal<Arc<Run>>,
     pub playhead: RwSignal<Millis>,
-    pub playing: RwSignal<bool>,
-    pub speed: RwSignal<Speed>,
-    /// The playing position in inspection milliseconds (kept as a float so
-    /// slow speeds still advance frame by frame).
-    pub inspection: StoredValue<f64>,
-    /// Bumped whenever playback starts, so a stale frame loop stops.
-    pub loop_generation: StoredValue<u32>,
+    pub player: Player,
     /// The settings form's fields.
     pub form: Form<Settings>,
     pub notices: Notices,
@@ -99,14 +95,8 @@ impl Lab {
         // The playhead and the checkpoints live on the shared clock.
         let a_end = run.with_untracked(|r| r.end());
         let end = compare.b_untracked().map_or(a_end, |b| a_end.max(b.end()));
-        let playhead = link.at.unwrap_or(Millis::ZERO);
-        if playhead > end {
-            notices.push(format!(
-                "at: {} s is past the end of this run; the playhead is at the end ({end}) instead.",
-                crate::sim::params::ms_to_seconds_text(playhead.ms()),
-            ));
-        }
-        let playhead = playhead.min(end);
+        let (playhead, past_end) = playhead_within(link.at.unwrap_or(Millis::ZERO), end);
+        notices.extend(past_end);
         let mut pins = Vec::new();
         for pin in link.pins.iter().take(MAX_PINS) {
             if pin.at > end {
@@ -121,10 +111,7 @@ impl Lab {
         let lab = Lab {
             run,
             playhead: RwSignal::new(playhead),
-            playing: RwSignal::new(false),
-            speed: RwSignal::new(Speed::One),
-            inspection: StoredValue::new(0.0),
-            loop_generation: StoredValue::new(0),
+            player: Player::new(),
             form,
             notices: Notices::new(),
             announcer: Announcer::new(),
@@ -180,111 +167,13 @@ impl Lab {
         self.run.with_untracked(|r| r.settings().clone())
     }
 
-    /// The end of the shared clock: run A's end, or the later of A's and
-    /// B's when comparing.
-    pub fn end(&self) -> Millis {
-        let a = self.run.with_untracked(|r| r.end());
-        self.compare.b_untracked().map_or(a, |b| a.max(b.end()))
-    }
-
-    /// The end of the shared clock, tracked.
-    pub fn end_tracked(&self) -> Millis {
-        let a = self.run.with(|r| r.end());
-        if self.compare.showing() { self.compare.b.with(|b| b.as_ref().map_or(a, |b| a.max(b.end()))) } else { a }
-    }
-
-    /// The next event time after `t` in either run on screen.
-    fn next_event_time(&self, t: Millis) -> Option<Millis> {
-        let a = self.run.with_untracked(|r| r.next_event_time(t));
-        let b = self.compare.b_untracked().and_then(|b| b.next_event_time(t));
-        a.into_iter().chain(b).min()
-    }
-
-    fn previous_event_time(&self, t: Millis) -> Option<Millis> {
-        let a = self.run.with_untracked(|r| r.previous_event_time(t));
-        let b = self.compare.b_untracked().and_then(|b| b.previous_event_time(t));
-        a.into_iter().chain(b).max()
-    }
-
-    fn sync_inspection(&self) {
-        self.inspection.set_value(inspection_at(self.playhead.get_untracked(), self.end()));
-    }
-
-    /// Moves the playhead; `announce` says the event now at the playhead in
-    /// the live region (for steps, not for scrubbing or playing).
-    pub fn seek(&self, t: Millis, announce: bool) {
-        let t = t.min(self.end());
-        self.playhead.set(t);
-        self.sync_inspection();
-        if announce {
-            self.announce_at(t);
-        }
-    }
-
-    fn announce_at(&self, t: Millis) {
-        let at = |run: &Run| run.records().iter().filter(|r| r.t == t).map(sentence).collect::<Vec<_>>().join(" ");
-        let a = self.run.with_untracked(|run| at(run));
-        let text = match self.compare.b_untracked() {
-            Some(b) => {
-                let b = at(&b);
-                let side = |name: &str, text: String| {
-                    if text.is_empty() { String::new() } else { format!(" Run {name}: {text}") }
-                };
-                format!("{t}:{}{}", side("A", a), side("B", b))
-            }
-            None if a.is_empty() => format!("Model time {t}."),
-            None => format!("{t}: {a}"),
-        };
-        let text = if text.ends_with(':') { format!("Model time {t}.") } else { text };
-        self.announcer.say(text);
-        // Stepping onto a checkpoint shows its question too.
-        if let Some(i) = self.pins.with_untracked(|p| p.iter().position(|p| p.at == t)) {
-            self.show_checkpoint(i, false);
-        }
-    }
-
-    pub fn next_event(&self) {
-        let t = self.playhead.get_untracked();
-        match self.next_event_time(t) {
-            Some(next) => self.seek(next, true),
-            None => self.announcer.say(format!("End of the run at {}.", self.end())),
-        }
-    }
-
-    pub fn previous_event(&self) {
-        let t = self.playhead.get_untracked();
-        match self.previous_event_time(t) {
-            Some(prev) => self.seek(prev, true),
-            None if t > Millis::ZERO => self.seek(Millis::ZERO, true),
-            None => self.announcer.say("Start of the run.".to_owned()),
-        }
-    }
-
-    pub fn restart(&self) {
-        self.playing.set(false);
-        self.seek(Millis::ZERO, true);
-    }
-
-    pub fn toggle_play(&self) {
-        if self.playing.get_untracked() {
-            self.playing.set(false);
-        } else {
-            self.checkpoint.set(None);
-            if self.playhead.get_untracked() >= self.end() {
-                self.seek(Millis::ZERO, false);
-            }
-            self.playing.set(true);
-            super::playback::start_loop(*self);
-        }
-    }
-
     /// Starts a guided experiment: its settings, the playhead at 0, and the
     /// answer hidden until the reader predicts.
     pub fn start_experiment(&self, index: usize) {
         let Some(e) = EXPERIMENTS.get(index) else {
             return;
         };
-        self.playing.set(false);
+        self.player.playing.set(false);
         if self.apply(e.settings()) {
             self.seek(Millis::ZERO, false);
             self.experiment.set(Some(ExperimentState { index, prediction: None }));
@@ -308,7 +197,7 @@ impl Lab {
 
     /// Opens the comparison forked at the playhead.
     pub fn fork_here(&self) {
-        self.playing.set(false);
+        self.player.playing.set(false);
         let at = self.playhead.get_untracked();
         self.compare.open_with(None, Some(at));
         self.announcer.say(format!("Forked at {at}: choose the setting run B changes."));
@@ -336,9 +225,8 @@ impl Lab {
 
     pub fn continue_from_checkpoint(&self) {
         self.checkpoint.set(None);
-        if self.resume.get_value() && !self.playing.get_untracked() {
-            self.playing.set(true);
-            super::playback::start_loop(*self);
+        if self.resume.get_value() && !self.player.playing.get_untracked() {
+            self.play();
         }
     }
 
@@ -389,5 +277,92 @@ impl Lab {
             present: self.present.get_untracked(),
             pins: self.pins.get_untracked(),
         }
+    }
+}
+
+impl Replay for Lab {
+    fn playhead(&self) -> RwSignal<Millis> {
+        self.playhead
+    }
+
+    fn player(&self) -> Player {
+        self.player
+    }
+
+    fn announcer(&self) -> Announcer {
+        self.announcer
+    }
+
+    /// The end of the shared clock: run A's end, or the later of A's and
+    /// B's when comparing.
+    fn end(&self) -> Millis {
+        let a = self.run.with_untracked(|r| r.end());
+        self.compare.b_untracked().map_or(a, |b| a.max(b.end()))
+    }
+
+    /// The end of the shared clock, tracked.
+    fn end_tracked(&self) -> Millis {
+        let a = self.run.with(|r| r.end());
+        if self.compare.showing() { self.compare.b.with(|b| b.as_ref().map_or(a, |b| a.max(b.end()))) } else { a }
+    }
+
+    /// The next event time after `t` in either run on screen.
+    fn next_event_time(&self, t: Millis) -> Option<Millis> {
+        let a = self.run.with_untracked(|r| r.next_event_time(t));
+        let b = self.compare.b_untracked().and_then(|b| b.next_event_time(t));
+        a.into_iter().chain(b).min()
+    }
+
+    fn previous_event_time(&self, t: Millis) -> Option<Millis> {
+        let a = self.run.with_untracked(|r| r.previous_event_time(t));
+        let b = self.compare.b_untracked().and_then(|b| b.previous_event_time(t));
+        a.into_iter().chain(b).max()
+    }
+
+    fn announce_at(&self, t: Millis) {
+        let at = |run: &Run| run.records().iter().filter(|r| r.t == t).map(sentence).collect::<Vec<_>>().join(" ");
+        let a = self.run.with_untracked(|run| at(run));
+        let text = match self.compare.b_untracked() {
+            Some(b) => {
+                let b = at(&b);
+                let side = |name: &str, text: String| {
+                    if text.is_empty() { String::new() } else { format!(" Run {name}: {text}") }
+                };
+                format!("{t}:{}{}", side("A", a), side("B", b))
+            }
+            None if a.is_empty() => format!("Model time {t}."),
+            None => format!("{t}: {a}"),
+        };
+        let text = if text.ends_with(':') { format!("Model time {t}.") } else { text };
+        self.announcer.say(text);
+        // Stepping onto a checkpoint shows its question too.
+        if let Some(i) = self.pins.with_untracked(|p| p.iter().position(|p| p.at == t)) {
+            self.show_checkpoint(i, false);
+        }
+    }
+
+    /// A checkpoint on the way stops playback exactly at it.
+    fn stop_between(&self, from: Millis, to: Millis) -> bool {
+        let Some((i, at)) = self.pins.with_untracked(|p| pin_between(p, from, to).map(|i| (i, p[i].at))) else {
+            return false;
+        };
+        self.player.playing.set(false);
+        self.seek(at, false);
+        self.show_checkpoint(i, true);
+        true
+    }
+
+    /// A checkpoint's question goes once playback starts again.
+    fn before_play(&self) {
+        self.checkpoint.set(None);
+    }
+
+    /// Escape leaves presenter mode.
+    fn escape(&self) -> bool {
+        let presenting = self.present.get_untracked();
+        if presenting {
+            self.present.set(false);
+        }
+        presenting
     }
 }

@@ -9,6 +9,7 @@ use crate::sim::ack::Run;
 use crate::view::ack::diagram::{diagram as draw_run, diagram_on, stop_times};
 use crate::view::timeline::{Diagram, Item, Shape};
 
+use super::playback::Replay;
 use super::present::PRESENT_SCALE;
 use super::state::Lab;
 

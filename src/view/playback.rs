@@ -79,6 +79,37 @@ pub fn readout(t: Millis, end: Millis) -> String {
     )
 }
 
+/// The readout under the Time slider: [`readout`], after the wall clock
+/// for a lab that has one (`wall`, its time at the playhead).
+pub fn clock_readout(t: Millis, end: Millis, wall: Option<&str>) -> String {
+    match wall {
+        None => readout(t, end),
+        Some(wall) => format!("Wall clock {wall} · {}", readout(t, end)),
+    }
+}
+
+/// The Time slider's value in words, with the wall clock first for a lab
+/// that has one.
+pub fn slider_text(t: Millis, end: Millis, wall: Option<&str>) -> String {
+    match wall {
+        None => format!("Model {t} of {end}"),
+        Some(wall) => format!("{wall} on the wall clock, model {t} of {end}"),
+    }
+}
+
+/// Where a link's `at` puts the playhead of a run ending at `end`: past the
+/// end, at the end, with a notice saying so.
+pub fn playhead_within(at: Millis, end: Millis) -> (Millis, Option<String>) {
+    if at <= end {
+        return (at, None);
+    }
+    let notice = format!(
+        "at: {} s is past the end of this run; the playhead is at the end ({end}) instead.",
+        crate::sim::params::ms_to_seconds_text(at.ms()),
+    );
+    (end, Some(notice))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +130,32 @@ mod tests {
         assert_eq!(advance(0.0, 100.0, Speed::Quarter), 25.0);
         assert_eq!(advance(59_990.0, 100.0, Speed::One), INSPECTION_MS);
         assert_eq!(advance(10.0, f64::NAN, Speed::One), 10.0);
+    }
+
+    #[test]
+    fn a_lab_with_a_wall_clock_shows_it_first() {
+        let end = Millis(4050);
+        assert_eq!(slider_text(Millis(1000), end, None), "Model 1.00 s of 4.05 s");
+        assert_eq!(
+            slider_text(Millis(1000), end, Some("10:31:01.000")),
+            "10:31:01.000 on the wall clock, model 1.00 s of 4.05 s"
+        );
+        assert_eq!(clock_readout(Millis(1000), end, None), readout(Millis(1000), end));
+        assert_eq!(
+            clock_readout(Millis(1000), end, Some("10:31:01.000")),
+            "Wall clock 10:31:01.000 · Inspection 14.8 s of 60.0 s · Model 1.00 s of 4.05 s"
+        );
+    }
+
+    #[test]
+    fn a_playhead_past_the_end_stops_at_it_with_a_notice() {
+        assert_eq!(playhead_within(Millis(100), Millis(4050)), (Millis(100), None));
+        let (at, notice) = playhead_within(Millis(999_000), Millis(4050));
+        assert_eq!(at, Millis(4050));
+        assert_eq!(
+            notice.as_deref(),
+            Some("at: 999 s is past the end of this run; the playhead is at the end (4.05 s) instead.")
+        );
     }
 
     #[test]

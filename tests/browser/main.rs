@@ -8,7 +8,7 @@ use idempotency_lab::sim::Millis;
 use idempotency_lab::sim::ack::Settings;
 use idempotency_lab::sim::ack::settings::DEDUP;
 use idempotency_lab::ui::state::Lab;
-use idempotency_lab::ui::{Chart, Controls, Mirror, Playback, RecentEvents, ResultsStrip, Timeline};
+use idempotency_lab::ui::{Chart, Controls, Mirror, Playback, RecentEvents, Replay, ResultsStrip, Timeline};
 use idempotency_lab::view::url::LinkState;
 use leptos::mount::mount_to;
 use leptos::prelude::*;

@@ -4,6 +4,7 @@
 use idempotency_lab::sim::Millis;
 use idempotency_lab::sim::risk::settings::{MODE, PRESET};
 use idempotency_lab::sim::risk::{Mode, Preset, Run, Settings};
+use idempotency_lab::ui::Replay;
 use idempotency_lab::ui::risk::{ChecksPanel, DatabaseTable, Risk, StateMachine};
 use idempotency_lab::view::risk::sentences::verdict;
 use idempotency_lab::view::url::LinkState;

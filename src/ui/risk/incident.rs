@@ -10,6 +10,7 @@ use crate::view::risk::html::incident_items;
 use crate::view::risk::incident::incident_lines;
 
 use super::super::markup::chosen_moment;
+use super::super::playback::Replay;
 use super::state::Risk;
 
 #[component]

@@ -7,11 +7,9 @@
 mod checks;
 mod controls;
 mod incident;
-mod keyboard;
 mod load;
 mod machine;
 mod panels;
-mod playback;
 mod questions;
 pub mod state;
 mod table;
@@ -25,7 +23,6 @@ pub use incident::Incident;
 pub use load::Load;
 pub use machine::StateMachine;
 pub use panels::{RiskEvents, RiskFigures, RiskMirror};
-pub use playback::RiskPlayback;
 pub use questions::Questions;
 pub use state::Risk;
 pub use table::DatabaseTable;
@@ -40,8 +37,9 @@ use crate::view::url::{LabKind, decode_settings, parse_query_on, to_query};
 
 use super::app::{CurrentLab, LabSwitcher, ThemePicker};
 use super::dom;
-use super::keyboard::ShortcutsDialog;
+use super::keyboard::{self, ShortcutsDialog};
 use super::notices::{LiveRegion, NoticeList};
+use super::playback::Playback;
 use super::share::{Toolbar, share_url};
 
 /// The risk-review lab's page, configured from its address.
@@ -72,7 +70,7 @@ pub fn RiskApp() -> impl IntoView {
         risk.run.track();
         risk.playhead.track();
         risk.theme.track();
-        if risk.playing.get() {
+        if risk.player.playing.get() {
             return;
         }
         let ticket = pending.get_value().wrapping_add(1);
@@ -98,7 +96,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
     Effect::new(move |_| dom::set_root_attribute("data-theme", risk.theme.get().name()));
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(risk, dialog);
-    let open_shortcuts = Callback::new(move |()| super::keyboard::open(dialog));
+    let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
     let predicting = move || risk.answer_hidden();
     // The embed is the same page without its chrome: no masthead, settings,
     // questions or observability panels, and the playback controls and the
@@ -145,7 +143,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                 <main class="stage">
                     <RiskFigures risk/>
                     <RiskTimeline risk/>
-                    <RiskPlayback risk/>
+                    <Playback lab=risk/>
                     {chrome(&|| view! { <Incident risk/> }.into_any())}
                     <div class="risk-grid">
                         <DatabaseTable risk/>

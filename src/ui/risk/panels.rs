@@ -7,6 +7,7 @@ use crate::view::risk::html::{Figures, event_items, figures_html};
 use crate::view::risk::text_mirror;
 
 use super::super::markup::chosen_moment;
+use super::super::playback::Replay;
 use super::state::Risk;
 
 /// Recent events list at most this many, newest first: a burst has

@@ -12,14 +12,16 @@ use crate::sim::risk::facts::CallId;
 use crate::sim::risk::settings::{MODE, PRESET};
 use crate::sim::risk::{Check, Mode, Pattern, Preset, Run, Settings, Snapshot};
 use crate::sim::{Millis, ParamDef, Schema};
-use crate::view::playback::{Speed, inspection_at};
+use crate::view::playback::playhead_within;
 use crate::view::risk::diagram::end_of;
+use crate::view::risk::names;
 use crate::view::risk::sentence;
 use crate::view::risk::trace::interesting_call;
 use crate::view::url::{Font, LabKind, LinkState, Theme, settings_params};
 
 use super::super::form::{Form, run_or_opening};
 use super::super::notices::{Announcer, Notices};
+use super::super::playback::{Player, Replay};
 
 /// Whether a memo's new value differs from its old one, for values that
 /// are only ever rebuilt when their inputs change.
@@ -42,12 +44,7 @@ pub struct QuestionState {
 pub struct Risk {
     pub run: RwSignal<Arc<Run>>,
     pub playhead: RwSignal<Millis>,
-    pub playing: RwSignal<bool>,
-    pub speed: RwSignal<Speed>,
-    /// The playing position in inspection milliseconds.
-    pub inspection: StoredValue<f64>,
-    /// Bumped whenever playback starts, so a stale frame loop stops.
-    pub loop_generation: StoredValue<u32>,
+    pub player: Player,
     /// The settings form's fields.
     pub form: Form<Settings>,
     pub notices: Notices,
@@ -72,14 +69,9 @@ impl Risk {
     pub fn new(settings: Settings, link: &LinkState, mut notices: Vec<String>) -> Risk {
         let (settings, run) = run_or_opening(settings, Run::simulate, &mut notices);
         let end = end_of(&run);
-        let playhead = link.at.unwrap_or(Millis::ZERO);
-        if playhead > end {
-            notices.push(format!(
-                "at: {} s is past the end of this run; the playhead is at the end ({end}) instead.",
-                crate::sim::params::ms_to_seconds_text(playhead.ms()),
-            ));
-        }
-        let playhead = RwSignal::new(playhead.min(end));
+        let (playhead, past_end) = playhead_within(link.at.unwrap_or(Millis::ZERO), end);
+        notices.extend(past_end);
+        let playhead = RwSignal::new(playhead);
         let selected = RwSignal::new(interesting_call(&run));
         let run = RwSignal::new(Arc::new(run));
         let form = Form::new(&settings);
@@ -103,10 +95,7 @@ impl Risk {
         let risk = Risk {
             run,
             playhead,
-            playing: RwSignal::new(false),
-            speed: RwSignal::new(Speed::One),
-            inspection: StoredValue::new(0.0),
-            loop_generation: StoredValue::new(0),
+            player: Player::new(),
             form,
             notices: Notices::new(),
             announcer: Announcer::new(),
@@ -128,11 +117,6 @@ impl Risk {
     /// The settings of the run on screen.
     pub fn settings(&self) -> Settings {
         self.run.with_untracked(|r| r.settings().clone())
-    }
-
-    /// Where playback ends: the run's last event.
-    pub fn end(&self) -> Millis {
-        self.run.with_untracked(|r| end_of(r))
     }
 
     /// Replaces every setting at once (a preset's question, an import, the
@@ -210,81 +194,10 @@ impl Risk {
         self.sync_inspection();
     }
 
-    fn sync_inspection(&self) {
-        self.inspection.set_value(inspection_at(self.playhead.get_untracked(), self.end()));
-    }
-
-    /// Moves the playhead; `announce` says the events now at the playhead
-    /// in the live region (for steps, not for scrubbing or playing).
-    pub fn seek(&self, t: Millis, announce: bool) {
-        let t = t.min(self.end());
-        self.playhead.set(t);
-        self.sync_inspection();
-        if announce {
-            self.announce_at(t);
-        }
-    }
-
-    fn announce_at(&self, t: Millis) {
-        let text = self.run.with_untracked(|run| {
-            let here: Vec<String> = run.records().iter().filter(|r| r.t == t).take(4).map(sentence).collect();
-            let more = run.records().iter().filter(|r| r.t == t).count().saturating_sub(here.len());
-            let clock = crate::view::risk::names::when(t);
-            match (here.is_empty(), more) {
-                (true, _) => format!("{clock}."),
-                (false, 0) => format!("{clock}: {}", here.join(" ")),
-                (false, more) => format!("{clock}: {} And {more} more events at this moment.", here.join(" ")),
-            }
-        });
-        self.announcer.say(text);
-    }
-
-    pub fn next_event(&self) {
-        let t = self.playhead.get_untracked();
-        let next = self.run.with_untracked(|r| {
-            let records = r.records();
-            records.get(records.partition_point(|x| x.t <= t)).map(|x| x.t)
-        });
-        match next {
-            Some(next) if next <= self.end() => self.seek(next, true),
-            _ => self.announcer.say(format!("End of the run at {}.", self.end())),
-        }
-    }
-
-    pub fn previous_event(&self) {
-        let t = self.playhead.get_untracked();
-        let previous = self.run.with_untracked(|r| {
-            let records = r.records();
-            records[..records.partition_point(|x| x.t < t)].last().map(|x| x.t)
-        });
-        match previous {
-            Some(previous) => self.seek(previous, true),
-            None if t > Millis::ZERO => self.seek(Millis::ZERO, true),
-            None => self.announcer.say("Start of the run.".to_owned()),
-        }
-    }
-
-    pub fn restart(&self) {
-        self.playing.set(false);
-        self.seek(Millis::ZERO, true);
-    }
-
-    pub fn toggle_play(&self) {
-        if self.playing.get_untracked() {
-            self.playing.set(false);
-        } else {
-            if self.playhead.get_untracked() >= self.end() {
-                self.seek(Millis::ZERO, false);
-            }
-            self.playing.set(true);
-            super::playback::start_loop(*self);
-        }
-    }
-
     /// Starts a preset's question: its preset in the current mode, the
     /// playhead at 0, and the answer hidden until the reader predicts.
     pub fn start_question(&self, preset: Preset) {
-        self.playing.set(false);
+        self.player.playing.set(false);
         let index = Preset::ALL.iter().position(|p| *p == preset).unwrap_or(0) as u64;
         let Ok(settings) = self.settings().with(&PRESET, index) else { return };
         if self.apply(settings) {
@@ -319,5 +232,63 @@ impl Risk {
             font: self.look.with_value(|l| l.1),
             ..LinkState::default()
         }
+    }
+}
+
+impl Replay for Risk {
+    fn playhead(&self) -> RwSignal<Millis> {
+        self.playhead
+    }
+
+    fn player(&self) -> Player {
+        self.player
+    }
+
+    fn announcer(&self) -> Announcer {
+        self.announcer
+    }
+
+    /// Where playback ends: the run's last event.
+    fn end(&self) -> Millis {
+        self.run.with_untracked(|r| end_of(r))
+    }
+
+    fn end_tracked(&self) -> Millis {
+        self.run.with(|r| end_of(r))
+    }
+
+    /// The first event time after `t`, up to the end (markers after it
+    /// are not steps).
+    fn next_event_time(&self, t: Millis) -> Option<Millis> {
+        self.run.with_untracked(|r| {
+            let records = r.records();
+            records.get(records.partition_point(|x| x.t <= t)).map(|x| x.t).filter(|&next| next <= end_of(r))
+        })
+    }
+
+    fn previous_event_time(&self, t: Millis) -> Option<Millis> {
+        self.run.with_untracked(|r| {
+            let records = r.records();
+            records[..records.partition_point(|x| x.t < t)].last().map(|x| x.t)
+        })
+    }
+
+    /// The first few events at `t`, on the incident's clock.
+    fn announce_at(&self, t: Millis) {
+        let text = self.run.with_untracked(|run| {
+            let here: Vec<String> = run.records().iter().filter(|r| r.t == t).take(4).map(sentence).collect();
+            let more = run.records().iter().filter(|r| r.t == t).count().saturating_sub(here.len());
+            let clock = names::when(t);
+            match (here.is_empty(), more) {
+                (true, _) => format!("{clock}."),
+                (false, 0) => format!("{clock}: {}", here.join(" ")),
+                (false, more) => format!("{clock}: {} And {more} more events at this moment.", here.join(" ")),
+            }
+        });
+        self.announcer.say(text);
+    }
+
+    fn wall_clock(t: Millis) -> Option<String> {
+        Some(names::clock(t))
     }
 }

@@ -12,6 +12,7 @@ use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg, lane_titles_svg
 use crate::view::timeline::Diagram;
 
 use super::super::markup::chosen_moment;
+use super::super::playback::Replay;
 use super::state::{Risk, changed};
 
 /// Width of the pinned lane titles.
