@@ -195,12 +195,24 @@ impl<M: Model> Driver<M> {
 
     /// Handles the next event. `Ok(false)` once the run is over.
     pub fn step(&mut self) -> Result<bool, SimError> {
-        if self.is_finished() {
-            return Ok(false);
-        }
-        let Some((at, event)) = self.queue.pop() else {
+        let Some((at, event)) = self.next() else {
             return Ok(false);
         };
+        self.handle(at, event)?;
+        Ok(true)
+    }
+
+    /// Takes the next event off the queue, unless the run is over.
+    #[inline(always)]
+    fn next(&mut self) -> Option<(M::Time, M::Event)> {
+        if self.model.is_finished() {
+            return None;
+        }
+        self.queue.pop_through(self.horizon)
+    }
+
+    #[inline(always)]
+    fn handle(&mut self, at: M::Time, event: M::Event) -> Result<(), SimError> {
         self.steps += 1;
         if self.steps > self.budget {
             return Err(SimError::EventBudgetExceeded { budget: self.budget });
@@ -208,8 +220,7 @@ impl<M: Model> Driver<M> {
         debug_assert!(at >= self.now, "time never goes backwards");
         self.now = at;
         let (model, mut out) = self.out();
-        model.handle(at, event, &mut out)?;
-        Ok(true)
+        model.handle(at, event, &mut out)
     }
 
     /// Handles every event at or before `t`.
@@ -222,7 +233,10 @@ impl<M: Model> Driver<M> {
 
     /// Runs to the end (or the horizon).
     pub fn run_to_end(&mut self) -> Result<(), SimError> {
-        while self.step()? {}
+        // One loop around the handlers, rather than a call per event.
+        while let Some((at, event)) = self.next() {
+            self.handle(at, event)?;
+        }
         Ok(())
     }
 
