@@ -7,9 +7,9 @@ use crate::sim::driver::{Model, Out};
 use crate::sim::time::Millis;
 
 use super::client::{Client, Reception};
-use super::facts::{Attempt, ClientId, Decision, Event, OpId, OpKey, Record, Status, What};
+use super::facts::{Attempt, ClientId, Decision, Event, MessageId, OpId, OpKey, Payload, Record, Status, What};
 use super::ledger::Ledger;
-use super::network::{Body, Message, Network};
+use super::network::{Body, Network};
 use super::server::{Admission, Server};
 use super::settings::Settings;
 
@@ -28,8 +28,6 @@ pub struct AckModel {
     pub(crate) late_responses: u32,
     /// When the server crashed and when it restarts, once it has crashed.
     pub(crate) crash: Option<(Millis, Millis)>,
-    /// Reused for the attempts a commit answers, so commits do not allocate.
-    answer_buffer: Vec<(ClientId, Attempt)>,
     /// No event of the run can happen after this: markers later than it can
     /// never fall inside the run, so they are not scheduled at all.
     latest_end: Millis,
@@ -53,7 +51,6 @@ impl AckModel {
             ledger: Ledger::default(),
             late_responses: 0,
             crash: None,
-            answer_buffer: Vec::new(),
             latest_end: latest_end(settings),
         }
     }
@@ -80,18 +77,19 @@ impl AckModel {
         &mut self.clients[id.0 as usize]
     }
 
-    /// Puts an answer to `to` on the wire and schedules its delivery.
+    /// Puts an answer to `to` on the wire and schedules its delivery;
+    /// returns when it is delivered (or lost).
     fn answer(
-        &mut self,
+        network: &mut Network,
         out: &mut Out<'_, Self>,
         now: Millis,
         to: (ClientId, Attempt, OpKey),
         status: Status,
-    ) -> Message {
+    ) -> Millis {
         let (client, attempt, key) = to;
-        let response = self.network.send(now, client, attempt, key, Body::Response(status));
-        out.schedule(response.arrives_at, Event::Delivery(response.id));
-        response
+        let (id, arrives_at) = network.send(now, client, attempt, key, Body::Response(status));
+        out.schedule(arrives_at, Event::Delivery(id));
+        arrives_at
     }
 
     fn after(out: &mut Out<'_, Self>, client: ClientId, decision: Decision) {
@@ -100,35 +98,39 @@ impl AckModel {
         }
     }
 
-    fn on_request(&mut self, now: Millis, request: Message, out: &mut Out<'_, Self>) -> Result<(), SimError> {
-        let Body::Request(payload) = request.body else {
-            unreachable!("only requests are scheduled as RequestArrives")
-        };
-        let (client, attempt, key) = (request.client, request.attempt, request.key);
-        let to = (client, attempt, key);
+    /// Attempt `to` reaches the server carrying `payload`.
+    fn on_request(
+        &mut self,
+        now: Millis,
+        to: (ClientId, Attempt, OpKey),
+        payload: Payload,
+        out: &mut Out<'_, Self>,
+    ) -> Result<(), SimError> {
+        let (client, attempt, key) = to;
         let record = |what| Record { t: now, client, attempt, key: Some(key), what };
+        let network = &mut self.network;
         match self.server.on_arrival(now, client, attempt, key, payload)? {
             Admission::Refused => {
-                let refusal = self.answer(out, now, to, Status::Refused);
-                out.record_with(now, true, || record(What::RequestRefused { delivers_at: refusal.arrives_at }));
+                let delivers_at = Self::answer(network, out, now, to, Status::Refused);
+                out.record_with(now, true, || record(What::RequestRefused { delivers_at }));
             }
             Admission::Reject => {
                 out.record_with(now, true, || record(What::RequestRejected));
-                self.answer(out, now, to, Status::Rejected);
+                Self::answer(network, out, now, to, Status::Rejected);
             }
             Admission::Unavailable => {
                 out.record_with(now, true, || record(What::RequestUnavailable));
-                self.answer(out, now, to, Status::Unavailable);
+                Self::answer(network, out, now, to, Status::Unavailable);
             }
             Admission::Mismatch { with, origin } => {
                 out.record_with(now, true, || {
                     record(What::PayloadMismatch { with, origin: origin.attempt, expected: origin.payload })
                 });
-                self.answer(out, now, to, Status::Unprocessable);
+                Self::answer(network, out, now, to, Status::Unprocessable);
             }
             Admission::Conflict { origin } => {
                 out.record_with(now, true, || record(What::InFlightConflict { origin: origin.attempt }));
-                self.answer(out, now, to, Status::Conflict);
+                Self::answer(network, out, now, to, Status::Conflict);
             }
             Admission::Joined { origin, commits_at, mismatched } => {
                 out.record_with(now, true, || {
@@ -144,7 +146,7 @@ impl AckModel {
                         mismatched,
                     })
                 });
-                self.answer(out, now, to, Status::Success);
+                Self::answer(network, out, now, to, Status::Success);
             }
             Admission::Started { op, reserved, took_over, lease_ends } => {
                 out.schedule(op.commits_at, Event::Commit(op.id));
@@ -199,12 +201,7 @@ impl AckModel {
             return Ok(());
         }
         // The originating attempt first, then every joined one in order.
-        let mut answer = std::mem::take(&mut self.answer_buffer);
-        answer.clear();
-        if commit.respond {
-            answer.push((operation.client, operation.origin));
-            self.server.take_joins(operation.id, |j| answer.push((j.client, j.attempt)));
-        }
+        let answered = if commit.respond { 1 + self.server.joins_to(operation.id) } else { 0 };
         out.record_with(now, true, || {
             record(What::OperationCommitted {
                 op: operation.id,
@@ -213,21 +210,30 @@ impl AckModel {
                 payload: operation.payload,
                 stored_until: commit.stored_until,
                 released: commit.released,
-                answered: answer.len() as u32,
+                answered,
             })
         });
-        for &(client, attempt) in &answer {
-            self.answer(out, now, (client, attempt, operation.key), Status::Success);
+        if commit.respond {
+            let network = &mut self.network;
+            let key = operation.key;
+            Self::answer(network, out, now, (operation.client, operation.origin, key), Status::Success);
+            self.server.take_joins(operation.id, |j| {
+                Self::answer(network, out, now, (j.client, j.attempt, key), Status::Success);
+            });
         }
-        self.answer_buffer = answer;
         Ok(())
     }
 
-    fn on_delivery(&mut self, now: Millis, message: Message, out: &mut Out<'_, Self>) {
+    /// Message `id` reaches its client, or vanishes.
+    fn on_delivery(&mut self, now: Millis, id: MessageId, out: &mut Out<'_, Self>) {
+        let Some(message) = self.network.on_arrival(id) else {
+            return;
+        };
         let Body::Response(status) = message.body else { unreachable!("only answers are scheduled as Delivery") };
-        let (client, attempt, sent_at) = (message.client, message.attempt, message.sent_at);
-        let record = |what| Record { t: now, client, attempt, key: Some(message.key), what };
-        if message.dropped {
+        let (client, attempt, key, sent_at, dropped) =
+            (message.client, message.attempt, message.key, message.sent_at, message.dropped);
+        let record = |what| Record { t: now, client, attempt, key: Some(key), what };
+        if dropped {
             out.record_with(now, true, || record(What::ResponseLost { status, sent_at }));
             return;
         }
@@ -265,32 +271,29 @@ impl Model for AckModel {
                 let Some(sent) = self.client_mut(client).on_send(now, attempt) else {
                     return Ok(());
                 };
-                let request = self.network.send(now, client, attempt, sent.key, Body::Request(sent.payload));
-                out.schedule(request.arrives_at, Event::RequestArrives(request.id));
+                let (id, arrives_at) = self.network.send(now, client, attempt, sent.key, Body::Request(sent.payload));
+                out.schedule(arrives_at, Event::RequestArrives(id));
                 out.schedule(sent.deadline, Event::DeadlinePasses { client, attempt });
                 out.record_with(now, true, || Record {
                     t: now,
                     client,
                     attempt,
                     key: Some(sent.key),
-                    what: What::AttemptSent {
-                        deadline: sent.deadline,
-                        arrives_at: request.arrives_at,
-                        payload: sent.payload,
-                    },
+                    what: What::AttemptSent { deadline: sent.deadline, arrives_at, payload: sent.payload },
                 });
             }
             Event::RequestArrives(id) => {
-                if let Some(request) = self.network.on_arrival(id) {
-                    self.on_request(now, request, out)?;
-                }
+                let Some(request) = self.network.on_arrival(id) else {
+                    return Ok(());
+                };
+                let Body::Request(payload) = request.body else {
+                    unreachable!("only requests are scheduled as RequestArrives")
+                };
+                let to = (request.client, request.attempt, request.key);
+                self.on_request(now, to, payload, out)?;
             }
             Event::Commit(op) => self.on_commit(now, op, out)?,
-            Event::Delivery(id) => {
-                if let Some(message) = self.network.on_arrival(id) {
-                    self.on_delivery(now, message, out);
-                }
-            }
+            Event::Delivery(id) => self.on_delivery(now, id, out),
             Event::DeadlinePasses { client, attempt } => {
                 if let Some((key, decision)) = self.client_mut(client).on_deadline(now, attempt) {
                     out.record_with(now, true, || Record {

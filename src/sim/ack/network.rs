@@ -43,11 +43,13 @@ pub struct Network {
     /// Every message of the run, indexed by its id, with where it is now.
     messages: Vec<(Message, Place)>,
     on_the_wire: usize,
+    /// Messages the fault dropped that have vanished.
+    lost: u32,
 }
 
 impl Network {
     pub fn new(config: NetworkConfig) -> Network {
-        Network { config, successes_sent: 0, messages: Vec::new(), on_the_wire: 0 }
+        Network { config, successes_sent: 0, messages: Vec::new(), on_the_wire: 0, lost: 0 }
     }
 
     /// A fresh network for a new run, keeping this one's memory.
@@ -56,6 +58,7 @@ impl Network {
         self.successes_sent = 0;
         self.messages.clear();
         self.on_the_wire = 0;
+        self.lost = 0;
     }
 
     pub fn is_idle(&self) -> bool {
@@ -76,6 +79,11 @@ impl Network {
         self.placed(Place::Lost)
     }
 
+    /// How many messages the fault dropped.
+    pub fn lost_count(&self) -> u32 {
+        self.lost
+    }
+
     /// Whether the fault drops the next answer with `status`.
     fn drops(&mut self, status: Status) -> bool {
         if status != Status::Success {
@@ -89,8 +97,16 @@ impl Network {
         }
     }
 
-    /// Puts a message on the wire at `now` and returns it.
-    pub fn send(&mut self, now: Millis, client: ClientId, attempt: Attempt, key: OpKey, body: Body) -> Message {
+    /// Puts a message on the wire at `now`; returns its id and when it
+    /// arrives (or vanishes).
+    pub fn send(
+        &mut self,
+        now: Millis,
+        client: ClientId,
+        attempt: Attempt,
+        key: OpKey,
+        body: Body,
+    ) -> (MessageId, Millis) {
         let (transit, dropped) = match body {
             Body::Request(_) => (self.config.request_transit, false),
             Body::Response(status) => (self.config.response_transit, self.drops(status)),
@@ -107,18 +123,23 @@ impl Network {
         };
         self.messages.push((message, Place::OnTheWire));
         self.on_the_wire += 1;
-        message
+        (message.id, message.arrives_at)
     }
 
     /// Takes message `id` off the wire: it is delivered, or it vanishes.
     /// `None` if it is not on the wire (a stale event).
-    pub fn on_arrival(&mut self, id: MessageId) -> Option<Message> {
+    pub fn on_arrival(&mut self, id: MessageId) -> Option<&Message> {
         let (message, place) = self.messages.get_mut(id.0 as usize)?;
         if *place != Place::OnTheWire {
             return None;
         }
-        *place = if message.dropped { Place::Lost } else { Place::Delivered };
+        if message.dropped {
+            *place = Place::Lost;
+            self.lost += 1;
+        } else {
+            *place = Place::Delivered;
+        }
         self.on_the_wire -= 1;
-        Some(*message)
+        Some(message)
     }
 }

@@ -63,7 +63,7 @@ impl Summary {
             committed: model.ledger.counter(),
             dedup_hits: model.server.dedup_hits(),
             attempts: client.attempts_sent(),
-            lost_responses: model.network.lost().count() as u32,
+            lost_responses: model.network.lost_count(),
             late_responses: model.late_responses,
             conflicts: model.server.conflicts(),
             refused: model.server.refused(),

@@ -388,10 +388,18 @@ impl Server {
         Crash { point: self.config.crash, lost_operations, wiped, restarts_at }
     }
 
-    /// The attempts to answer when `op` commits: the originating attempt
-    /// first, then every joined attempt in the order they joined. The joins
-    /// are taken off the list.
+    /// How many attempts joined `op`.
+    pub fn joins_to(&self, op: OpId) -> u32 {
+        self.joins.iter().filter(|j| j.op == op).count() as u32
+    }
+
+    /// The attempts that joined `op`, in the order they joined, for its
+    /// answers (the originating attempt is answered first, by the caller).
+    /// The joins are taken off the list.
     pub fn take_joins(&mut self, op: OpId, mut answer: impl FnMut(Join)) {
+        if self.joins.is_empty() {
+            return;
+        }
         self.joins.retain(|j| {
             if j.op == op {
                 answer(*j);
