@@ -22,6 +22,7 @@ pub mod risk;
 pub mod share;
 pub mod state;
 pub mod storm;
+mod text_panels;
 mod timeline;
 mod toolbar;
 

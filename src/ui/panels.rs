@@ -1,56 +1,35 @@
-//! The text regions: recent events, the state as text and the results
-//! strip. Each is the core's own words, rendered as text.
+//! The first lab's text regions: recent events and the state as text (the
+//! panels every lab shares, with this lab's words; in a comparison, the
+//! state of both runs), and the results strip. Each is the core's own
+//! words, rendered as text.
 
 use leptos::prelude::*;
 
-use crate::sim::ack::Outcome;
-use crate::sim::ack::Status;
+use crate::sim::ack::{Outcome, Record, Status};
 use crate::view::ack::compare::compare_mirror;
 use crate::view::ack::sentences::outcome_reason;
 use crate::view::ack::{increments, sentence, text_mirror};
+use crate::view::markup::{EventLine, event_items};
 
-use super::playback::Replay;
 use super::state::Lab;
+use super::text_panels::{recent_events, state_as_text};
 
 #[component]
 pub fn RecentEvents(lab: Lab) -> impl IntoView {
-    let visible = Memo::new(move |_| {
+    let count = move || {
         let t = lab.playhead.get();
         lab.run.with(|r| r.records_until(t).len())
-    });
-    let rows = move || {
-        let count = visible.get();
-        lab.run.with(|run| {
-            run.records()[..count]
-                .iter()
-                .rev()
-                .map(|r| {
-                    let t = r.t;
-                    view! {
-                        <li class=format!("event {}", r.kind())>
-                            <button type="button" on:click=move |_| lab.seek(t, true)>
-                                <span class="event-time">{t.to_string()}</span>
-                                " "
-                                <span class="event-text">{sentence(r)}</span>
-                            </button>
-                        </li>
-                    }
-                })
-                .collect_view()
-        })
     };
-    view! {
-        <section class="panel events" aria-labelledby="events-h">
-            <h2 id="events-h">"Recent events"</h2>
-            <p class="hint">"Newest first, up to the playhead. Choose one to move the playhead there."</p>
-            <ol class="event-list">{rows}</ol>
-        </section>
-    }
+    // A run of this lab is short: every event so far is listed.
+    let line = |r: &Record| EventLine { kind: r.kind(), t: r.t, time: r.t.to_string(), sentence: sentence(r) };
+    recent_events(lab, usize::MAX, count, move |count| {
+        lab.run.with(|r| event_items(r.records(), count, usize::MAX, line))
+    })
 }
 
 #[component]
 pub fn Mirror(lab: Lab) -> impl IntoView {
-    let text = Memo::new(move |_| {
+    state_as_text(Memo::new(move |_| {
         let t = lab.playhead.get();
         let c = lab.compare;
         let both = if c.showing() { c.diff.get().zip(c.b.get().ok()) } else { None };
@@ -58,13 +37,7 @@ pub fn Mirror(lab: Lab) -> impl IntoView {
             Some((diff, b)) => lab.run.with(|a| compare_mirror(a, &b, &diff, c.fork.get(), t)),
             None => lab.run.with(|r| text_mirror(r, t)),
         }
-    });
-    view! {
-        <section class="panel mirror" aria-labelledby="mirror-h">
-            <h2 id="mirror-h">"State as text"</h2>
-            <pre class="mirror-text">{text}</pre>
-        </section>
-    }
+    }))
 }
 
 #[component]

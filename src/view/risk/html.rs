@@ -1,7 +1,7 @@
 //! Markup for the risk page's read-only panels: the timeline, the database
 //! table, the state machine, the checks, the incident's log, a call's
 //! reconstruction, alerts, the deadline budget, the gates and the recent
-//! events (the notices are every page's, in `view::markup`). Each is a
+//! events' lines (the lists are every page's, in `view::markup`). Each is a
 //! pure function from what `view::risk` computes to escaped HTML (or SVG),
 //! so it is tested natively and the page sets it as the panel's content.
 //! Writing the markup here instead of as Leptos views keeps the page's
@@ -20,6 +20,8 @@ use crate::sim::risk::snapshot::GateView;
 use crate::sim::risk::{Check, Record, Row};
 use crate::view::num::{d0, d1};
 use crate::view::timeline::{Diagram, Shape, escape};
+
+use crate::view::markup::{self, EventLine};
 
 use super::alerts::Alert;
 use super::incident::IncidentLine;
@@ -598,21 +600,11 @@ pub fn question_card(title: &str, question: &super::questions::Question, answer:
 // Recent events.
 
 /// The newest `limit` of the first `count` records, newest first, each a
-/// button to its moment.
+/// button to its moment on the incident's clock (the list every page
+/// shares, `view::markup::event_items`).
 pub fn event_items(records: &[Record], count: usize, limit: usize) -> String {
-    let mut out = String::with_capacity(limit.min(count) * 300);
-    for r in records[..count.min(records.len())].iter().rev().take(limit) {
-        put!(
-            out,
-            "<li class=\"event {}\"><button type=\"button\" data-t=\"{}\"><span class=\"event-time\">{}</span> \
-             <span class=\"event-text\">{}</span></button></li>",
-            r.kind(),
-            r.t.ms(),
-            names::clock(r.t),
-            escape(&sentence(r))
-        );
-    }
-    out
+    let line = |r: &Record| EventLine { kind: r.kind(), t: r.t, time: names::clock(r.t), sentence: sentence(r) };
+    markup::event_items(records, count, limit, line)
 }
 
 #[cfg(test)]

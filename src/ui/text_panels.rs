@@ -1,0 +1,47 @@
+//! The two text panels every lab's page shows below its stage: the recent
+//! events, each a button to its moment, and the state as text. A lab gives
+//! them its words: the events' markup (`view::markup::event_items` with
+//! its own lines) and its text mirror.
+
+use leptos::prelude::*;
+
+use crate::view::markup::events_cut;
+
+use super::markup::chosen_moment;
+use super::playback::Replay;
+
+/// Recent events, newest first up to the playhead. `count` says how many
+/// records are at or before the playhead (tracked) and `items` writes the
+/// list for that many, at most `limit` of them; past the limit the hint
+/// says how many the list leaves out.
+pub fn recent_events<R: Replay>(
+    lab: R,
+    limit: usize,
+    count: impl Fn() -> usize + Send + Sync + 'static,
+    items: impl Fn(usize) -> String + Send + Sync + 'static,
+) -> impl IntoView {
+    let count = Memo::new(move |_| count());
+    let more = move || events_cut(count.get(), limit).map(|cut| format!(" {cut}"));
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(t) = chosen_moment(&ev) {
+            lab.seek(t, true);
+        }
+    };
+    view! {
+        <section class="panel events" aria-labelledby="events-h">
+            <h2 id="events-h">"Recent events"</h2>
+            <p class="hint">"Newest first, up to the playhead. Choose one to move the playhead there."{more}</p>
+            <ol class="event-list" on:click=on_click inner_html=move || items(count.get())></ol>
+        </section>
+    }
+}
+
+/// The state at the playhead as text.
+pub fn state_as_text(text: Memo<String>) -> impl IntoView {
+    view! {
+        <section class="panel mirror" aria-labelledby="mirror-h">
+            <h2 id="mirror-h">"State as text"</h2>
+            <pre class="mirror-text">{text}</pre>
+        </section>
+    }
+}
