@@ -38,6 +38,7 @@ pub enum Reception {
 /// An attempt as it leaves the client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sent {
+    pub attempt: Attempt,
     pub key: OpKey,
     pub payload: Payload,
     pub deadline: Millis,
@@ -101,10 +102,13 @@ impl Client {
         }
     }
 
-    /// Time to send `attempt`. `None` if the client is not waiting to send
-    /// exactly that attempt now (a stale event).
-    pub fn on_send(&mut self, now: Millis, attempt: Attempt) -> Option<Sent> {
-        if self.state != (ClientState::WaitingToSend { attempt, at: now }) {
+    /// Time to send the attempt the client is waiting to send, if it is
+    /// waiting until `now`. `None` otherwise (a stale event).
+    pub fn on_send(&mut self, now: Millis) -> Option<Sent> {
+        let ClientState::WaitingToSend { attempt, at } = self.state else {
+            return None;
+        };
+        if at != now {
             return None;
         }
         let key = self.key_for(attempt);
@@ -114,7 +118,7 @@ impl Client {
         }
         self.attempts_sent += 1;
         self.state = ClientState::AwaitingResponse { attempt, key, deadline };
-        Some(Sent { key, payload: self.payload_for(attempt), deadline })
+        Some(Sent { attempt, key, payload: self.payload_for(attempt), deadline })
     }
 
     /// An answer for `attempt` reaches the client.

@@ -186,18 +186,15 @@ pub enum Event {
     LeaseEnds(OpId),
     /// A response, a loss or a refusal reaches the client.
     Delivery(MessageId),
-    ClientSends {
-        client: ClientId,
-        attempt: Attempt,
-    },
+    /// The client sends the attempt it is waiting to send (a client that
+    /// waits has exactly one of these pending, for the time it waits until).
+    ClientSends(ClientId),
     ServerRestarts,
     RequestArrives(MessageId),
     /// An operation commits (the crash happens here).
     Commit(OpId),
-    DeadlinePasses {
-        client: ClientId,
-        attempt: Attempt,
-    },
+    /// The deadline passes of the attempt that request `id` carries.
+    DeadlinePasses(MessageId),
 }
 
 impl Event {
@@ -208,11 +205,11 @@ impl Event {
         match self {
             Event::ResultExpires(_) | Event::LeaseEnds(_) => 0,
             Event::Delivery(_) => 1,
-            Event::ClientSends { .. } => 2,
+            Event::ClientSends(_) => 2,
             Event::ServerRestarts => 3,
             Event::RequestArrives(_) => 4,
             Event::Commit(_) => 5,
-            Event::DeadlinePasses { .. } => 6,
+            Event::DeadlinePasses(_) => 6,
         }
     }
 }

@@ -93,8 +93,8 @@ impl AckModel {
     }
 
     fn after(out: &mut Out<'_, Self>, client: ClientId, decision: Decision) {
-        if let Decision::Retry { next, at, .. } = decision {
-            out.schedule(at, Event::ClientSends { client, attempt: next });
+        if let Decision::Retry { at, .. } = decision {
+            out.schedule(at, Event::ClientSends(client));
         }
     }
 
@@ -261,19 +261,20 @@ impl Model for AckModel {
 
     fn start(&mut self, out: &mut Out<'_, Self>) {
         for client in &self.clients {
-            out.schedule(Millis::ZERO, Event::ClientSends { client: client.id(), attempt: 1 });
+            out.schedule(Millis::ZERO, Event::ClientSends(client.id()));
         }
     }
 
     fn handle(&mut self, now: Millis, event: Event, out: &mut Out<'_, Self>) -> Result<(), SimError> {
         match event {
-            Event::ClientSends { client, attempt } => {
-                let Some(sent) = self.client_mut(client).on_send(now, attempt) else {
+            Event::ClientSends(client) => {
+                let Some(sent) = self.client_mut(client).on_send(now) else {
                     return Ok(());
                 };
+                let attempt = sent.attempt;
                 let (id, arrives_at) = self.network.send(now, client, attempt, sent.key, Body::Request(sent.payload));
                 out.schedule(arrives_at, Event::RequestArrives(id));
-                out.schedule(sent.deadline, Event::DeadlinePasses { client, attempt });
+                out.schedule(sent.deadline, Event::DeadlinePasses(id));
                 out.record_with(now, true, || Record {
                     t: now,
                     client,
@@ -294,7 +295,9 @@ impl Model for AckModel {
             }
             Event::Commit(op) => self.on_commit(now, op, out)?,
             Event::Delivery(id) => self.on_delivery(now, id, out),
-            Event::DeadlinePasses { client, attempt } => {
+            Event::DeadlinePasses(id) => {
+                let request = self.network.message(id);
+                let (client, attempt) = (request.client, request.attempt);
                 if let Some((key, decision)) = self.client_mut(client).on_deadline(now, attempt) {
                     out.record_with(now, true, || Record {
                         t: now,

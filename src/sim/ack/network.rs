@@ -126,6 +126,11 @@ impl Network {
         (message.id, message.arrives_at)
     }
 
+    /// Message `id`, wherever it is.
+    pub fn message(&self, id: MessageId) -> &Message {
+        &self.messages[id.0 as usize].0
+    }
+
     /// Takes message `id` off the wire: it is delivered, or it vanishes.
     /// `None` if it is not on the wire (a stale event).
     pub fn on_arrival(&mut self, id: MessageId) -> Option<&Message> {
