@@ -6,7 +6,8 @@ use leptos::prelude::*;
 use crate::view::ack::experiments::{EXPERIMENTS, verdict};
 
 use super::element::Host;
-use super::state::{ExperimentState, Lab};
+use super::predict::Prediction;
+use super::state::Lab;
 
 /// Moves focus to the experiment's heading once it is rendered, so the
 /// question (and later the answer) is where the reader is, on screen and
@@ -15,8 +16,8 @@ fn focus_card(host: Host) {
     request_animation_frame(move || host.focus_by_id("experiment-title"));
 }
 
-fn card(lab: Lab, host: Host, state: ExperimentState) -> impl IntoView {
-    let Some(e) = EXPERIMENTS.get(state.index) else {
+fn card(lab: Lab, host: Host, state: Prediction<usize>) -> impl IntoView {
+    let Some(e) = EXPERIMENTS.get(state.which) else {
         return ().into_any();
     };
     match state.prediction {
@@ -82,7 +83,7 @@ fn card(lab: Lab, host: Host, state: ExperimentState) -> impl IntoView {
 #[component]
 pub fn Experiments(lab: Lab) -> impl IntoView {
     let host = Host::current();
-    let active = move || lab.experiment.with(|e| e.as_ref().map(|e| e.index));
+    let active = move || lab.experiment.with(|e| e.as_ref().map(|e| e.which));
     view! {
         <section class="panel experiments" aria-labelledby="experiments-h">
             <h2 id="experiments-h">"Experiments"</h2>

@@ -17,6 +17,7 @@ mod matrix;
 pub mod notices;
 mod panels;
 pub mod playback;
+pub mod predict;
 mod present;
 pub mod risk;
 pub mod share;

@@ -20,17 +20,10 @@ use super::element::Host;
 use super::form::{Form, run_or_opening};
 use super::notices::{Announcer, Notices};
 use super::playback::{Player, Replay};
+use super::predict::{Asked, ask_on_replay, reveal, waiting};
 use super::present::pin_between;
 
 const STORAGE_KEY: &str = "idempotency-lab.settings.v1";
-
-/// A guided experiment in progress.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExperimentState {
-    pub index: usize,
-    /// The reader's prediction, once made ("" for "just show me").
-    pub prediction: Option<String>,
-}
 
 #[derive(Clone, Copy)]
 pub struct Lab {
@@ -42,7 +35,8 @@ pub struct Lab {
     pub notices: Notices,
     /// The polite live region.
     pub announcer: Announcer,
-    pub experiment: RwSignal<Option<ExperimentState>>,
+    /// The guided experiment in progress (its index in `EXPERIMENTS`).
+    pub experiment: Asked<usize>,
     pub embed: bool,
     pub theme: RwSignal<Theme>,
     /// The host's look and feel from the link, kept in shared links.
@@ -173,26 +167,17 @@ impl Lab {
         let Some(e) = EXPERIMENTS.get(index) else {
             return;
         };
-        self.player.playing.set(false);
-        if self.apply(e.settings()) {
-            self.seek(Millis::ZERO, false);
-            self.experiment.set(Some(ExperimentState { index, prediction: None }));
-        }
+        ask_on_replay(*self, self.experiment, index, || self.apply(e.settings()));
     }
 
     /// The reader predicts (or asks to be shown): the run plays out to its end.
     pub fn predict(&self, prediction: String) {
-        self.experiment.update(|e| {
-            if let Some(e) = e {
-                e.prediction = Some(prediction);
-            }
-        });
-        self.seek(self.end(), true);
+        reveal(*self, self.experiment, prediction);
     }
 
     /// True while an experiment waits for a prediction: the answer is hidden.
     pub fn answer_hidden(&self) -> bool {
-        self.experiment.with(|e| e.as_ref().is_some_and(|e| e.prediction.is_none()))
+        waiting(self.experiment).is_some()
     }
 
     /// Opens the comparison forked at the playhead.
@@ -256,7 +241,7 @@ impl Lab {
     /// The question a new checkpoint suggests: the current experiment's.
     pub fn suggested_question(&self) -> String {
         self.experiment
-            .with(|e| e.as_ref().and_then(|e| EXPERIMENTS.get(e.index)).map(|e| e.question.text().to_owned()))
+            .with(|e| e.as_ref().and_then(|e| EXPERIMENTS.get(e.which)).map(|e| e.question.text().to_owned()))
             .unwrap_or_else(|| crate::view::url::DEFAULT_QUESTION.to_owned())
     }
 

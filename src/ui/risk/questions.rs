@@ -32,18 +32,18 @@ fn focus_card() {
 pub fn Questions(risk: Risk) -> impl IntoView {
     let card = move || {
         risk.question.get().map_or_else(String::new, |state| {
-            let q = question(state.preset);
+            let q = question(state.which);
             match state.prediction {
-                None => question_card(title(state.preset), &q, None),
+                None => question_card(title(state.which), &q, None),
                 Some(prediction) => {
                     let (right, why) = risk.run.with(|run| (answer(run), explain(run)));
-                    question_card(title(state.preset), &q, Some((&verdict(&prediction, &right), &why)))
+                    question_card(title(state.which), &q, Some((&verdict(&prediction, &right), &why)))
                 }
             }
         })
     };
     let list = move || {
-        let active = risk.question.with(|q| q.as_ref().map(|q| q.preset as usize));
+        let active = risk.question.with(|q| q.as_ref().map(|q| q.which as usize));
         let titles: Vec<&str> = Preset::ALL.iter().map(|p| title(*p)).collect();
         preset_buttons(&titles, active)
     };

@@ -22,6 +22,7 @@ use crate::view::url::{Font, LabKind, LinkState, Theme, settings_params};
 use super::super::form::{Form, run_or_opening};
 use super::super::notices::{Announcer, Notices};
 use super::super::playback::{Player, Replay};
+use super::super::predict::{Asked, ask_on_replay, reveal, waiting};
 
 /// Whether a memo's new value differs from its old one, for values that
 /// are only ever rebuilt when their inputs change.
@@ -30,14 +31,6 @@ pub fn changed<T>(old: Option<&Arc<T>>, new: Option<&Arc<T>>) -> bool {
         (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
         _ => true,
     }
-}
-
-/// A preset's question in progress.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QuestionState {
-    pub preset: Preset,
-    /// The reader's prediction, once made ("" for "just show me").
-    pub prediction: Option<String>,
 }
 
 #[derive(Clone, Copy)]
@@ -50,7 +43,8 @@ pub struct Risk {
     pub notices: Notices,
     /// The polite live region.
     pub announcer: Announcer,
-    pub question: RwSignal<Option<QuestionState>>,
+    /// The preset whose question is in progress.
+    pub question: Asked<Preset>,
     /// The tool call being reconstructed.
     pub selected: RwSignal<Option<CallId>>,
     /// Every actor's state at the playhead (computed once for all panels).
@@ -197,28 +191,20 @@ impl Risk {
     /// Starts a preset's question: its preset in the current mode, the
     /// playhead at 0, and the answer hidden until the reader predicts.
     pub fn start_question(&self, preset: Preset) {
-        self.player.playing.set(false);
         let index = Preset::ALL.iter().position(|p| *p == preset).unwrap_or(0) as u64;
-        let Ok(settings) = self.settings().with(&PRESET, index) else { return };
-        if self.apply(settings) {
-            self.seek(Millis::ZERO, false);
-            self.question.set(Some(QuestionState { preset, prediction: None }));
-        }
+        ask_on_replay(*self, self.question, preset, || {
+            self.settings().with(&PRESET, index).is_ok_and(|settings| self.apply(settings))
+        });
     }
 
     /// The reader predicts (or asks to be shown): the run plays to its end.
     pub fn predict(&self, prediction: String) {
-        self.question.update(|q| {
-            if let Some(q) = q {
-                q.prediction = Some(prediction);
-            }
-        });
-        self.seek(self.end(), true);
+        reveal(*self, self.question, prediction);
     }
 
     /// True while a question waits for a prediction: the answer is hidden.
     pub fn answer_hidden(&self) -> bool {
-        self.question.with(|q| q.as_ref().is_some_and(|q| q.prediction.is_none()))
+        waiting(self.question).is_some()
     }
 
     pub fn link_state(&self) -> LinkState {

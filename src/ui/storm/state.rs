@@ -18,6 +18,7 @@ use crate::view::url::{LabKind, LinkState, Theme, settings_params};
 
 use super::super::form::Form;
 use super::super::notices::Notices;
+use super::super::predict::{Asked, ask, predict, waiting};
 
 /// Where the worker's loader is, next to the page.
 const WORKER_URL: &str = "./storm-worker_loader.js";
@@ -40,13 +41,6 @@ pub struct Grid {
     pub cells: Vec<GridCell>,
 }
 
-/// A preset in progress: the answer stays hidden until the reader predicts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PresetState {
-    pub index: usize,
-    pub prediction: Option<String>,
-}
-
 #[derive(Clone, Copy)]
 pub struct Storm {
     pub settings: RwSignal<StormSettings>,
@@ -59,7 +53,8 @@ pub struct Storm {
     pub grid: RwSignal<Option<Arc<Grid>>>,
     pub busy: RwSignal<Option<Busy>>,
     pub notices: Notices,
-    pub preset: RwSignal<Option<PresetState>>,
+    /// The preset in progress (its index in `PRESETS`).
+    pub preset: Asked<usize>,
     pub axes: RwSignal<usize>,
     pub figure: RwSignal<Figure>,
     pub embed: bool,
@@ -269,20 +264,16 @@ impl Storm {
     pub fn start_preset(&self, index: usize) {
         let Some(p) = PRESETS.get(index) else { return };
         let Ok(settings) = StormSettings::from_pairs(p.setup) else { return };
-        self.preset.set(Some(PresetState { index, prediction: None }));
+        ask(self.preset, index);
         self.apply(settings);
     }
 
     pub fn predict(&self, prediction: String) {
-        self.preset.update(|p| {
-            if let Some(p) = p {
-                p.prediction = Some(prediction);
-            }
-        });
+        predict(self.preset, prediction);
     }
 
     /// True while a preset waits for a prediction.
     pub fn answer_hidden(&self) -> bool {
-        self.preset.with(|p| p.as_ref().is_some_and(|p| p.prediction.is_none() && PRESETS[p.index].question.is_some()))
+        waiting(self.preset).is_some_and(|i| PRESETS[i].question.is_some())
     }
 }

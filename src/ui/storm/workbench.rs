@@ -387,7 +387,7 @@ fn HeatMap(storm: Storm) -> impl IntoView {
 fn Presets(storm: Storm) -> impl IntoView {
     let card = move || {
         storm.preset.get().map(|state| {
-            let p = PRESETS[state.index];
+            let p = PRESETS[state.which];
             let answer = move || {
                 let timeout_ms = storm.settings.with(|s| s.client.timeout_us as f64 / 1000.0);
                 storm.doc.with(|d| d.as_ref().and_then(|d| overload(d)).map(|r| (p.question.map(|q| q.answer(r, timeout_ms)), p.explain(r))))
