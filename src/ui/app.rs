@@ -39,7 +39,7 @@ pub fn App() -> impl IntoView {
     // every frame of playback (browsers limit how often it may change).
     Effect::new(move |_| {
         lab.run.track();
-        lab.playhead.track();
+        lab.player.playhead.track();
         lab.compare.open.track();
         lab.compare.changes.track();
         lab.compare.fork.track();
@@ -162,7 +162,7 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
                         "Open in Idempotency Lab"
                     </a>
                 </p>
-                <LiveRegion announcer=lab.announcer/>
+                <LiveRegion announcer=lab.player.announcer/>
                 <ShortcutsDialog dialog/>
             </div>
         }
@@ -174,7 +174,7 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
     };
     view! {
         {page}
-        <LiveRegion announcer=lab.announcer/>
+        <LiveRegion announcer=lab.player.announcer/>
         <ShortcutsDialog dialog/>
     }
     .into_any()

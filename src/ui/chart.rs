@@ -68,7 +68,7 @@ pub fn Chart(lab: Lab) -> impl IntoView {
             .collect_view();
         let playhead = {
             let g = g.clone();
-            move || format!("M{} {}V{}", num(g.x_at(lab.playhead.get())), num(top), num(bottom))
+            move || format!("M{} {}V{}", num(g.x_at(lab.player.playhead.get())), num(top), num(bottom))
         };
         view! {
             <svg

@@ -17,7 +17,7 @@ use super::text_panels::{recent_events, state_as_text};
 #[component]
 pub fn RecentEvents(lab: Lab) -> impl IntoView {
     let count = move || {
-        let t = lab.playhead.get();
+        let t = lab.player.playhead.get();
         lab.run.with(|r| r.records_until(t).len())
     };
     // A run of this lab is short: every event so far is listed.
@@ -30,7 +30,7 @@ pub fn RecentEvents(lab: Lab) -> impl IntoView {
 #[component]
 pub fn Mirror(lab: Lab) -> impl IntoView {
     state_as_text(Memo::new(move |_| {
-        let t = lab.playhead.get();
+        let t = lab.player.playhead.get();
         let c = lab.compare;
         let both = if c.showing() { c.diff.get().zip(c.b.get().ok()) } else { None };
         match both {

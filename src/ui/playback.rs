@@ -12,9 +12,11 @@ use crate::view::playback::{INSPECTION_MS, Speed, advance, clock_readout, inspec
 use super::dom;
 use super::notices::Announcer;
 
-/// Whether a lab plays, how fast, and its frame loop.
+/// A lab's playhead, whether it plays and how fast, its frame loop, and
+/// the live region that says what a step landed on.
 #[derive(Clone, Copy)]
 pub struct Player {
+    pub playhead: RwSignal<Millis>,
     pub playing: RwSignal<bool>,
     pub speed: RwSignal<Speed>,
     /// The playing position in inspection milliseconds (kept as a float so
@@ -22,31 +24,32 @@ pub struct Player {
     inspection: StoredValue<f64>,
     /// Bumped whenever playback starts, so a stale frame loop stops.
     generation: StoredValue<u32>,
+    pub announcer: Announcer,
 }
 
 impl Player {
-    pub fn new() -> Player {
+    /// Paused at `playhead`.
+    pub fn new(playhead: Millis) -> Player {
         Player {
+            playhead: RwSignal::new(playhead),
             playing: RwSignal::new(false),
             speed: RwSignal::new(Speed::One),
             inspection: StoredValue::new(0.0),
             generation: StoredValue::new(0),
+            announcer: Announcer::new(),
         }
     }
-}
 
-impl Default for Player {
-    fn default() -> Player {
-        Player::new()
+    /// Puts `text` in the live region.
+    pub fn say(&self, text: String) {
+        self.announcer.say(text);
     }
 }
 
 /// What a lab gives playback. The provided methods (seeking, stepping,
 /// playing) are the same for every lab; a lab implements the rest.
 pub trait Replay: Copy + Send + Sync + 'static {
-    fn playhead(&self) -> RwSignal<Millis>;
     fn player(&self) -> Player;
-    fn announcer(&self) -> Announcer;
     /// Where playback ends.
     fn end(&self) -> Millis;
     /// Where playback ends, tracked (the slider's range follows it).
@@ -80,14 +83,15 @@ pub trait Replay: Copy + Send + Sync + 'static {
 
     /// Keeps the frame loop's position in step with the playhead.
     fn sync_inspection(&self) {
-        self.player().inspection.set_value(inspection_at(self.playhead().get_untracked(), self.end()));
+        let player = self.player();
+        player.inspection.set_value(inspection_at(player.playhead.get_untracked(), self.end()));
     }
 
     /// Moves the playhead; `announce` says what happens there in the live
     /// region (for steps, not for scrubbing or playing).
     fn seek(&self, t: Millis, announce: bool) {
         let t = t.min(self.end());
-        self.playhead().set(t);
+        self.player().playhead.set(t);
         self.sync_inspection();
         if announce {
             self.announce_at(t);
@@ -95,19 +99,19 @@ pub trait Replay: Copy + Send + Sync + 'static {
     }
 
     fn next_event(&self) {
-        let t = self.playhead().get_untracked();
+        let t = self.player().playhead.get_untracked();
         match self.next_event_time(t) {
             Some(next) => self.seek(next, true),
-            None => self.announcer().say(format!("End of the run at {}.", self.end())),
+            None => self.player().say(format!("End of the run at {}.", self.end())),
         }
     }
 
     fn previous_event(&self) {
-        let t = self.playhead().get_untracked();
+        let t = self.player().playhead.get_untracked();
         match self.previous_event_time(t) {
             Some(previous) => self.seek(previous, true),
             None if t > Millis::ZERO => self.seek(Millis::ZERO, true),
-            None => self.announcer().say("Start of the run.".to_owned()),
+            None => self.player().say("Start of the run.".to_owned()),
         }
     }
 
@@ -122,7 +126,7 @@ pub trait Replay: Copy + Send + Sync + 'static {
             playing.set(false);
         } else {
             self.before_play();
-            if self.playhead().get_untracked() >= self.end() {
+            if self.player().playhead.get_untracked() >= self.end() {
                 self.seek(Millis::ZERO, false);
             }
             self.play();
@@ -151,7 +155,7 @@ fn frame<R: Replay>(lab: R, generation: u32, last: f64) {
     let inspection = advance(player.inspection.get_value(), now - last, player.speed.get_untracked());
     player.inspection.set_value(inspection);
     let t = model_at(inspection, lab.end());
-    let playhead = lab.playhead();
+    let playhead = player.playhead;
     let from = playhead.get_untracked();
     if lab.stop_between(from, t) {
         return;
@@ -171,7 +175,8 @@ fn frame<R: Replay>(lab: R, generation: u32, last: f64) {
 #[component]
 pub fn Playback<R: Replay>(lab: R, #[prop(optional)] children: Option<Children>) -> impl IntoView {
     let end = move || lab.end_tracked();
-    let (player, playhead) = (lab.player(), lab.playhead());
+    let player = lab.player();
+    let playhead = player.playhead;
     let opening_speed = player.speed.get_untracked();
     view! {
         <section class="panel playback" aria-labelledby="playback-h">

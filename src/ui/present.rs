@@ -17,7 +17,7 @@ pub const PRESENT_SCALE: f64 = 2.0;
 
 /// The latest event at or before the playhead, in words, with its time.
 pub fn caption_text(lab: &Lab) -> String {
-    let t = lab.playhead.get();
+    let t = lab.player.playhead.get();
     lab.run.with(|run| {
         let past = run.records_until(t);
         match past.last() {
@@ -80,7 +80,7 @@ pub fn CheckpointPrompt(lab: Lab) -> impl IntoView {
 pub fn Checkpoints(lab: Lab) -> impl IntoView {
     let question = RwSignal::new(String::new());
     let pin = move |_| {
-        let at = lab.playhead.get_untracked();
+        let at = lab.player.playhead.get_untracked();
         let text = clean_question(&question.get_untracked());
         lab.pin(Pin { at, question: text });
         question.set(String::new());
@@ -94,7 +94,7 @@ pub fn Checkpoints(lab: Lab) -> impl IntoView {
                 "Pin a question to the moment at the playhead: playing stops there and shows it until you continue. Checkpoints are kept in the link."
             </p>
             <div class="field">
-                <label for="pin-question">{move || format!("Question at {}", lab.playhead.get())}</label>
+                <label for="pin-question">{move || format!("Question at {}", lab.player.playhead.get())}</label>
                 <input
                     id="pin-question"
                     type="text"

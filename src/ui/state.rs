@@ -18,7 +18,7 @@ use super::compare::Compare;
 use super::dom;
 use super::element::Host;
 use super::form::{Form, run_or_opening};
-use super::notices::{Announcer, Notices};
+use super::notices::Notices;
 use super::playback::{Player, Replay};
 use super::predict::{Asked, ask_on_replay, reveal, waiting};
 use super::present::pin_between;
@@ -28,13 +28,11 @@ const STORAGE_KEY: &str = "idempotency-lab.settings.v1";
 #[derive(Clone, Copy)]
 pub struct Lab {
     pub run: RwSignal<Arc<Run>>,
-    pub playhead: RwSignal<Millis>,
+    /// The playhead, playback and the live region.
     pub player: Player,
     /// The settings form's fields.
     pub form: Form<Settings>,
     pub notices: Notices,
-    /// The polite live region.
-    pub announcer: Announcer,
     /// The guided experiment in progress (its index in `EXPERIMENTS`).
     pub experiment: Asked<usize>,
     pub embed: bool,
@@ -104,11 +102,9 @@ impl Lab {
         }
         let lab = Lab {
             run,
-            playhead: RwSignal::new(playhead),
-            player: Player::new(),
+            player: Player::new(playhead),
             form,
             notices: Notices::new(),
-            announcer: Announcer::new(),
             experiment: RwSignal::new(None),
             embed: link.embed,
             theme: RwSignal::new(link.theme),
@@ -149,8 +145,8 @@ impl Lab {
         // Keep the playhead's model time, clamped to the new end (run B's
         // too, when comparing).
         let end = end.max(self.compare.b_untracked().map_or(Millis::ZERO, |b| b.end()));
-        if self.playhead.get_untracked() > end {
-            self.playhead.set(end);
+        if self.player.playhead.get_untracked() > end {
+            self.player.playhead.set(end);
         }
         self.sync_inspection();
     }
@@ -183,9 +179,9 @@ impl Lab {
     /// Opens the comparison forked at the playhead.
     pub fn fork_here(&self) {
         self.player.playing.set(false);
-        let at = self.playhead.get_untracked();
+        let at = self.player.playhead.get_untracked();
         self.compare.open_with(None, Some(at));
-        self.announcer.say(format!("Forked at {at}: choose the setting run B changes."));
+        self.player.say(format!("Forked at {at}: choose the setting run B changes."));
     }
 
     /// Opens or closes the comparison.
@@ -204,7 +200,7 @@ impl Lab {
         self.resume.set_value(resume);
         self.checkpoint.set(Some(i));
         if let Some(pin) = self.pins.with_untracked(|p| p.get(i).cloned()) {
-            self.announcer.say(format!("Checkpoint at {}: {}", pin.at, pin.question));
+            self.player.say(format!("Checkpoint at {}: {}", pin.at, pin.question));
         }
     }
 
@@ -226,7 +222,7 @@ impl Lab {
             }
         });
         self.checkpoint.set(None);
-        self.announcer.say(format!("Checkpoint pinned at {at}."));
+        self.player.say(format!("Checkpoint pinned at {at}."));
     }
 
     pub fn unpin(&self, i: usize) {
@@ -250,7 +246,7 @@ impl Lab {
             lab: crate::view::url::LabKind::Ack,
             lab_params: Vec::new(),
             settings: self.settings(),
-            at: Some(self.playhead.get_untracked()),
+            at: Some(self.player.playhead.get_untracked()),
             embed: self.embed,
             theme: self.theme.get_untracked(),
             accent: self.look.with_value(|l| l.0.clone()),
@@ -266,16 +262,8 @@ impl Lab {
 }
 
 impl Replay for Lab {
-    fn playhead(&self) -> RwSignal<Millis> {
-        self.playhead
-    }
-
     fn player(&self) -> Player {
         self.player
-    }
-
-    fn announcer(&self) -> Announcer {
-        self.announcer
     }
 
     /// The end of the shared clock: run A's end, or the later of A's and
@@ -319,7 +307,7 @@ impl Replay for Lab {
             None => format!("{t}: {a}"),
         };
         let text = if text.ends_with(':') { format!("Model time {t}.") } else { text };
-        self.announcer.say(text);
+        self.player.say(text);
         // Stepping onto a checkpoint shows its question too.
         if let Some(i) = self.pins.with_untracked(|p| p.iter().position(|p| p.at == t)) {
             self.show_checkpoint(i, false);

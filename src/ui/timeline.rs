@@ -37,7 +37,7 @@ fn num(v: f64) -> String {
 
 fn item_view(lab: Lab, run: Arc<Run>, item: Item, arrow: &str, diverge: Signal<Option<usize>>) -> AnyView {
     let t = item.t;
-    let future = move || t > lab.playhead.get();
+    let future = move || t > lab.player.playhead.get();
     let record = item.record;
     let clickable = record.is_some();
     let diverges = move || record.is_some() && diverge.get() == record;
@@ -138,7 +138,7 @@ fn diagram_view(
     let summary = d.summary.clone();
     let playhead_x = {
         let d = d.clone();
-        move || num(d.x_at(lab.playhead.get()))
+        move || num(d.x_at(lab.player.playhead.get()))
     };
     view! {
         <svg
@@ -210,7 +210,7 @@ pub fn Timeline(lab: Lab, #[prop(optional)] side: Option<Side>) -> impl IntoView
     // Keep the playhead in view as it moves, without fighting a reader who
     // scrolls while paused.
     Effect::new(move |_| {
-        let t = lab.playhead.get();
+        let t = lab.player.playhead.get();
         let Some(x) = drawn.with(|d| d.as_ref().map(|(_, d)| d.x_at(t) * scale.get())) else {
             return;
         };

@@ -35,7 +35,7 @@ impl Share for Lab {
     }
 
     fn diagram_svg(&self) -> String {
-        self.run.with_untracked(|r| diagram(r).to_svg(Some(self.playhead.get_untracked())))
+        self.run.with_untracked(|r| diagram(r).to_svg(Some(self.player.playhead.get_untracked())))
     }
 
     fn import(&self, settings: Settings) -> bool {

@@ -137,7 +137,7 @@ async fn the_timeline_draws_the_lost_acknowledgement_and_moves_the_playhead_on_c
     assert!(lost_mark.class_list().contains("future"));
     dispatch(&lost_mark, "click");
     tick().await;
-    assert_eq!(lab.playhead.get_untracked(), Millis(2050));
+    assert_eq!(lab.player.playhead.get_untracked(), Millis(2050));
     assert!(!lost_mark.class_list().contains("future"));
     assert!(text(&root, ".mirror-text").starts_with("Model time: 2.05 s"));
 }

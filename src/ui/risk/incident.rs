@@ -18,7 +18,7 @@ pub fn Incident(risk: Risk) -> impl IntoView {
     let lines = Memo::new(move |_| risk.run.with(|r| incident_lines(r)));
     let is_incident = move || risk.run.with(|r| r.settings().preset == Preset::Incident);
     let items = move || {
-        let t = risk.playhead.get();
+        let t = risk.player.playhead.get();
         lines.with(|l| incident_items(l, t))
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {

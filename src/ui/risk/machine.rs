@@ -13,7 +13,7 @@ use super::state::Risk;
 #[component]
 pub fn StateMachine(risk: Risk) -> impl IntoView {
     let markup = Memo::new(move |_| {
-        let t = risk.playhead.get();
+        let t = risk.player.playhead.get();
         let m = risk.run.with(|r| machine(r, t));
         (machine_svg(&m, &describe(&m)), taken_list(&m))
     });

@@ -68,7 +68,7 @@ pub fn RiskApp() -> impl IntoView {
     let pending = StoredValue::new(0u32);
     Effect::new(move |_| {
         risk.run.track();
-        risk.playhead.track();
+        risk.player.playhead.track();
         risk.theme.track();
         if risk.player.playing.get() {
             return;
@@ -106,7 +106,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
     // Built only on the full page, so the embed runs none of their work.
     let chrome = move |make: &dyn Fn() -> AnyView| if embed { ().into_any() } else { make() };
     let embed_footer = move || {
-        risk.playhead.track();
+        risk.player.playhead.track();
         risk.run.track();
         let mut state = risk.link_state();
         state.embed = false;
@@ -185,7 +185,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                         </p>
                     }
                 })}
-            <LiveRegion announcer=risk.announcer/>
+            <LiveRegion announcer=risk.player.announcer/>
             <ShortcutsDialog dialog/>
         </div>
     }

@@ -16,7 +16,7 @@ const RECENT: usize = 120;
 #[component]
 pub fn RiskEvents(risk: Risk) -> impl IntoView {
     let count = move || {
-        let t = risk.playhead.get();
+        let t = risk.player.playhead.get();
         risk.run.with(|r| r.records_until(t).len())
     };
     recent_events(risk, RECENT, count, move |count| risk.run.with(|r| event_items(r.records(), count, RECENT)))
@@ -25,7 +25,7 @@ pub fn RiskEvents(risk: Risk) -> impl IntoView {
 #[component]
 pub fn RiskMirror(risk: Risk) -> impl IntoView {
     state_as_text(Memo::new(move |_| {
-        let t = risk.playhead.get();
+        let t = risk.player.playhead.get();
         risk.run.with(|r| text_mirror(r, t))
     }))
 }
@@ -34,7 +34,7 @@ pub fn RiskMirror(risk: Risk) -> impl IntoView {
 #[component]
 pub fn RiskFigures(risk: Risk) -> impl IntoView {
     let markup = move || {
-        let t = risk.playhead.get();
+        let t = risk.player.playhead.get();
         let hidden = risk.answer_hidden();
         let figures = risk.run.with(|r| risk.snapshot.with(|s| Figures::at(s, r.records_until(t))));
         figures_html(&figures, hidden)

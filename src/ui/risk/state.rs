@@ -20,7 +20,7 @@ use crate::view::risk::trace::interesting_call;
 use crate::view::url::{Font, LabKind, LinkState, Theme, settings_params};
 
 use super::super::form::{Form, run_or_opening};
-use super::super::notices::{Announcer, Notices};
+use super::super::notices::Notices;
 use super::super::playback::{Player, Replay};
 use super::super::predict::{Asked, ask_on_replay, reveal, waiting};
 
@@ -36,13 +36,11 @@ pub fn changed<T>(old: Option<&Arc<T>>, new: Option<&Arc<T>>) -> bool {
 #[derive(Clone, Copy)]
 pub struct Risk {
     pub run: RwSignal<Arc<Run>>,
-    pub playhead: RwSignal<Millis>,
+    /// The playhead, playback and the live region.
     pub player: Player,
     /// The settings form's fields.
     pub form: Form<Settings>,
     pub notices: Notices,
-    /// The polite live region.
-    pub announcer: Announcer,
     /// The preset whose question is in progress.
     pub question: Asked<Preset>,
     /// The tool call being reconstructed.
@@ -65,7 +63,8 @@ impl Risk {
         let end = end_of(&run);
         let (playhead, past_end) = playhead_within(link.at.unwrap_or(Millis::ZERO), end);
         notices.extend(past_end);
-        let playhead = RwSignal::new(playhead);
+        let player = Player::new(playhead);
+        let playhead = player.playhead;
         let selected = RwSignal::new(interesting_call(&run));
         let run = RwSignal::new(Arc::new(run));
         let form = Form::new(&settings);
@@ -88,11 +87,9 @@ impl Risk {
         );
         let risk = Risk {
             run,
-            playhead,
-            player: Player::new(),
+            player,
             form,
             notices: Notices::new(),
-            announcer: Announcer::new(),
             question: RwSignal::new(None),
             selected,
             snapshot,
@@ -182,8 +179,8 @@ impl Risk {
         }
         self.run.set(Arc::new(run));
         // Keep the playhead's model time, clamped to the new end.
-        if self.playhead.get_untracked() > end {
-            self.playhead.set(end);
+        if self.player.playhead.get_untracked() > end {
+            self.player.playhead.set(end);
         }
         self.sync_inspection();
     }
@@ -211,7 +208,7 @@ impl Risk {
         LinkState {
             lab: LabKind::Risk,
             lab_params: settings_params(&self.settings()),
-            at: Some(self.playhead.get_untracked()),
+            at: Some(self.player.playhead.get_untracked()),
             embed: self.embed,
             theme: self.theme.get_untracked(),
             accent: self.look.with_value(|l| l.0.clone()),
@@ -222,16 +219,8 @@ impl Risk {
 }
 
 impl Replay for Risk {
-    fn playhead(&self) -> RwSignal<Millis> {
-        self.playhead
-    }
-
     fn player(&self) -> Player {
         self.player
-    }
-
-    fn announcer(&self) -> Announcer {
-        self.announcer
     }
 
     /// Where playback ends: the run's last event.
@@ -271,7 +260,7 @@ impl Replay for Risk {
                 (false, more) => format!("{clock}: {} And {more} more events at this moment.", here.join(" ")),
             }
         });
-        self.announcer.say(text);
+        self.player.say(text);
     }
 
     fn wall_clock(t: Millis) -> Option<String> {

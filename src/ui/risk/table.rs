@@ -13,7 +13,7 @@ use super::state::Risk;
 #[component]
 pub fn DatabaseTable(risk: Risk) -> impl IntoView {
     let rows = Memo::new(move |_| {
-        let t = risk.playhead.get();
+        let t = risk.player.playhead.get();
         let change = risk.run.with(|r| latest_change(r, t));
         let conflicts = risk.run.with(|r| conflicts(r, t));
         risk.snapshot.with(|s| table_rows(&s.rows, change.as_ref(), &conflicts))

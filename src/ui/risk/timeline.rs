@@ -46,7 +46,7 @@ pub fn RiskTimeline(risk: Risk) -> impl IntoView {
     // Move the playhead and the veil over the future (two attributes, so a
     // frame of playback redraws nothing else here).
     Effect::new(move |_| {
-        let t = risk.playhead.get();
+        let t = risk.player.playhead.get();
         let (x, width) = drawing.with(|d| (d.diagram.x_at(t), d.diagram.width));
         let Some(el) = scroller.get() else { return };
         if let Ok(Some(line)) = el.query_selector(&format!("#{PLAYHEAD_ID}")) {

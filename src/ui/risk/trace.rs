@@ -34,7 +34,7 @@ pub fn Reconstruct(risk: Risk) -> impl IntoView {
         })
     };
     let details = move || {
-        let t = risk.playhead.get();
+        let t = risk.player.playhead.get();
         let call = risk.selected.get()?;
         risk.run.with(|r| trace(r, call, t)).map(|t| trace_details(&t))
     };
@@ -64,7 +64,7 @@ pub fn Reconstruct(risk: Risk) -> impl IntoView {
 #[component]
 pub fn Alerts(risk: Risk) -> impl IntoView {
     let items = move || {
-        let t = risk.playhead.get();
+        let t = risk.player.playhead.get();
         risk.run.with(|r| alert_items(&alerts(r, t)))
     };
     view! {
@@ -81,7 +81,7 @@ pub fn Alerts(risk: Risk) -> impl IntoView {
 #[component]
 pub fn DeadlineBudget(risk: Risk) -> impl IntoView {
     let markup = move || {
-        let t = risk.playhead.get();
+        let t = risk.player.playhead.get();
         let call = risk.selected.get();
         risk.run.with(|r| {
             let s = call.and_then(|c| spend(r, c, t));
