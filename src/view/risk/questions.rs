@@ -19,43 +19,49 @@ const YES_NO: &[&str] = &["yes", "no"];
 
 /// The preset's question.
 pub fn question(preset: Preset) -> Question {
+    Question { text: text(preset), choices: choices(preset) }
+}
+
+/// The question's words.
+fn text(preset: Preset) -> &'static str {
     match preset {
-        Preset::Incident => Question {
-            text: "The first create's response is lost, and the agent calls again at 10:31:12.000 for the same intent. How many reviews will the Risk API hold for O20260728001?",
-            choices: FEW,
-        },
-        Preset::SameRequestKey => Question {
-            text: "The same call, with the same request_key, reaches both replicas at once. How many rows will the table hold?",
-            choices: FEW,
-        },
-        Preset::SameBusinessKey => Question {
-            text: "A second click sends a new request_key for the same order while the first create is under way. How many reviews will the Risk API create?",
-            choices: FEW,
-        },
-        Preset::LostCreateResponse => Question {
-            text: "The Risk API creates the review, but its response is lost. What status does row R10086 end in?",
-            choices: &["SUCCEEDED", "FAILED", "UNKNOWN"],
-        },
-        Preset::NotFoundResend => Question {
-            text: "The create never reaches the Risk API, and both workers wake at the same instants. How many creates will the workers resend?",
-            choices: &["0", "1", "2"],
-        },
-        Preset::ForgedOrder => Question {
-            text: "The agent names O20260728999, which belongs to u-2002, not to the user it acts for. Does the Risk API get a call for that order?",
-            choices: YES_NO,
-        },
-        Preset::Overload => Question {
-            text: "A burst of calls arrives at once, far more than the replicas' slots. Is every call answered within the client deadline?",
-            choices: YES_NO,
-        },
-        Preset::WorkerCrash => Question {
-            text: "The create is lost, and the worker that resends it crashes right after sending. What status does row R10086 end in?",
-            choices: &["SUCCEEDED", "FAILED", "PENDING"],
-        },
-        Preset::RandomFaults => Question {
-            text: "Faults drawn from the seed hit this run. Will any of the nine checks fail?",
-            choices: YES_NO,
-        },
+        Preset::Incident => {
+            "The first create's response is lost, and the agent calls again at 10:31:12.000 for the same intent. How many reviews will the Risk API hold for O20260728001?"
+        }
+        Preset::SameRequestKey => {
+            "The same call, with the same request_key, reaches both replicas at once. How many rows will the table hold?"
+        }
+        Preset::SameBusinessKey => {
+            "A second click sends a new request_key for the same order while the first create is under way. How many reviews will the Risk API create?"
+        }
+        Preset::LostCreateResponse => {
+            "The Risk API creates the review, but its response is lost. What status does row R10086 end in?"
+        }
+        Preset::NotFoundResend => {
+            "The create never reaches the Risk API, and both workers wake at the same instants. How many creates will the workers resend?"
+        }
+        Preset::ForgedOrder => {
+            "The agent names O20260728999, which belongs to u-2002, not to the user it acts for. Does the Risk API get a call for that order?"
+        }
+        Preset::Overload => {
+            "A burst of calls arrives at once, far more than the replicas' slots. Is every call answered within the client deadline?"
+        }
+        Preset::WorkerCrash => {
+            "The create is lost, and the worker that resends it crashes right after sending. What status does row R10086 end in?"
+        }
+        Preset::RandomFaults => "Faults drawn from the seed hit this run. Will any of the nine checks fail?",
+    }
+}
+
+/// The answers the reader chooses from; presets that ask the same kind of
+/// question share them.
+fn choices(preset: Preset) -> &'static [&'static str] {
+    match preset {
+        Preset::Incident | Preset::SameRequestKey | Preset::SameBusinessKey => FEW,
+        Preset::LostCreateResponse => &["SUCCEEDED", "FAILED", "UNKNOWN"],
+        Preset::NotFoundResend => &["0", "1", "2"],
+        Preset::ForgedOrder | Preset::Overload | Preset::RandomFaults => YES_NO,
+        Preset::WorkerCrash => &["SUCCEEDED", "FAILED", "PENDING"],
     }
 }
 
