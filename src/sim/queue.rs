@@ -29,9 +29,10 @@ const SHORT: usize = 32;
 #[derive(Clone, Debug)]
 pub struct EventQueue<T, E> {
     /// Until more than `SHORT` events are pending at once: the pending keys,
-    /// latest first, so the next one is the last. Keys are
-    /// (time << 64) | (class << 56) | sequence.
-    short: Vec<u128>,
+    /// the first `short_len` of these, latest first, so the next one is the
+    /// last. Keys are (time << 64) | (class << 56) | sequence.
+    short: [u128; SHORT],
+    short_len: usize,
     /// From then on, until the queue is cleared: the pending keys.
     heap: BinaryHeap<Reverse<u128>>,
     /// Whether the keys have moved to the heap.
@@ -44,7 +45,8 @@ pub struct EventQueue<T, E> {
 impl<T: Instant, E: Copy> Default for EventQueue<T, E> {
     fn default() -> Self {
         EventQueue {
-            short: Vec::new(),
+            short: [0; SHORT],
+            short_len: 0,
             heap: BinaryHeap::new(),
             spilled: false,
             events: Vec::new(),
@@ -62,7 +64,7 @@ impl<T: Instant, E: Copy> EventQueue<T, E> {
         let key = (u128::from(at.ticks()) << 64) | (u128::from(class) << SEQ_BITS) | seq;
         if self.spilled {
             self.heap.push(Reverse(key));
-        } else if self.short.len() < SHORT {
+        } else if self.short_len < SHORT {
             self.insert_short(key);
         } else {
             self.spill(key);
@@ -72,21 +74,23 @@ impl<T: Instant, E: Copy> EventQueue<T, E> {
     /// Inserts `key` into the sorted list, after every later key.
     #[inline(always)]
     fn insert_short(&mut self, key: u128) {
-        self.short.push(key);
-        let keys = self.short.as_mut_slice();
-        let mut i = keys.len() - 1;
+        let len = self.short_len;
+        let keys = &mut self.short[..=len];
+        let mut i = len;
         while i > 0 && keys[i - 1] < key {
             keys[i] = keys[i - 1];
             i -= 1;
         }
         keys[i] = key;
+        self.short_len = len + 1;
     }
 
     /// Moves the sorted list to the heap, and `key` with it.
     #[cold]
     fn spill(&mut self, key: u128) {
-        self.heap.extend(self.short.drain(..).map(Reverse));
+        self.heap.extend(self.short[..self.short_len].iter().map(|&key| Reverse(key)));
         self.heap.push(Reverse(key));
+        self.short_len = 0;
         self.spilled = true;
     }
 
@@ -108,13 +112,22 @@ impl<T: Instant, E: Copy> EventQueue<T, E> {
         if horizon.is_some_and(|h| Self::time_of(next) > h) {
             return None;
         }
-        let key = if self.spilled { self.heap.pop()?.0 } else { self.short.pop()? };
+        let key = if self.spilled {
+            self.heap.pop()?.0
+        } else {
+            self.short_len -= 1;
+            next
+        };
         Some((Self::time_of(key), self.events[(key & SEQ_MASK) as usize]))
     }
 
     #[inline(always)]
     fn next_key(&self) -> Option<u128> {
-        if self.spilled { self.heap.peek().map(|&Reverse(key)| key) } else { self.short.last().copied() }
+        if self.spilled {
+            self.heap.peek().map(|&Reverse(key)| key)
+        } else {
+            self.short[..self.short_len].last().copied()
+        }
     }
 
     #[inline]
@@ -123,16 +136,16 @@ impl<T: Instant, E: Copy> EventQueue<T, E> {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len() + self.short.len()
+        self.heap.len() + self.short_len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty() && self.short.is_empty()
+        self.heap.is_empty() && self.short_len == 0
     }
 
     /// Empties the queue but keeps its memory, for the next run.
     pub fn clear(&mut self) {
-        self.short.clear();
+        self.short_len = 0;
         self.heap.clear();
         self.spilled = false;
         self.events.clear();
