@@ -313,8 +313,8 @@ impl Server {
         let Some(index) = self.in_flight.iter().position(|o| o.id == op) else {
             return Ok(None);
         };
-        // `remove`, not `swap_remove`: the rest stay oldest first.
-        let operation = self.in_flight.remove(index);
+        // Not `swap_remove`: the rest stay oldest first.
+        let operation = remove_in_order(&mut self.in_flight, index);
         // The crash strikes the first operation started in the run, once.
         let crash_before = match self.config.crash {
             CrashPoint::None => None,
@@ -326,30 +326,28 @@ impl Server {
             CrashPoint::AfterEffect => Some(Step::Record),
             CrashPoint::AfterRecord => Some(Step::Respond),
         };
+        // Every step before the crash runs, in order (all of them without one).
+        let runs = |step| crash_before.is_none_or(|crash| step < crash);
         let mut commit =
             Commit { op: operation, applied: None, stored_until: None, released: false, respond: false, crash: None };
-        for step in [Step::Effect, Step::Record, Step::Release, Step::Respond] {
-            if crash_before == Some(step) {
-                commit.crash = Some(self.crash(now));
-                break;
+        if runs(Step::Effect) {
+            commit.applied = Some(ledger.append(now, &operation));
+        }
+        if runs(Step::Record) && self.config.dedup {
+            commit.stored_until = Some(self.store_result(now, &operation, commit.applied)?);
+        }
+        if runs(Step::Release) && self.config.dedup {
+            // Only if this operation still holds the key: a newer
+            // reservation made after this one's lease ended stays.
+            let held = self.reservations.iter().position(|r| r.key == operation.key && r.origin.op == operation.id);
+            if let Some(index) = held {
+                remove_in_order(&mut self.reservations, index);
+                commit.released = true;
             }
-            match step {
-                Step::Effect => {
-                    commit.applied = Some(ledger.append(now, &operation));
-                }
-                Step::Record if self.config.dedup => {
-                    commit.stored_until = Some(self.store_result(now, &operation, commit.applied)?);
-                }
-                Step::Release if self.config.dedup => {
-                    // Only if this operation still holds the key: a newer
-                    // reservation made after this one's lease ended stays.
-                    let before = self.reservations.len();
-                    self.reservations.retain(|r| !(r.key == operation.key && r.origin.op == operation.id));
-                    commit.released = self.reservations.len() < before;
-                }
-                Step::Record | Step::Release => {}
-                Step::Respond => commit.respond = true,
-            }
+        }
+        commit.respond = runs(Step::Respond);
+        if crash_before.is_some() {
+            commit.crash = Some(self.crash(now));
         }
         Ok(Some(commit))
     }
@@ -426,7 +424,7 @@ impl Server {
     /// have replaced it).
     pub fn on_expiry(&mut self, now: Millis, op: OpId) -> Option<StoredResult> {
         let index = self.results.iter().position(|r| r.origin.op == op && r.expires_at == now)?;
-        Some(self.results.remove(index))
+        Some(remove_in_order(&mut self.results, index))
     }
 
     /// The lease of the reservation `op` made ends at `now`; returns the
@@ -436,4 +434,10 @@ impl Server {
         let held = self.reservations.iter().find(|r| r.origin.op == op && r.lease_ends == now)?;
         Some((*held, !self.is_alive(op)))
     }
+}
+
+/// Removes element `index` and keeps the rest in order; cheap when it is
+/// the last one, as it usually is (one operation in flight, one key held).
+fn remove_in_order<T>(list: &mut Vec<T>, index: usize) -> T {
+    if index + 1 == list.len() { list.pop().expect("the last element exists") } else { list.remove(index) }
 }
