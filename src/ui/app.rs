@@ -1,12 +1,15 @@
-//! The page: reads the link, builds the state, lays out the panels, and
-//! keeps the address bar and the theme in step with the state.
+//! The first lab's page: reads the link, builds the state, lays out the
+//! panels, and keeps the address bar and the theme in step with the state.
+//! What every page has around its lab (the masthead, the Lab switcher, the
+//! theme) is in `chrome`.
 
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::view::url::{LabKind, Theme, parse_query, to_query};
+use crate::view::url::{LabKind, parse_query, to_query};
 
 use super::chart::Chart;
+use super::chrome::{CurrentLab, Masthead, embed_footer, pass_on};
 use super::compare::{ComparePanel, Differences, ForkHere};
 use super::controls::Controls;
 use super::dom;
@@ -30,9 +33,7 @@ use super::toolbar::LabToolbar;
 #[component]
 pub fn App() -> impl IntoView {
     let link = parse_query(&dom::location_search());
-    if link.state.lab != LabKind::Ack {
-        dom::navigate(&lab_address(link.state.lab, LabKind::Ack, &dom::location_search()));
-    }
+    pass_on(link.state.lab, LabKind::Ack);
     let lab = Lab::new(link.state.clone(), link.is_link, link.notices);
 
     // The address bar follows the run's settings and the playhead, but not
@@ -55,57 +56,6 @@ pub fn App() -> impl IntoView {
     });
     provide_context(CurrentLab(LabKind::Ack, lab.theme));
     view! { <Workbench lab/> }
-}
-
-/// The lab this page shows, and its theme, for the "Lab" switcher.
-#[derive(Clone, Copy)]
-pub struct CurrentLab(pub LabKind, pub RwSignal<Theme>);
-
-/// The address of `to`'s page seen from `from`'s page, with `query`.
-pub fn lab_address(to: LabKind, from: LabKind, query: &str) -> String {
-    let root = if from == LabKind::Ack { "./" } else { "../" };
-    let page = match to {
-        LabKind::Ack => "",
-        LabKind::Storms => "storms/",
-        LabKind::Risk => "risk/",
-    };
-    let query = query.trim_start_matches('?');
-    if query.is_empty() { format!("{root}{page}") } else { format!("{root}{page}?{query}") }
-}
-
-/// The "Lab" switcher: each lab is a page of its own; switching opens it
-/// with the same theme.
-#[component]
-pub fn LabSwitcher() -> impl IntoView {
-    let Some(CurrentLab(current, theme)) = use_context::<CurrentLab>() else {
-        return ().into_any();
-    };
-    view! {
-        <div class="lab-switcher">
-            <label for="lab-switch">"Lab"</label>
-            <select
-                id="lab-switch"
-                on:change:target=move |ev| {
-                    if let Some(to) = LabKind::ALL.into_iter().find(|k| k.name() == ev.target().value())
-                        && to != current
-                    {
-                        let mut query = format!("lab={}", to.name());
-                        let theme = theme.get_untracked();
-                        if theme != Theme::Auto {
-                            query.push_str(&format!("&theme={}", theme.name()));
-                        }
-                        dom::navigate(&lab_address(to, current, &query));
-                    }
-                }
-            >
-                {[LabKind::Ack, LabKind::Risk, LabKind::Storms]
-                    .into_iter()
-                    .map(|k| view! { <option value=k.name() selected=k == current>{k.label()}</option> })
-                    .collect_view()}
-            </select>
-        </div>
-    }
-    .into_any()
 }
 
 /// Everything below the address: mountable on its own (the browser tests
@@ -157,11 +107,7 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
             <div class="app embed" class:predicting=move || lab.answer_hidden()>
                 <NoticeList notices=lab.notices/>
                 <main class="stage">{stage}</main>
-                <p class="embed-footer">
-                    <a href=full target="_blank" rel="noopener">
-                        "Open in Idempotency Lab"
-                    </a>
-                </p>
+                {embed_footer(full)}
                 <LiveRegion announcer=lab.player.announcer/>
                 <ShortcutsDialog dialog/>
             </div>
@@ -209,17 +155,12 @@ fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
     };
     view! {
         <div class="app" class:predicting=move || lab.answer_hidden()>
-            <header class="masthead">
-                <div class="brand">
-                    <h1>"Idempotency Lab"</h1>
-                    <p class="tagline">
-                        "A client that reports one success can leave two increments in the ledger. Lose an acknowledgement, retry, and see why."
-                    </p>
-                </div>
-                <LabSwitcher/>
+            <Masthead
+                tagline="A client that reports one success can leave two increments in the ledger. Lose an acknowledgement, retry, and see why."
+                theme=lab.theme
+            >
                 <LabToolbar lab on_shortcuts=open_shortcuts/>
-                <ThemePicker theme=lab.theme/>
-            </header>
+            </Masthead>
             <NoticeList notices=lab.notices/>
             // Settings, then what they produce, then the guided experiments:
             // one column on phones; on wide screens the grid puts settings and
@@ -271,39 +212,6 @@ fn presenting(lab: Lab) -> impl IntoView {
                     <Mirror lab/>
                 </div>
             </main>
-        </div>
-    }
-}
-
-#[component]
-pub fn ThemePicker(theme: RwSignal<Theme>) -> impl IntoView {
-    view! {
-        <div class="theme-picker">
-            <label for="theme">"Theme"</label>
-            <select
-                id="theme"
-                on:change:target=move |ev| {
-                    if let Some(t) = Theme::ALL.into_iter().find(|t| t.name() == ev.target().value()) {
-                        theme.set(t);
-                    }
-                }
-            >
-                {Theme::ALL
-                    .into_iter()
-                    .map(|t| {
-                        let label = match t {
-                            Theme::Auto => "Match system",
-                            Theme::Light => "Light",
-                            Theme::Dark => "Dark",
-                        };
-                        view! {
-                            <option value=t.name() prop:selected=move || theme.get() == t>
-                                {label}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-            </select>
         </div>
     }
 }

@@ -5,6 +5,7 @@
 pub mod app;
 pub mod canvas;
 mod chart;
+pub mod chrome;
 pub mod compare;
 mod controls;
 pub mod dom;

@@ -35,7 +35,7 @@ use leptos::prelude::*;
 use crate::sim::risk::Settings;
 use crate::view::url::{LabKind, decode_settings, parse_query_on, to_query};
 
-use super::app::{CurrentLab, LabSwitcher, ThemePicker};
+use super::chrome::{CurrentLab, Masthead, embed_footer, pass_on};
 use super::dom;
 use super::keyboard::{self, ShortcutsDialog};
 use super::notices::{LiveRegion, NoticeList};
@@ -46,10 +46,7 @@ use super::share::{Toolbar, share_url};
 #[component]
 pub fn RiskApp() -> impl IntoView {
     let link = parse_query_on(&dom::location_search(), LabKind::Risk);
-    if link.state.lab != LabKind::Risk {
-        // A link naming another lab belongs on that lab's page.
-        dom::navigate(&super::app::lab_address(link.state.lab, LabKind::Risk, &dom::location_search()));
-    }
+    pass_on(link.state.lab, LabKind::Risk);
     let (settings, refused) = decode_settings::<Settings>(&link.state.lab_params);
     let notices = link.notices.into_iter().chain(refused).collect();
     let risk = Risk::new(settings, &link.state, notices);
@@ -105,7 +102,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
     let embed = risk.embed;
     // Built only on the full page, so the embed runs none of their work.
     let chrome = move |make: &dyn Fn() -> AnyView| if embed { ().into_any() } else { make() };
-    let embed_footer = move || {
+    let full = move || {
         risk.player.playhead.track();
         risk.run.track();
         let mut state = risk.link_state();
@@ -116,17 +113,12 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
         <div class="app risk" class:embed=embed class:predicting=predicting>
             {chrome(&|| {
                 view! {
-                    <header class="masthead">
-                        <div class="brand">
-                            <h1>"Idempotency Lab"</h1>
-                            <p class="tagline">
-                                "One timeout once created two risk reviews for one order. Replay it with a naive tool server, then turn the patterns on one by one and see which invariant each one protects."
-                            </p>
-                        </div>
-                        <LabSwitcher/>
+                    <Masthead
+                        tagline="One timeout once created two risk reviews for one order. Replay it with a naive tool server, then turn the patterns on one by one and see which invariant each one protects."
+                        theme=risk.theme
+                    >
                         <Toolbar lab=risk on_shortcuts=open_shortcuts/>
-                        <ThemePicker theme=risk.theme/>
-                    </header>
+                    </Masthead>
                 }
                     .into_any()
             })}
@@ -175,16 +167,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                         .into_any()
                 })}
             </div>
-            {embed
-                .then(|| {
-                    view! {
-                        <p class="embed-footer">
-                            <a href=embed_footer target="_blank" rel="noopener">
-                                "Open in Idempotency Lab"
-                            </a>
-                        </p>
-                    }
-                })}
+            {embed.then(|| embed_footer(full))}
             <LiveRegion announcer=risk.player.announcer/>
             <ShortcutsDialog dialog/>
         </div>

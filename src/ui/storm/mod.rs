@@ -12,17 +12,14 @@ use leptos::prelude::*;
 use crate::sim::storm::StormSettings;
 use crate::view::url::{LabKind, decode_settings, parse_query_on};
 
-use super::app::CurrentLab;
+use super::chrome::{CurrentLab, pass_on};
 use super::dom;
 
 /// The storm lab's page, configured from its address.
 #[component]
 pub fn StormsApp() -> impl IntoView {
     let link = parse_query_on(&dom::location_search(), LabKind::Storms);
-    if link.state.lab != LabKind::Storms {
-        // A link naming another lab belongs on that lab's page.
-        dom::navigate(&super::app::lab_address(link.state.lab, LabKind::Storms, &dom::location_search()));
-    }
+    pass_on(link.state.lab, LabKind::Storms);
     let theme = RwSignal::new(link.state.theme);
     Effect::new(move |_| dom::set_root_attribute("data-theme", theme.get().name()));
     let (settings, notices) = decode_settings::<StormSettings>(&link.state.lab_params);

@@ -10,8 +10,8 @@ use crate::view::storm::presets::{AXES, Figure, PRESETS, heat, relevant};
 use crate::view::storm::report::{OverloadReport, StormDoc};
 use crate::view::url::to_query;
 
-use super::super::app::{LabSwitcher, ThemePicker};
 use super::super::canvas::LineChartView;
+use super::super::chrome::Masthead;
 use super::super::dom;
 use super::super::form::FieldControl;
 use super::super::notices::NoticeList;
@@ -42,16 +42,10 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
     }
     view! {
         <div class="app storms">
-            <header class="masthead">
-                <div class="brand">
-                    <h1>"Idempotency Lab"</h1>
-                    <p class="tagline">
-                        "Thousands of clients retrying at once: see how backoff, jitter, retry budgets and deduplication change the load, the latency and the ledger."
-                    </p>
-                </div>
-                <LabSwitcher/>
-                <ThemePicker theme=storm.theme/>
-            </header>
+            <Masthead
+                tagline="Thousands of clients retrying at once: see how backoff, jitter, retry budgets and deduplication change the load, the latency and the ledger."
+                theme=storm.theme
+            />
             <NoticeList notices=storm.notices/>
             <div class="workspace">
                 <div class="area-controls">

@@ -1,0 +1,134 @@
+//! What every lab's page has around its lab: the masthead (the name, a
+//! tagline, the Lab switcher, the page's toolbar and the theme), the way a
+//! link naming another lab is passed on to that lab's page, and an
+//! embed's link back to the full page.
+
+use leptos::prelude::*;
+
+use crate::view::url::{LabKind, Theme};
+
+use super::dom;
+
+/// The lab this page shows, and its theme, for the "Lab" switcher.
+#[derive(Clone, Copy)]
+pub struct CurrentLab(pub LabKind, pub RwSignal<Theme>);
+
+/// The address of `to`'s page seen from `from`'s page, with `query`.
+pub fn lab_address(to: LabKind, from: LabKind, query: &str) -> String {
+    let root = if from == LabKind::Ack { "./" } else { "../" };
+    let page = match to {
+        LabKind::Ack => "",
+        LabKind::Storms => "storms/",
+        LabKind::Risk => "risk/",
+    };
+    let query = query.trim_start_matches('?');
+    if query.is_empty() { format!("{root}{page}") } else { format!("{root}{page}?{query}") }
+}
+
+/// The "Lab" switcher: each lab is a page of its own; switching opens it
+/// with the same theme.
+#[component]
+pub fn LabSwitcher() -> impl IntoView {
+    let Some(CurrentLab(current, theme)) = use_context::<CurrentLab>() else {
+        return ().into_any();
+    };
+    view! {
+        <div class="lab-switcher">
+            <label for="lab-switch">"Lab"</label>
+            <select
+                id="lab-switch"
+                on:change:target=move |ev| {
+                    if let Some(to) = LabKind::ALL.into_iter().find(|k| k.name() == ev.target().value())
+                        && to != current
+                    {
+                        let mut query = format!("lab={}", to.name());
+                        let theme = theme.get_untracked();
+                        if theme != Theme::Auto {
+                            query.push_str(&format!("&theme={}", theme.name()));
+                        }
+                        dom::navigate(&lab_address(to, current, &query));
+                    }
+                }
+            >
+                {[LabKind::Ack, LabKind::Risk, LabKind::Storms]
+                    .into_iter()
+                    .map(|k| view! { <option value=k.name() selected=k == current>{k.label()}</option> })
+                    .collect_view()}
+            </select>
+        </div>
+    }
+    .into_any()
+}
+
+/// A link naming another lab than `page`'s belongs on that lab's page:
+/// the browser goes there with the same query.
+pub fn pass_on(named: LabKind, page: LabKind) {
+    if named != page {
+        dom::navigate(&lab_address(named, page, &dom::location_search()));
+    }
+}
+
+/// The masthead: the name, the lab's `tagline`, the Lab switcher, the
+/// page's toolbar (`children`) and the theme picker.
+#[component]
+pub fn Masthead(
+    tagline: &'static str,
+    theme: RwSignal<Theme>,
+    #[prop(optional)] children: Option<Children>,
+) -> impl IntoView {
+    view! {
+        <header class="masthead">
+            <div class="brand">
+                <h1>"Idempotency Lab"</h1>
+                <p class="tagline">{tagline}</p>
+            </div>
+            <LabSwitcher/>
+            {children.map(|c| c())}
+            <ThemePicker theme/>
+        </header>
+    }
+}
+
+/// An embed's footer: a link that opens the full page (`href`) in a new tab.
+pub fn embed_footer(href: impl Fn() -> String + Send + Sync + 'static) -> impl IntoView {
+    view! {
+        <p class="embed-footer">
+            <a href=href target="_blank" rel="noopener">
+                "Open in Idempotency Lab"
+            </a>
+        </p>
+    }
+}
+
+#[component]
+pub fn ThemePicker(theme: RwSignal<Theme>) -> impl IntoView {
+    view! {
+        <div class="theme-picker">
+            <label for="theme">"Theme"</label>
+            <select
+                id="theme"
+                on:change:target=move |ev| {
+                    if let Some(t) = Theme::ALL.into_iter().find(|t| t.name() == ev.target().value()) {
+                        theme.set(t);
+                    }
+                }
+            >
+                {Theme::ALL
+                    .into_iter()
+                    .map(|t| {
+                        let label = match t {
+                            Theme::Auto => "Match system",
+                            Theme::Light => "Light",
+                            Theme::Dark => "Dark",
+                        };
+                        view! {
+                            <option value=t.name() prop:selected=move || theme.get() == t>
+                                {label}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </div>
+    }
+}
