@@ -79,6 +79,7 @@ impl AckModel {
 
     /// Puts an answer to `to` on the wire and schedules its delivery;
     /// returns when it is delivered (or lost).
+    #[inline(always)]
     fn answer(
         network: &mut Network,
         out: &mut Out<'_, Self>,
@@ -92,6 +93,7 @@ impl AckModel {
         arrives_at
     }
 
+    #[inline(always)]
     fn after(out: &mut Out<'_, Self>, client: ClientId, decision: Decision) {
         if let Decision::Retry { at, .. } = decision {
             out.schedule(at, Event::ClientSends(client));
@@ -225,6 +227,7 @@ impl AckModel {
     }
 
     /// Message `id` reaches its client, or vanishes.
+    #[inline(always)]
     fn on_delivery(&mut self, now: Millis, id: MessageId, out: &mut Out<'_, Self>) {
         let Some(message) = self.network.on_arrival(id) else {
             return;
