@@ -9,8 +9,8 @@ use leptos::prelude::*;
 use crate::view::url::{LabKind, parse_query, to_query};
 
 use super::chart::Chart;
-use super::chrome::{CurrentLab, Masthead, embed_footer, pass_on};
-use super::compare::{ComparePanel, Differences, ForkHere};
+use super::chrome::{CurrentLab, embed_footer, masthead, pass_on};
+use super::compare::{ComparePanel, Differences, fork_here};
 use super::controls::Controls;
 use super::dom;
 use super::element::Host;
@@ -19,12 +19,12 @@ use super::keyboard::{self, ShortcutsDialog};
 use super::matrix::CrashMatrix;
 use super::notices::{LiveRegion, NoticeList};
 use super::panels::{Mirror, RecentEvents, ResultsStrip};
-use super::playback::Playback;
+use super::playback::playback;
 use super::present::{Caption, CheckpointPrompt, Checkpoints};
 use super::share::share_url_at;
 use super::state::Lab;
 use super::timeline::{Side, Timeline};
-use super::toolbar::LabToolbar;
+use super::toolbar::lab_toolbar;
 
 /// The lost-acknowledgement lab's page (the opening page), configured
 /// from its address. The other labs are pages of their own, so this one
@@ -84,7 +84,7 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
         // frame without scrolling; the figures and the words are one
         // disclosure away.
         let stage = view! {
-            <Playback lab/>
+            {playback(lab, fork_here(lab))}
             <CheckpointPrompt lab/>
             <Timeline lab/>
             {timeline_b}
@@ -143,9 +143,7 @@ fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
         <ResultsStrip lab/>
         <Timeline lab/>
         {timeline_b}
-        <Playback lab>
-            <ForkHere lab/>
-        </Playback>
+        {playback(lab, fork_here(lab))}
         <CheckpointPrompt lab/>
         {comparison}
         <div class="text-panels">
@@ -155,12 +153,11 @@ fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
     };
     view! {
         <div class="app" class:predicting=move || lab.answer_hidden()>
-            <Masthead
-                tagline="A client that reports one success can leave two increments in the ledger. Lose an acknowledgement, retry, and see why."
-                theme=lab.theme
-            >
-                <LabToolbar lab on_shortcuts=open_shortcuts/>
-            </Masthead>
+            {masthead(
+                "A client that reports one success can leave two increments in the ledger. Lose an acknowledgement, retry, and see why.",
+                lab.theme,
+                lab_toolbar(lab, open_shortcuts),
+            )}
             <NoticeList notices=lab.notices/>
             // Settings, then what they produce, then the guided experiments:
             // one column on phones; on wide screens the grid puts settings and
@@ -202,9 +199,7 @@ fn presenting(lab: Lab) -> impl IntoView {
                 <CheckpointPrompt lab/>
                 <Timeline lab/>
                 {timeline_b}
-                <Playback lab>
-                    <ForkHere lab/>
-                </Playback>
+                {playback(lab, fork_here(lab))}
                 {differences}
                 <ResultsStrip lab/>
                 <div class="text-panels">

@@ -69,13 +69,8 @@ pub fn pass_on(named: LabKind, page: LabKind) {
 }
 
 /// The masthead: the name, the lab's `tagline`, the Lab switcher, the
-/// page's toolbar (`children`) and the theme picker.
-#[component]
-pub fn Masthead(
-    tagline: &'static str,
-    theme: RwSignal<Theme>,
-    #[prop(optional)] children: Option<Children>,
-) -> impl IntoView {
+/// page's `toolbar` and the theme picker.
+pub fn masthead(tagline: &'static str, theme: RwSignal<Theme>, toolbar: impl IntoView) -> impl IntoView {
     view! {
         <header class="masthead">
             <div class="brand">
@@ -83,7 +78,7 @@ pub fn Masthead(
                 <p class="tagline">{tagline}</p>
             </div>
             <LabSwitcher/>
-            {children.map(|c| c())}
+            {toolbar}
             <ThemePicker theme/>
         </header>
     }

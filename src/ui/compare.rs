@@ -137,19 +137,20 @@ impl Compare {
 }
 
 /// The panel that says what run B is and changes one of its settings.
-/// "Fork here", among the playback buttons: compare with a run B from the
-/// playhead on.
-#[component]
-pub fn ForkHere(lab: Lab) -> impl IntoView {
-    view! {
-        <button
-            type="button"
-            title="Compare with a run B that changes one setting, checked from the playhead back"
-            on:click=move |_| lab.fork_here()
-        >
-            "Fork here"
-        </button>
-    }
+/// "Fork here", among the playback buttons (not in an embed): compare
+/// with a run B from the playhead on.
+pub fn fork_here(lab: Lab) -> impl IntoView {
+    (!lab.embed).then(|| {
+        view! {
+            <button
+                type="button"
+                title="Compare with a run B that changes one setting, checked from the playhead back"
+                on:click=move |_| lab.fork_here()
+            >
+                "Fork here"
+            </button>
+        }
+    })
 }
 
 #[component]

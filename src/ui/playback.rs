@@ -170,10 +170,14 @@ fn frame<R: Replay>(lab: R, generation: u32, last: f64) {
     request_animation_frame(move || frame(lab, generation, now));
 }
 
-/// The playback panel; `children` are the lab's own buttons, after
-/// Restart.
+/// The playback panel, with no buttons but the ones every lab has.
 #[component]
-pub fn Playback<R: Replay>(lab: R, #[prop(optional)] children: Option<Children>) -> impl IntoView {
+pub fn Playback<R: Replay>(lab: R) -> impl IntoView {
+    playback(lab, ())
+}
+
+/// The playback panel; `extra` are the lab's own buttons, after Restart.
+pub fn playback<R: Replay>(lab: R, extra: impl IntoView) -> impl IntoView {
     let end = move || lab.end_tracked();
     let player = lab.player();
     let playhead = player.playhead;
@@ -194,7 +198,7 @@ pub fn Playback<R: Replay>(lab: R, #[prop(optional)] children: Option<Children>)
                 <button type="button" aria-keyshortcuts="Home" on:click=move |_| lab.restart()>
                     "Restart"
                 </button>
-                {children.map(|c| c())}
+                {extra}
                 <span class="speed">
                     <label for="speed">"Speed"</label>
                     <select

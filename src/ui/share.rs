@@ -123,14 +123,9 @@ fn import<L: Share>(lab: L, file: web_sys::File) {
 }
 
 /// The toolbar: copy a link or the embed snippet, the lab's own buttons
-/// (`children`), export, import, and the shortcuts; below it, the share
-/// box while something is offered for copying.
-#[component]
-pub fn Toolbar<L: Share>(
-    lab: L,
-    on_shortcuts: Callback<()>,
-    #[prop(optional)] children: Option<Children>,
-) -> impl IntoView {
+/// (`extra`), export, import, and the shortcuts; below it, the share box
+/// while something is offered for copying.
+pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoView) -> impl IntoView {
     let shared = RwSignal::new(None::<Shared>);
     let export_json =
         move |_| export(lab.notices(), &format!("{}-run.json", L::FILES), "application/json", &lab.run_json());
@@ -155,7 +150,7 @@ pub fn Toolbar<L: Share>(
             <button type="button" on:click=move |_| copy(shared, "Embed snippet", embed_snippet(&lab.link(), title, height))>
                 "Embed"
             </button>
-            {children.map(|c| c())}
+            {extra}
             <button type="button" on:click=export_json>"Export run (JSON)"</button>
             <button type="button" on:click=export_svg>"Export diagram (SVG)"</button>
             <span class="file-button">

@@ -1,4 +1,4 @@
-//! The first lab's toolbar: the shared one (`share::Toolbar`) with what
+//! The first lab's toolbar: the shared one (`share::toolbar`) with what
 //! this lab exports (a comparison exports both runs and their
 //! differences), and its own two buttons, Compare with… and Present.
 
@@ -10,7 +10,7 @@ use crate::view::ack::{diagram, run_to_json};
 use crate::view::url::LinkState;
 
 use super::notices::Notices;
-use super::share::{Share, Toolbar};
+use super::share::{Share, toolbar};
 use super::state::Lab;
 
 impl Share for Lab {
@@ -44,21 +44,20 @@ impl Share for Lab {
     }
 }
 
-#[component]
-pub fn LabToolbar(lab: Lab, on_shortcuts: Callback<()>) -> impl IntoView {
-    view! {
-        <Toolbar lab on_shortcuts>
-            <button
-                type="button"
-                aria-controls=move || lab.compare.open.get().then_some("compare-panel")
-                aria-expanded=move || if lab.compare.open.get() { "true" } else { "false" }
-                on:click=move |_| lab.toggle_compare()
-            >
-                "Compare with…"
-            </button>
-            <button type="button" on:click=move |_| lab.present.set(true)>
-                "Present"
-            </button>
-        </Toolbar>
-    }
+/// The shared toolbar with this lab's Compare with… and Present.
+pub fn lab_toolbar(lab: Lab, on_shortcuts: Callback<()>) -> impl IntoView {
+    let extra = view! {
+        <button
+            type="button"
+            aria-controls=move || lab.compare.open.get().then_some("compare-panel")
+            aria-expanded=move || if lab.compare.open.get() { "true" } else { "false" }
+            on:click=move |_| lab.toggle_compare()
+        >
+            "Compare with…"
+        </button>
+        <button type="button" on:click=move |_| lab.present.set(true)>
+            "Present"
+        </button>
+    };
+    toolbar(lab, on_shortcuts, extra)
 }

@@ -35,12 +35,12 @@ use leptos::prelude::*;
 use crate::sim::risk::Settings;
 use crate::view::url::{LabKind, decode_settings, parse_query_on, to_query};
 
-use super::chrome::{CurrentLab, Masthead, embed_footer, pass_on};
+use super::chrome::{CurrentLab, embed_footer, masthead, pass_on};
 use super::dom;
 use super::keyboard::{self, ShortcutsDialog};
 use super::notices::{LiveRegion, NoticeList};
 use super::playback::Playback;
-use super::share::{Toolbar, share_url};
+use super::share::{share_url, toolbar};
 
 /// The risk-review lab's page, configured from its address.
 #[component]
@@ -112,15 +112,12 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
     view! {
         <div class="app risk" class:embed=embed class:predicting=predicting>
             {chrome(&|| {
-                view! {
-                    <Masthead
-                        tagline="One timeout once created two risk reviews for one order. Replay it with a naive tool server, then turn the patterns on one by one and see which invariant each one protects."
-                        theme=risk.theme
-                    >
-                        <Toolbar lab=risk on_shortcuts=open_shortcuts/>
-                    </Masthead>
-                }
-                    .into_any()
+                masthead(
+                    "One timeout once created two risk reviews for one order. Replay it with a naive tool server, then turn the patterns on one by one and see which invariant each one protects.",
+                    risk.theme,
+                    toolbar(risk, open_shortcuts, ()),
+                )
+                .into_any()
             })}
             <NoticeList notices=risk.notices/>
             <div class="workspace">

@@ -1,4 +1,4 @@
-//! The risk page's toolbar is the shared one (`share::Toolbar`); this says
+//! The risk page's toolbar is the shared one (`share::toolbar`); this says
 //! what it exports (the command line's JSON and the timeline) and what an
 //! imported file does.
 

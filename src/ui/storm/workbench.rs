@@ -11,7 +11,7 @@ use crate::view::storm::report::{OverloadReport, StormDoc};
 use crate::view::url::to_query;
 
 use super::super::canvas::LineChartView;
-use super::super::chrome::Masthead;
+use super::super::chrome::masthead;
 use super::super::dom;
 use super::super::form::FieldControl;
 use super::super::notices::NoticeList;
@@ -42,10 +42,11 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
     }
     view! {
         <div class="app storms">
-            <Masthead
-                tagline="Thousands of clients retrying at once: see how backoff, jitter, retry budgets and deduplication change the load, the latency and the ledger."
-                theme=storm.theme
-            />
+            {masthead(
+                "Thousands of clients retrying at once: see how backoff, jitter, retry budgets and deduplication change the load, the latency and the ledger.",
+                storm.theme,
+                (),
+            )}
             <NoticeList notices=storm.notices/>
             <div class="workspace">
                 <div class="area-controls">
