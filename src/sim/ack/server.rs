@@ -236,7 +236,8 @@ impl Server {
             Door::First503 if attempt == 1 => return Ok(Admission::Unavailable),
             _ => {}
         }
-        let mut took_over = false;
+        // A reservation whose lease has ended, which a new one replaces.
+        let mut lapsed = None;
         if self.config.dedup {
             // A completed result wins over a reservation of the same key.
             if let Some(&result) = self.results.iter().find(|r| r.key == key && now < r.expires_at) {
@@ -248,7 +249,8 @@ impl Server {
                 self.count_hit(mismatched);
                 return Ok(Admission::Replayed { result, mismatched });
             }
-            if let Some(&held) = self.reservations.iter().find(|r| r.key == key) {
+            if let Some(index) = self.reservations.iter().position(|r| r.key == key) {
+                let held = self.reservations[index];
                 if now < held.lease_ends {
                     let mismatched = payload != held.origin.payload;
                     if mismatched && self.config.fingerprint {
@@ -265,7 +267,7 @@ impl Server {
                     return Ok(Admission::Joined { origin: held.origin, commits_at, mismatched });
                 }
                 // The lease has ended: the key is free to reserve afresh.
-                took_over = true;
+                lapsed = Some(index);
             }
             if self.reservations.len() >= STORE_CAPACITY {
                 return Err(SimError::StoreFull { capacity: STORE_CAPACITY });
@@ -290,13 +292,13 @@ impl Server {
                 reserved_at: now,
                 lease_ends: now + self.config.lease,
             };
-            match self.reservations.iter_mut().find(|r| r.key == key) {
-                Some(old) => *old = reservation,
+            match lapsed {
+                Some(index) => self.reservations[index] = reservation,
                 None => self.reservations.push(reservation),
             }
             lease_ends = Some(reservation.lease_ends);
         }
-        Ok(Admission::Started { op, reserved: self.config.dedup, took_over, lease_ends })
+        Ok(Admission::Started { op, reserved: self.config.dedup, took_over: lapsed.is_some(), lease_ends })
     }
 
     fn count_hit(&mut self, mismatched: bool) {
