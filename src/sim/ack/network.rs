@@ -79,7 +79,8 @@ impl Network {
         self.placed(Place::Lost)
     }
 
-    /// How many messages the fault dropped.
+    /// How many messages the fault dropped have vanished so far (the
+    /// length of `lost`, counted as they vanish).
     pub fn lost_count(&self) -> u32 {
         self.lost
     }
