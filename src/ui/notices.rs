@@ -4,6 +4,7 @@
 //! region, which says what happened at the moment a step moved to.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::view::markup::notice_items;
 
@@ -54,15 +55,44 @@ impl Default for Notices {
 }
 
 /// The notices, each with its Dismiss button (one listener for them all).
+/// A notice stays the same element while it is on screen, as in a keyed
+/// list: a new one is added at the end and one that goes is removed, so
+/// the status region reads out only what changed and focus stays put.
 #[component]
 pub fn NoticeList(notices: Notices) -> impl IntoView {
-    let items = move || notices.list.with(|n| notice_items(n.iter().map(|n| (n.id, n.text.as_str()))));
+    let region = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(region) = region.get() {
+            notices.list.with(|list| show(&region, list));
+        }
+    });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(id) = chosen(&ev, "data-dismiss").and_then(|id| id.parse().ok()) {
             notices.dismiss(id);
         }
     };
-    view! { <div class="notices" role="status" on:click=on_click inner_html=items></div> }
+    view! { <div class="notices" role="status" node_ref=region on:click=on_click></div> }
+}
+
+/// Brings the notices in `region` in step with `list`. Ids only grow and
+/// the list is oldest first, so what is new comes after what is shown.
+fn show(region: &web_sys::Element, list: &[Notice]) {
+    let Ok(buttons) = region.query_selector_all("[data-dismiss]") else { return };
+    let mut last = None;
+    for i in 0..buttons.length() {
+        let Some(button) = buttons.item(i).and_then(|b| b.dyn_into::<web_sys::Element>().ok()) else { continue };
+        let id = button.get_attribute("data-dismiss").and_then(|id| id.parse::<u32>().ok());
+        match id.filter(|id| list.iter().any(|n| n.id == *id)) {
+            Some(id) => last = Some(id),
+            None => {
+                if let Some(notice) = button.parent_element() {
+                    notice.remove();
+                }
+            }
+        }
+    }
+    let new = list.iter().filter(|n| last.is_none_or(|last| n.id > last));
+    let _ = region.insert_adjacent_html("beforeend", &notice_items(new.map(|n| (n.id, n.text.as_str()))));
 }
 
 /// The polite live region's text.

@@ -7,8 +7,11 @@ mod risk;
 use idempotency_lab::sim::Millis;
 use idempotency_lab::sim::ack::Settings;
 use idempotency_lab::sim::ack::settings::DEDUP;
+use idempotency_lab::ui::notices::Notices;
 use idempotency_lab::ui::state::Lab;
-use idempotency_lab::ui::{Chart, Controls, Mirror, Playback, RecentEvents, Replay, ResultsStrip, Timeline};
+use idempotency_lab::ui::{
+    Chart, Controls, Mirror, NoticeList, Playback, RecentEvents, Replay, ResultsStrip, Timeline,
+};
 use idempotency_lab::view::url::LinkState;
 use leptos::mount::mount_to;
 use leptos::prelude::*;
@@ -187,4 +190,26 @@ async fn the_chart_describes_and_draws_the_counter() {
     let counter = root.query_selector("path.chart-line.counter").unwrap().unwrap().get_attribute("d").unwrap();
     assert_eq!(counter.matches('V').count(), 2, "{counter}");
     assert!(root.query_selector("path.chart-playhead").unwrap().is_some());
+}
+
+#[wasm_bindgen_test]
+async fn a_notice_keeps_its_place_while_others_come_and_go() {
+    let root = container();
+    let notices = Notices::new();
+    let _mounted = mount_to(root.clone(), move || view! { <NoticeList notices/> });
+    notices.notify("first <b>".to_owned());
+    notices.notify("second".to_owned());
+    tick().await;
+    let texts = || -> Vec<String> {
+        let list = root.query_selector_all(".notice-text").unwrap();
+        (0..list.length()).map(|i| list.item(i).unwrap().text_content().unwrap()).collect()
+    };
+    assert_eq!(texts(), ["first <b>", "second"]);
+    let second = root.query_selector_all(".notice").unwrap().item(1).unwrap();
+    button(&root, "Dismiss").click();
+    notices.notify("third".to_owned());
+    tick().await;
+    assert_eq!(texts(), ["second", "third"]);
+    let still = root.query_selector(".notice").unwrap().unwrap();
+    assert!(second.is_same_node(Some(&still)), "the second notice is the same element, not drawn again");
 }
