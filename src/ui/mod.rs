@@ -1,6 +1,14 @@
 //! The browser front end (wasm32 only): Leptos components that render what
-//! `view` computes from the core's runs. Components take the [`state::Lab`]
-//! as a prop, so tests can mount any of them with a state of their own.
+//! `view` computes from the core's runs. Components take their lab's state
+//! ([`state::Lab`], [`risk::Risk`], [`storm::Storm`]) as a prop, so tests
+//! can mount any of them with a state of their own.
+//!
+//! What every lab's page has is written once and each lab plugs into it:
+//! playback and its shortcuts ([`playback::Replay`]), sharing and files
+//! ([`share::Share`]), the settings form, notices and the live region,
+//! predict-then-see, the text panels and the masthead. The first lab's own
+//! components are the other modules here; the other labs' are in `risk`
+//! and `storm`.
 
 pub mod app;
 pub mod canvas;
