@@ -34,7 +34,11 @@ pub struct Join {
 }
 
 /// A key held by an operation, blocking duplicates while its lease runs.
+// Laid out as declared, the key comes first; reordered, it followed the
+// payload byte and its padding, and was copied in pieces that straddle
+// the ones it was just written in, which makes the copy wait.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct Reservation {
     pub key: OpKey,
     pub origin: Origin,
