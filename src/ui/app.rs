@@ -54,7 +54,7 @@ pub fn App() -> impl IntoView {
             dom::replace_query(&to_query(&state));
         }
     });
-    provide_context(CurrentLab(LabKind::Ack, lab.theme));
+    provide_context(CurrentLab(LabKind::Ack, lab.look.theme));
     view! { <Workbench lab/> }
 }
 
@@ -63,16 +63,7 @@ pub fn App() -> impl IntoView {
 #[component]
 pub fn Workbench(lab: Lab) -> impl IntoView {
     let host = Host::current();
-    Effect::new(move |_| host.set_attribute("data-theme", lab.theme.get().name()));
-    // A host's look and feel from the link, through the CSSOM (which the
-    // Content-Security-Policy allows, unlike inline style attributes).
-    let look = lab.link_state();
-    if let Some(hex) = look.accent {
-        host.set_property("--il-accent", &format!("#{hex}"));
-    }
-    if let Some(font) = look.font {
-        host.set_property("--il-font", font.family());
-    }
+    lab.look.show_on(host);
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(lab, dialog);
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
@@ -155,7 +146,7 @@ fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
         <div class="app" class:predicting=move || lab.answer_hidden()>
             {masthead(
                 "A client that reports one success can leave two increments in the ledger. Lose an acknowledgement, retry, and see why.",
-                lab.theme,
+                lab.look.theme,
                 lab_toolbar(lab, open_shortcuts),
             )}
             <NoticeList notices=lab.notices/>

@@ -1,13 +1,54 @@
 //! What every lab's page has around its lab: the masthead (the name, a
-//! tagline, the Lab switcher, the page's toolbar and the theme), the way a
-//! link naming another lab is passed on to that lab's page, and an
-//! embed's link back to the full page.
+//! tagline, the Lab switcher, the page's toolbar and the theme), how the
+//! page looks (its theme, a host's accent and font), the way a link naming
+//! another lab is passed on to that lab's page, and an embed's link back
+//! to the full page.
 
 use leptos::prelude::*;
 
-use crate::view::url::{LabKind, Theme};
+use crate::view::url::{Font, LabKind, LinkState, Theme};
 
 use super::dom;
+use super::element::Host;
+
+/// How a page looks: its theme, which the reader may change, and a host's
+/// accent colour and font from the link; all three are kept in shared links.
+#[derive(Clone, Copy)]
+pub struct Look {
+    pub theme: RwSignal<Theme>,
+    /// The accent colour (hex digits) and the font.
+    host: StoredValue<(Option<String>, Option<Font>)>,
+}
+
+impl Look {
+    pub fn new(link: &LinkState) -> Look {
+        Look { theme: RwSignal::new(link.theme), host: StoredValue::new((link.accent.clone(), link.font)) }
+    }
+
+    /// Shows the look on `host` (the page's root element or a custom
+    /// element): the theme as `data-theme`, following the reader's choice,
+    /// and the accent and font as CSS properties, set through the CSSOM
+    /// (which the Content-Security-Policy allows, unlike inline style
+    /// attributes).
+    pub fn show_on(&self, host: Host) {
+        let theme = self.theme;
+        Effect::new(move |_| host.set_attribute("data-theme", theme.get().name()));
+        self.host.with_value(|(accent, font)| {
+            if let Some(hex) = accent {
+                host.set_property("--il-accent", &format!("#{hex}"));
+            }
+            if let Some(font) = font {
+                host.set_property("--il-font", font.family());
+            }
+        });
+    }
+
+    /// Writes the look into a link.
+    pub fn keep_in(&self, state: &mut LinkState) {
+        state.theme = self.theme.get_untracked();
+        (state.accent, state.font) = self.host.get_value();
+    }
+}
 
 /// The lab this page shows, and its theme, for the "Lab" switcher.
 #[derive(Clone, Copy)]

@@ -12,8 +12,9 @@ use crate::sim::{Millis, ParamDef, Schema};
 use crate::view::ack::experiments::EXPERIMENTS;
 use crate::view::ack::sentence;
 use crate::view::playback::playhead_within;
-use crate::view::url::{LinkCompare, LinkState, MAX_PINS, Pin, Theme};
+use crate::view::url::{LinkCompare, LinkState, MAX_PINS, Pin};
 
+use super::chrome::Look;
 use super::compare::Compare;
 use super::dom;
 use super::element::Host;
@@ -36,9 +37,7 @@ pub struct Lab {
     /// The guided experiment in progress (its index in `EXPERIMENTS`).
     pub experiment: Asked<usize>,
     pub embed: bool,
-    pub theme: RwSignal<Theme>,
-    /// The host's look and feel from the link, kept in shared links.
-    look: StoredValue<(Option<String>, Option<crate::view::url::Font>)>,
+    pub look: Look,
     /// Run B beside this run, when comparing.
     pub compare: Compare,
     /// Presenter mode: the diagram large, the caption, no settings.
@@ -73,7 +72,6 @@ impl Lab {
             }
         }
         let (settings, run) = run_or_opening(settings, Run::simulate, &mut notices);
-        let look = (link.accent.clone(), link.font);
         let form = Form::new(&settings);
         let run = RwSignal::new(Arc::new(run));
         let compare = Compare::new(run);
@@ -107,8 +105,7 @@ impl Lab {
             notices: Notices::new(),
             experiment: RwSignal::new(None),
             embed: link.embed,
-            theme: RwSignal::new(link.theme),
-            look: StoredValue::new(look),
+            look: Look::new(&link),
             compare,
             present: RwSignal::new(link.present),
             pins: RwSignal::new(pins),
@@ -242,22 +239,21 @@ impl Lab {
     }
 
     pub fn link_state(&self) -> LinkState {
-        LinkState {
+        let mut state = LinkState {
             lab: crate::view::url::LabKind::Ack,
-            lab_params: Vec::new(),
             settings: self.settings(),
             at: Some(self.player.playhead.get_untracked()),
             embed: self.embed,
-            theme: self.theme.get_untracked(),
-            accent: self.look.with_value(|l| l.0.clone()),
-            font: self.look.with_value(|l| l.1),
             compare: self.compare.open.get_untracked().then(|| LinkCompare {
                 changes: self.compare.changes.get_untracked(),
                 fork: self.compare.fork.get_untracked(),
             }),
             present: self.present.get_untracked(),
             pins: self.pins.get_untracked(),
-        }
+            ..LinkState::default()
+        };
+        self.look.keep_in(&mut state);
+        state
     }
 }
 

@@ -37,6 +37,7 @@ use crate::view::url::{LabKind, decode_settings, parse_query_on, to_query};
 
 use super::chrome::{CurrentLab, embed_footer, masthead, pass_on};
 use super::dom;
+use super::element::Host;
 use super::keyboard::{self, ShortcutsDialog};
 use super::notices::{LiveRegion, NoticeList};
 use super::playback::Playback;
@@ -50,14 +51,6 @@ pub fn RiskApp() -> impl IntoView {
     let (settings, refused) = decode_settings::<Settings>(&link.state.lab_params);
     let notices = link.notices.into_iter().chain(refused).collect();
     let risk = Risk::new(settings, &link.state, notices);
-    // A host's look and feel from the link, through the CSSOM (which the
-    // Content-Security-Policy allows, unlike inline style attributes).
-    if let Some(hex) = &link.state.accent {
-        dom::set_root_property("--il-accent", &format!("#{hex}"));
-    }
-    if let Some(font) = link.state.font {
-        dom::set_root_property("--il-font", font.family());
-    }
     // The address bar follows the settings and the playhead, but not every
     // frame of playback (browsers limit how often it may change), and a
     // moment after a change rather than in the same frame: rewriting the
@@ -66,7 +59,7 @@ pub fn RiskApp() -> impl IntoView {
     Effect::new(move |_| {
         risk.run.track();
         risk.player.playhead.track();
-        risk.theme.track();
+        risk.look.theme.track();
         if risk.player.playing.get() {
             return;
         }
@@ -83,14 +76,14 @@ pub fn RiskApp() -> impl IntoView {
             std::time::Duration::from_millis(120),
         );
     });
-    provide_context(CurrentLab(LabKind::Risk, risk.theme));
+    provide_context(CurrentLab(LabKind::Risk, risk.look.theme));
     view! { <RiskWorkbench risk/> }
 }
 
 /// Everything below the address: mountable on its own.
 #[component]
 pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
-    Effect::new(move |_| dom::set_root_attribute("data-theme", risk.theme.get().name()));
+    risk.look.show_on(Host::PAGE);
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(risk, dialog);
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
@@ -114,7 +107,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
             {chrome(&|| {
                 masthead(
                     "One timeout once created two risk reviews for one order. Replay it with a naive tool server, then turn the patterns on one by one and see which invariant each one protects.",
-                    risk.theme,
+                    risk.look.theme,
                     toolbar(risk, open_shortcuts, ()),
                 )
                 .into_any()

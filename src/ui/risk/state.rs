@@ -17,8 +17,9 @@ use crate::view::risk::diagram::end_of;
 use crate::view::risk::names;
 use crate::view::risk::sentence;
 use crate::view::risk::trace::interesting_call;
-use crate::view::url::{Font, LabKind, LinkState, Theme, settings_params};
+use crate::view::url::{LabKind, LinkState, settings_params};
 
+use super::super::chrome::Look;
 use super::super::form::{Form, run_or_opening};
 use super::super::notices::Notices;
 use super::super::playback::{Player, Replay};
@@ -50,9 +51,7 @@ pub struct Risk {
     /// The nine checks at the playhead.
     pub checks: Memo<Arc<Vec<Check>>>,
     pub embed: bool,
-    pub theme: RwSignal<Theme>,
-    /// The host's look and feel from the link, kept in shared links.
-    look: StoredValue<(Option<String>, Option<Font>)>,
+    pub look: Look,
 }
 
 impl Risk {
@@ -95,8 +94,7 @@ impl Risk {
             snapshot,
             checks,
             embed: link.embed,
-            theme: RwSignal::new(link.theme),
-            look: StoredValue::new((link.accent.clone(), link.font)),
+            look: Look::new(link),
         };
         for n in notices {
             risk.notices.notify(n);
@@ -205,16 +203,15 @@ impl Risk {
     }
 
     pub fn link_state(&self) -> LinkState {
-        LinkState {
+        let mut state = LinkState {
             lab: LabKind::Risk,
             lab_params: settings_params(&self.settings()),
             at: Some(self.player.playhead.get_untracked()),
             embed: self.embed,
-            theme: self.theme.get_untracked(),
-            accent: self.look.with_value(|l| l.0.clone()),
-            font: self.look.with_value(|l| l.1),
             ..LinkState::default()
-        }
+        };
+        self.look.keep_in(&mut state);
+        state
     }
 }
 
