@@ -244,6 +244,21 @@ pub enum Cause {
 }
 
 impl Cause {
+    /// Every cause, in the contract's order.
+    pub const ALL: [Cause; 11] = [
+        Cause::Inserted,
+        Cause::CreateSucceeded,
+        Cause::BusinessRejection,
+        Cause::Timeout,
+        Cause::Reset,
+        Cause::Downstream5xx,
+        Cause::ClaimLeaseEnded,
+        Cause::FindFound,
+        Cause::FindNotFound,
+        Cause::FindTimeout,
+        Cause::ClaimWon,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Cause::Inserted => "inserted",
@@ -920,22 +935,9 @@ mod tests {
     fn the_legal_table_has_eight_rows_and_nothing_else() {
         let mut legal = 0;
         let froms = [None].into_iter().chain(Status::ALL.map(Some));
-        let causes = [
-            Cause::Inserted,
-            Cause::CreateSucceeded,
-            Cause::BusinessRejection,
-            Cause::Timeout,
-            Cause::Reset,
-            Cause::Downstream5xx,
-            Cause::ClaimLeaseEnded,
-            Cause::FindFound,
-            Cause::FindNotFound,
-            Cause::FindTimeout,
-            Cause::ClaimWon,
-        ];
         for from in froms {
             for to in Status::ALL {
-                for cause in causes {
+                for cause in Cause::ALL {
                     legal += usize::from(is_legal(from, to, cause));
                 }
             }

@@ -19,21 +19,6 @@ pub const BIRTH: (f64, f64) = (40.0, 200.0);
 /// Between two lines of one label.
 pub const LINE_H: f64 = 13.0;
 
-/// Every cause, in the contract's order.
-pub const CAUSES: [Cause; 11] = [
-    Cause::Inserted,
-    Cause::CreateSucceeded,
-    Cause::BusinessRejection,
-    Cause::Timeout,
-    Cause::Reset,
-    Cause::Downstream5xx,
-    Cause::ClaimLeaseEnded,
-    Cause::FindFound,
-    Cause::FindNotFound,
-    Cause::FindTimeout,
-    Cause::ClaimWon,
-];
-
 /// The centre of a status's box: FAILED and SUCCEEDED, the two ends, at
 /// the top; PENDING and UNKNOWN below them; RETRYABLE at the bottom.
 pub fn centre(status: Status) -> (f64, f64) {
@@ -231,7 +216,7 @@ pub fn legal_edges() -> Vec<(Option<Status>, Status, Vec<Cause>)> {
     let mut out: Vec<(Option<Status>, Status, Vec<Cause>)> = Vec::new();
     for from in [None].into_iter().chain(Status::ALL.map(Some)) {
         for to in Status::ALL {
-            let causes: Vec<Cause> = CAUSES.into_iter().filter(|c| is_legal(from, to, *c)).collect();
+            let causes: Vec<Cause> = Cause::ALL.into_iter().filter(|c| is_legal(from, to, *c)).collect();
             if !causes.is_empty() {
                 out.push((from, to, causes));
             }
