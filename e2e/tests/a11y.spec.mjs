@@ -1,10 +1,8 @@
 // An automated accessibility scan with axe-core in the normal and the embed
 // view, light and dark. Injecting axe needs an inline script, so this test
 // alone lets the browser bypass the CSP (the others run under it).
-import { createRequire } from "node:module";
-import { test, expect, open } from "./fixtures.mjs";
+import { test, expect, open, seriousViolations } from "./fixtures.mjs";
 
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 test.use({ bypassCSP: true });
 
@@ -30,14 +28,7 @@ for (const [view, query] of [
         await page.getByRole("button", { name: "Next event" }).click();
         await page.getByRole("region", { name: "Checkpoint at 2.05 s" }).waitFor();
       }
-      await page.addScriptTag({ path: axePath });
-      const violations = await page.evaluate(async () => {
-        const result = await window.axe.run(document, { resultTypes: ["violations"] });
-        return result.violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
-      });
-      expect(violations).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
     });
   }
 }

@@ -4,10 +4,8 @@
 // result at 4.00 s (1 increment, acknowledged at 4.05 s); without, it runs
 // again and commits at 6.00 s (2 increments, acknowledged at 6.05 s).
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { test, expect, open, mirror, figure, modelTime, hostOrigin } from "./fixtures.mjs";
+import { test, expect, open, mirror, figure, modelTime, hostOrigin, seriousViolations } from "./fixtures.mjs";
 
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 function differences(page) {
   return page.getByRole("region", { name: "Differences" });
@@ -253,14 +251,7 @@ test.describe("custom element", () => {
     test("axe finds no serious or critical violations on the example host page", async ({ page }) => {
       await page.goto("/examples/element.html");
       await expect(page.locator("idempotency-lab").nth(1).locator("svg.diagram")).toBeVisible();
-      await page.addScriptTag({ path: axePath });
-      const violations = await page.evaluate(async () => {
-        const result = await window.axe.run(document, { resultTypes: ["violations"] });
-        return result.violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
-      });
-      expect(violations).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
     });
   });
 

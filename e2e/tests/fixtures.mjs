@@ -1,5 +1,6 @@
 // Shared helpers. Every test fails if the page logs a console error or
 // throws: "no console errors" is checked everywhere, not in one place.
+import { createRequire } from "node:module";
 import { test as base, expect } from "@playwright/test";
 
 export const test = base.extend({
@@ -54,4 +55,17 @@ export function figure(page, name) {
 export async function modelTime(page) {
   const text = await mirror(page).textContent();
   return text.match(/^Model time: (\d+\.\d{2,3}) s/)[1];
+}
+
+// The serious and critical accessibility violations axe finds on the page
+// as it stands, one line each (an empty list is a pass).
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+export async function seriousViolations(page) {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+  });
 }

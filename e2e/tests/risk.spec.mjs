@@ -1,12 +1,10 @@
 // The risk-review lab's page, through accessible names, compared with the
 // command line's release build for the same settings.
-import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { test, expect } from "./fixtures.mjs";
+import { test, expect, seriousViolations } from "./fixtures.mjs";
 
 const cli = new URL("../../target/release/idempotency-lab", import.meta.url).pathname;
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 const PRESETS = [
   "incident",
@@ -306,14 +304,7 @@ test.describe("accessibility", () => {
           await page.getByText("Faults and the burst").click();
           await page.getByLabel("Calls in the burst").fill("0");
         }
-        await page.addScriptTag({ path: axePath });
-        const violations = await page.evaluate(async () => {
-          const result = await window.axe.run(document, { resultTypes: ["violations"] });
-          return result.violations
-            .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
-        });
-        expect(violations).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
       });
     }
   }

@@ -1,10 +1,8 @@
 // The storm lab's page: its own bundle, with the engine in a Web Worker.
-import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
-import { test, expect } from "./fixtures.mjs";
+import { test, expect, seriousViolations } from "./fixtures.mjs";
 
 const cli = new URL("../../target/release/idempotency-lab", import.meta.url).pathname;
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 async function openStorms(page, query = "") {
   await page.goto(`/storms/${query ? `?${query}` : ""}`);
@@ -115,14 +113,7 @@ test.describe("accessibility", () => {
       await page.getByRole("button", { name: "Run sweep" }).click();
       await expect(page.getByRole("region", { name: "Sweep heat map" }).locator("table")).toBeVisible({ timeout: 60_000 });
       await page.getByRole("button", { name: "The same spike with full jitter" }).click();
-      await page.addScriptTag({ path: axePath });
-      const violations = await page.evaluate(async () => {
-        const result = await window.axe.run(document, { resultTypes: ["violations"] });
-        return result.violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
-      });
-      expect(violations).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
     });
   }
 });
