@@ -1,8 +1,8 @@
 //! A small JSON document type, reader and pretty writer for settings files
-//! and the first lab's run reports. It exists so the opening page can read
+//! and the first two labs' run reports. It exists so their pages can read
 //! and write these files without a general serialisation framework (which
-//! would be a large part of its download); the other labs' reports, built
-//! from many nested types, use `serde_json`.
+//! would be a large part of their download); the storm lab's worker
+//! protocol and reports, built from many nested types, use `serde_json`.
 //!
 //! The reader keeps numbers as the text they were written with, so a
 //! setting's own validation judges them (and names them in its messages),

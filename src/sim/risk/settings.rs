@@ -15,9 +15,7 @@
 //!   is inserted at 4001, and the Risk API, whose create takes 410 ms,
 //!   creates the second review at 4411 (12.531).
 
-use serde::Serialize;
-
-use crate::sim::params::{FieldError, Group, InOrder, Kind, Opt, ParamDef, Problem, Raw, Schema};
+use crate::sim::params::{FieldError, Group, Kind, Opt, ParamDef, Problem, Raw, Schema};
 use crate::sim::time::Millis;
 
 /// The largest duration that is not a horizon, deadline or lease.
@@ -663,12 +661,6 @@ impl Default for Settings {
     /// The opening: the incident with the naive server.
     fn default() -> Self {
         Settings::opening()
-    }
-}
-
-impl Serialize for Settings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        InOrder(self).serialize(serializer)
     }
 }
 

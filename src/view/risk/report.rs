@@ -1,112 +1,68 @@
 //! The run as JSON: one schema for the command line's `--format json` and
 //! the page's export. Every field of RISK-MODEL.md's "Observable", with the
 //! wall clock on every timed entry and the SQL, with its rows, in the text
-//! of every database event.
-
-use serde::Serialize;
-use serde_json::{Map, Value as Json};
+//! of every database event. Written with [`crate::sim::json`], so the
+//! lab's page carries no serialisation framework; objects that are maps
+//! (switches, gates, a check's figures) list their members by name.
 
 use crate::sim::Millis;
+use crate::sim::json::Json;
+use crate::sim::params::Schema;
 use crate::sim::risk::facts::{Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, What};
 use crate::sim::risk::settings::Pattern;
-use crate::sim::risk::{Check, Run, Settings, Value};
+use crate::sim::risk::{Check, Run, Value};
 
 use super::names;
 use super::sentences::sentence;
 
-#[derive(Serialize)]
-struct SummaryJson {
-    tool_calls: u32,
-    reviews: u32,
-    rows: u32,
-    creates: u32,
-    finds: u32,
-    claims_won: u32,
-    claims_lost: u32,
-    overloaded: u32,
+/// An object whose members are in the order given.
+fn obj<const N: usize>(members: [(&str, Json); N]) -> Json {
+    Json::Obj(members.into_iter().map(|(name, value)| (name.to_owned(), value)).collect())
 }
 
-#[derive(Serialize)]
-struct ReviewJson {
-    t_ms: u64,
-    clock: String,
-    review_ref: String,
-    request_key: String,
-    business_key: String,
-    order_id: String,
+/// An object whose members are sorted by name (a map; a later member of
+/// the same name replaces an earlier one). Maps here have a handful of
+/// members, so each goes straight to its place.
+fn map(members: Vec<(String, Json)>) -> Json {
+    let mut sorted: Vec<(String, Json)> = Vec::with_capacity(members.len());
+    for (name, value) in members {
+        match sorted.binary_search_by(|(n, _)| n.as_str().cmp(&name)) {
+            Ok(i) => sorted[i].1 = value,
+            Err(i) => sorted.insert(i, (name, value)),
+        }
+    }
+    Json::Obj(sorted)
 }
 
-#[derive(Serialize)]
-struct RowJson {
-    id: String,
-    request_key: String,
-    business_key: String,
-    order_id: String,
-    requester_id: String,
-    status: &'static str,
-    downstream_ref: Option<String>,
-    retry_count: u32,
-    /// Model milliseconds, as the SQL writes it.
-    next_retry_at: Option<u64>,
-    version: u32,
+fn num(n: u64) -> Json {
+    Json::num(n)
 }
 
-#[derive(Serialize)]
-struct ToolCallJson {
-    t_ms: u64,
-    clock: String,
-    call: u32,
-    tool: &'static str,
-    replica: &'static str,
-    request_key: Option<String>,
-    order_id: Option<String>,
-    review_id: Option<String>,
-    intent: u32,
-    attempt: u32,
-    subject: Option<String>,
+fn text(s: impl Into<String>) -> Json {
+    Json::Str(s.into())
 }
 
-#[derive(Serialize)]
-struct ToolResultJson {
-    t_ms: u64,
-    clock: String,
-    call: u32,
-    tool: &'static str,
-    replica: &'static str,
-    is_error: bool,
-    code: Option<&'static str>,
-    review_id: Option<String>,
-    status: Option<&'static str>,
-    /// When the agent heard it, if it has.
-    received_ms: Option<u64>,
+fn opt_text(s: Option<impl Into<String>>) -> Json {
+    Json::opt(s, text)
 }
 
-#[derive(Serialize)]
-struct RpcErrorJson {
-    t_ms: u64,
-    clock: String,
-    call: u32,
-    replica: &'static str,
-    code: i32,
-    message: &'static str,
+fn opt_num(n: Option<u64>) -> Json {
+    Json::opt(n, num)
 }
 
-#[derive(Serialize)]
-struct TransitionJson {
-    t_ms: u64,
-    clock: String,
-    row: String,
-    from: Option<&'static str>,
-    to: &'static str,
-    cause: &'static str,
-    actor: &'static str,
-    legal: bool,
+/// `t_ms` and `clock`, the first two members of every timed entry.
+fn at(t: Millis) -> [(&'static str, Json); 2] {
+    [("t_ms", num(t.ms())), ("clock", text(names::clock(t)))]
 }
 
-#[derive(Serialize)]
-struct DownstreamJson {
-    t_ms: u64,
-    clock: String,
+/// A timed entry: `t_ms`, `clock`, then `members`.
+fn timed<const N: usize>(t: Millis, members: [(&str, Json); N]) -> Json {
+    Json::Obj(at(t).into_iter().chain(members).map(|(name, value)| (name.to_owned(), value)).collect())
+}
+
+/// A Risk API call as the report follows it.
+struct Downstream {
+    t: Millis,
     kind: &'static str,
     caller: &'static str,
     request_key: String,
@@ -116,62 +72,15 @@ struct DownstreamJson {
     answered_ms: Option<u64>,
 }
 
-#[derive(Serialize)]
-struct ClaimJson {
-    t_ms: u64,
-    clock: String,
-    worker: &'static str,
-    row: String,
-    version: u32,
-    won: bool,
-}
-
-#[derive(Serialize, Default)]
-struct GateJson {
+/// A replica's gates: how full its queue and its slots got.
+#[derive(Default)]
+struct Gate {
     concurrency_cap: u32,
     queue_capacity: u32,
     gates_on: bool,
     max_queue: u32,
     max_in_flight: u32,
     overloaded: u32,
-}
-
-#[derive(Serialize)]
-struct CheckJson {
-    name: &'static str,
-    holds: Option<bool>,
-    figures: Map<String, Json>,
-}
-
-#[derive(Serialize)]
-struct EventJson {
-    t_ms: u64,
-    clock: String,
-    actor: &'static str,
-    kind: &'static str,
-    text: String,
-}
-
-#[derive(Serialize)]
-struct RunJson<'a> {
-    lab: &'static str,
-    settings: &'a Settings,
-    switches: Map<String, Json>,
-    clock_origin: String,
-    horizon_ms: u64,
-    end_ms: u64,
-    summary: SummaryJson,
-    reviews: Vec<ReviewJson>,
-    rows: Vec<RowJson>,
-    tool_calls: Vec<ToolCallJson>,
-    tool_results: Vec<ToolResultJson>,
-    jsonrpc_errors: Vec<RpcErrorJson>,
-    transitions: Vec<TransitionJson>,
-    downstream_calls: Vec<DownstreamJson>,
-    claims: Vec<ClaimJson>,
-    gates: Map<String, Json>,
-    checks: Vec<CheckJson>,
-    events: Vec<EventJson>,
 }
 
 fn answer_name(answer: Answer) -> &'static str {
@@ -189,28 +98,28 @@ fn answer_name(answer: Answer) -> &'static str {
 
 fn figure_json(value: Value) -> Json {
     match value {
-        Value::Count(n) | Value::Ms(n) => Json::from(n),
-        Value::Row(r) => Json::from(names::row(r)),
-        Value::Order(o) => Json::from(names::order(o)),
-        Value::Key(k) => Json::from(names::request_key(k)),
-        Value::Replica(r) => Json::from(r.name()),
+        Value::Count(n) | Value::Ms(n) => num(n),
+        Value::Row(r) => text(names::row(r)),
+        Value::Order(o) => text(names::order(o)),
+        Value::Key(k) => text(names::request_key(k)),
+        Value::Replica(r) => text(r.name()),
     }
 }
 
 /// The checks as JSON: name, holds (or null), figures by name.
 pub fn checks_json(checks: &[Check]) -> Json {
-    serde_json::to_value(checks.iter().map(check_json).collect::<Vec<_>>()).expect("checks serialise")
+    Json::Arr(checks.iter().map(check_json).collect())
 }
 
-fn check_json(check: &Check) -> CheckJson {
+fn check_json(check: &Check) -> Json {
     let figures = check.figures.iter().map(|f| (f.name.to_owned(), figure_json(f.value))).collect();
-    CheckJson { name: check.name.name(), holds: check.holds, figures }
+    obj([("name", text(check.name.name())), ("holds", Json::opt(check.holds, Json::Bool)), ("figures", map(figures))])
 }
 
 /// Every Risk API call with what became of it. A fault says more than the
 /// timeout that follows it, so a timeout does not overwrite it.
-fn downstream_calls(records: &[Record]) -> Vec<DownstreamJson> {
-    fn set(calls: &mut [DownstreamJson], ds: DownstreamId, outcome: String, answered: Option<Millis>, sticky: bool) {
+fn downstream_calls(records: &[Record]) -> Json {
+    fn set(calls: &mut [Downstream], ds: DownstreamId, outcome: String, answered: Option<Millis>, sticky: bool) {
         if let Some(c) = (ds.0 as usize).checked_sub(1).and_then(|i| calls.get_mut(i)) {
             if sticky && c.outcome != "pending" {
                 return;
@@ -219,11 +128,10 @@ fn downstream_calls(records: &[Record]) -> Vec<DownstreamJson> {
             c.answered_ms = answered.map(Millis::ms).or(c.answered_ms);
         }
     }
-    let mut calls: Vec<DownstreamJson> = Vec::new();
+    let mut calls: Vec<Downstream> = Vec::new();
     for r in records {
-        let fresh = |kind: &'static str, request_key, row| DownstreamJson {
-            t_ms: r.t.ms(),
-            clock: names::clock(r.t),
+        let fresh = |kind: &'static str, request_key, row| Downstream {
+            t: r.t,
             kind,
             caller: r.actor.name(),
             request_key: names::request_key(request_key),
@@ -250,12 +158,29 @@ fn downstream_calls(records: &[Record]) -> Vec<DownstreamJson> {
             _ => {}
         }
     }
-    calls
+    Json::Arr(
+        calls
+            .into_iter()
+            .map(|c| {
+                timed(
+                    c.t,
+                    [
+                        ("kind", text(c.kind)),
+                        ("caller", text(c.caller)),
+                        ("request_key", text(c.request_key)),
+                        ("row", text(c.row)),
+                        ("outcome", text(c.outcome)),
+                        ("answered_ms", opt_num(c.answered_ms)),
+                    ],
+                )
+            })
+            .collect(),
+    )
 }
 
-fn gates(run: &Run) -> Map<String, Json> {
+fn gates(run: &Run) -> Json {
     let config = run.settings().replica.gates;
-    let mut gates: [GateJson; 2] = Default::default();
+    let mut gates: [Gate; 2] = Default::default();
     for g in &mut gates {
         g.concurrency_cap = config.cap;
         g.queue_capacity = config.queue;
@@ -275,82 +200,95 @@ fn gates(run: &Run) -> Map<String, Json> {
             _ => {}
         }
     }
-    ReplicaId::ALL
-        .iter()
-        .zip(gates)
-        .map(|(r, g)| (r.name().to_owned(), serde_json::to_value(g).expect("gates serialise")))
-        .collect()
+    let gate = |g: Gate| {
+        map(vec![
+            ("concurrency_cap".to_owned(), num(g.concurrency_cap.into())),
+            ("queue_capacity".to_owned(), num(g.queue_capacity.into())),
+            ("gates_on".to_owned(), Json::Bool(g.gates_on)),
+            ("max_queue".to_owned(), num(g.max_queue.into())),
+            ("max_in_flight".to_owned(), num(g.max_in_flight.into())),
+            ("overloaded".to_owned(), num(g.overloaded.into())),
+        ])
+    };
+    map(ReplicaId::ALL.iter().zip(gates).map(|(r, g)| (r.name().to_owned(), gate(g))).collect())
 }
 
 /// The whole run as one pretty-printed JSON document.
 pub fn run_to_json(run: &Run) -> String {
     let s = run.summary();
     let records = run.records();
-    let clocked = |t: Millis| (t.ms(), names::clock(t));
-    let received: std::collections::BTreeMap<u32, u64> = records
-        .iter()
-        .filter_map(|r| match r.what {
-            What::ResultReceived { call, .. } => Some((call.0, r.t.ms())),
-            _ => None,
-        })
-        .collect();
+    // When the agent heard each call's result, by call number (from 1).
+    let mut received: Vec<Option<u64>> = Vec::new();
+    for r in records {
+        if let What::ResultReceived { call, .. } = r.what {
+            let i = call.0 as usize;
+            if received.len() <= i {
+                received.resize(i + 1, None);
+            }
+            received[i] = Some(r.t.ms());
+        }
+    }
     let mut tool_calls = Vec::new();
     let mut tool_results = Vec::new();
     let mut jsonrpc_errors = Vec::new();
     let mut transitions = Vec::new();
     let mut claims = Vec::new();
     for r in records {
-        let (t_ms, clock) = clocked(r.t);
+        let t = r.t;
         match r.what {
             What::ToolCall { call, tool, intent, attempt, request_key, order, review, subject, replica, .. } => {
-                tool_calls.push(ToolCallJson {
-                    t_ms,
-                    clock: clock.clone(),
-                    call: call.0,
-                    tool: tool.name(),
-                    replica: replica.name(),
-                    request_key: request_key.map(names::request_key),
-                    order_id: order.map(names::order),
-                    review_id: review.map(names::row),
-                    intent: intent.0,
-                    attempt,
-                    subject: subject.map(names::user),
-                });
+                tool_calls.push(timed(
+                    t,
+                    [
+                        ("call", num(call.0.into())),
+                        ("tool", text(tool.name())),
+                        ("replica", text(replica.name())),
+                        ("request_key", opt_text(request_key.map(names::request_key))),
+                        ("order_id", opt_text(order.map(names::order))),
+                        ("review_id", opt_text(review.map(names::row))),
+                        ("intent", num(intent.0.into())),
+                        ("attempt", num(attempt.into())),
+                        ("subject", opt_text(subject.map(names::user))),
+                    ],
+                ));
             }
             What::ToolResult { call, tool, reply } => {
                 let (code, status) = match reply {
                     Reply::Review { status, .. } => (None, Some(status.name())),
                     Reply::Error { code, .. } => (Some(code.name()), None),
                 };
-                tool_results.push(ToolResultJson {
-                    t_ms,
-                    clock: clock.clone(),
-                    call: call.0,
-                    tool: tool.name(),
-                    replica: r.actor.name(),
-                    is_error: reply.is_error(),
-                    code,
-                    review_id: reply.row().map(names::row),
-                    status,
-                    received_ms: received.get(&call.0).copied(),
-                });
+                tool_results.push(timed(
+                    t,
+                    [
+                        ("call", num(call.0.into())),
+                        ("tool", text(tool.name())),
+                        ("replica", text(r.actor.name())),
+                        ("is_error", Json::Bool(reply.is_error())),
+                        ("code", opt_text(code)),
+                        ("review_id", opt_text(reply.row().map(names::row))),
+                        ("status", opt_text(status)),
+                        ("received_ms", opt_num(received.get(call.0 as usize).copied().flatten())),
+                    ],
+                ));
             }
-            What::RpcError { call, error } => jsonrpc_errors.push(RpcErrorJson {
-                t_ms,
-                clock: clock.clone(),
-                call: call.0,
-                replica: r.actor.name(),
-                code: error.code(),
-                message: error.name(),
-            }),
-            What::Claim { by, claim, version, won, .. } => claims.push(ClaimJson {
-                t_ms,
-                clock: clock.clone(),
-                worker: by.name(),
-                row: names::row(claim.row()),
-                version,
-                won,
-            }),
+            What::RpcError { call, error } => jsonrpc_errors.push(timed(
+                t,
+                [
+                    ("call", num(call.0.into())),
+                    ("replica", text(r.actor.name())),
+                    ("code", Json::num(error.code())),
+                    ("message", text(error.name())),
+                ],
+            )),
+            What::Claim { by, claim, version, won, .. } => claims.push(timed(
+                t,
+                [
+                    ("worker", text(by.name())),
+                    ("row", text(names::row(claim.row()))),
+                    ("version", num(version.into())),
+                    ("won", Json::Bool(won)),
+                ],
+            )),
             _ => {}
         }
         if let Some(m) = r.row_move() {
@@ -358,84 +296,128 @@ pub fn run_to_json(run: &Run) -> String {
                 Issuer::Replica(replica, _) => replica.name(),
                 Issuer::Worker(worker) => worker.name(),
             };
-            transitions.push(TransitionJson {
-                t_ms,
-                clock,
-                row: names::row(m.row),
-                from: m.from.map(|f| f.name()),
-                to: m.to.name(),
-                cause: m.cause.name(),
-                actor,
-                legal: m.legal,
-            });
+            transitions.push(timed(
+                t,
+                [
+                    ("row", text(names::row(m.row))),
+                    ("from", opt_text(m.from.map(|f| f.name()))),
+                    ("to", text(m.to.name())),
+                    ("cause", text(m.cause.name())),
+                    ("actor", text(actor)),
+                    ("legal", Json::Bool(m.legal)),
+                ],
+            ));
         }
     }
     let switches =
-        Pattern::ALL.iter().map(|p| (p.name().to_owned(), Json::from(run.settings().switches.get(*p)))).collect();
-    let doc = RunJson {
-        lab: "risk",
-        settings: run.settings(),
-        switches,
-        clock_origin: names::clock(Millis::ZERO),
-        horizon_ms: run.horizon().ms(),
-        end_ms: s.end.ms(),
-        summary: SummaryJson {
-            tool_calls: s.tool_calls,
-            reviews: s.reviews,
-            rows: s.rows,
-            creates: s.creates,
-            finds: s.finds,
-            claims_won: s.claims_won,
-            claims_lost: s.claims_lost,
-            overloaded: s.overloaded,
-        },
-        reviews: run
-            .reviews()
-            .iter()
-            .map(|v| ReviewJson {
-                t_ms: v.at.ms(),
-                clock: names::clock(v.at),
-                review_ref: names::review(v.review),
-                request_key: names::request_key(v.request_key),
-                business_key: names::business_key(BusinessKey(v.order)),
-                order_id: names::order(v.order),
-            })
-            .collect(),
-        rows: run
-            .rows()
-            .iter()
-            .map(|row| RowJson {
-                id: names::row(row.id),
-                request_key: names::request_key(row.request_key),
-                business_key: names::business_key(row.business_key()),
-                order_id: names::order(row.order),
-                requester_id: names::user(row.requester),
-                status: row.status.name(),
-                downstream_ref: row.downstream_ref.map(names::review),
-                retry_count: row.retry_count,
-                next_retry_at: row.next_retry_at.map(Millis::ms),
-                version: row.version,
-            })
-            .collect(),
-        tool_calls,
-        tool_results,
-        jsonrpc_errors,
-        transitions,
-        downstream_calls: downstream_calls(records),
-        claims,
-        gates: gates(run),
-        checks: run.checks().iter().map(check_json).collect(),
-        events: records
-            .iter()
-            .map(|r| EventJson {
-                t_ms: r.t.ms(),
-                clock: names::clock(r.t),
-                actor: r.actor.name(),
-                kind: r.kind(),
-                text: sentence(r),
-            })
-            .collect(),
-    };
-    // Serialising plain structs of strings, numbers and maps cannot fail.
-    serde_json::to_string_pretty(&doc).expect("run JSON serialises")
+        Pattern::ALL.iter().map(|p| (p.name().to_owned(), Json::Bool(run.settings().switches.get(*p)))).collect();
+    let summary = obj([
+        ("tool_calls", num(s.tool_calls.into())),
+        ("reviews", num(s.reviews.into())),
+        ("rows", num(s.rows.into())),
+        ("creates", num(s.creates.into())),
+        ("finds", num(s.finds.into())),
+        ("claims_won", num(s.claims_won.into())),
+        ("claims_lost", num(s.claims_lost.into())),
+        ("overloaded", num(s.overloaded.into())),
+    ]);
+    let reviews = run
+        .reviews()
+        .iter()
+        .map(|v| {
+            timed(
+                v.at,
+                [
+                    ("review_ref", text(names::review(v.review))),
+                    ("request_key", text(names::request_key(v.request_key))),
+                    ("business_key", text(names::business_key(BusinessKey(v.order)))),
+                    ("order_id", text(names::order(v.order))),
+                ],
+            )
+        })
+        .collect();
+    let rows = run
+        .rows()
+        .iter()
+        .map(|row| {
+            obj([
+                ("id", text(names::row(row.id))),
+                ("request_key", text(names::request_key(row.request_key))),
+                ("business_key", text(names::business_key(row.business_key()))),
+                ("order_id", text(names::order(row.order))),
+                ("requester_id", text(names::user(row.requester))),
+                ("status", text(row.status.name())),
+                ("downstream_ref", opt_text(row.downstream_ref.map(names::review))),
+                ("retry_count", num(row.retry_count.into())),
+                // Model milliseconds, as the SQL writes it.
+                ("next_retry_at", opt_num(row.next_retry_at.map(Millis::ms))),
+                ("version", num(row.version.into())),
+            ])
+        })
+        .collect();
+    let events = records
+        .iter()
+        .map(|r| timed(r.t, [("actor", text(r.actor.name())), ("kind", text(r.kind())), ("text", text(sentence(r)))]))
+        .collect();
+    obj([
+        ("lab", text("risk")),
+        ("settings", run.settings().to_json_doc()),
+        ("switches", map(switches)),
+        ("clock_origin", text(names::clock(Millis::ZERO))),
+        ("horizon_ms", num(run.horizon().ms())),
+        ("end_ms", num(s.end.ms())),
+        ("summary", summary),
+        ("reviews", Json::Arr(reviews)),
+        ("rows", Json::Arr(rows)),
+        ("tool_calls", Json::Arr(tool_calls)),
+        ("tool_results", Json::Arr(tool_results)),
+        ("jsonrpc_errors", Json::Arr(jsonrpc_errors)),
+        ("transitions", Json::Arr(transitions)),
+        ("downstream_calls", downstream_calls(records)),
+        ("claims", Json::Arr(claims)),
+        ("gates", gates(run)),
+        ("checks", checks_json(&run.checks())),
+        ("events", Json::Arr(events)),
+    ])
+    .pretty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::json::parse;
+    use crate::sim::risk::settings::{Mode, Preset};
+    use crate::sim::risk::{Run, Settings};
+
+    fn names(doc: &Json) -> Vec<&str> {
+        match doc {
+            Json::Obj(members) => members.iter().map(|(n, _)| n.as_str()).collect(),
+            _ => panic!("not an object"),
+        }
+    }
+
+    #[test]
+    fn maps_list_their_members_by_name_and_records_keep_the_schema_order() {
+        let run = Run::simulate(&Settings::preset(Preset::Incident, Mode::Naive)).unwrap();
+        let doc = parse(&run_to_json(&run)).unwrap();
+        assert_eq!(
+            names(&doc)[..6],
+            ["lab", "settings", "switches", "clock_origin", "horizon_ms", "end_ms"],
+            "the document's own members in the schema's order"
+        );
+        let switches = names(doc.get("switches").unwrap());
+        let mut by_name: Vec<&str> = Pattern::ALL.iter().map(|p| p.name()).collect();
+        by_name.sort_unstable();
+        assert_eq!(switches, by_name);
+        let gates = doc.get("gates").unwrap();
+        assert_eq!(names(gates), ["A", "B"]);
+        let gate = names(gates.get("A").unwrap());
+        assert_eq!(gate, ["concurrency_cap", "gates_on", "max_in_flight", "max_queue", "overloaded", "queue_capacity"]);
+    }
+
+    #[test]
+    fn a_later_member_of_the_same_name_replaces_the_earlier() {
+        let m = map(vec![("b".into(), num(1)), ("a".into(), num(2)), ("b".into(), num(3))]);
+        assert_eq!(m, Json::Obj(vec![("a".into(), num(2)), ("b".into(), num(3))]));
+    }
 }
