@@ -1,11 +1,148 @@
-// Loads the WebAssembly app. Kept in its own file so the page needs no
-// inline script and runs under a strict Content-Security-Policy.
-import init from "./idempotency-lab.js";
+// Hosts every lab on this page. Each lab is a WebAssembly bundle of its own
+// that mounts into a root element here; the opening lab's bundle is the
+// only one the page loads at first. Kept in its own file so the page needs
+// no inline script and runs under a strict Content-Security-Policy.
+//
+// Turning to another lab swaps its root element for the shown one in a
+// single DOM operation, so the page never holds two labs' ids at once and
+// each lab keeps its state while set aside. A lab's code is fetched and
+// compiled when the pointer or the focus reaches the Lab switcher, and the
+// lab is made ready out of the page, so the switch itself draws nothing
+// new. The root element's `data-lab` names the shown lab: a lab set aside
+// neither answers keys nor writes the address nor sets the theme.
 
-init().catch((error) => {
+// Each lab's bundle and styles, where its files are (for its worker),
+// and the page's title while it is shown (as on the lab's own page).
+const LABS = {
+  ack: { module: "./idempotency-lab.js", styles: [], title: document.title },
+  risk: {
+    module: "./risk/risk-page.js",
+    styles: ["./risk/risk.css"],
+    base: "risk/",
+    title: "Idempotency Lab: the risk-review incident",
+  },
+  storms: {
+    module: "./storms/storms-page.js",
+    styles: ["./storms/storm.css"],
+    base: "storms/",
+    title: "Idempotency Lab: retry storms",
+  },
+};
+
+const page = document.documentElement;
+// lab -> its root element, in the page or set aside (the labs find theirs
+// here: a root set aside is not in the document)
+const roots = {};
+const ready = new Map(); // lab -> promise of its root, once its app is mounted
+const queries = new Map(); // lab -> its address query when it was set aside
+let wanted = null; // the lab the reader asked for last
+let displayed = null; // the lab whose root is in the page
+
+// The lab a query names (the last `lab=` wins, as in the labs' own
+// parsers); anything else is the first lab's to read and explain.
+function labIn(search) {
+  const named = new URLSearchParams(search).getAll("lab").pop();
+  return Object.hasOwn(LABS, named ?? "") ? named : "ack";
+}
+
+function fail(error) {
   const message = document.createElement("p");
   message.className = "boot-error";
+  message.setAttribute("role", "alert");
   message.textContent =
     "Idempotency Lab could not start in this browser (" + String(error) + "). It needs WebAssembly.";
   document.body.append(message);
+}
+
+// Loads `lab`'s bundle and styles and mounts its app into a root of its
+// own, started from `query`; the root is out of the page unless `inPage`.
+function prepare(lab, query, inPage) {
+  if (!ready.has(lab)) {
+    const spec = LABS[lab];
+    for (const href of spec.styles) {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = href;
+      document.head.append(link);
+    }
+    const root = document.createElement("div");
+    root.className = "lab-root";
+    root.dataset.labRoot = lab;
+    root.dataset.query = query;
+    if (spec.base) root.dataset.base = spec.base;
+    roots[lab] = root;
+    if (inPage) {
+      document.body.append(root);
+      displayed = lab;
+    }
+    const mounted = import(spec.module)
+      .then((module) => module.default())
+      .then(() => root);
+    // A lab that failed to load may be tried again.
+    mounted.catch(() => ready.delete(lab));
+    ready.set(lab, mounted);
+  }
+  return ready.get(lab);
+}
+
+// Shows `lab`. The first lab mounts in the page; any other is made ready
+// out of it and then takes the shown lab's place in one step, while the
+// shown lab stays usable until then. `query` starts a lab that is not
+// ready yet; `push` adds a history entry for the switch.
+async function show(lab, query, push) {
+  if (lab === wanted) return;
+  wanted = lab;
+  if (!displayed) {
+    page.dataset.lab = lab;
+    document.title = LABS[lab].title;
+    await prepare(lab, query, true);
+    return;
+  }
+  const root = await prepare(lab, query, false);
+  if (wanted !== lab || displayed === lab) return;
+  queries.set(displayed, location.search);
+  const leaving = roots[displayed];
+  const hadFocus = leaving.contains(document.activeElement);
+  page.dataset.lab = lab;
+  leaving.replaceWith(root);
+  displayed = lab;
+  document.title = LABS[lab].title;
+  if (push) history.pushState(null, "", location.pathname + (queries.get(lab) ?? "?" + query));
+  // The lab takes the theme the reader had, writes its own address and
+  // measures its layout again.
+  window.dispatchEvent(new Event("idempotency-lab:shown"));
+  // Whoever switched from the keyboard keeps their place: the new lab's
+  // switcher takes the focus once the lab is on screen (focusing costs a
+  // frame's worth of work of its own).
+  const switcher = root.querySelector("#lab-switch");
+  if (hadFocus && switcher) {
+    requestAnimationFrame(() => setTimeout(() => displayed === lab && switcher.focus()));
+  }
+}
+
+// The other labs, made ready when the reader reaches for the switcher.
+function reach(event) {
+  if (!(event.target instanceof Element) || !event.target.closest("#lab-switch")) return;
+  const theme = page.dataset.theme;
+  for (const lab of Object.keys(LABS)) {
+    if (ready.has(lab)) continue;
+    prepare(lab, "lab=" + lab + (theme && theme !== "auto" ? "&theme=" + theme : ""), false).catch(() => {});
+  }
+}
+document.addEventListener("pointerover", reach);
+document.addEventListener("focusin", reach);
+
+// Back and forward move between labs too.
+window.addEventListener("popstate", () => {
+  show(labIn(location.search), location.search.slice(1), false).catch(fail);
 });
+
+// The Lab switcher calls this.
+window.idempotencyLab = {
+  roots,
+  switchTo(lab, query) {
+    if (Object.hasOwn(LABS, lab)) show(lab, query, true).catch(fail);
+  },
+};
+
+show(labIn(location.search), location.search.slice(1), false).catch(fail);

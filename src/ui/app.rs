@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::view::url::{LabKind, parse_query, to_query};
 
 use super::chart::Chart;
-use super::chrome::{CurrentLab, embed_footer, masthead, pass_on};
+use super::chrome::{CurrentLab, embed_footer, masthead, pass_on, shown_again};
 use super::compare::{ComparePanel, Differences, fork_here};
 use super::controls::Controls;
 use super::dom;
@@ -26,15 +26,16 @@ use super::state::Lab;
 use super::timeline::{Side, Timeline};
 use super::toolbar::lab_toolbar;
 
-/// The lost-acknowledgement lab's page (the opening page), configured
-/// from its address. The other labs are pages of their own, so this one
-/// downloads none of their code; a link naming another lab is passed on to
-/// its page.
+/// The lost-acknowledgement lab (the opening page's), configured from its
+/// address. The other labs are bundles of their own, so this one carries
+/// none of their code; the page that hosts every lab loads another lab's
+/// bundle when the reader turns to it.
 #[component]
 pub fn App() -> impl IntoView {
-    let link = parse_query(&dom::location_search());
+    let link = parse_query(&dom::lab_query(LabKind::Ack));
     pass_on(link.state.lab, LabKind::Ack);
     let lab = Lab::new(link.state.clone(), link.is_link, link.notices);
+    let shown = shown_again(LabKind::Ack, lab.look.theme);
 
     // The address bar follows the run's settings and the playhead, but not
     // every frame of playback (browsers limit how often it may change).
@@ -46,7 +47,8 @@ pub fn App() -> impl IntoView {
         lab.compare.fork.track();
         lab.present.track();
         lab.pins.track();
-        if !lab.player.playing.get() {
+        shown.track();
+        if !lab.player.playing.get() && dom::is_showing(LabKind::Ack) {
             // The address bar stays clean at the start of a run; shared links
             // always say where the playhead is.
             let mut state = lab.link_state();

@@ -176,9 +176,7 @@ pub fn LineChartView(
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let legend = NodeRef::<leptos::html::Ul>::new();
-    let resized = RwSignal::new(0u32);
-    let listener = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n = n.wrapping_add(1)));
-    on_cleanup(move || listener.remove());
+    let resized = super::chrome::relayout();
     Effect::new(move |_| {
         resized.track();
         theme.track();

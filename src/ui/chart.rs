@@ -18,7 +18,8 @@ pub fn Chart(lab: Lab) -> impl IntoView {
     let data = Memo::new(move |_| lab.run.with(|run| ChartData::of(run)));
     let frame = NodeRef::<leptos::html::Div>::new();
     // The chart is laid out for the width its panel has; a new width (a
-    // resized window, a rotated phone) lays it out again.
+    // resized window, a rotated phone, the lab shown again after the window
+    // changed) lays it out again.
     let width = RwSignal::new(640.0);
     let measure = move || {
         if let Some(el) = frame.get_untracked() {
@@ -28,8 +29,11 @@ pub fn Chart(lab: Lab) -> impl IntoView {
             }
         }
     };
-    let listener = window_event_listener(leptos::ev::resize, move |_| measure());
-    on_cleanup(move || listener.remove());
+    let relaid = super::chrome::relayout();
+    Effect::new(move |_| {
+        relaid.track();
+        measure();
+    });
     request_animation_frame(measure);
     let geometry = Memo::new(move |_| data.with(|d| d.geometry(width.get())));
     let description = move || {

@@ -32,7 +32,13 @@ impl Look {
     /// attributes).
     pub fn show_on(&self, host: Host) {
         let theme = self.theme;
-        Effect::new(move |_| host.set_attribute("data-theme", theme.get().name()));
+        let lab = use_context::<CurrentLab>().map(|c| c.0);
+        Effect::new(move |_| {
+            let theme = theme.get();
+            if host.is_element() || lab.is_none_or(dom::is_showing) {
+                host.set_attribute("data-theme", theme.name());
+            }
+        });
         self.host.with_value(|(accent, font)| {
             if let Some(hex) = accent {
                 host.set_property("--il-accent", &format!("#{hex}"));
@@ -66,8 +72,9 @@ pub fn lab_address(to: LabKind, from: LabKind, query: &str) -> String {
     if query.is_empty() { format!("{root}{page}") } else { format!("{root}{page}?{query}") }
 }
 
-/// The "Lab" switcher: each lab is a page of its own; switching opens it
-/// with the same theme.
+/// The "Lab" switcher. On the page that hosts every lab, switching shows
+/// the other lab in place (set aside, each keeps its state); on a lab's own
+/// page it opens the other lab's page. Either way the theme comes along.
 #[component]
 pub fn LabSwitcher() -> impl IntoView {
     let Some(CurrentLab(current, theme)) = use_context::<CurrentLab>() else {
@@ -87,7 +94,13 @@ pub fn LabSwitcher() -> impl IntoView {
                         if theme != Theme::Auto {
                             query.push_str(&format!("&theme={}", theme.name()));
                         }
-                        dom::navigate(&lab_address(to, current, &query));
+                        if dom::switch_lab(to, &query) {
+                            // This lab is set aside; shown again, its
+                            // switcher names it.
+                            ev.target().set_value(current.name());
+                        } else {
+                            dom::navigate(&lab_address(to, current, &query));
+                        }
                     }
                 }
             >
@@ -99,6 +112,50 @@ pub fn LabSwitcher() -> impl IntoView {
         </div>
     }
     .into_any()
+}
+
+/// Fires each time the page that hosts every lab shows `lab` again, after
+/// `lab` has taken the theme the reader had on the lab they left. Whatever
+/// a lab keeps in the address tracks it, so the address is the shown
+/// lab's again.
+pub fn shown_again(lab: LabKind, theme: RwSignal<Theme>) -> Trigger {
+    let shown = Trigger::new();
+    let handle = window_event_listener_untyped("idempotency-lab:shown", move |_| {
+        if !dom::is_showing(lab) {
+            return;
+        }
+        let page_theme = dom::document()
+            .and_then(|d| d.document_element())
+            .and_then(|root| root.get_attribute("data-theme"))
+            .and_then(|name| Theme::ALL.into_iter().find(|t| t.name() == name));
+        if let Some(t) = page_theme {
+            theme.set(t);
+        }
+        shown.notify();
+    });
+    on_cleanup(move || handle.remove());
+    shown
+}
+
+/// Moves when what a lab measures from its layout (a chart's width) needs
+/// measuring again: the window was resized while the lab is shown, or the
+/// page that hosts every lab shows it again. A lab set aside measures
+/// nothing (it has no layout).
+pub fn relayout() -> ReadSignal<u32> {
+    let lab = use_context::<CurrentLab>().map(|c| c.0);
+    let count = RwSignal::new(0u32);
+    let bump = move || {
+        if lab.is_none_or(dom::is_showing) {
+            count.update(|n| *n = n.wrapping_add(1));
+        }
+    };
+    let resize = window_event_listener(leptos::ev::resize, move |_| bump());
+    let shown = window_event_listener_untyped("idempotency-lab:shown", move |_| bump());
+    on_cleanup(move || {
+        resize.remove();
+        shown.remove();
+    });
+    count.read_only()
 }
 
 /// A link naming another lab than `page`'s belongs on that lab's page:

@@ -4,6 +4,8 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::view::url::LabKind;
+
 pub fn window() -> Option<web_sys::Window> {
     web_sys::window()
 }
@@ -39,6 +41,60 @@ pub fn location_base() -> String {
             Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
         })
         .unwrap_or_default()
+}
+
+/// The page that hosts every lab: the object its boot script keeps as
+/// `window.idempotencyLab`.
+fn lab_host() -> Option<JsValue> {
+    let window: JsValue = window()?.into();
+    let host = js_sys::Reflect::get(&window, &JsValue::from_str("idempotencyLab")).ok()?;
+    host.is_object().then_some(host)
+}
+
+/// The element `lab` mounts into on the page that hosts every lab (its
+/// boot script's `roots`; the element may be set aside, out of the page);
+/// `None` on a lab's own page.
+pub fn lab_root(lab: LabKind) -> Option<web_sys::HtmlElement> {
+    let roots = js_sys::Reflect::get(&lab_host()?, &JsValue::from_str("roots")).ok()?;
+    js_sys::Reflect::get(&roots, &JsValue::from_str(lab.name())).ok()?.dyn_into().ok()
+}
+
+/// Whether `lab` is the one the reader sees: always on a lab's own page;
+/// on the page that hosts every lab, the one its root element names
+/// (`data-lab`). A lab that is set aside neither writes the address nor
+/// answers keys nor sets the page's theme.
+pub fn is_showing(lab: LabKind) -> bool {
+    document()
+        .and_then(|d| d.document_element())
+        .and_then(|root| root.get_attribute("data-lab"))
+        .is_none_or(|shown| shown == lab.name())
+}
+
+/// The query `lab` starts from: the one the host page gave its root (a
+/// lab made ready before it is shown, while the address still belongs to
+/// another), or the address's.
+pub fn lab_query(lab: LabKind) -> String {
+    lab_root(lab).and_then(|root| root.get_attribute("data-query")).unwrap_or_else(location_search)
+}
+
+/// Where `lab`'s own files are, relative to the page (`data-base` on its
+/// root; nothing on its own page).
+pub fn lab_base(lab: LabKind) -> String {
+    lab_root(lab).and_then(|root| root.get_attribute("data-base")).unwrap_or_default()
+}
+
+/// Asks the page that hosts every lab to show `lab`, starting from
+/// `query` if it is not ready yet. False on a lab's own page, which has
+/// no such host.
+pub fn switch_lab(lab: LabKind, query: &str) -> bool {
+    let Some(host) = lab_host() else { return false };
+    let Some(switch) = js_sys::Reflect::get(&host, &JsValue::from_str("switchTo"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return false;
+    };
+    switch.call2(&host, &JsValue::from_str(lab.name()), &JsValue::from_str(query)).is_ok()
 }
 
 /// Opens another address (another lab's page).

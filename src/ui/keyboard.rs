@@ -68,7 +68,13 @@ pub fn install<R: Replay>(lab: R, dialog: NodeRef<html::Dialog>) {
     };
     match Host::current().element() {
         None => {
-            let handle = window_event_listener(ev::keydown, handler);
+            // On the page that hosts every lab, only the shown lab listens.
+            let lab = use_context::<super::chrome::CurrentLab>().map(|c| c.0);
+            let handle = window_event_listener(ev::keydown, move |e| {
+                if lab.is_none_or(dom::is_showing) {
+                    handler(e);
+                }
+            });
             on_cleanup(move || handle.remove());
         }
         Some(element) => {

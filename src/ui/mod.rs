@@ -37,6 +37,8 @@ mod timeline;
 mod toolbar;
 
 pub use app::{App, Workbench};
+
+use crate::view;
 pub use chart::Chart;
 pub use controls::Controls;
 pub use experiments::Experiments;
@@ -50,25 +52,34 @@ pub use timeline::{Side, Timeline};
 /// screen (read by `make bench`).
 pub const RENDERED_MARK: &str = "idempotency-lab:rendered";
 
-/// Mounts the risk-review lab's page on the body.
+/// Mounts `app`, the page of `lab`: in its root element on the page that
+/// hosts every lab, or on the body of its own page.
+fn mount_lab<V: leptos::prelude::IntoView + 'static>(lab: view::url::LabKind, app: fn() -> V) {
+    match dom::lab_root(lab) {
+        Some(root) => leptos::mount::mount_to(root, app).forget(),
+        None => leptos::mount::mount_to_body(app),
+    }
+}
+
+/// Mounts the risk-review lab.
 pub fn start_risk() {
-    leptos::mount::mount_to_body(risk::RiskApp);
+    mount_lab(view::url::LabKind::Risk, risk::RiskApp);
 }
 
-/// Mounts the storm lab's page on the body.
+/// Mounts the storm lab.
 pub fn start_storms() {
-    leptos::mount::mount_to_body(storm::StormsApp);
+    mount_lab(view::url::LabKind::Storms, storm::StormsApp);
 }
 
-/// Mounts the app on the page's body, on the lab's own page (its body is
-/// marked `data-lab-page`). Loaded by the custom element's script into
-/// someone else's page, it mounts nothing: each element mounts itself.
+/// Mounts the first lab on the lab's page (its body is marked
+/// `data-lab-page`). Loaded by the custom element's script into someone
+/// else's page, it mounts nothing: each element mounts itself.
 pub fn start() {
     let is_lab_page = dom::document().and_then(|d| d.body()).is_some_and(|b| b.has_attribute("data-lab-page"));
     if !is_lab_page {
         return;
     }
-    leptos::mount::mount_to_body(App);
+    mount_lab(view::url::LabKind::Ack, App);
     leptos::prelude::request_animation_frame(|| {
         if let Some(performance) = dom::window().and_then(|w| w.performance()) {
             let _ = performance.mark(RENDERED_MARK);

@@ -35,7 +35,7 @@ use leptos::prelude::*;
 use crate::sim::risk::Settings;
 use crate::view::url::{LabKind, decode_settings, parse_query_on, to_query};
 
-use super::chrome::{CurrentLab, embed_footer, masthead, pass_on};
+use super::chrome::{CurrentLab, embed_footer, masthead, pass_on, shown_again};
 use super::dom;
 use super::element::Host;
 use super::keyboard::{self, ShortcutsDialog};
@@ -46,11 +46,12 @@ use super::share::{share_url, toolbar};
 /// The risk-review lab's page, configured from its address.
 #[component]
 pub fn RiskApp() -> impl IntoView {
-    let link = parse_query_on(&dom::location_search(), LabKind::Risk);
+    let link = parse_query_on(&dom::lab_query(LabKind::Risk), LabKind::Risk);
     pass_on(link.state.lab, LabKind::Risk);
     let (settings, refused) = decode_settings::<Settings>(&link.state.lab_params);
     let notices = link.notices.into_iter().chain(refused).collect();
     let risk = Risk::new(settings, &link.state, notices);
+    let shown = shown_again(LabKind::Risk, risk.look.theme);
     // The address bar follows the settings and the playhead, but not every
     // frame of playback (browsers limit how often it may change), and a
     // moment after a change rather than in the same frame: rewriting the
@@ -60,14 +61,15 @@ pub fn RiskApp() -> impl IntoView {
         risk.run.track();
         risk.player.playhead.track();
         risk.look.theme.track();
-        if risk.player.playing.get() {
+        shown.track();
+        if risk.player.playing.get() || !dom::is_showing(LabKind::Risk) {
             return;
         }
         let ticket = pending.get_value().wrapping_add(1);
         pending.set_value(ticket);
         set_timeout(
             move || {
-                if pending.get_value() == ticket {
+                if pending.get_value() == ticket && dom::is_showing(LabKind::Risk) {
                     let mut state = risk.link_state();
                     state.at = state.at.filter(|t| t.ms() > 0);
                     dom::replace_query(&to_query(&state));

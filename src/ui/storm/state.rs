@@ -20,8 +20,8 @@ use super::super::form::Form;
 use super::super::notices::Notices;
 use super::super::predict::{Asked, ask, predict, waiting};
 
-/// Where the worker's loader is, next to the page.
-const WORKER_URL: &str = "./storm-worker_loader.js";
+/// The worker's loader, next to the lab's other files.
+const WORKER_LOADER: &str = "storm-worker_loader.js";
 
 /// A long job under way.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,7 +200,8 @@ impl Storm {
         if let Some(w) = self.worker.with_value(|w| w.clone()) {
             return Some(w);
         }
-        let worker = web_sys::Worker::new(WORKER_URL).ok()?;
+        let url = format!("{}{WORKER_LOADER}", super::super::dom::lab_base(LabKind::Storms));
+        let worker = web_sys::Worker::new(&url).ok()?;
         let me = *self;
         let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             if let Some(text) = e.data().as_string() {

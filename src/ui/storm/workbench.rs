@@ -8,7 +8,7 @@ use crate::view::linechart::LineChart;
 use crate::view::storm::charts::{aws_chart, load_chart, work_chart};
 use crate::view::storm::presets::{AXES, Figure, PRESETS, heat, relevant};
 use crate::view::storm::report::{OverloadReport, StormDoc};
-use crate::view::url::to_query;
+use crate::view::url::{LabKind, to_query};
 
 use super::super::canvas::LineChartView;
 use super::super::chrome::masthead;
@@ -18,11 +18,22 @@ use super::super::notices::NoticeList;
 use super::state::Storm;
 
 #[component]
-pub fn StormWorkbench(storm: Storm) -> impl IntoView {
-    // The address bar follows the settings.
+pub fn StormWorkbench(
+    storm: Storm,
+    /// Fires when the page that hosts every lab shows this one again.
+    #[prop(optional)]
+    shown: Option<Trigger>,
+) -> impl IntoView {
+    // The address bar follows the settings (while this lab is shown).
     Effect::new(move |_| {
         storm.settings.track();
-        dom::replace_query(&to_query(&storm.link_state(storm.theme.get())));
+        if let Some(shown) = shown {
+            shown.track();
+        }
+        let state = storm.link_state(storm.theme.get());
+        if dom::is_showing(LabKind::Storms) {
+            dom::replace_query(&to_query(&state));
+        }
     });
     // The first run, once the page is up.
     request_animation_frame(move || storm.run());

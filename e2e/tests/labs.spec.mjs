@@ -1,0 +1,89 @@
+// The opening page hosts every lab: the Lab switcher shows another lab in
+// place, each lab keeps its state while set aside, and only the shown lab
+// owns the address, the keys, the theme and the page's ids.
+import { test, expect, mirror, seriousViolations } from "./fixtures.mjs";
+
+const lab = (page) => page.getByLabel("Lab", { exact: true });
+const riskMirror = (page) => mirror(page).filter({ hasText: "Risk-review lab" });
+const ackMirror = (page) => mirror(page).filter({ hasNotText: "Risk-review lab" });
+
+test("switching labs keeps each lab's state and address, and back returns to the lab before", async ({ page }) => {
+  await page.goto("/?dedup=off&at=4.05");
+  await expect(ackMirror(page)).toContainText("Model time: 4.05 s");
+  const ackText = await mirror(page).textContent();
+
+  await lab(page).selectOption("risk");
+  await expect(riskMirror(page)).toContainText("preset incident, mode naive");
+  await expect(page).toHaveURL(/\/\?lab=risk/);
+  await expect(page).toHaveTitle("Idempotency Lab: the risk-review incident");
+  await page.getByLabel("Preset", { exact: true }).selectOption("forged-order");
+  await expect(page).toHaveURL(/preset=forged-order/);
+  // One lab's page parts at a time: its ids are the page's only ones.
+  await expect(page.locator("#lab-switch")).toHaveCount(1);
+  await expect(page.locator(".app")).toHaveCount(1);
+
+  // From the keyboard: the switcher has the focus, and the new lab's
+  // switcher takes it.
+  await lab(page).focus();
+  await lab(page).selectOption("ack");
+  await expect(mirror(page)).toHaveText(ackText);
+  await expect(page).toHaveURL(/dedup=off/);
+  await expect(page).toHaveURL(/at=4\.05/);
+  await expect(lab(page)).toBeFocused();
+  await expect(lab(page)).toHaveValue("ack");
+
+  await lab(page).selectOption("risk");
+  await expect(page.getByLabel("Preset", { exact: true })).toHaveValue("forged-order");
+  await expect(page).toHaveURL(/lab=risk&preset=forged-order/);
+
+  await page.goBack();
+  await expect(mirror(page)).toHaveText(ackText);
+  await page.goForward();
+  await expect(page.getByLabel("Preset", { exact: true })).toHaveValue("forged-order");
+});
+
+test("keys reach only the shown lab", async ({ page }) => {
+  await page.goto("/");
+  await expect(ackMirror(page)).toContainText("Model time: 0.00 s");
+  const ackText = await mirror(page).textContent();
+  await lab(page).selectOption("risk");
+  await expect(riskMirror(page)).toBeVisible();
+  const riskBefore = await mirror(page).textContent();
+  await page.locator("body").click({ position: { x: 5, y: 5 } });
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+  await expect(mirror(page)).not.toHaveText(riskBefore);
+  await lab(page).selectOption("ack");
+  await expect(mirror(page)).toHaveText(ackText);
+});
+
+test("the reader's theme comes along to the other lab, both ways", async ({ page }) => {
+  await page.goto("/");
+  await page.getByLabel("Lab", { exact: true }).hover();
+  await lab(page).selectOption("risk");
+  await expect(riskMirror(page)).toBeVisible();
+  await page.getByLabel("Theme").selectOption("dark");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await lab(page).selectOption("ack");
+  await expect(page.getByLabel("Theme")).toHaveValue("dark");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(page).toHaveURL(/theme=dark/);
+  await page.getByLabel("Theme").selectOption("light");
+  await lab(page).selectOption("risk");
+  await expect(page.getByLabel("Theme")).toHaveValue("light");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+});
+
+test.describe("accessibility", () => {
+  test.use({ bypassCSP: true });
+  test("axe finds no serious or critical violations after switching labs back and forth", async ({ page }) => {
+    await page.goto("/");
+    await lab(page).selectOption("risk");
+    await expect(riskMirror(page)).toBeVisible();
+    await lab(page).selectOption("ack");
+    await expect(ackMirror(page)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await lab(page).selectOption("risk");
+    await expect(riskMirror(page)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
