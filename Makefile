@@ -23,9 +23,9 @@ tools:
 tools-test:
 	@scripts/tools.sh test
 
-# Each lab is a page of its own (the opening page downloads only the first);
-# the pages are built into dist/ and served with the same strict CSP the
-# tests use.
+# Each lab is a bundle of its own, hosted by the opening page (which
+# downloads only the first); everything is built into dist/ and served with
+# the same strict CSP the tests use.
 serve: tools dist
 	@echo "Serving http://127.0.0.1:8080/"
 	node e2e/serve.mjs --root dist --port 8080

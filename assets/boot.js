@@ -30,41 +30,57 @@ const LABS = {
 };
 
 const page = document.documentElement;
+const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 // lab -> its root element, in the page or set aside (the labs find theirs
 // here: a root set aside is not in the document)
 const roots = {};
 const ready = new Map(); // lab -> promise of its root, once its app is mounted
 const queries = new Map(); // lab -> its address query when it was set aside
-let wanted = null; // the lab the reader asked for last
+const places = new Map(); // lab -> where the reader was in it then
 let displayed = null; // the lab whose root is in the page
+let generation = 0; // the latest request to show a lab; older ones give way
 
 // The lab a query names (the last `lab=` wins, as in the labs' own
 // parsers); anything else is the first lab's to read and explain.
 function labIn(search) {
   const named = new URLSearchParams(search).getAll("lab").pop();
-  return Object.hasOwn(LABS, named ?? "") ? named : "ack";
+  return named !== undefined && has(LABS, named) ? named : "ack";
 }
 
-function fail(error) {
+function say(text) {
   const message = document.createElement("p");
   message.className = "boot-error";
   message.setAttribute("role", "alert");
-  message.textContent =
-    "Idempotency Lab could not start in this browser (" + String(error) + "). It needs WebAssembly.";
+  message.textContent = text;
   document.body.append(message);
+  return message;
+}
+
+function fail(error) {
+  say("Idempotency Lab could not start in this browser (" + String(error) + "). It needs WebAssembly.");
+}
+
+// A stylesheet, and a promise that settles once it has loaded (or failed:
+// the lab still works unstyled rather than not at all).
+function stylesheet(href) {
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  const loaded = new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true });
+  });
+  document.head.append(link);
+  return loaded;
 }
 
 // Loads `lab`'s bundle and styles and mounts its app into a root of its
 // own, started from `query`; the root is out of the page unless `inPage`.
+// The app mounts once its styles are in, so it never shows unstyled.
 function prepare(lab, query, inPage) {
   if (!ready.has(lab)) {
     const spec = LABS[lab];
-    for (const href of spec.styles) {
-      const link = document.createElement("link");
-      link.rel = "stylesheet";
-      link.href = href;
-      document.head.append(link);
-    }
+    const styles = spec.styles.map(stylesheet);
     const root = document.createElement("div");
     root.className = "lab-root";
     root.dataset.labRoot = lab;
@@ -75,8 +91,8 @@ function prepare(lab, query, inPage) {
       document.body.append(root);
       displayed = lab;
     }
-    const mounted = import(spec.module)
-      .then((module) => module.default())
+    const mounted = Promise.all([import(spec.module), ...styles])
+      .then(([module]) => module.default())
       .then(() => root);
     // A lab that failed to load may be tried again.
     mounted.catch(() => ready.delete(lab));
@@ -85,22 +101,44 @@ function prepare(lab, query, inPage) {
   return ready.get(lab);
 }
 
+// Where the reader is in the shown lab: the first panel that starts in
+// view, and how far it is from the top of the window. (A scroll offset
+// alone would not do: panels out of view are laid out at a placeholder
+// size, so the same offset lands elsewhere once the lab is back.)
+function place() {
+  for (const panel of roots[displayed].querySelectorAll(".panel")) {
+    const box = panel.getBoundingClientRect();
+    if (box.top >= 0 && box.top < window.innerHeight) return { panel, top: box.top };
+  }
+  return null;
+}
+
 // Shows `lab`. The first lab mounts in the page; any other is made ready
 // out of it and then takes the shown lab's place in one step, while the
 // shown lab stays usable until then. `query` starts a lab that is not
-// ready yet; `push` adds a history entry for the switch.
+// ready yet; `push` adds a history entry for the switch (Back and Forward
+// have moved the address already).
 async function show(lab, query, push) {
-  if (lab === wanted) return;
-  wanted = lab;
+  const mine = ++generation;
   if (!displayed) {
     page.dataset.lab = lab;
     document.title = LABS[lab].title;
     await prepare(lab, query, true);
     return;
   }
-  const root = await prepare(lab, query, false);
-  if (wanted !== lab || displayed === lab) return;
-  queries.set(displayed, location.search);
+  if (lab === displayed) return;
+  let root;
+  try {
+    root = await prepare(lab, query, false);
+  } catch (error) {
+    if (mine === generation) {
+      say("The " + lab + " lab could not be loaded (" + String(error) + "). The lab on screen still works.");
+    }
+    return;
+  }
+  if (mine !== generation) return;
+  if (push) queries.set(displayed, location.search);
+  places.set(displayed, window.scrollY > 0 ? place() : null);
   const leaving = roots[displayed];
   const hadFocus = leaving.contains(document.activeElement);
   page.dataset.lab = lab;
@@ -108,8 +146,11 @@ async function show(lab, query, push) {
   displayed = lab;
   document.title = LABS[lab].title;
   if (push) history.pushState(null, "", location.pathname + (queries.get(lab) ?? "?" + query));
+  const back = places.get(lab);
+  if (back && back.panel.isConnected) window.scrollBy(0, back.panel.getBoundingClientRect().top - back.top);
+  else window.scrollTo(0, 0);
   // The lab takes the theme the reader had, writes its own address and
-  // measures its layout again.
+  // measures its layout again (scroll positions inside it among them).
   window.dispatchEvent(new Event("idempotency-lab:shown"));
   // Whoever switched from the keyboard keeps their place: the new lab's
   // switcher takes the focus once the lab is on screen (focusing costs a
@@ -141,7 +182,7 @@ window.addEventListener("popstate", () => {
 window.idempotencyLab = {
   roots,
   switchTo(lab, query) {
-    if (Object.hasOwn(LABS, lab)) show(lab, query, true).catch(fail);
+    if (has(LABS, lab)) show(lab, query, true).catch(fail);
   },
 };
 

@@ -40,6 +40,40 @@ test("switching labs keeps each lab's state and address, and back returns to the
   await expect(mirror(page)).toHaveText(ackText);
   await page.goForward();
   await expect(page.getByLabel("Preset", { exact: true })).toHaveValue("forged-order");
+  // After Back and Forward, the switcher still gives each lab its own address.
+  await lab(page).selectOption("ack");
+  await expect(mirror(page)).toHaveText(ackText);
+  await expect(page).not.toHaveURL(/lab=risk/);
+  await lab(page).selectOption("risk");
+  await expect(page).toHaveURL(/lab=risk&preset=forged-order/);
+});
+
+test("each lab keeps its place on the page", async ({ page }) => {
+  await page.setViewportSize({ width: 1000, height: 600 });
+  // The heading of the first panel that starts in view, and where.
+  const topPanel = () =>
+    page.evaluate(() => {
+      for (const h of document.querySelectorAll(".stage .panel h2")) {
+        const top = h.closest(".panel").getBoundingClientRect().top;
+        if (top >= 0 && top < window.innerHeight) return `${h.textContent} at ${Math.round(top)}`;
+      }
+      return null;
+    });
+  await page.goto("/");
+  await expect(ackMirror(page)).toBeVisible();
+  await lab(page).selectOption("risk");
+  await expect(riskMirror(page)).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 1500));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+  const riskPlace = await topPanel();
+  expect(riskPlace).not.toMatch(/^Timeline/);
+  // Switch by script: the switcher sits at the top of the page.
+  await page.evaluate(() => window.idempotencyLab.switchTo("ack", "lab=ack"));
+  await expect(ackMirror(page)).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  await page.evaluate(() => window.idempotencyLab.switchTo("risk", "lab=risk"));
+  await expect(riskMirror(page)).toBeVisible();
+  await expect.poll(topPanel).toBe(riskPlace);
 });
 
 test("keys reach only the shown lab", async ({ page }) => {

@@ -39,6 +39,10 @@ impl Look {
                 host.set_attribute("data-theme", theme.name());
             }
         });
+        // A lab made ready out of sight leaves the page's look alone.
+        if !host.is_element() && !lab.is_none_or(dom::is_showing) {
+            return;
+        }
         self.host.with_value(|(accent, font)| {
             if let Some(hex) = accent {
                 host.set_property("--il-accent", &format!("#{hex}"));

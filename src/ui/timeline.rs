@@ -208,8 +208,11 @@ pub fn Timeline(lab: Lab, #[prop(optional)] side: Option<Side>) -> impl IntoView
     });
     let scroller = NodeRef::<leptos::html::Div>::new();
     // Keep the playhead in view as it moves, without fighting a reader who
-    // scrolls while paused.
+    // scrolls while paused; and again when the lab is shown again (set
+    // aside, the scroller forgot where it was).
+    let relaid = super::chrome::relayout();
     Effect::new(move |_| {
+        relaid.track();
         let t = lab.player.playhead.get();
         let Some(x) = drawn.with(|d| d.as_ref().map(|(_, d)| d.x_at(t) * scale.get())) else {
             return;

@@ -32,8 +32,10 @@ pub fn DatabaseTable(risk: Risk) -> impl IntoView {
     // Keep the row that changed last in view inside the table's own
     // scroller (never the page's), once it is drawn.
     let scroller = NodeRef::<leptos::html::Div>::new();
+    let relaid = super::super::chrome::relayout();
     Effect::new(move |_| {
         rows.track();
+        relaid.track();
         request_animation_frame(move || {
             let Some(el) = scroller.get_untracked() else { return };
             let Some(row) =

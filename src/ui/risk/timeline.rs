@@ -45,7 +45,9 @@ pub fn RiskTimeline(risk: Risk) -> impl IntoView {
     let scroller = NodeRef::<leptos::html::Div>::new();
     // Move the playhead and the veil over the future (two attributes, so a
     // frame of playback redraws nothing else here).
+    let relaid = super::super::chrome::relayout();
     Effect::new(move |_| {
+        relaid.track();
         let t = risk.player.playhead.get();
         let (x, width) = drawing.with(|d| (d.diagram.x_at(t), d.diagram.width));
         let Some(el) = scroller.get() else { return };
