@@ -42,6 +42,9 @@ pub fn RiskTimeline(risk: Risk) -> impl IntoView {
         },
         changed,
     );
+    // The lanes rarely change between runs: their titles are drawn again
+    // only when they do, so a pattern switch re-parses the diagram alone.
+    let titles = Memo::new(move |_| drawing.with(|d| d.titles.clone()));
     let scroller = NodeRef::<leptos::html::Div>::new();
     // Move the playhead and the veil over the future (two attributes, so a
     // frame of playback redraws nothing else here).
@@ -91,7 +94,7 @@ pub fn RiskTimeline(risk: Risk) -> impl IntoView {
                     on:click=on_click
                     inner_html=move || drawing.with(|d| d.svg.clone())
                 ></div>
-                <div class="lane-titles-frame" inner_html=move || drawing.with(|d| d.titles.clone())></div>
+                <div class="lane-titles-frame" inner_html=move || titles.get()></div>
             </div>
         </section>
     }
