@@ -76,6 +76,21 @@ test("each lab keeps its place on the page", async ({ page }) => {
   await expect.poll(topPanel).toBe(riskPlace);
 });
 
+test("a lab set aside stops playing and comes back where it was", async ({ page }) => {
+  await page.goto("/");
+  await expect(ackMirror(page)).toBeVisible();
+  await page.getByRole("button", { name: "Play", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Pause", exact: true })).toBeVisible();
+  await lab(page).selectOption("risk");
+  await expect(riskMirror(page)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Play", exact: true })).toBeVisible();
+  await lab(page).selectOption("ack");
+  await expect(page.getByRole("button", { name: "Play", exact: true })).toBeVisible();
+  const paused = await mirror(page).textContent();
+  await page.waitForTimeout(400);
+  await expect(mirror(page)).toHaveText(paused);
+});
+
 test("keys reach only the shown lab", async ({ page }) => {
   await page.goto("/");
   await expect(ackMirror(page)).toContainText("Model time: 0.00 s");
