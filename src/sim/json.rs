@@ -34,6 +34,11 @@ impl Json {
         Json::Str(s.into())
     }
 
+    /// An object whose members are in the order given.
+    pub fn obj<'a>(members: impl IntoIterator<Item = (&'a str, Json)>) -> Json {
+        Json::Obj(members.into_iter().map(|(name, value)| (name.to_owned(), value)).collect())
+    }
+
     /// `Some(v)` as `f(v)`, `None` as null.
     pub fn opt<T>(value: Option<T>, f: impl FnOnce(T) -> Json) -> Json {
         value.map_or(Json::Null, f)

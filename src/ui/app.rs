@@ -48,12 +48,12 @@ pub fn App() -> impl IntoView {
         lab.present.track();
         lab.pins.track();
         shown.track();
-        if !lab.player.playing.get() && dom::is_showing(LabKind::Ack) {
+        if !lab.player.playing.get() {
             // The address bar stays clean at the start of a run; shared links
             // always say where the playhead is.
             let mut state = lab.link_state();
             state.at = state.at.filter(|t| t.ms() > 0);
-            dom::replace_query(&to_query(&state));
+            dom::replace_query(LabKind::Ack, &to_query(&state));
         }
     });
     provide_context(CurrentLab(LabKind::Ack, lab.look.theme));

@@ -32,15 +32,16 @@ impl Look {
     /// attributes).
     pub fn show_on(&self, host: Host) {
         let theme = self.theme;
-        let lab = use_context::<CurrentLab>().map(|c| c.0);
+        // A lab made ready out of sight leaves the page's look alone.
+        let showing = shown_here();
+        let mine = move || host.is_element() || showing();
         Effect::new(move |_| {
             let theme = theme.get();
-            if host.is_element() || lab.is_none_or(dom::is_showing) {
+            if mine() {
                 host.set_attribute("data-theme", theme.name());
             }
         });
-        // A lab made ready out of sight leaves the page's look alone.
-        if !host.is_element() && !lab.is_none_or(dom::is_showing) {
+        if !mine() {
             return;
         }
         self.host.with_value(|(accent, font)| {
@@ -118,13 +119,40 @@ pub fn LabSwitcher() -> impl IntoView {
     .into_any()
 }
 
+/// Whether the lab being built is the one the reader sees, asked later
+/// (from an event or an effect): always true on a lab's own page, in a
+/// custom element and in a component mounted alone; on the page that
+/// hosts every lab, true for the shown lab only.
+pub fn shown_here() -> impl Fn() -> bool + Copy + 'static {
+    let lab = use_context::<CurrentLab>().map(|c| c.0);
+    move || lab.is_none_or(dom::is_showing)
+}
+
+/// Calls `f` each time the page that hosts every lab shows a lab (this
+/// one or another), for as long as the calling component lives.
+fn on_lab_shown(f: impl Fn() + 'static) {
+    let handle = window_event_listener_untyped("idempotency-lab:shown", move |_| f());
+    on_cleanup(move || handle.remove());
+}
+
+/// Calls `f` when the page that hosts every lab sets the lab being built
+/// aside, showing another.
+pub fn on_set_aside(f: impl Fn() + 'static) {
+    let showing = shown_here();
+    on_lab_shown(move || {
+        if !showing() {
+            f();
+        }
+    });
+}
+
 /// Fires each time the page that hosts every lab shows `lab` again, after
 /// `lab` has taken the theme the reader had on the lab they left. Whatever
 /// a lab keeps in the address tracks it, so the address is the shown
 /// lab's again.
 pub fn shown_again(lab: LabKind, theme: RwSignal<Theme>) -> Trigger {
     let shown = Trigger::new();
-    let handle = window_event_listener_untyped("idempotency-lab:shown", move |_| {
+    on_lab_shown(move || {
         if !dom::is_showing(lab) {
             return;
         }
@@ -137,7 +165,6 @@ pub fn shown_again(lab: LabKind, theme: RwSignal<Theme>) -> Trigger {
         }
         shown.notify();
     });
-    on_cleanup(move || handle.remove());
     shown
 }
 
@@ -146,19 +173,16 @@ pub fn shown_again(lab: LabKind, theme: RwSignal<Theme>) -> Trigger {
 /// page that hosts every lab shows it again. A lab set aside measures
 /// nothing (it has no layout).
 pub fn relayout() -> ReadSignal<u32> {
-    let lab = use_context::<CurrentLab>().map(|c| c.0);
+    let showing = shown_here();
     let count = RwSignal::new(0u32);
     let bump = move || {
-        if lab.is_none_or(dom::is_showing) {
+        if showing() {
             count.update(|n| *n = n.wrapping_add(1));
         }
     };
     let resize = window_event_listener(leptos::ev::resize, move |_| bump());
-    let shown = window_event_listener_untyped("idempotency-lab:shown", move |_| bump());
-    on_cleanup(move || {
-        resize.remove();
-        shown.remove();
-    });
+    on_cleanup(move || resize.remove());
+    on_lab_shown(bump);
     count.read_only()
 }
 

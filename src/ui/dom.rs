@@ -104,8 +104,12 @@ pub fn navigate(url: &str) {
     }
 }
 
-/// Rewrites the address bar without a navigation or a history entry.
-pub fn replace_query(query: &str) {
+/// Rewrites the address bar for `lab`, without a navigation or a history
+/// entry; a lab set aside leaves the address to the shown one.
+pub fn replace_query(lab: LabKind, query: &str) {
+    if !is_showing(lab) {
+        return;
+    }
     let Some(w) = window() else { return };
     let Ok(history) = w.history() else { return };
     let path = w.location().pathname().unwrap_or_else(|_| "/".to_owned());

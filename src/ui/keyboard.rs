@@ -69,9 +69,9 @@ pub fn install<R: Replay>(lab: R, dialog: NodeRef<html::Dialog>) {
     match Host::current().element() {
         None => {
             // On the page that hosts every lab, only the shown lab listens.
-            let lab = use_context::<super::chrome::CurrentLab>().map(|c| c.0);
+            let showing = super::chrome::shown_here();
             let handle = window_event_listener(ev::keydown, move |e| {
-                if lab.is_none_or(dom::is_showing) {
+                if showing() {
                     handler(e);
                 }
             });

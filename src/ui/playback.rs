@@ -182,15 +182,8 @@ pub fn playback<R: Replay>(lab: R, extra: impl IntoView) -> impl IntoView {
     let player = lab.player();
     // On the page that hosts every lab, a lab set aside stops playing: the
     // reader comes back to where they left it.
-    if let Some(super::chrome::CurrentLab(kind, _)) = use_context::<super::chrome::CurrentLab>() {
-        let playing = player.playing;
-        let handle = window_event_listener_untyped("idempotency-lab:shown", move |_| {
-            if !dom::is_showing(kind) {
-                playing.set(false);
-            }
-        });
-        on_cleanup(move || handle.remove());
-    }
+    let playing = player.playing;
+    super::chrome::on_set_aside(move || playing.set(false));
     let playhead = player.playhead;
     let opening_speed = player.speed.get_untracked();
     view! {

@@ -62,17 +62,17 @@ pub fn RiskApp() -> impl IntoView {
         risk.player.playhead.track();
         risk.look.theme.track();
         shown.track();
-        if risk.player.playing.get() || !dom::is_showing(LabKind::Risk) {
+        if risk.player.playing.get() {
             return;
         }
         let ticket = pending.get_value().wrapping_add(1);
         pending.set_value(ticket);
         set_timeout(
             move || {
-                if pending.get_value() == ticket && dom::is_showing(LabKind::Risk) {
+                if pending.get_value() == ticket {
                     let mut state = risk.link_state();
                     state.at = state.at.filter(|t| t.ms() > 0);
-                    dom::replace_query(&to_query(&state));
+                    dom::replace_query(LabKind::Risk, &to_query(&state));
                 }
             },
             std::time::Duration::from_millis(120),

@@ -30,10 +30,7 @@ pub fn StormWorkbench(
         if let Some(shown) = shown {
             shown.track();
         }
-        let state = storm.link_state(storm.theme.get());
-        if dom::is_showing(LabKind::Storms) {
-            dom::replace_query(&to_query(&state));
-        }
+        dom::replace_query(LabKind::Storms, &to_query(&storm.link_state(storm.theme.get())));
     });
     // The first run, once the page is up.
     request_animation_frame(move || storm.run());

@@ -11,10 +11,6 @@ use crate::sim::json::Json;
 use super::compare::differences;
 use super::sentences::sentence;
 
-fn obj(members: Vec<(&str, Json)>) -> Json {
-    Json::Obj(members.into_iter().map(|(n, v)| (n.to_owned(), v)).collect())
-}
-
 fn ms(t: Millis) -> Json {
     Json::num(t.ms())
 }
@@ -24,7 +20,7 @@ fn ledger_json(entries: &[LedgerEntry]) -> Json {
         entries
             .iter()
             .map(|e| {
-                obj(vec![
+                Json::obj(vec![
                     ("t_ms", ms(e.t)),
                     ("attempt", Json::num(e.attempt)),
                     ("key", Json::str(e.key.to_string())),
@@ -36,7 +32,7 @@ fn ledger_json(entries: &[LedgerEntry]) -> Json {
 }
 
 fn event_json(r: &Record) -> Json {
-    obj(vec![
+    Json::obj(vec![
         ("t_ms", ms(r.t)),
         ("kind", Json::str(r.kind())),
         ("attempt", Json::num(r.attempt)),
@@ -48,7 +44,7 @@ fn event_json(r: &Record) -> Json {
 /// The run's summary, ledger, events and settings as one JSON object.
 fn run_doc(run: &Run) -> Json {
     let s = run.summary();
-    obj(vec![
+    Json::obj(vec![
         ("outcome", Json::str(s.outcome.name())),
         ("outcome_ms", ms(s.outcome_at)),
         ("ack_ms", Json::opt(s.ack_at, ms)),
@@ -81,7 +77,7 @@ pub fn run_to_json(run: &Run) -> String {
 /// comparison).
 pub fn compare_to_json(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -> String {
     let divergence = Json::opt(c.divergence, |d| {
-        obj(vec![
+        Json::obj(vec![
             ("index", Json::num(d.index)),
             ("t_ms", ms(d.t())),
             ("a", Json::opt(d.a.as_ref(), event_json)),
@@ -92,13 +88,13 @@ pub fn compare_to_json(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -
         .into_iter()
         .map(|l| Json::Arr(vec![Json::str(l.label), Json::str(l.text)]))
         .collect();
-    obj(vec![
+    Json::obj(vec![
         ("fork_ms", Json::opt(fork, ms)),
         ("a", run_doc(a)),
         ("b", run_doc(b)),
         (
             "differences",
-            obj(vec![
+            Json::obj(vec![
                 ("first_divergence", divergence),
                 ("only_a", ledger_json(&c.only_a)),
                 ("only_b", ledger_json(&c.only_b)),

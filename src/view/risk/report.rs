@@ -15,11 +15,6 @@ use crate::sim::risk::{Check, Run, Value};
 use super::names;
 use super::sentences::sentence;
 
-/// An object whose members are in the order given.
-fn obj<const N: usize>(members: [(&str, Json); N]) -> Json {
-    Json::Obj(members.into_iter().map(|(name, value)| (name.to_owned(), value)).collect())
-}
-
 /// An object whose members are sorted by name (a map; a later member of
 /// the same name replaces an earlier one). Maps here have a handful of
 /// members, so each goes straight to its place.
@@ -38,26 +33,17 @@ fn num(n: u64) -> Json {
     Json::num(n)
 }
 
-fn text(s: impl Into<String>) -> Json {
-    Json::Str(s.into())
-}
-
 fn opt_text(s: Option<impl Into<String>>) -> Json {
-    Json::opt(s, text)
+    Json::opt(s, Json::str)
 }
 
 fn opt_num(n: Option<u64>) -> Json {
     Json::opt(n, num)
 }
 
-/// `t_ms` and `clock`, the first two members of every timed entry.
-fn at(t: Millis) -> [(&'static str, Json); 2] {
-    [("t_ms", num(t.ms())), ("clock", text(names::clock(t)))]
-}
-
-/// A timed entry: `t_ms`, `clock`, then `members`.
+/// A timed entry: `t_ms` and `clock`, then `members`.
 fn timed<const N: usize>(t: Millis, members: [(&str, Json); N]) -> Json {
-    Json::Obj(at(t).into_iter().chain(members).map(|(name, value)| (name.to_owned(), value)).collect())
+    Json::obj([("t_ms", num(t.ms())), ("clock", Json::str(names::clock(t)))].into_iter().chain(members))
 }
 
 /// A Risk API call as the report follows it.
@@ -99,10 +85,10 @@ fn answer_name(answer: Answer) -> &'static str {
 fn figure_json(value: Value) -> Json {
     match value {
         Value::Count(n) | Value::Ms(n) => num(n),
-        Value::Row(r) => text(names::row(r)),
-        Value::Order(o) => text(names::order(o)),
-        Value::Key(k) => text(names::request_key(k)),
-        Value::Replica(r) => text(r.name()),
+        Value::Row(r) => Json::str(names::row(r)),
+        Value::Order(o) => Json::str(names::order(o)),
+        Value::Key(k) => Json::str(names::request_key(k)),
+        Value::Replica(r) => Json::str(r.name()),
     }
 }
 
@@ -113,7 +99,11 @@ pub fn checks_json(checks: &[Check]) -> Json {
 
 fn check_json(check: &Check) -> Json {
     let figures = check.figures.iter().map(|f| (f.name.to_owned(), figure_json(f.value))).collect();
-    obj([("name", text(check.name.name())), ("holds", Json::opt(check.holds, Json::Bool)), ("figures", map(figures))])
+    Json::obj([
+        ("name", Json::str(check.name.name())),
+        ("holds", Json::opt(check.holds, Json::Bool)),
+        ("figures", map(figures)),
+    ])
 }
 
 /// Every Risk API call with what became of it. A fault says more than the
@@ -165,11 +155,11 @@ fn downstream_calls(records: &[Record]) -> Json {
                 timed(
                     c.t,
                     [
-                        ("kind", text(c.kind)),
-                        ("caller", text(c.caller)),
-                        ("request_key", text(c.request_key)),
-                        ("row", text(c.row)),
-                        ("outcome", text(c.outcome)),
+                        ("kind", Json::str(c.kind)),
+                        ("caller", Json::str(c.caller)),
+                        ("request_key", Json::str(c.request_key)),
+                        ("row", Json::str(c.row)),
+                        ("outcome", Json::str(c.outcome)),
                         ("answered_ms", opt_num(c.answered_ms)),
                     ],
                 )
@@ -241,8 +231,8 @@ pub fn run_to_json(run: &Run) -> String {
                     t,
                     [
                         ("call", num(call.0.into())),
-                        ("tool", text(tool.name())),
-                        ("replica", text(replica.name())),
+                        ("tool", Json::str(tool.name())),
+                        ("replica", Json::str(replica.name())),
                         ("request_key", opt_text(request_key.map(names::request_key))),
                         ("order_id", opt_text(order.map(names::order))),
                         ("review_id", opt_text(review.map(names::row))),
@@ -261,8 +251,8 @@ pub fn run_to_json(run: &Run) -> String {
                     t,
                     [
                         ("call", num(call.0.into())),
-                        ("tool", text(tool.name())),
-                        ("replica", text(r.actor.name())),
+                        ("tool", Json::str(tool.name())),
+                        ("replica", Json::str(r.actor.name())),
                         ("is_error", Json::Bool(reply.is_error())),
                         ("code", opt_text(code)),
                         ("review_id", opt_text(reply.row().map(names::row))),
@@ -275,16 +265,16 @@ pub fn run_to_json(run: &Run) -> String {
                 t,
                 [
                     ("call", num(call.0.into())),
-                    ("replica", text(r.actor.name())),
+                    ("replica", Json::str(r.actor.name())),
                     ("code", Json::num(error.code())),
-                    ("message", text(error.name())),
+                    ("message", Json::str(error.name())),
                 ],
             )),
             What::Claim { by, claim, version, won, .. } => claims.push(timed(
                 t,
                 [
-                    ("worker", text(by.name())),
-                    ("row", text(names::row(claim.row()))),
+                    ("worker", Json::str(by.name())),
+                    ("row", Json::str(names::row(claim.row()))),
                     ("version", num(version.into())),
                     ("won", Json::Bool(won)),
                 ],
@@ -299,11 +289,11 @@ pub fn run_to_json(run: &Run) -> String {
             transitions.push(timed(
                 t,
                 [
-                    ("row", text(names::row(m.row))),
+                    ("row", Json::str(names::row(m.row))),
                     ("from", opt_text(m.from.map(|f| f.name()))),
-                    ("to", text(m.to.name())),
-                    ("cause", text(m.cause.name())),
-                    ("actor", text(actor)),
+                    ("to", Json::str(m.to.name())),
+                    ("cause", Json::str(m.cause.name())),
+                    ("actor", Json::str(actor)),
                     ("legal", Json::Bool(m.legal)),
                 ],
             ));
@@ -311,7 +301,7 @@ pub fn run_to_json(run: &Run) -> String {
     }
     let switches =
         Pattern::ALL.iter().map(|p| (p.name().to_owned(), Json::Bool(run.settings().switches.get(*p)))).collect();
-    let summary = obj([
+    let summary = Json::obj([
         ("tool_calls", num(s.tool_calls.into())),
         ("reviews", num(s.reviews.into())),
         ("rows", num(s.rows.into())),
@@ -328,10 +318,10 @@ pub fn run_to_json(run: &Run) -> String {
             timed(
                 v.at,
                 [
-                    ("review_ref", text(names::review(v.review))),
-                    ("request_key", text(names::request_key(v.request_key))),
-                    ("business_key", text(names::business_key(BusinessKey(v.order)))),
-                    ("order_id", text(names::order(v.order))),
+                    ("review_ref", Json::str(names::review(v.review))),
+                    ("request_key", Json::str(names::request_key(v.request_key))),
+                    ("business_key", Json::str(names::business_key(BusinessKey(v.order)))),
+                    ("order_id", Json::str(names::order(v.order))),
                 ],
             )
         })
@@ -340,13 +330,13 @@ pub fn run_to_json(run: &Run) -> String {
         .rows()
         .iter()
         .map(|row| {
-            obj([
-                ("id", text(names::row(row.id))),
-                ("request_key", text(names::request_key(row.request_key))),
-                ("business_key", text(names::business_key(row.business_key()))),
-                ("order_id", text(names::order(row.order))),
-                ("requester_id", text(names::user(row.requester))),
-                ("status", text(row.status.name())),
+            Json::obj([
+                ("id", Json::str(names::row(row.id))),
+                ("request_key", Json::str(names::request_key(row.request_key))),
+                ("business_key", Json::str(names::business_key(row.business_key()))),
+                ("order_id", Json::str(names::order(row.order))),
+                ("requester_id", Json::str(names::user(row.requester))),
+                ("status", Json::str(row.status.name())),
                 ("downstream_ref", opt_text(row.downstream_ref.map(names::review))),
                 ("retry_count", num(row.retry_count.into())),
                 // Model milliseconds, as the SQL writes it.
@@ -357,13 +347,18 @@ pub fn run_to_json(run: &Run) -> String {
         .collect();
     let events = records
         .iter()
-        .map(|r| timed(r.t, [("actor", text(r.actor.name())), ("kind", text(r.kind())), ("text", text(sentence(r)))]))
+        .map(|r| {
+            timed(
+                r.t,
+                [("actor", Json::str(r.actor.name())), ("kind", Json::str(r.kind())), ("text", Json::str(sentence(r)))],
+            )
+        })
         .collect();
-    obj([
-        ("lab", text("risk")),
+    Json::obj([
+        ("lab", Json::str("risk")),
         ("settings", run.settings().to_json_doc()),
         ("switches", map(switches)),
-        ("clock_origin", text(names::clock(Millis::ZERO))),
+        ("clock_origin", Json::str(names::clock(Millis::ZERO))),
         ("horizon_ms", num(run.horizon().ms())),
         ("end_ms", num(s.end.ms())),
         ("summary", summary),
