@@ -53,7 +53,6 @@ function say(text) {
   message.setAttribute("role", "alert");
   message.textContent = text;
   document.body.append(message);
-  return message;
 }
 
 function fail(error) {
