@@ -3,13 +3,16 @@
 // only one the page loads at first. Kept in its own file so the page needs
 // no inline script and runs under a strict Content-Security-Policy.
 //
-// Turning to another lab swaps its root element for the shown one in a
-// single DOM operation, so the page never holds two labs' ids at once and
-// each lab keeps its state while set aside. A lab's code is fetched and
-// compiled when the pointer or the focus reaches the Lab switcher, and the
-// lab is made ready out of the page, so the switch itself draws nothing
-// new. The root element's `data-lab` names the shown lab: a lab set aside
-// neither answers keys nor writes the address nor sets the theme.
+// A lab's code is fetched and compiled when the pointer or the focus
+// reaches the Lab switcher, and the lab is mounted and drawn once out of
+// sight. A lab set aside stays in the page, hidden with `content-visibility:
+// hidden`, which keeps its layout: turning to it again is a class change,
+// and the browser draws it from what it kept instead of laying it out
+// anew. Each lab keeps its state while set aside. The root element's
+// `data-lab` names the shown lab: a lab set aside neither answers keys nor
+// writes the address nor sets the theme, and any id it shares with the
+// shown lab is parked (prefixed) so that every id in the page, and every
+// label and ARIA reference, means the shown lab's element.
 
 // Each lab's bundle and styles, where its files are (for its worker),
 // and the page's title while it is shown (as on the lab's own page).
@@ -73,9 +76,46 @@ function stylesheet(href) {
   return loaded;
 }
 
+// Ids a lab set aside shares with the shown one are prefixed with
+// "parked-" and the lab's name. Its labels naming one of them are parked
+// too, under "unlabelled-", so that they label nothing: neither the shown
+// lab's control nor their own hidden one.
+const parked = (root) => "parked-" + root.dataset.labRoot + "-";
+const UNLABELLED = "unlabelled-";
+
+// Gives `shown` the page's ids: its own parked ids and labels come back,
+// and any other lab's element or label with one of its ids is parked.
+function ownIds(shown) {
+  const mine = parked(shown);
+  for (const el of shown.querySelectorAll(`[id^="${mine}"]`)) el.id = el.id.slice(mine.length);
+  for (const label of shown.querySelectorAll(`label[for^="${UNLABELLED}"]`)) label.htmlFor = label.htmlFor.slice(UNLABELLED.length);
+  const ids = new Set(Array.from(shown.querySelectorAll("[id]"), (el) => el.id));
+  for (const root of Object.values(roots)) {
+    if (root === shown) continue;
+    for (const el of root.querySelectorAll("[id]")) if (ids.has(el.id)) el.id = parked(root) + el.id;
+    for (const label of root.querySelectorAll("label[for]")) if (ids.has(label.htmlFor)) label.htmlFor = UNLABELLED + label.htmlFor;
+  }
+}
+
+// Puts a lab made ready into the page out of sight: drawn once, hidden
+// and out of the flow, then set aside, keeping what was drawn.
+function setAside(lab, root) {
+  if (displayed === lab) return;
+  if (displayed) ownIds(roots[displayed]);
+  root.classList.add("lab-drawn-unseen");
+  document.body.append(root);
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      root.classList.remove("lab-drawn-unseen");
+      if (displayed !== lab) root.classList.add("lab-aside");
+    }),
+  );
+}
+
 // Loads `lab`'s bundle and styles and mounts its app into a root of its
-// own, started from `query`; the root is out of the page unless `inPage`.
-// The app mounts once its styles are in, so it never shows unstyled.
+// own, started from `query`; the root is shown in the page if `inPage`,
+// and otherwise set aside once mounted. The app mounts once its styles
+// are in, so it never shows unstyled.
 function prepare(lab, query, inPage) {
   if (!ready.has(lab)) {
     const spec = LABS[lab];
@@ -92,7 +132,10 @@ function prepare(lab, query, inPage) {
     }
     const mounted = Promise.all([import(spec.module), ...styles])
       .then(([module]) => module.default())
-      .then(() => root);
+      .then(() => {
+        if (!inPage) setAside(lab, root);
+        return root;
+      });
     // A lab that failed to load may be tried again.
     mounted.catch(() => ready.delete(lab));
     ready.set(lab, mounted);
@@ -140,11 +183,17 @@ async function show(lab, query, push) {
   places.set(displayed, window.scrollY > 0 ? place() : null);
   const leaving = roots[displayed];
   const hadFocus = leaving.contains(document.activeElement);
-  page.dataset.lab = lab;
-  leaving.replaceWith(root);
-  displayed = lab;
-  document.title = LABS[lab].title;
+  // The address first, while the control that asked for the switch is
+  // still on screen: a browser that sees the control it last saw changed
+  // vanish in a navigation may take that for a form sent and read every
+  // form control in the page.
   if (push) history.pushState(null, "", location.pathname + (queries.get(lab) ?? "?" + query));
+  page.dataset.lab = lab;
+  displayed = lab;
+  ownIds(root);
+  root.classList.remove("lab-aside", "lab-drawn-unseen");
+  leaving.classList.add("lab-aside");
+  document.title = LABS[lab].title;
   const back = places.get(lab);
   if (back && back.panel.isConnected) window.scrollBy(0, back.panel.getBoundingClientRect().top - back.top);
   else window.scrollTo(0, 0);

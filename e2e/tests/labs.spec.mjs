@@ -4,6 +4,19 @@
 import { test, expect, mirror, seriousViolations } from "./fixtures.mjs";
 
 const lab = (page) => page.getByLabel("Lab", { exact: true });
+/** Ids that more than one element in the page has. */
+const duplicateIds = (page) =>
+  page.evaluate(() => {
+    const ids = Array.from(document.querySelectorAll("[id]"), (el) => el.id);
+    return ids.filter((id, i) => ids.indexOf(id) !== i);
+  });
+/** Chromium's own accessible names of the page's comboboxes. */
+async function comboboxNames(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+  await cdp.detach();
+  return nodes.filter((n) => !n.ignored && n.role?.value === "combobox").map((n) => n.name?.value);
+}
 const riskMirror = (page) => mirror(page).filter({ hasText: "Risk-review lab" });
 const ackMirror = (page) => mirror(page).filter({ hasNotText: "Risk-review lab" });
 
@@ -18,9 +31,10 @@ test("switching labs keeps each lab's state and address, and back returns to the
   await expect(page).toHaveTitle("Idempotency Lab: the risk-review incident");
   await page.getByLabel("Preset", { exact: true }).selectOption("forged-order");
   await expect(page).toHaveURL(/preset=forged-order/);
-  // One lab's page parts at a time: its ids are the page's only ones.
-  await expect(page.locator("#lab-switch")).toHaveCount(1);
-  await expect(page.locator(".app")).toHaveCount(1);
+  // The first lab stays in the page, set aside and hidden.
+  await expect(page.locator(".app:visible")).toHaveCount(1);
+  await expect(page.locator(".app")).toHaveCount(2);
+  expect(await duplicateIds(page)).toEqual([]);
 
   // From the keyboard: the switcher has the focus, and the new lab's
   // switcher takes it.
@@ -48,12 +62,43 @@ test("switching labs keeps each lab's state and address, and back returns to the
   await expect(page).toHaveURL(/lab=risk&preset=forged-order/);
 });
 
+test("every lab made ready stays in the page, hidden, and the shown lab owns every id and label", async ({ page }) => {
+  await page.goto("/?dedup=off");
+  await expect(ackMirror(page)).toContainText("Model time:");
+  // Reaching for the switcher makes the other labs ready; the storm lab
+  // runs its first storm out of sight.
+  await lab(page).hover();
+  await expect(page.locator(".app")).toHaveCount(3);
+  await expect(page.locator(".storms .totals")).toContainText("Intents", { timeout: 20_000 });
+  for (const [to, shown] of [
+    ["storms", page.getByRole("region", { name: "Totals" })],
+    ["risk", riskMirror(page)],
+    ["ack", ackMirror(page)],
+  ]) {
+    await lab(page).selectOption(to);
+    await expect(shown).toBeVisible();
+    await expect(page.locator(".app:visible")).toHaveCount(1);
+    // Ids the labs share (the switcher's, the theme's, settings fields)
+    // are parked in the labs set aside.
+    const ids = await page.evaluate(() => Array.from(document.querySelectorAll("[id]"), (el) => el.id));
+    expect(ids).toContain("lab-switch");
+    expect(ids.filter((id) => id.startsWith("parked-")).length).toBeGreaterThan(3);
+    expect(await duplicateIds(page)).toEqual([]);
+    // Exactly one control is named "Lab", and only by its own label.
+    expect(await page.evaluate(() => document.getElementById("lab-switch").labels.length)).toBe(1);
+    expect((await comboboxNames(page)).filter((name) => name?.startsWith("Lab"))).toEqual(["Lab"]);
+    // What a lab set aside holds is out of reach of the keyboard.
+    expect(await page.evaluate(() => document.activeElement.closest(".lab-aside"))).toBeNull();
+  }
+});
+
 test("each lab keeps its place on the page", async ({ page }) => {
   await page.setViewportSize({ width: 1000, height: 600 });
   // The heading of the first panel that starts in view, and where.
   const topPanel = () =>
     page.evaluate(() => {
       for (const h of document.querySelectorAll(".stage .panel h2")) {
+        if (!h.checkVisibility()) continue; // a lab set aside
         const top = h.closest(".panel").getBoundingClientRect().top;
         if (top >= 0 && top < window.innerHeight) return `${h.textContent} at ${Math.round(top)}`;
       }

@@ -85,8 +85,12 @@ pub fn LabSwitcher() -> impl IntoView {
     let Some(CurrentLab(current, theme)) = use_context::<CurrentLab>() else {
         return ().into_any();
     };
+    // A form of its own: a browser that tracks the form control changed
+    // last reads that control's form again when the address changes, and
+    // alone in its form the switcher is all there is to read (not every
+    // control of every lab on the page).
     view! {
-        <div class="lab-switcher">
+        <form class="lab-switcher" on:submit=|ev| ev.prevent_default()>
             <label for="lab-switch">"Lab"</label>
             <select
                 id="lab-switch"
@@ -114,7 +118,7 @@ pub fn LabSwitcher() -> impl IntoView {
                     .map(|k| view! { <option value=k.name() selected=k == current>{k.label()}</option> })
                     .collect_view()}
             </select>
-        </div>
+        </form>
     }
     .into_any()
 }
