@@ -10,9 +10,11 @@
 // and the browser draws it from what it kept instead of laying it out
 // anew. Each lab keeps its state while set aside. The root element's
 // `data-lab` names the shown lab: a lab set aside neither answers keys nor
-// writes the address nor sets the theme, and any id it shares with the
-// shown lab is parked (prefixed) so that every id in the page, and every
-// label and ARIA reference, means the shown lab's element.
+// writes the address nor sets the theme. Labs share some ids (settings
+// fields, the switcher's): in a lab set aside, every id another lab also
+// has is parked under a prefix, now and whenever its page parts change,
+// so no id is in the page twice and the shown lab's labels and references
+// find its own elements.
 
 // Each lab's bundle and styles, where its files are (for its worker),
 // and the page's title while it is shown (as on the lab's own page).
@@ -34,13 +36,13 @@ const LABS = {
 
 const page = document.documentElement;
 const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
-// lab -> its root element, in the page or set aside (the labs find theirs
-// here: a root set aside is not in the document)
+// lab -> its root element (the labs find theirs here), shown, set aside,
+// or not yet in the page while its lab mounts
 const roots = {};
 const ready = new Map(); // lab -> promise of its root, once its app is mounted
 const queries = new Map(); // lab -> its address query when it was set aside
 const places = new Map(); // lab -> where the reader was in it then
-let displayed = null; // the lab whose root is in the page
+let displayed = null; // the shown lab
 let generation = 0; // the latest request to show a lab; older ones give way
 
 // The lab a query names (the last `lab=` wins, as in the labs' own
@@ -76,32 +78,68 @@ function stylesheet(href) {
   return loaded;
 }
 
-// Ids a lab set aside shares with the shown one are prefixed with
-// "parked-" and the lab's name. Its labels naming one of them are parked
-// too, under "unlabelled-", so that they label nothing: neither the shown
-// lab's control nor their own hidden one.
+// In a lab set aside, an id another lab also has is prefixed with
+// "parked-" and the lab's name (so parked ids differ too), and a label
+// naming one is parked under "unlabelled-", so that it labels nothing:
+// neither another lab's control nor its own hidden one.
 const parked = (root) => "parked-" + root.dataset.labRoot + "-";
 const UNLABELLED = "unlabelled-";
 
-// Gives `shown` the page's ids: its own parked ids and labels come back,
-// and any other lab's element or label with one of its ids is parked.
-function ownIds(shown) {
-  const mine = parked(shown);
-  for (const el of shown.querySelectorAll(`[id^="${mine}"]`)) el.id = el.id.slice(mine.length);
-  for (const label of shown.querySelectorAll(`label[for^="${UNLABELLED}"]`)) label.htmlFor = label.htmlFor.slice(UNLABELLED.length);
-  const ids = new Set(Array.from(shown.querySelectorAll("[id]"), (el) => el.id));
-  for (const root of Object.values(roots)) {
-    if (root === shown) continue;
-    for (const el of root.querySelectorAll("[id]")) if (ids.has(el.id)) el.id = parked(root) + el.id;
-    for (const label of root.querySelectorAll("label[for]")) if (ids.has(label.htmlFor)) label.htmlFor = UNLABELLED + label.htmlFor;
+// Parks, in every lab set aside, the ids another lab has, and gives the
+// shown lab all of its own back.
+function ownIds() {
+  const all = Object.values(roots);
+  if (all.length < 2) return;
+  const parts = all.map((root) => ({
+    root,
+    prefix: parked(root),
+    named: Array.from(root.querySelectorAll("[id]")),
+    labels: Array.from(root.querySelectorAll("label[for]")),
+  }));
+  const plain = (part, id) => (id.startsWith(part.prefix) ? id.slice(part.prefix.length) : id);
+  const count = new Map();
+  for (const part of parts) {
+    for (const id of new Set(part.named.map((el) => plain(part, el.id)))) count.set(id, (count.get(id) ?? 0) + 1);
   }
+  for (const part of parts) {
+    const shown = part.root === roots[displayed];
+    for (const el of part.named) {
+      const id = plain(part, el.id);
+      const want = shown || count.get(id) < 2 ? id : part.prefix + id;
+      if (el.id !== want) el.id = want;
+    }
+    for (const label of part.labels) {
+      const id = label.htmlFor.startsWith(UNLABELLED) ? label.htmlFor.slice(UNLABELLED.length) : label.htmlFor;
+      const want = shown || count.get(id) < 2 ? id : UNLABELLED + id;
+      if (label.htmlFor !== want) label.htmlFor = want;
+    }
+  }
+  // What this changed needs no second look.
+  watcher.takeRecords();
+}
+
+// Page parts a lab adds later (a settings group that appears, a dialog's
+// contents) are parked the same way, before anything can look them up.
+let pending = false;
+const named = (node) => node instanceof Element && (node.id || node.querySelector("[id], label[for]"));
+const watcher = new MutationObserver((records) => {
+  if (pending || !records.some((r) => r.type === "attributes" || Array.from(r.addedNodes).some(named))) return;
+  pending = true;
+  queueMicrotask(() => {
+    pending = false;
+    ownIds();
+  });
+});
+function watch(root) {
+  watcher.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ["id", "for"] });
 }
 
 // Puts a lab made ready into the page out of sight: drawn once, hidden
 // and out of the flow, then set aside, keeping what was drawn.
 function setAside(lab, root) {
   if (displayed === lab) return;
-  if (displayed) ownIds(roots[displayed]);
+  ownIds();
+  watch(root);
   root.classList.add("lab-drawn-unseen");
   document.body.append(root);
   requestAnimationFrame(() =>
@@ -129,6 +167,7 @@ function prepare(lab, query, inPage) {
     if (inPage) {
       document.body.append(root);
       displayed = lab;
+      watch(root);
     }
     const mounted = Promise.all([import(spec.module), ...styles])
       .then(([module]) => module.default())
@@ -156,7 +195,7 @@ function place() {
 }
 
 // Shows `lab`. The first lab mounts in the page; any other is made ready
-// out of it and then takes the shown lab's place in one step, while the
+// out of sight and then takes the shown lab's place in one step, while the
 // shown lab stays usable until then. `query` starts a lab that is not
 // ready yet; `push` adds a history entry for the switch (Back and Forward
 // have moved the address already).
@@ -183,6 +222,10 @@ async function show(lab, query, push) {
   places.set(displayed, window.scrollY > 0 ? place() : null);
   const leaving = roots[displayed];
   const hadFocus = leaving.contains(document.activeElement);
+  // Nothing of the lab set aside keeps the focus or stays open over the
+  // page (a modal dialog would leave the page inert behind it).
+  if (hadFocus) document.activeElement.blur();
+  for (const dialog of leaving.querySelectorAll("dialog[open]")) dialog.close();
   // The address first, while the control that asked for the switch is
   // still on screen: a browser that sees the control it last saw changed
   // vanish in a navigation may take that for a form sent and read every
@@ -190,7 +233,7 @@ async function show(lab, query, push) {
   if (push) history.pushState(null, "", location.pathname + (queries.get(lab) ?? "?" + query));
   page.dataset.lab = lab;
   displayed = lab;
-  ownIds(root);
+  ownIds();
   root.classList.remove("lab-aside", "lab-drawn-unseen");
   leaving.classList.add("lab-aside");
   document.title = LABS[lab].title;

@@ -69,7 +69,11 @@ test("every lab made ready stays in the page, hidden, and the shown lab owns eve
   // runs its first storm out of sight.
   await lab(page).hover();
   await expect(page.locator(".app")).toHaveCount(3);
+  // The risk and storm labs share ids the first lab does not have: they
+  // are parked in both, as they are set aside.
+  await expect.poll(() => duplicateIds(page)).toEqual([]);
   await expect(page.locator(".storms .totals")).toContainText("Intents", { timeout: 20_000 });
+  expect(await duplicateIds(page)).toEqual([]);
   for (const [to, shown] of [
     ["storms", page.getByRole("region", { name: "Totals" })],
     ["risk", riskMirror(page)],
@@ -87,9 +91,59 @@ test("every lab made ready stays in the page, hidden, and the shown lab owns eve
     // Exactly one control is named "Lab", and only by its own label.
     expect(await page.evaluate(() => document.getElementById("lab-switch").labels.length)).toBe(1);
     expect((await comboboxNames(page)).filter((name) => name?.startsWith("Lab"))).toEqual(["Lab"]);
-    // What a lab set aside holds is out of reach of the keyboard.
-    expect(await page.evaluate(() => document.activeElement.closest(".lab-aside"))).toBeNull();
+    // What a lab set aside holds is out of reach: it takes no focus, and
+    // the Tab key never lands in it.
+    expect(
+      await page.evaluate(() => {
+        const hidden = document.querySelector(".lab-aside select");
+        hidden.focus();
+        return document.activeElement === hidden;
+      }),
+    ).toBe(false);
+    await lab(page).focus();
+    for (let i = 0; i < 25; i++) {
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => Boolean(document.activeElement.closest(".lab-aside")))).toBe(false);
+    }
   }
+});
+
+test("page parts a lab adds after it was set aside or shown never share an id with another lab", async ({ page }) => {
+  // The first lab's share box (its label and text have ids) stays in it,
+  // set aside, when the reader turns to the risk lab.
+  await page.goto("/?dedup=off");
+  await expect(ackMirror(page)).toContainText("Model time:");
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await expect(page.getByRole("group", { name: "Link to this run and moment" })).toBeVisible();
+  await lab(page).selectOption("risk");
+  await expect(riskMirror(page)).toBeVisible();
+  // The risk lab's own share box comes later, with the same ids.
+  await page.getByRole("button", { name: "Copy link" }).click();
+  const box = page.getByRole("group", { name: "Link to this run and moment" });
+  await expect(box).toBeVisible();
+  await expect.poll(() => duplicateIds(page)).toEqual([]);
+  // Its text is named by its own label and holds the risk lab's link.
+  const text = box.getByRole("textbox", { name: "Link to this run and moment" });
+  await expect(text).toHaveValue(/lab=risk/);
+  expect(await page.evaluate(() => document.getElementById("share-text").closest("[data-lab-root]").dataset.labRoot)).toBe(
+    "risk",
+  );
+});
+
+test("a dialog open in a lab closes when Forward sets the lab aside", async ({ page }) => {
+  await page.goto("/?dedup=off");
+  await lab(page).selectOption("risk");
+  await expect(riskMirror(page)).toBeVisible();
+  await page.goBack();
+  await expect(ackMirror(page)).toContainText("Model time:");
+  await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await page.goForward();
+  await expect(riskMirror(page)).toBeVisible();
+  await expect(page.locator("dialog[open]")).toHaveCount(0);
+  // The risk lab answers the pointer and the keyboard.
+  await page.getByLabel("Preset", { exact: true }).selectOption("forged-order");
+  await expect(page).toHaveURL(/preset=forged-order/);
 });
 
 test("each lab keeps its place on the page", async ({ page }) => {

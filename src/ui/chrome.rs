@@ -174,8 +174,8 @@ pub fn shown_again(lab: LabKind, theme: RwSignal<Theme>) -> Trigger {
 
 /// Moves when what a lab measures from its layout (a chart's width) needs
 /// measuring again: the window was resized while the lab is shown, or the
-/// page that hosts every lab shows it again. A lab set aside measures
-/// nothing (it has no layout).
+/// page that hosts every lab shows it again. A lab set aside is not
+/// measured again (it is hidden, keeping the layout it had).
 pub fn relayout() -> ReadSignal<u32> {
     let showing = shown_here();
     let count = RwSignal::new(0u32);

@@ -52,7 +52,8 @@ fn lab_host() -> Option<JsValue> {
 }
 
 /// The element `lab` mounts into on the page that hosts every lab (its
-/// boot script's `roots`; the element may be set aside, out of the page);
+/// boot script's `roots`; the lab may be set aside, hidden, or not yet in
+/// the page while it mounts);
 /// `None` on a lab's own page.
 pub fn lab_root(lab: LabKind) -> Option<web_sys::HtmlElement> {
     let roots = js_sys::Reflect::get(&lab_host()?, &JsValue::from_str("roots")).ok()?;
