@@ -96,6 +96,36 @@ test("a preset hides the answer until the reader predicts", async ({ page }) => 
   await expect(card.locator(".explanation")).toContainText("retries were sent");
 });
 
+test("run B beside run A: the same seed, one setting changed, and where they part", async ({ page }) => {
+  await openStorms(page, "seed=3");
+  const totals = page.getByRole("region", { name: "Totals" });
+  const retriesA = await totals.locator(".figure", { hasText: "Retries" }).locator("dd").textContent();
+  expect(Number(retriesA)).toBeGreaterThan(0);
+  await page.getByRole("button", { name: "Compare with…" }).click();
+  const panel = page.getByRole("region", { name: "Run B" });
+  const diff = page.getByRole("region", { name: "Differences" });
+  // Run B starts as run A: the same events in the same order.
+  await expect(diff).toContainText("Run B changesthe same settings");
+  await expect(diff).toContainText("none: the runs handle the same events in the same order");
+  await expect(diff).toContainText(`A: ${retriesA}, B: ${retriesA} (the same)`);
+  // Allowed one attempt, run B gives up where run A first retries.
+  await panel.getByLabel("Setting to change in run B").selectOption({ label: "Maximum total attempts" });
+  await panel.getByLabel("Maximum total attempts").fill("1");
+  await expect(diff).toContainText("Maximum total attempts: 4 → 1");
+  const first = diff.locator(".diff-line", { hasText: "First divergence" });
+  await expect(first).toContainText(/at \d+\.\d{3} ms \(event \d+; the runs agree on every event before it\)\. A: client \d+ sends attempt 2\./);
+  await expect(diff.locator(".diff-line", { hasText: "Retries" })).toContainText(`A: ${retriesA}, B: 0`);
+  // Run A is what it was.
+  await expect(totals.locator(".figure", { hasText: "Retries" }).locator("dd")).toHaveText(retriesA);
+  // A value out of range is refused by name and leaves run B as it was.
+  await panel.getByLabel("Maximum total attempts").fill("0");
+  await expect(panel.locator(".field-error")).toContainText("Maximum total attempts: 0 is out of range");
+  await expect(diff).toContainText("Maximum total attempts: 4 → 1");
+  await page.getByRole("button", { name: "Close comparison" }).click();
+  await expect(diff).toHaveCount(0);
+  await expect(totals.locator(".figure", { hasText: "Retries" }).locator("dd")).toHaveText(retriesA);
+});
+
 test("bad link values get a notice and fall back", async ({ page }) => {
   await page.goto("/storms/?clients=0&algo=linear&seed=12");
   await expect(page.getByRole("status").first()).toContainText("clients: 0 is out of range");
@@ -113,6 +143,12 @@ test.describe("accessibility", () => {
       await page.getByRole("button", { name: "Run sweep" }).click();
       await expect(page.getByRole("region", { name: "Sweep heat map" }).locator("table")).toBeVisible({ timeout: 60_000 });
       await page.getByRole("button", { name: "The same spike with full jitter" }).click();
+      expect(await seriousViolations(page)).toEqual([]);
+      // And with run B open beside run A.
+      await page.getByRole("button", { name: "Compare with…" }).click();
+      // (The preset asks for a prediction first, so the differences wait.)
+      await expect(page.getByRole("region", { name: "Differences" })).toContainText("once you make your prediction");
+      await expect(page.getByRole("region", { name: "Run B" }).getByLabel("Maximum total attempts")).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
     });
   }

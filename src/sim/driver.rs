@@ -40,6 +40,9 @@ pub trait Model {
     fn stamp(record: &Self::Record) -> (Self::Time, bool);
 }
 
+/// An event a run handled, with its time.
+pub type Handled<M> = (<M as Model>::Time, <M as Model>::Event);
+
 /// Whether a run keeps its event list. Sweeps that read only summaries
 /// (the crash matrix, the benchmark's summary figure) need not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,6 +203,16 @@ impl<M: Model> Driver<M> {
         };
         self.handle(at, event)?;
         Ok(true)
+    }
+
+    /// Handles the next event and says which it was (`None` once the run
+    /// is over), for walking two runs side by side.
+    pub fn step_event(&mut self) -> Result<Option<Handled<M>>, SimError> {
+        let Some((at, event)) = self.next() else {
+            return Ok(None);
+        };
+        self.handle(at, event)?;
+        Ok(Some((at, event)))
     }
 
     /// Takes the next event off the queue, unless the run is over.

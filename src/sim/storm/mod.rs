@@ -10,6 +10,7 @@
 
 pub mod backoff;
 pub mod budget;
+pub mod compare;
 pub mod occ;
 pub mod overload;
 pub mod series;

@@ -163,6 +163,19 @@ pub struct OccRunner {
 }
 
 impl OccRunner {
+    /// A driver for one episode, ready to start.
+    pub fn driver(config: OccConfig, rng: Rng) -> Driver<OccModel> {
+        Driver::new(OccModel::new(config, rng), OCC_EVENT_BUDGET, None)
+    }
+
+    /// The results of a driver that has run to its end.
+    pub fn finish(driver: &Driver<OccModel>) -> Result<OccRun, SimError> {
+        if !driver.model().is_finished() {
+            return Err(SimError::Stalled { at: driver.now().us() });
+        }
+        Ok(OccRun { events: driver.steps() as u64, ..driver.model().result() })
+    }
+
     pub fn run(&mut self, config: OccConfig, rng: Rng) -> Result<OccRun, SimError> {
         let model = OccModel::new(config, rng);
         let driver = match &mut self.driver {
@@ -173,9 +186,6 @@ impl OccRunner {
             None => self.driver.insert(Driver::new(model, OCC_EVENT_BUDGET, None)),
         };
         driver.run_to_end()?;
-        if !driver.model().is_finished() {
-            return Err(SimError::Stalled { at: driver.now().us() });
-        }
-        Ok(OccRun { events: driver.steps() as u64, ..driver.model().result() })
+        OccRunner::finish(driver)
     }
 }

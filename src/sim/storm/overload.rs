@@ -535,11 +535,21 @@ pub struct OverloadRun {
 
 impl OverloadRun {
     pub fn simulate(settings: &StormSettings) -> Result<OverloadRun, SimError> {
-        let horizon = Some(Micros(settings.horizon_us));
-        let mut driver = Driver::new(OverloadModel::new(settings), OVERLOAD_EVENT_BUDGET, horizon);
+        let mut driver = OverloadRun::driver(settings);
         driver.run_to_end()?;
+        OverloadRun::finish(driver)
+    }
+
+    /// A driver for one run of `settings`, ready to start.
+    pub fn driver(settings: &StormSettings) -> Driver<OverloadModel> {
+        let horizon = Some(Micros(settings.horizon_us));
+        Driver::new(OverloadModel::new(settings), OVERLOAD_EVENT_BUDGET, horizon)
+    }
+
+    /// The results of a driver that has run to its end.
+    pub fn finish(driver: Driver<OverloadModel>) -> Result<OverloadRun, SimError> {
         if !driver.model().is_finished() {
-            return Err(SimError::HorizonReached { horizon: settings.horizon_us / 1000 });
+            return Err(SimError::HorizonReached { horizon: driver.model().settings.horizon_us / 1000 });
         }
         let end = driver.now();
         let (model, _) = driver.into_parts();

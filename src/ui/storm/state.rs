@@ -11,12 +11,13 @@ use wasm_bindgen::prelude::Closure;
 
 use crate::sim::storm::StormSettings;
 use crate::sim::{ParamDef, Schema};
+use crate::view::storm::compare::Difference;
 use crate::view::storm::presets::{AXES, Figure, PRESETS};
 use crate::view::storm::protocol::{Answer, Axis, GridCell, Job, Reply, Request, SweepCell};
 use crate::view::storm::report::StormDoc;
 use crate::view::url::{LabKind, LinkState, Theme, settings_params};
 
-use super::super::form::Form;
+use super::super::form::{FieldState, Form};
 use super::super::notices::Notices;
 use super::super::predict::{Asked, ask, predict, waiting};
 
@@ -59,6 +60,14 @@ pub struct Storm {
     pub figure: RwSignal<Figure>,
     pub embed: bool,
     pub theme: RwSignal<Theme>,
+    /// Run B beside run A: open or not, the one setting it changes (none
+    /// yet: B is A), the setting its control edits, and the differences the
+    /// worker last reported.
+    pub b_open: RwSignal<bool>,
+    pub b_change: RwSignal<Option<(&'static ParamDef, u64)>>,
+    pub b_chosen: RwSignal<&'static ParamDef>,
+    pub b_field: FieldState,
+    pub differences: RwSignal<Option<Arc<Vec<Difference>>>>,
     worker: StoredValue<Option<web_sys::Worker>, LocalStorage>,
     /// Whether the worker has said it listens; until then the latest
     /// request waits here.
@@ -85,6 +94,11 @@ impl Storm {
             figure: RwSignal::new(Figure::Wasted),
             embed,
             theme,
+            b_open: RwSignal::new(false),
+            b_change: RwSignal::new(None),
+            b_chosen: RwSignal::new(&crate::sim::storm::settings::MAX_ATTEMPTS),
+            b_field: FieldState::new(String::new()),
+            differences: RwSignal::new(None),
             worker: StoredValue::new_local(None),
             ready: StoredValue::new(false),
             waiting: StoredValue::new(None),
@@ -127,10 +141,84 @@ impl Storm {
         self.run();
     }
 
-    /// Runs the current settings in the worker.
+    /// Runs the current settings in the worker; with run B open, both
+    /// runs and their differences.
     pub fn run(&self) {
-        let settings = self.settings.get_untracked().to_json();
-        self.ask(Job::Run { settings }, "Running");
+        let a = self.settings.get_untracked();
+        if self.b_open.get_untracked() {
+            match self.b_settings(&a) {
+                Ok(b) => self.ask(Job::Compare { a: a.to_json(), b: b.to_json() }, "Comparing"),
+                Err(message) => {
+                    self.b_field.error.set(Some(message));
+                    self.ask(Job::Run { settings: a.to_json() }, "Running");
+                }
+            }
+        } else {
+            self.ask(Job::Run { settings: a.to_json() }, "Running");
+        }
+    }
+
+    /// Run B's settings: run A's with B's one change, if A's other
+    /// settings allow it.
+    fn b_settings(&self, a: &StormSettings) -> Result<StormSettings, String> {
+        match self.b_change.get_untracked() {
+            None => Ok(a.clone()),
+            Some((param, value)) => a
+                .with(param, value)
+                .map_err(|e| format!("Run B cannot use this change: {}", e.human_message(e.param.label))),
+        }
+    }
+
+    /// B's value of `param`, given run A's settings.
+    fn b_value(&self, a: &StormSettings, param: &'static ParamDef) -> u64 {
+        match self.b_change.get_untracked() {
+            Some((p, v)) if p.name == param.name => v,
+            _ => a.get(param),
+        }
+    }
+
+    /// Opens run B (as run A until a setting is changed) and compares.
+    pub fn open_b(&self) {
+        self.b_open.set(true);
+        self.choose_b(self.b_chosen.get_untracked());
+        self.run();
+    }
+
+    /// Closes run B; run A stays as it is.
+    pub fn close_b(&self) {
+        self.b_open.set(false);
+        self.b_change.set(None);
+        self.differences.set(None);
+    }
+
+    /// Shows B's value of `param` in run B's control.
+    pub fn choose_b(&self, param: &'static ParamDef) {
+        let a = self.settings.get_untracked();
+        self.b_chosen.set(param);
+        self.b_field.text.set(param.format_human(self.b_value(&a, param)));
+        self.b_field.error.set(None);
+    }
+
+    /// Run B's control changed: B takes `text` for the chosen setting
+    /// (replacing any other change; a value equal to A's is no change).
+    pub fn edit_b(&self, text: String) {
+        let param = self.b_chosen.get_untracked();
+        self.b_field.text.set(text.clone());
+        let value = match param.parse_human(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                self.b_field.error.set(Some(e.human_message(param.label)));
+                return;
+            }
+        };
+        let a = self.settings.get_untracked();
+        if let Err(e) = a.with(param, value) {
+            self.b_field.error.set(Some(e.human_message(e.param.label)));
+            return;
+        }
+        self.b_field.error.set(None);
+        self.b_change.set((value != a.get(param)).then_some((param, value)));
+        self.run();
     }
 
     /// The AWS sweep (contention workload) or the heat map (overload).
@@ -183,7 +271,7 @@ impl Storm {
         let total = match &job {
             Job::AwsSweep { .. } => 95,
             Job::Grid { x, y, .. } => (x.values.len() * y.values.len()) as u32,
-            Job::Run { .. } => 0,
+            Job::Run { .. } | Job::Compare { .. } => 0,
         };
         self.busy.set(Some(Busy { label, done: 0, total }));
         let text = serde_json::to_string(&Request { id, job }).unwrap_or_default();
@@ -252,6 +340,12 @@ impl Storm {
             Answer::Run { report, json } => {
                 self.doc_json.set_value(json);
                 self.doc.set(Some(Arc::new(report)));
+                self.differences.set(None);
+            }
+            Answer::Compare { a, json, differences, .. } => {
+                self.doc_json.set_value(json);
+                self.doc.set(Some(Arc::new(a)));
+                self.differences.set(Some(Arc::new(differences)));
             }
             Answer::Sweep { cells, reference } => self.sweep.set(Some(Arc::new((cells, reference)))),
             Answer::Grid { cells } => self.grid.set(Some(Arc::new(Grid { axes: self.axes.get_untracked(), cells }))),

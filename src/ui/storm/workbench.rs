@@ -37,6 +37,7 @@ pub fn StormWorkbench(
     let results = view! {
         <Progress storm/>
         <Totals storm/>
+        <RunB storm/>
         <Charts storm/>
     };
     if storm.embed {
@@ -120,6 +121,16 @@ fn StormControls(storm: Storm) -> impl IntoView {
                 </button>
                 <button type="button" on:click=move |_| export(storm)>
                     "Export run (JSON)"
+                </button>
+                <button
+                    type="button"
+                    aria-controls="compare-panel"
+                    aria-expanded=move || storm.b_open.get().to_string()
+                    on:click=move |_| {
+                        if storm.b_open.get_untracked() { storm.close_b() } else { storm.open_b() }
+                    }
+                >
+                    "Compare with…"
                 </button>
             </div>
             <p class="hint">
@@ -244,6 +255,97 @@ fn Totals(storm: Storm) -> impl IntoView {
             {move || if storm.doc.with(|d| d.is_none()) { Some(view! { <p class="hint">"No run yet."</p> }) } else { None }}
             {body}
         </section>
+    }
+}
+
+/// Run B beside run A, on one clock and the same seed: the one setting it
+/// changes, and the "Differences" region the worker's comparison fills.
+#[component]
+fn RunB(storm: Storm) -> impl IntoView {
+    move || {
+        storm.b_open.get().then(|| {
+            let choices = move || {
+                let w = storm.settings.with(|s| s.workload);
+                PARAMS
+                    .iter()
+                    .copied()
+                    .filter(|p| p.name != WORKLOAD.name && relevant(p, w))
+                    .map(|p| {
+                        view! {
+                            <option value=p.name prop:selected=move || storm.b_chosen.get().name == p.name>
+                                {p.label}
+                            </option>
+                        }
+                    })
+                    .collect_view()
+            };
+            let on_edit = Callback::new(move |text: String| storm.edit_b(text));
+            let control = move || {
+                let param = storm.b_chosen.get();
+                view! { <FieldControl param state=storm.b_field on_edit prefix="b-"/> }
+            };
+            let lines = move || {
+                if storm.answer_hidden() {
+                    return view! { <p class="hint">"The differences appear once you make your prediction."</p> }
+                        .into_any();
+                }
+                match storm.differences.get() {
+                    Some(lines) => view! {
+                        <dl class="diff-lines">
+                            {lines
+                                .iter()
+                                .map(|l| {
+                                    view! {
+                                        <div class="diff-line">
+                                            <dt>{l.label.clone()}</dt>
+                                            <dd>{l.text.clone()}</dd>
+                                        </div>
+                                    }
+                                })
+                                .collect_view()}
+                        </dl>
+                    }
+                    .into_any(),
+                    None if storm.b_field.error.with(Option::is_some) => {
+                        view! { <p class="hint">"Run B cannot run with this change; run A is shown alone."</p> }
+                            .into_any()
+                    }
+                    None => view! { <p class="hint">"Comparing…"</p> }.into_any(),
+                }
+            };
+            view! {
+                <section class="panel compare-setup" id="compare-panel" aria-labelledby="compare-h">
+                    <h2 id="compare-h">"Run B"</h2>
+                    <p class="hint">
+                        "Run B is run A, same seed, with one setting changed. Both runs are walked side by side, event by event, to the first one they handle differently."
+                    </p>
+                    <div class="fields">
+                        <div class="field">
+                            <label for="b-setting">"Setting to change in run B"</label>
+                            <select
+                                id="b-setting"
+                                on:change:target=move |ev| {
+                                    let name = ev.target().value();
+                                    if let Some(param) = PARAMS.iter().copied().find(|p| p.name == name) {
+                                        storm.choose_b(param);
+                                    }
+                                }
+                            >
+                                {choices}
+                            </select>
+                        </div>
+                        {control}
+                    </div>
+                    <button type="button" class="close-compare" on:click=move |_| storm.close_b()>
+                        "Close comparison"
+                    </button>
+                </section>
+                <section class="panel differences" aria-labelledby="differences-h">
+                    <h2 id="differences-h">"Differences"</h2>
+                    {lines}
+                </section>
+            }
+        })
     }
 }
 

@@ -2,6 +2,7 @@
 //! sweeps (the command line's output and the browser's export).
 
 pub mod charts;
+pub mod compare;
 pub mod presets;
 pub mod protocol;
 pub mod report;

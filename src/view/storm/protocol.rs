@@ -29,6 +29,9 @@ pub enum Job {
     /// A heat map: the settings with two parameters swept over the given
     /// values (as links spell them).
     Grid { settings: Value, x: Axis, y: Axis },
+    /// Run A and run B (the same workload with some settings changed),
+    /// walked side by side, with their differences.
+    Compare { a: Value, b: Value },
 }
 
 /// One swept parameter: its link name and the values to try.
@@ -70,6 +73,14 @@ pub enum Answer {
     },
     Grid {
         cells: Vec<GridCell>,
+    },
+    /// Both runs' reports (run A's also as the command line prints it, for
+    /// export) and the lines of their differences.
+    Compare {
+        a: super::report::StormDoc,
+        b: super::report::StormDoc,
+        json: String,
+        differences: Vec<super::compare::Difference>,
     },
     Error {
         message: String,
@@ -152,6 +163,29 @@ pub fn serve(request: &str, mut progress: impl FnMut(Reply)) -> Reply {
                 }
                 Err(e) => fail(format!("the run could not finish: {e}")),
             }
+        }
+        Job::Compare { a, b } => {
+            use super::report::StormDoc;
+            use crate::sim::storm::compare::StormPair;
+            let (a, b) = match (settings_of(&a), settings_of(&b)) {
+                (Ok(a), Ok(b)) => (a, b),
+                (Err(e), _) => return fail(e),
+                (_, Err(e)) => return fail(format!("run B: {e}")),
+            };
+            let pair = match StormPair::simulate(&a, &b) {
+                Ok(pair) => pair,
+                Err(e) => return fail(format!("the runs could not be compared: {e}")),
+            };
+            let differences = super::compare::differences(&a, &b, &pair);
+            let (doc_a, doc_b) = match &pair {
+                StormPair::Overload { a: ra, b: rb, .. } => (
+                    StormDoc::overload(&a, std::slice::from_ref(&**ra)),
+                    StormDoc::overload(&b, std::slice::from_ref(&**rb)),
+                ),
+                StormPair::Occ { a: ra, b: rb, .. } => (StormDoc::occ(&a, &[*ra]), StormDoc::occ(&b, &[*rb])),
+            };
+            let json = doc_a.to_json() + "\n";
+            Reply { id, answer: Answer::Compare { a: doc_a, b: doc_b, json, differences } }
         }
         Job::AwsSweep { seed, reps } => {
             let total = 95;
@@ -263,6 +297,22 @@ mod tests {
     }
 
     #[test]
+    fn a_compare_request_gets_both_runs_and_their_differences() {
+        let a = serde_json::json!({"clients": 300, "seed": 4});
+        let b = serde_json::json!({"clients": 300, "seed": 4, "max_attempts": 1});
+        let (_, reply) = ask(Job::Compare { a: a.clone(), b });
+        let Answer::Compare { a: doc_a, b: doc_b, json, differences } = reply.answer else { panic!("{reply:?}") };
+        // Run A is the single run of A's settings, as the command line prints it.
+        let (_, single) = ask(Job::Run { settings: a });
+        let Answer::Run { report, json: single_json } = single.answer else { panic!() };
+        assert_eq!(doc_a, report);
+        assert_eq!(json, single_json);
+        assert_ne!(doc_a, doc_b);
+        assert_eq!(differences[0].text, "Maximum total attempts: 4 → 1");
+        assert_eq!(differences[1].label, "First divergence");
+    }
+
+    #[test]
     fn the_reference_rides_along_with_the_sweep() {
         let reference = aws_reference();
         assert_eq!(reference.len(), 95);
@@ -279,6 +329,14 @@ mod tests {
         let x = Axis { param: "nope".to_owned(), values: vec![] };
         let (_, reply) = ask(Job::Grid { settings: serde_json::json!({}), x: x.clone(), y: x });
         assert!(matches!(reply.answer, Answer::Error { .. }));
+        // Run B in another workload, or with a bad value, is refused by name.
+        let (_, reply) =
+            ask(Job::Compare { a: serde_json::json!({}), b: serde_json::json!({"workload": "occ", "clients": 20}) });
+        let Answer::Error { message } = reply.answer else { panic!() };
+        assert!(message.contains("workload"), "{message}");
+        let (_, reply) = ask(Job::Compare { a: serde_json::json!({}), b: serde_json::json!({"clients": 0}) });
+        let Answer::Error { message } = reply.answer else { panic!() };
+        assert!(message.starts_with("run B: ") && message.contains("clients"), "{message}");
     }
 }
 
@@ -292,6 +350,7 @@ mod round_trip {
             Job::Run { settings: serde_json::json!({"clients": 50}) },
             Job::Run { settings: serde_json::json!({"clients": 20, "workload": "occ"}) },
             Job::AwsSweep { seed: 1, reps: 1 },
+            Job::Compare { a: serde_json::json!({"clients": 40}), b: serde_json::json!({"clients": 40, "seed": 2}) },
             Job::Grid {
                 settings: serde_json::json!({"clients": 30}),
                 x: Axis { param: "spike".to_owned(), values: vec!["1".to_owned()] },
