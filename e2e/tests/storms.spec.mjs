@@ -121,9 +121,30 @@ test("run B beside run A: the same seed, one setting changed, and where they par
   await panel.getByLabel("Maximum total attempts").fill("0");
   await expect(panel.locator(".field-error")).toContainText("Maximum total attempts: 0 is out of range");
   await expect(diff).toContainText("Maximum total attempts: 4 → 1");
+  // The link carries run B, and reopens both runs.
+  await expect(page).toHaveURL(/seed=3&b\.attempts=1/);
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  const reopened = other.getByRole("region", { name: "Differences" });
+  await expect(reopened).toContainText("Maximum total attempts: 4 → 1", { timeout: 20_000 });
+  await expect(reopened.locator(".diff-line", { hasText: "Retries" })).toContainText(`A: ${retriesA}, B: 0`);
+  await other.close();
   await page.getByRole("button", { name: "Close comparison" }).click();
   await expect(diff).toHaveCount(0);
+  await expect(page).not.toHaveURL(/b\.attempts/);
   await expect(totals.locator(".figure", { hasText: "Retries" }).locator("dd")).toHaveText(retriesA);
+});
+
+test("a link with a broken run B gets a notice and shows run A alone", async ({ page }) => {
+  await openStorms(page, "seed=3&b.attempts=0");
+  await expect(page.getByRole("status").first()).toContainText(
+    "b.attempts: 0 is out of range; allowed: a whole number from 1 to 10. The second run was not opened; run A is shown alone.",
+  );
+  await expect(page.getByRole("region", { name: "Differences" })).toHaveCount(0);
+  await expect(page.getByLabel("Seed")).toHaveValue("3");
+  await openStorms(page, "b.algo=%3Cscript%3E");
+  await expect(page.getByRole("status").first()).toContainText("b.algo:");
+  await expect(page.getByRole("region", { name: "Differences" })).toHaveCount(0);
 });
 
 test("bad link values get a notice and fall back", async ({ page }) => {

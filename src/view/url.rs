@@ -418,6 +418,11 @@ pub fn parse_query_on(query: &str, page: LabKind) -> ParsedLink {
             notices.push(message);
         }
     }
+    // Another lab reads its own run B from its parameters (`b.` ones, which
+    // it was given as they came, and `compare=1`).
+    if state.lab != LabKind::Ack && compare {
+        state.lab_params.push(("compare".to_owned(), "1".to_owned()));
+    }
     if state.lab == LabKind::Ack && (compare || fork.is_some() || !b_pairs.is_empty()) {
         match decode_b(&state.settings, &b_pairs) {
             Ok(changes) => state.compare = Some(LinkCompare { changes, fork }),
@@ -432,10 +437,10 @@ pub fn parse_query_on(query: &str, page: LabKind) -> ParsedLink {
 
 /// Run B's changes from run A's settings `a`: all of them, or the first
 /// refusal (a second run that is partly what the link said would mislead).
-fn decode_b(a: &Settings, pairs: &[(String, String)]) -> Result<Vec<(&'static ParamDef, u64)>, String> {
+fn decode_b<S: Schema + Clone>(a: &S, pairs: &[(String, String)]) -> Result<Vec<(&'static ParamDef, u64)>, String> {
     let mut b = a.clone();
     for (name, value) in pairs {
-        let Some(param) = Settings::by_link(name) else {
+        let Some(param) = S::by_link(name) else {
             return Err(format!(
                 "b.{}: not a setting of run B; allowed: b. and a setting's link name, such as b.dedup",
                 shorten(name)
@@ -443,7 +448,29 @@ fn decode_b(a: &Settings, pairs: &[(String, String)]) -> Result<Vec<(&'static Pa
         };
         b = fields::apply(param, &b, value, &format!("b.{}", param.link))?;
     }
-    Ok(Settings::PARAMS.iter().copied().filter(|p| b.get(p) != a.get(p)).map(|p| (p, b.get(p))).collect())
+    Ok(S::PARAMS.iter().copied().filter(|p| b.get(p) != a.get(p)).map(|p| (p, b.get(p))).collect())
+}
+
+/// Another lab's run B, from the parameters its link gave it (see
+/// [`LinkState::lab_params`]) and run A's settings `a`: `None` when the
+/// link opens no run B, else B's changes or why they were refused.
+pub fn decode_lab_b<S: Schema + Clone>(
+    a: &S,
+    pairs: &[(String, String)],
+) -> Option<Result<Vec<(&'static ParamDef, u64)>, String>> {
+    let b_pairs: Vec<(String, String)> =
+        pairs.iter().filter_map(|(n, v)| Some((n.strip_prefix("b.")?.to_owned(), v.clone()))).collect();
+    let opened = !b_pairs.is_empty() || pairs.iter().any(|(n, _)| n == "compare");
+    opened.then(|| decode_b(a, &b_pairs))
+}
+
+/// A lab's run B as link parameters: `compare=1` while it changes
+/// nothing, else its changes under `b.`.
+pub fn lab_b_params(changes: &[(&'static ParamDef, u64)]) -> Vec<(String, String)> {
+    if changes.is_empty() {
+        return vec![("compare".to_owned(), "1".to_owned())];
+    }
+    changes.iter().map(|(p, v)| (format!("b.{}", p.link), p.format_human(*v))).collect()
 }
 
 /// Writes a query string (without `?`) holding only what differs from the
@@ -598,6 +625,29 @@ mod tests {
         assert!(is_link("embed=1"));
         assert!(!is_link(""));
         assert!(!is_link("?utm_source=newsletter"));
+    }
+
+    #[test]
+    fn another_labs_link_carries_its_run_b_in_its_own_vocabulary() {
+        use crate::sim::storm::StormSettings;
+        let read = |q: &str| {
+            let link = parse_query_on(q, LabKind::Storms);
+            let (a, notices) = decode_settings::<StormSettings>(&link.state.lab_params);
+            assert!(link.notices.is_empty() && notices.is_empty(), "{:?} {notices:?}", link.notices);
+            decode_lab_b(&a, &link.state.lab_params)
+        };
+        assert_eq!(read("seed=3"), None);
+        assert_eq!(read("seed=3&compare=1"), Some(Ok(vec![])));
+        let attempts = StormSettings::by_link("attempts").unwrap();
+        assert_eq!(read("seed=3&b.attempts=1"), Some(Ok(vec![(attempts, 1)])));
+        // Written back the same way.
+        assert_eq!(lab_b_params(&[(attempts, 1)]), [("b.attempts".to_owned(), "1".to_owned())]);
+        assert_eq!(lab_b_params(&[]), [("compare".to_owned(), "1".to_owned())]);
+        // A bad run B is refused by name, with what is allowed.
+        let Some(Err(message)) = read("b.attempts=0") else { panic!() };
+        assert!(message.starts_with("b.attempts: 0 is out of range; allowed: "), "{message}");
+        let Some(Err(message)) = read("b.nope=1") else { panic!() };
+        assert!(message.starts_with("b.nope: not a setting of run B"), "{message}");
     }
 
     #[test]

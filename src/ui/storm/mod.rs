@@ -10,7 +10,7 @@ pub use workbench::StormWorkbench;
 use leptos::prelude::*;
 
 use crate::sim::storm::StormSettings;
-use crate::view::url::{LabKind, decode_settings, parse_query_on};
+use crate::view::url::{LabKind, decode_lab_b, decode_settings, parse_query_on};
 
 use super::chrome::{CurrentLab, pass_on, shown_again};
 use super::dom;
@@ -27,8 +27,18 @@ pub fn StormsApp() -> impl IntoView {
             dom::set_root_attribute("data-theme", theme.name());
         }
     });
-    let (settings, notices) = decode_settings::<StormSettings>(&link.state.lab_params);
+    let (settings, mut notices) = decode_settings::<StormSettings>(&link.state.lab_params);
+    let b = decode_lab_b(&settings, &link.state.lab_params);
     let storm = Storm::new(settings, link.state.embed, theme);
+    let alone = "The second run was not opened; run A is shown alone.";
+    match b.as_ref().map(|b| b.as_ref().map(Vec::as_slice)) {
+        None => {}
+        Some(Ok([])) => storm.open_b_with(None),
+        Some(Ok([one])) => storm.open_b_with(Some(*one)),
+        Some(Ok(many)) => notices
+            .push(format!("Run B changes one setting in the storm lab; the link changes {}. {alone}", many.len())),
+        Some(Err(message)) => notices.push(format!("{message}. {alone}")),
+    }
     for n in link.notices.into_iter().chain(notices) {
         storm.notices.notify(n);
     }

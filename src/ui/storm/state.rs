@@ -15,7 +15,7 @@ use crate::view::storm::compare::Difference;
 use crate::view::storm::presets::{AXES, Figure, PRESETS};
 use crate::view::storm::protocol::{Answer, Axis, GridCell, Job, Reply, Request, SweepCell};
 use crate::view::storm::report::StormDoc;
-use crate::view::url::{LabKind, LinkState, Theme, settings_params};
+use crate::view::url::{LabKind, LinkState, Theme, lab_b_params, settings_params};
 
 use super::super::form::{FieldState, Form};
 use super::super::notices::Notices;
@@ -109,7 +109,13 @@ impl Storm {
     pub fn link_state(&self, theme: Theme) -> LinkState {
         LinkState {
             lab: LabKind::Storms,
-            lab_params: settings_params(&self.settings.get_untracked()),
+            lab_params: {
+                let mut params = settings_params(&self.settings.get_untracked());
+                if self.b_open.get_untracked() {
+                    params.extend(lab_b_params(self.b_change.get_untracked().as_slice()));
+                }
+                params
+            },
             embed: self.embed,
             theme,
             ..LinkState::default()
@@ -179,9 +185,15 @@ impl Storm {
 
     /// Opens run B (as run A until a setting is changed) and compares.
     pub fn open_b(&self) {
-        self.b_open.set(true);
-        self.choose_b(self.b_chosen.get_untracked());
+        self.open_b_with(None);
         self.run();
+    }
+
+    /// Opens run B with `change` (from a link), without running yet.
+    pub fn open_b_with(&self, change: Option<(&'static ParamDef, u64)>) {
+        self.b_open.set(true);
+        self.b_change.set(change);
+        self.choose_b(change.map_or_else(|| self.b_chosen.get_untracked(), |(p, _)| p));
     }
 
     /// Closes run B; run A stays as it is.

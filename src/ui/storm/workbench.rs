@@ -27,6 +27,8 @@ pub fn StormWorkbench(
     // The address bar follows the settings (while this lab is shown).
     Effect::new(move |_| {
         storm.settings.track();
+        storm.b_open.track();
+        storm.b_change.track();
         if let Some(shown) = shown {
             shown.track();
         }
