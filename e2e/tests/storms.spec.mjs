@@ -135,6 +135,24 @@ test("run B beside run A: the same seed, one setting changed, and where they par
   await expect(totals.locator(".figure", { hasText: "Retries" }).locator("dd")).toHaveText(retriesA);
 });
 
+test("run B in the contention workload offers its settings and compares its counters", async ({ page }) => {
+  await page.goto("/storms/?clients=20&workload=occ");
+  await expect(page.getByRole("region", { name: "Totals" })).toContainText("Write calls", { timeout: 20_000 });
+  await page.getByRole("button", { name: "Compare with…" }).click();
+  const panel = page.getByRole("region", { name: "Run B" });
+  const setting = panel.getByLabel("Setting to change in run B");
+  // The setting offered is one of this workload's, and its control is the one shown.
+  const offered = await setting.locator("option:checked").textContent();
+  await expect(panel.getByLabel(offered, { exact: true })).toBeVisible();
+  await expect(setting.locator("option", { hasText: "Maximum total attempts" })).toHaveCount(0);
+  await setting.selectOption({ label: "Clients" });
+  await panel.getByLabel("Clients", { exact: true }).fill("21");
+  const diff = page.getByRole("region", { name: "Differences" });
+  await expect(diff).toContainText("Clients: 20 → 21");
+  await expect(diff.locator(".diff-line", { hasText: "Write calls" })).toContainText(/A: \d+, B: \d+/);
+  await expect(diff.locator(".diff-line", { hasText: "First divergence" })).toContainText(/at \d+\.\d{3} ms/);
+});
+
 test("a link with a broken run B gets a notice and shows run A alone", async ({ page }) => {
   await openStorms(page, "seed=3&b.attempts=0");
   await expect(page.getByRole("status").first()).toContainText(

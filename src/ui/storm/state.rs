@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::Closure;
 use crate::sim::storm::StormSettings;
 use crate::sim::{ParamDef, Schema};
 use crate::view::storm::compare::Difference;
-use crate::view::storm::presets::{AXES, Figure, PRESETS};
+use crate::view::storm::presets::{AXES, Figure, PRESETS, relevant};
 use crate::view::storm::protocol::{Answer, Axis, GridCell, Job, Reply, Request, SweepCell};
 use crate::view::storm::report::StormDoc;
 use crate::view::url::{LabKind, LinkState, Theme, lab_b_params, settings_params};
@@ -189,11 +189,29 @@ impl Storm {
         self.run();
     }
 
-    /// Opens run B with `change` (from a link), without running yet.
+    /// Opens run B with `change` (from a link), without running yet. With
+    /// no change, the control offers the setting it offered last, if the
+    /// workload has it, else the workload's first.
     pub fn open_b_with(&self, change: Option<(&'static ParamDef, u64)>) {
         self.b_open.set(true);
         self.b_change.set(change);
-        self.choose_b(change.map_or_else(|| self.b_chosen.get_untracked(), |(p, _)| p));
+        let workload = self.settings.with_untracked(|s| s.workload);
+        let chosen = match change {
+            Some((param, _)) => param,
+            None => {
+                let last = self.b_chosen.get_untracked();
+                if relevant(last, workload) {
+                    last
+                } else {
+                    crate::sim::storm::settings::PARAMS
+                        .iter()
+                        .copied()
+                        .find(|p| p.name != crate::sim::storm::settings::WORKLOAD.name && relevant(p, workload))
+                        .unwrap_or(last)
+                }
+            }
+        };
+        self.choose_b(chosen);
     }
 
     /// Closes run B; run A stays as it is.
