@@ -163,6 +163,9 @@ test("a link with a broken run B gets a notice and shows run A alone", async ({ 
   await openStorms(page, "b.algo=%3Cscript%3E");
   await expect(page.getByRole("status").first()).toContainText("b.algo:");
   await expect(page.getByRole("region", { name: "Differences" })).toHaveCount(0);
+  await openStorms(page, "clients=20&b.workload=occ");
+  await expect(page.getByRole("status").first()).toContainText("b.workload: run B uses run A's workload.");
+  await expect(page.getByRole("region", { name: "Differences" })).toHaveCount(0);
 });
 
 test("bad link values get a notice and fall back", async ({ page }) => {

@@ -10,6 +10,7 @@ pub use workbench::StormWorkbench;
 use leptos::prelude::*;
 
 use crate::sim::storm::StormSettings;
+use crate::sim::storm::settings::WORKLOAD;
 use crate::view::url::{LabKind, decode_lab_b, decode_settings, parse_query_on};
 
 use super::chrome::{CurrentLab, pass_on, shown_again};
@@ -34,6 +35,9 @@ pub fn StormsApp() -> impl IntoView {
     match b.as_ref().map(|b| b.as_ref().map(Vec::as_slice)) {
         None => {}
         Some(Ok([])) => storm.open_b_with(None),
+        Some(Ok([(param, _)])) if param.name == WORKLOAD.name => {
+            notices.push(format!("b.{}: run B uses run A's workload. {alone}", param.link))
+        }
         Some(Ok([one])) => storm.open_b_with(Some(*one)),
         Some(Ok(many)) => notices
             .push(format!("Run B changes one setting in the storm lab; the link changes {}. {alone}", many.len())),

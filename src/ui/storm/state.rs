@@ -379,7 +379,12 @@ impl Storm {
             }
             Answer::Sweep { cells, reference } => self.sweep.set(Some(Arc::new((cells, reference)))),
             Answer::Grid { cells } => self.grid.set(Some(Arc::new(Grid { axes: self.axes.get_untracked(), cells }))),
-            Answer::Error { message } => self.notices.notify(format!("{message}. The last results stay on screen.")),
+            Answer::Error { message } => {
+                if self.b_open.get_untracked() {
+                    self.b_field.error.set(Some(format!("Run B: {message}.")));
+                }
+                self.notices.notify(format!("{message}. The last results stay on screen."))
+            }
         }
         self.busy.set(None);
     }
