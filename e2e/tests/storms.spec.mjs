@@ -136,7 +136,8 @@ test("run B beside run A: the same seed, one setting changed, and where they par
 });
 
 test("run B in the contention workload offers its settings and compares its counters", async ({ page }) => {
-  await page.goto("/storms/?clients=20&workload=occ");
+  // (The link names the workload before the client count it allows.)
+  await page.goto("/storms/?workload=occ&clients=20");
   await expect(page.getByRole("region", { name: "Totals" })).toContainText("Write calls", { timeout: 20_000 });
   await page.getByRole("button", { name: "Compare with…" }).click();
   const panel = page.getByRole("region", { name: "Run B" });

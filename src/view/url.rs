@@ -235,13 +235,24 @@ pub struct ParsedLink {
 pub fn decode_settings<S: Schema>(pairs: &[(String, String)]) -> (S, Vec<String>) {
     let mut settings = S::opening();
     let mut notices = Vec::new();
+    // A value refused only because of a setting the link gives later (the
+    // contention workload before the client count it allows) is tried again
+    // once every other value is in: the order of a link's names does not
+    // matter.
+    let mut refused = Vec::new();
     for (name, value) in pairs {
         if let Some(param) = S::by_link(name) {
             match fields::apply(param, &settings, value, param.link) {
                 Ok(s) => settings = s,
-                Err(message) if notices.len() < MAX_NOTICES => notices.push(message),
-                Err(_) => {}
+                Err(_) => refused.push((param, value)),
             }
+        }
+    }
+    for (param, value) in refused {
+        match fields::apply(param, &settings, value, param.link) {
+            Ok(s) => settings = s,
+            Err(message) if notices.len() < MAX_NOTICES => notices.push(message),
+            Err(_) => {}
         }
     }
     (settings, notices)
@@ -625,6 +636,27 @@ mod tests {
         assert!(is_link("embed=1"));
         assert!(!is_link(""));
         assert!(!is_link("?utm_source=newsletter"));
+    }
+
+    #[test]
+    fn another_labs_settings_do_not_depend_on_the_order_of_the_links_names() {
+        use crate::sim::storm::StormSettings;
+        use crate::sim::storm::settings::Workload;
+        for q in ["workload=occ&clients=20", "clients=20&workload=occ"] {
+            let link = parse_query_on(q, LabKind::Storms);
+            let (s, notices) = decode_settings::<StormSettings>(&link.state.lab_params);
+            assert_eq!(notices, Vec::<String>::new(), "{q}");
+            assert_eq!((s.workload, s.occ.clients), (Workload::Occ, 20), "{q}");
+        }
+        // A value no order can fix is still refused, by name.
+        let link = parse_query_on("workload=occ&clients=2000", LabKind::Storms);
+        let (s, notices) = decode_settings::<StormSettings>(&link.state.lab_params);
+        assert_eq!(notices.len(), 1);
+        assert_eq!(
+            notices[0],
+            "Clients: 2000 does not fit the other settings; allowed: at most 1000 clients with the occ workload"
+        );
+        assert_eq!(s.workload, Workload::Overload);
     }
 
     #[test]
