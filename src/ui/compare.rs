@@ -14,6 +14,7 @@ use crate::view::ack::compare::{differences, what_b_changes};
 
 use super::form::{FieldControl, FieldState};
 use super::state::Lab;
+use super::text_panels::diff_list;
 
 /// Run B's settings: run A's with `changes` applied in order. A change a
 /// cross-field check refuses is reported by the setting it conflicts with.
@@ -99,22 +100,14 @@ impl Compare {
     /// Shows `param`'s value for B in the panel's control.
     pub fn choose(&self, a: &Settings, param: &'static ParamDef) {
         self.chosen.set(param);
-        self.field.text.set(param.format_human(self.b_value(a, param)));
-        self.field.error.set(None);
+        self.field.show(param, self.b_value(a, param));
     }
 
     /// The panel's control changed: B takes `text` for the chosen setting
     /// (a value equal to A's removes the change).
     pub fn edit(&self, a: &Settings, text: String) {
         let param = self.chosen.get_untracked();
-        self.field.text.set(text.clone());
-        let value = match param.parse_human(&text) {
-            Ok(v) => v,
-            Err(e) => {
-                self.field.error.set(Some(e.human_message(param.label)));
-                return;
-            }
-        };
+        let Some(value) = self.field.read(param, text) else { return };
         let mut next = self.changes.get_untracked();
         next.retain(|(p, _)| p.name != param.name);
         if value != a.get(param) {
@@ -248,22 +241,7 @@ pub fn Differences(lab: Lab) -> impl IntoView {
         <section class="panel differences" aria-labelledby="differences-h">
             <h2 id="differences-h">"Differences"</h2>
             {move || match lines() {
-                Some(lines) => view! {
-                    <dl class="diff-lines">
-                        {lines
-                            .into_iter()
-                            .map(|l| {
-                                view! {
-                                    <div class="diff-line">
-                                        <dt>{l.label}</dt>
-                                        <dd>{l.text}</dd>
-                                    </div>
-                                }
-                            })
-                            .collect_view()}
-                    </dl>
-                }
-                .into_any(),
+                Some(lines) => diff_list(lines.into_iter().map(|l| (l.label.to_owned(), l.text))).into_any(),
                 None => view! { <p>"Run B is not running; see the message above."</p> }.into_any(),
             }}
         </section>

@@ -26,6 +26,20 @@ impl FieldState {
     pub fn new(text: String) -> FieldState {
         FieldState { text: RwSignal::new(text), error: RwSignal::new(None) }
     }
+
+    /// Shows `param`'s `value`, with no message.
+    pub fn show(&self, param: &'static ParamDef, value: u64) {
+        self.text.set(param.format_human(value));
+        self.error.set(None);
+    }
+
+    /// Keeps `text` as typed and reads it as a value of `param`; a refusal
+    /// is shown beside the control and gives `None`.
+    pub fn read(&self, param: &'static ParamDef, text: String) -> Option<u64> {
+        let value = param.parse_human(&text);
+        self.text.set(text);
+        value.map_err(|e| self.error.set(Some(e.human_message(param.label)))).ok()
+    }
 }
 
 /// One field per parameter of a lab's settings `S`, in `S::PARAMS` order.

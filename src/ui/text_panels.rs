@@ -1,7 +1,8 @@
-//! The two text panels every lab's page shows below its stage: the recent
+//! The text panels every lab's page shows below its stage: the recent
 //! events, each a button to its moment, and the state as text. A lab gives
 //! them its words: the events' markup (`view::markup::event_items` with
-//! its own lines) and its text mirror.
+//! its own lines) and its text mirror. Also the list a comparison's
+//! "Differences" region shows.
 
 use leptos::prelude::*;
 
@@ -43,5 +44,24 @@ pub fn state_as_text(text: Memo<String>) -> impl IntoView {
             <h2 id="mirror-h">"State as text"</h2>
             <pre class="mirror-text">{text}</pre>
         </section>
+    }
+}
+
+/// The lines of a comparison's differences, each a label and what it says.
+pub fn diff_list(lines: impl IntoIterator<Item = (String, String)>) -> impl IntoView {
+    view! {
+        <dl class="diff-lines">
+            {lines
+                .into_iter()
+                .map(|(label, text)| {
+                    view! {
+                        <div class="diff-line">
+                            <dt>{label}</dt>
+                            <dd>{text}</dd>
+                        </div>
+                    }
+                })
+                .collect_view()}
+        </dl>
     }
 }

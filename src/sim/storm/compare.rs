@@ -76,8 +76,7 @@ mod tests {
     use crate::sim::Schema;
 
     fn settings(pairs: &[(&str, &str)]) -> StormSettings {
-        let pairs: Vec<_> = pairs.iter().map(|&(link, v)| (StormSettings::by_link(link).unwrap(), v)).collect();
-        StormSettings::from_pairs(&pairs).unwrap()
+        StormSettings::from_links(pairs)
     }
 
     #[test]

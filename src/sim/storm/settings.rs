@@ -478,6 +478,14 @@ impl StormSettings {
         raw.validate()
     }
 
+    /// The defaults with some values set, as links spell them (tests).
+    #[cfg(test)]
+    pub fn from_links(pairs: &[(&str, &str)]) -> StormSettings {
+        use crate::sim::Schema;
+        let pairs: Vec<_> = pairs.iter().map(|&(link, v)| (StormSettings::by_link(link).unwrap(), v)).collect();
+        StormSettings::from_pairs(&pairs).unwrap()
+    }
+
     /// What the server can execute per second: concurrency over mean
     /// execution time.
     pub fn capacity_per_s(&self) -> f64 {

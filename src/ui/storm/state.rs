@@ -225,22 +225,14 @@ impl Storm {
     pub fn choose_b(&self, param: &'static ParamDef) {
         let a = self.settings.get_untracked();
         self.b_chosen.set(param);
-        self.b_field.text.set(param.format_human(self.b_value(&a, param)));
-        self.b_field.error.set(None);
+        self.b_field.show(param, self.b_value(&a, param));
     }
 
     /// Run B's control changed: B takes `text` for the chosen setting
     /// (replacing any other change; a value equal to A's is no change).
     pub fn edit_b(&self, text: String) {
         let param = self.b_chosen.get_untracked();
-        self.b_field.text.set(text.clone());
-        let value = match param.parse_human(&text) {
-            Ok(v) => v,
-            Err(e) => {
-                self.b_field.error.set(Some(e.human_message(param.label)));
-                return;
-            }
-        };
+        let Some(value) = self.b_field.read(param, text) else { return };
         let a = self.settings.get_untracked();
         if let Err(e) = a.with(param, value) {
             self.b_field.error.set(Some(e.human_message(e.param.label)));

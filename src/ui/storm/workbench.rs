@@ -15,6 +15,7 @@ use super::super::chrome::masthead;
 use super::super::dom;
 use super::super::form::FieldControl;
 use super::super::notices::NoticeList;
+use super::super::text_panels::diff_list;
 use super::state::Storm;
 
 #[component]
@@ -292,22 +293,7 @@ fn RunB(storm: Storm) -> impl IntoView {
                         .into_any();
                 }
                 match storm.differences.get() {
-                    Some(lines) => view! {
-                        <dl class="diff-lines">
-                            {lines
-                                .iter()
-                                .map(|l| {
-                                    view! {
-                                        <div class="diff-line">
-                                            <dt>{l.label.clone()}</dt>
-                                            <dd>{l.text.clone()}</dd>
-                                        </div>
-                                    }
-                                })
-                                .collect_view()}
-                        </dl>
-                    }
-                    .into_any(),
+                    Some(lines) => diff_list(lines.iter().map(|l| (l.label.clone(), l.text.clone()))).into_any(),
                     None if storm.b_field.error.with(Option::is_some) => {
                         view! { <p class="hint">"Run B cannot run with this change; run A is shown alone."</p> }
                             .into_any()
