@@ -12,17 +12,19 @@ use super::state::Risk;
 
 #[component]
 pub fn Load(risk: Risk) -> impl IntoView {
-    let law = Memo::new(move |_| {
-        risk.run.with(|r| {
-            (r.settings().preset == Preset::Overload).then(|| littles_law(r)).flatten().map(|l| little_html(&l))
-        })
-    });
+    let law = move || {
+        risk.run
+            .with(|r| {
+                (r.settings().preset == Preset::Overload).then(|| littles_law(r)).flatten().map(|l| little_html(&l))
+            })
+            .unwrap_or_default()
+    };
     let gates = move || risk.snapshot.with(|s| gates_html(&s.gates));
     view! {
         <section class="panel load" aria-labelledby="load-h">
             <h2 id="load-h">"Gates and queues"</h2>
             <div class="gates" inner_html=gates></div>
-            <div inner_html=move || law.get().unwrap_or_default()></div>
+            <div inner_html=law></div>
         </section>
     }
 }

@@ -21,6 +21,7 @@ const LANE_TITLES_W: f64 = 100.0;
 /// A run's drawing: its geometry (for the playhead) and its markup.
 struct Drawing {
     diagram: Diagram,
+    axis: String,
     svg: String,
     titles: String,
 }
@@ -35,16 +36,13 @@ pub fn RiskTimeline(risk: Risk) -> impl IntoView {
         move |_| {
             risk.run.with(|run| {
                 let d = diagram(run);
-                let svg = diagram_svg(&d, run.records());
+                let (axis, svg) = diagram_svg(&d, run.records());
                 let titles = lane_titles_svg(&d, LANE_TITLES_W);
-                Arc::new(Drawing { diagram: d, svg, titles })
+                Arc::new(Drawing { diagram: d, axis, svg, titles })
             })
         },
         changed,
     );
-    // The lanes rarely change between runs: their titles are drawn again
-    // only when they do, so a pattern switch re-parses the diagram alone.
-    let titles = Memo::new(move |_| drawing.with(|d| d.titles.clone()));
     let scroller = NodeRef::<leptos::html::Div>::new();
     // Move the playhead and the veil over the future (two attributes, so a
     // frame of playback redraws nothing else here).
@@ -78,6 +76,9 @@ pub fn RiskTimeline(risk: Risk) -> impl IntoView {
             risk.seek(t, true);
         }
     };
+    // The lanes and the instants rarely change between runs, and markup
+    // equal to what an element holds is not set again: a pattern switch
+    // often re-parses the diagram's body alone.
     view! {
         <section class="panel timeline" aria-labelledby="timeline-h">
             <h2 id="timeline-h">"Timeline"</h2>
@@ -92,9 +93,11 @@ pub fn RiskTimeline(risk: Risk) -> impl IntoView {
                     role="group"
                     aria-label="Timeline diagram, scrolls sideways"
                     on:click=on_click
-                    inner_html=move || drawing.with(|d| d.svg.clone())
-                ></div>
-                <div class="lane-titles-frame" inner_html=move || titles.get()></div>
+                >
+                    <div class="axis-layer diagram" inner_html=move || drawing.with(|d| d.axis.clone())></div>
+                    <div class="diagram-layer" inner_html=move || drawing.with(|d| d.svg.clone())></div>
+                </div>
+                <div class="lane-titles-frame" inner_html=move || drawing.with(|d| d.titles.clone())></div>
             </div>
         </section>
     }

@@ -47,12 +47,21 @@ macro_rules! put {
 pub const PLAYHEAD_ID: &str = "risk-playhead";
 pub const VEIL_ID: &str = "risk-veil";
 
-/// The run's timeline as an SVG element: lanes, items (those that show an
-/// event carry its time as `data-t`), then a veil over everything after
-/// the playhead and the playhead itself, which the page moves.
-pub fn diagram_svg(d: &Diagram, records: &[Record]) -> String {
+/// The run's timeline as two SVG elements, the axis strip and the body.
+/// The body holds the lanes, the items (those that show an event carry its
+/// time as `data-t`), then a veil over everything after the playhead and
+/// the playhead itself, which the page moves. The axis strip holds the
+/// axis's labels and is drawn beneath the body, whose axis lane is left
+/// clear, so the veil fades them too. Two runs at the same instants share
+/// their axis strip, and a pattern switch then parses and lays out the
+/// body alone.
+pub fn diagram_svg(d: &Diagram, records: &[Record]) -> (String, String) {
     let mut out = String::with_capacity(64 * 1024);
     let (w, h) = (d1(d.width), d1(d.height));
+    let mut axis = format!(
+        "<svg class=\"axis-strip\" width=\"{w}\" height=\"{}\" aria-hidden=\"true\">",
+        d1(d.lanes.first().map_or(0.0, |l| l.height))
+    );
     put!(
         out,
         "<svg class=\"diagram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
@@ -62,7 +71,7 @@ pub fn diagram_svg(d: &Diagram, records: &[Record]) -> String {
          markerHeight=\"7\" orient=\"auto-start-reverse\"><path class=\"arrowhead\" d=\"M0 0L10 5L0 10z\"/></marker></defs>",
         escape(&d.summary)
     );
-    for (i, band) in d.lanes.iter().enumerate() {
+    for (i, band) in d.lanes.iter().enumerate().skip(1) {
         put!(
             out,
             "<rect class=\"lane-band lane-{i}\" x=\"0\" y=\"{}\" width=\"{w}\" height=\"{}\"/>",
@@ -76,10 +85,11 @@ pub fn diagram_svg(d: &Diagram, records: &[Record]) -> String {
             Some(t) => (" clickable", format!(" data-t=\"{}\"", t.ms())),
             None => ("", String::new()),
         };
+        let layer = if item.class.starts_with("axis") { &mut axis } else { &mut out };
         match (&item.shape, item.shape.path()) {
             (Shape::Text { x, y, text }, _) => {
                 put!(
-                    out,
+                    layer,
                     "<text class=\"{}{clickable}\"{data} x=\"{}\" y=\"{}\">{}</text>",
                     item.class,
                     d1(*x),
@@ -89,7 +99,7 @@ pub fn diagram_svg(d: &Diagram, records: &[Record]) -> String {
             }
             (shape, Some(path)) => {
                 let arrow = if shape.has_arrow() { " marker-end=\"url(#risk-arrowhead)\"" } else { "" };
-                put!(out, "<path class=\"{}{clickable}\"{data} d=\"{path}\"{arrow}/>", item.class);
+                put!(layer, "<path class=\"{}{clickable}\"{data} d=\"{path}\"{arrow}/>", item.class);
             }
             (_, None) => {}
         }
@@ -99,7 +109,8 @@ pub fn diagram_svg(d: &Diagram, records: &[Record]) -> String {
         "<rect id=\"{VEIL_ID}\" class=\"future-veil\" x=\"{w}\" y=\"0\" width=\"0\" height=\"{h}\"/>\
          <line id=\"{PLAYHEAD_ID}\" class=\"playhead\" x1=\"0\" x2=\"0\" y1=\"0\" y2=\"{h}\"/></svg>"
     );
-    out
+    axis.push_str("</svg>");
+    (axis, out)
 }
 
 /// The lane titles, pinned beside the scrolling diagram.
@@ -644,8 +655,12 @@ mod tests {
     fn the_timeline_carries_moments_a_veil_and_a_playhead() {
         let r = run(Preset::Incident, Mode::Naive);
         let d = diagram::diagram(&r);
-        let svg = diagram_svg(&d, r.records());
+        let (axis, svg) = diagram_svg(&d, r.records());
         assert!(balanced(&svg), "{svg}");
+        assert!(balanced(&axis), "{axis}");
+        // The axis strip holds the wall clock, and the body none of it.
+        assert!(axis.contains(">10:31:08.120<") && !svg.contains(">10:31:08.120<"));
+        assert!(!axis.contains("data-t") && !axis.contains("lane-band"));
         assert!(svg.contains("data-t=\"2622\""), "the illegal move can be chosen");
         assert!(svg.contains(&format!("id=\"{VEIL_ID}\"")) && svg.contains(&format!("id=\"{PLAYHEAD_ID}\"")));
         assert!(svg.contains("R10086 PENDING → FAILED (timeout, illegal)"));
