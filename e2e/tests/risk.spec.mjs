@@ -122,6 +122,45 @@ test("switching one pattern off flips the check it protects", async ({ page }) =
   await expect(verdictOf(page, "single_claim_winner")).toHaveText("holds");
 });
 
+/** Unchecks `box` with a click and reports, at the next frame's layout
+ * (a resize observer's first call comes after the frame's animation
+ * callbacks and layout, before paint), whether the diagram and the checks
+ * panel had the new run; then waits for the checks panel to take it. */
+function switchAndLook(box) {
+  return box.evaluate(async (el) => {
+    const diagram = document.querySelector(".risk svg.diagram");
+    const panel = document.querySelector(".risk .checks");
+    const before = panel.textContent;
+    el.click();
+    const atFrame = await new Promise((resolve) => {
+      const seen = new ResizeObserver(() => {
+        seen.disconnect();
+        resolve({ diagram: document.querySelector(".risk svg.diagram") !== diagram, checks: panel.textContent !== before });
+      });
+      seen.observe(document.body);
+    });
+    const t0 = performance.now();
+    while (panel.textContent === before && performance.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
+    return { ...atFrame, checksLater: panel.textContent !== before };
+  });
+}
+
+test("a pattern switch draws what is in view in its frame, and panels out of view right after", async ({ page }) => {
+  const box = page.getByRole("checkbox", { name: "Compare-and-set claims" });
+  // 1280 x 720: the checks panel is far below the window.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openRisk(page, "preset=not-found-resend&mode=patterns&at=6");
+  await expect(checks(page)).not.toBeInViewport();
+  expect(await switchAndLook(box)).toEqual({ diagram: true, checks: false, checksLater: true });
+  await expect(verdictOf(page, "single_claim_winner")).toHaveText("fails");
+  // A window tall enough to show every panel: all of them in one frame.
+  await page.setViewportSize({ width: 1280, height: 4000 });
+  await openRisk(page, "preset=not-found-resend&mode=patterns&at=6");
+  await expect(checks(page)).toBeInViewport();
+  expect(await switchAndLook(box)).toEqual({ diagram: true, checks: true, checksLater: true });
+  await expect(verdictOf(page, "single_claim_winner")).toHaveText("fails");
+});
+
 test("the state machine marks the naive PENDING → FAILED as illegal", async ({ page }) => {
   const run = native([]);
   const bad = run.transitions.find((t) => !t.legal);

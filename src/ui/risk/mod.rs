@@ -104,6 +104,8 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
         state.embed = false;
         share_url(&state)
     };
+    let first_below = NodeRef::<html::Div>::new();
+    let below = risk.below(first_below);
     view! {
         <div class="app risk" class:embed=embed class:predicting=predicting>
             {chrome(&|| {
@@ -129,25 +131,25 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                     <RiskTimeline risk/>
                     <Playback lab=risk/>
                     {chrome(&|| view! { <Incident risk/> }.into_any())}
-                    <div class="risk-grid">
-                        <DatabaseTable risk/>
-                        <StateMachine risk/>
-                        <ChecksPanel risk/>
-                        {chrome(&|| view! { <Alerts risk/> }.into_any())}
+                    <div class="risk-grid" node_ref=first_below>
+                        <DatabaseTable risk=below/>
+                        <StateMachine risk=below/>
+                        <ChecksPanel risk=below/>
+                        {chrome(&|| view! { <Alerts risk=below/> }.into_any())}
                     </div>
                     {chrome(&|| {
                         view! {
                             <div class="risk-grid">
-                                <Reconstruct risk/>
-                                <DeadlineBudget risk/>
+                                <Reconstruct risk=below/>
+                                <DeadlineBudget risk=below/>
                             </div>
-                            <Load risk/>
+                            <Load risk=below/>
                         }
                             .into_any()
                     })}
                     <div class="text-panels">
-                        <RiskEvents risk/>
-                        <RiskMirror risk/>
+                        <RiskEvents risk=below/>
+                        <RiskMirror risk=below/>
                     </div>
                 </main>
                 {chrome(&|| {

@@ -54,7 +54,64 @@ pub struct Risk {
     pub look: Look,
 }
 
+/// Every actor's state and the checks, at the playhead of `run`. Each is
+/// recomputed only when the run or the playhead moves, so a new value is a
+/// change: comparing by pointer spares the page a deep comparison (and its
+/// code).
+fn at_playhead(run: RwSignal<Arc<Run>>, playhead: RwSignal<Millis>) -> (Memo<Arc<Snapshot>>, Memo<Arc<Vec<Check>>>) {
+    let snapshot = Memo::new_with_compare(
+        move |_| {
+            let t = playhead.get();
+            run.with(|r| Arc::new(r.snapshot_at(t)))
+        },
+        changed,
+    );
+    let checks = Memo::new_with_compare(
+        move |_| {
+            let t = playhead.get();
+            run.with(|r| Arc::new(r.checks_at(t)))
+        },
+        changed,
+    );
+    (snapshot, checks)
+}
+
 impl Risk {
+    /// The state as the panels below the timeline see it. While none of
+    /// them is in view (`first`, the first of them, starts below the
+    /// window), a new run reaches them after the frame that draws it above,
+    /// so a switch's frame does only the work the reader sees; any panel in
+    /// view takes it in the same frame. The copy is for reading: what those
+    /// panels change (the playhead, the chosen call) is shared with the
+    /// rest of the page.
+    pub fn below(self, first: NodeRef<leptos::html::Div>) -> Risk {
+        let run = RwSignal::new(self.run.get_untracked());
+        let (snapshot, checks) = at_playhead(run, self.player.playhead);
+        Effect::new(move |_| {
+            self.run.track();
+            // The frame lays the page out anyway: reading where the panels
+            // are costs nothing more there.
+            request_animation_frame(move || {
+                let catch_up = move || {
+                    let new = self.run.get_untracked();
+                    if !run.with_untracked(|old| Arc::ptr_eq(old, &new)) {
+                        run.set(new);
+                    }
+                };
+                let hidden = first.get_untracked().is_some_and(|el| {
+                    let shown = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+                    el.get_bounding_client_rect().top() >= shown
+                });
+                if hidden {
+                    set_timeout(catch_up, std::time::Duration::ZERO);
+                } else {
+                    catch_up();
+                }
+            });
+        });
+        Risk { run, snapshot, checks, ..self }
+    }
+
     /// The state for `settings` and the rest of a link (playhead, embed,
     /// theme, look), with notices for anything refused on the way.
     pub fn new(settings: Settings, link: &LinkState, mut notices: Vec<String>) -> Risk {
@@ -67,23 +124,7 @@ impl Risk {
         let selected = RwSignal::new(interesting_call(&run));
         let run = RwSignal::new(Arc::new(run));
         let form = Form::new(&settings);
-        // Each is recomputed only when the run or the playhead moves, so a
-        // new value is a change: comparing by pointer spares the page a deep
-        // comparison (and its code).
-        let snapshot = Memo::new_with_compare(
-            move |_| {
-                let t = playhead.get();
-                run.with(|r| Arc::new(r.snapshot_at(t)))
-            },
-            changed,
-        );
-        let checks = Memo::new_with_compare(
-            move |_| {
-                let t = playhead.get();
-                run.with(|r| Arc::new(r.checks_at(t)))
-            },
-            changed,
-        );
+        let (snapshot, checks) = at_playhead(run, playhead);
         let risk = Risk {
             run,
             player,
