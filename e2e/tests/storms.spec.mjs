@@ -121,6 +121,17 @@ test("run B beside run A: the same seed, one setting changed, and where they par
   await panel.getByLabel("Maximum total attempts").fill("0");
   await expect(panel.locator(".field-error")).toContainText("Maximum total attempts: 0 is out of range");
   await expect(diff).toContainText("Maximum total attempts: 4 → 1");
+  // The export holds both runs, run A as the command line prints it, and
+  // the differences.
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Export run (JSON)" }).click(),
+  ]);
+  const both = JSON.parse(Buffer.concat(await (await download.createReadStream()).toArray()).toString("utf8"));
+  const native = execFileSync(cli, ["storm", "--format", "json", "--seed", "3"], { encoding: "utf8" });
+  expect(both.a).toEqual(JSON.parse(native));
+  expect(both.b.settings.max_attempts).toBe(1);
+  expect(both.differences.map((d) => d.text)).toContain("Maximum total attempts: 4 → 1");
   // The link carries run B, and reopens both runs.
   await expect(page).toHaveURL(/seed=3&b\.attempts=1/);
   const other = await page.context().newPage();

@@ -74,8 +74,8 @@ pub enum Answer {
     Grid {
         cells: Vec<GridCell>,
     },
-    /// Both runs' reports (run A's also as the command line prints it, for
-    /// export) and the lines of their differences.
+    /// Both runs' reports, the export (both runs, each as the command line
+    /// prints it, and the differences) and the lines of their differences.
     Compare {
         a: super::report::StormDoc,
         b: super::report::StormDoc,
@@ -184,7 +184,7 @@ pub fn serve(request: &str, mut progress: impl FnMut(Reply)) -> Reply {
                 ),
                 StormPair::Occ { a: ra, b: rb, .. } => (StormDoc::occ(&a, &[*ra]), StormDoc::occ(&b, &[*rb])),
             };
-            let json = doc_a.to_json() + "\n";
+            let json = compare_json(&doc_a, &doc_b, &differences);
             Reply { id, answer: Answer::Compare { a: doc_a, b: doc_b, json, differences } }
         }
         Job::AwsSweep { seed, reps } => {
@@ -255,6 +255,23 @@ pub fn serve(request: &str, mut progress: impl FnMut(Reply)) -> Reply {
     }
 }
 
+/// A comparison's export: run A and run B, each the document the command
+/// line prints for its settings, and the lines of their differences. A
+/// settings import reads run A's settings from it.
+fn compare_json(
+    a: &super::report::StormDoc,
+    b: &super::report::StormDoc,
+    differences: &[super::compare::Difference],
+) -> String {
+    #[derive(Serialize)]
+    struct Pair<'a> {
+        a: &'a super::report::StormDoc,
+        b: &'a super::report::StormDoc,
+        differences: &'a [super::compare::Difference],
+    }
+    serde_json::to_string_pretty(&Pair { a, b, differences }).unwrap_or_default() + "\n"
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
@@ -302,12 +319,20 @@ mod tests {
         let b = serde_json::json!({"clients": 300, "seed": 4, "max_attempts": 1});
         let (_, reply) = ask(Job::Compare { a: a.clone(), b });
         let Answer::Compare { a: doc_a, b: doc_b, json, differences } = reply.answer else { panic!("{reply:?}") };
+        // Importing the comparison's file restores run A's settings.
+        let imported: StormSettings = crate::sim::params_file::parse_settings_json(&json).unwrap();
+        assert_eq!(Ok(imported), settings_of(&a));
         // Run A is the single run of A's settings, as the command line prints it.
         let (_, single) = ask(Job::Run { settings: a });
         let Answer::Run { report, json: single_json } = single.answer else { panic!() };
         assert_eq!(doc_a, report);
-        assert_eq!(json, single_json);
         assert_ne!(doc_a, doc_b);
+        // The export holds both runs, each as the command line prints it,
+        // and the differences.
+        let export: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(export["a"], serde_json::from_str::<Value>(&single_json).unwrap());
+        assert_eq!(export["b"]["settings"]["max_attempts"], 1);
+        assert_eq!(export["differences"][0]["text"], "Maximum total attempts: 4 → 1");
         assert_eq!(differences[0].text, "Maximum total attempts: 4 → 1");
         assert_eq!(differences[1].label, "First divergence");
     }
