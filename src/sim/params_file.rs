@@ -67,15 +67,17 @@ pub fn parse_settings_json<S: Schema>(text: &str) -> Result<S, FileError> {
     settings_from_value(&doc)
 }
 
-/// Reads settings from a parsed document: an object of settings, or an
-/// exported run carrying them under `settings`.
+/// Reads settings from a parsed document: an object of settings, an
+/// exported run carrying them under `settings`, or an exported comparison
+/// (run A's settings, under `a`).
 pub fn settings_from_value<S: Schema>(doc: &Json) -> Result<S, FileError> {
     let Json::Obj(top) = doc else {
         return Err(FileError::NotAnObject);
     };
-    // An exported run carries its settings under "settings"; everything else
-    // in it is output, not input.
-    let fields = match doc.get("settings") {
+    // An exported run carries its settings under "settings", and a
+    // comparison carries two runs, A's first; everything else in them is
+    // output, not input.
+    let fields = match doc.get("settings").or_else(|| doc.get("a").and_then(|a| a.get("settings"))) {
         Some(Json::Obj(inner)) => inner,
         Some(_) => return Err(FileError::NotAnObject),
         None => top,

@@ -142,5 +142,9 @@ mod tests {
         assert_eq!(json["differences"]["only_b"][0]["t_ms"], 6000);
         assert_eq!(json["differences"]["agree_before_fork"], true);
         assert_eq!(json["fork_ms"], 4000);
+        // Importing the comparison's file restores run A's settings.
+        let text = compare_to_json(&b, &a, &Comparison::of(&b, &a), None);
+        let imported: Settings = crate::sim::params_file::parse_settings_json(&text).unwrap();
+        assert_eq!(&imported, b.settings());
     }
 }
