@@ -144,6 +144,12 @@ test("run B beside run A: the same seed, one setting changed, and where they par
   await expect(diff).toHaveCount(0);
   await expect(page).not.toHaveURL(/b\.attempts/);
   await expect(totals.locator(".figure", { hasText: "Retries" }).locator("dd")).toHaveText(retriesA);
+  // Closed, the export is run A's alone again.
+  const [single] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Export run (JSON)" }).click(),
+  ]);
+  expect(Buffer.concat(await (await single.createReadStream()).toArray()).toString("utf8")).toBe(native);
 });
 
 test("run B in the contention workload offers its settings and compares its counters", async ({ page }) => {

@@ -48,8 +48,10 @@ pub struct Storm {
     /// The settings form's fields.
     pub form: Form<StormSettings>,
     pub doc: RwSignal<Option<Arc<StormDoc>>>,
-    /// The last run's document as the worker wrote it, for export.
-    pub doc_json: StoredValue<String>,
+    /// For export, as the worker wrote them: the last run A's document,
+    /// and the last comparison's (both runs and their differences; empty
+    /// when run B is closed).
+    pub doc_json: StoredValue<(String, String)>,
     pub sweep: RwSignal<Option<Arc<Sweep>>>,
     pub grid: RwSignal<Option<Arc<Grid>>>,
     pub busy: RwSignal<Option<Busy>>,
@@ -84,7 +86,7 @@ impl Storm {
             settings: RwSignal::new(settings),
             form,
             doc: RwSignal::new(None),
-            doc_json: StoredValue::new(String::new()),
+            doc_json: StoredValue::new((String::new(), String::new())),
             sweep: RwSignal::new(None),
             grid: RwSignal::new(None),
             busy: RwSignal::new(None),
@@ -219,6 +221,7 @@ impl Storm {
         self.b_open.set(false);
         self.b_change.set(None);
         self.differences.set(None);
+        self.doc_json.update_value(|(_, pair)| pair.clear());
     }
 
     /// Shows B's value of `param` in run B's control.
@@ -360,14 +363,16 @@ impl Storm {
                 return;
             }
             Answer::Run { report, json } => {
-                self.doc_json.set_value(json);
+                self.doc_json.set_value((json, String::new()));
                 self.doc.set(Some(Arc::new(report)));
                 self.differences.set(None);
             }
-            Answer::Compare { a, json, differences, .. } => {
-                self.doc_json.set_value(json);
+            Answer::Compare { a, json, export, differences, .. } => {
+                // A comparison that ends after run B was closed is run A's.
+                let open = self.b_open.get_untracked();
+                self.doc_json.set_value((json, if open { export } else { String::new() }));
                 self.doc.set(Some(Arc::new(a)));
-                self.differences.set(Some(Arc::new(differences)));
+                self.differences.set(open.then(|| Arc::new(differences)));
             }
             Answer::Sweep { cells, reference } => self.sweep.set(Some(Arc::new((cells, reference)))),
             Answer::Grid { cells } => self.grid.set(Some(Arc::new(Grid { axes: self.axes.get_untracked(), cells }))),

@@ -146,8 +146,9 @@ fn StormControls(storm: Storm) -> impl IntoView {
     }
 }
 
+/// Saves run A's document, or with run B open the comparison's.
 fn export(storm: Storm) {
-    let json = storm.doc_json.get_value();
+    let json = storm.doc_json.with_value(|(a, pair)| if pair.is_empty() { a.clone() } else { pair.clone() });
     if json.is_empty() {
         storm.notices.notify("There is no finished run to export yet.".to_owned());
         return;

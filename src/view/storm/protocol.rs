@@ -74,12 +74,14 @@ pub enum Answer {
     Grid {
         cells: Vec<GridCell>,
     },
-    /// Both runs' reports, the export (both runs, each as the command line
-    /// prints it, and the differences) and the lines of their differences.
+    /// Both runs' reports, run A's also as the command line prints it, the
+    /// comparison's export (both runs so, and the differences) and the
+    /// lines of their differences.
     Compare {
         a: super::report::StormDoc,
         b: super::report::StormDoc,
         json: String,
+        export: String,
         differences: Vec<super::compare::Difference>,
     },
     Error {
@@ -184,8 +186,9 @@ pub fn serve(request: &str, mut progress: impl FnMut(Reply)) -> Reply {
                 ),
                 StormPair::Occ { a: ra, b: rb, .. } => (StormDoc::occ(&a, &[*ra]), StormDoc::occ(&b, &[*rb])),
             };
-            let json = compare_json(&doc_a, &doc_b, &differences);
-            Reply { id, answer: Answer::Compare { a: doc_a, b: doc_b, json, differences } }
+            let json = doc_a.to_json() + "\n";
+            let export = compare_json(&doc_a, &doc_b, &differences);
+            Reply { id, answer: Answer::Compare { a: doc_a, b: doc_b, json, export, differences } }
         }
         Job::AwsSweep { seed, reps } => {
             let total = 95;
@@ -318,18 +321,21 @@ mod tests {
         let a = serde_json::json!({"clients": 300, "seed": 4});
         let b = serde_json::json!({"clients": 300, "seed": 4, "max_attempts": 1});
         let (_, reply) = ask(Job::Compare { a: a.clone(), b });
-        let Answer::Compare { a: doc_a, b: doc_b, json, differences } = reply.answer else { panic!("{reply:?}") };
+        let Answer::Compare { a: doc_a, b: doc_b, json, export, differences } = reply.answer else {
+            panic!("{reply:?}")
+        };
         // Importing the comparison's file restores run A's settings.
-        let imported: StormSettings = crate::sim::params_file::parse_settings_json(&json).unwrap();
+        let imported: StormSettings = crate::sim::params_file::parse_settings_json(&export).unwrap();
         assert_eq!(Ok(imported), settings_of(&a));
         // Run A is the single run of A's settings, as the command line prints it.
         let (_, single) = ask(Job::Run { settings: a });
         let Answer::Run { report, json: single_json } = single.answer else { panic!() };
         assert_eq!(doc_a, report);
+        assert_eq!(json, single_json);
         assert_ne!(doc_a, doc_b);
         // The export holds both runs, each as the command line prints it,
         // and the differences.
-        let export: Value = serde_json::from_str(&json).unwrap();
+        let export: Value = serde_json::from_str(&export).unwrap();
         assert_eq!(export["a"], serde_json::from_str::<Value>(&single_json).unwrap());
         assert_eq!(export["b"]["settings"]["max_attempts"], 1);
         assert_eq!(export["differences"][0]["text"], "Maximum total attempts: 4 → 1");
