@@ -147,7 +147,9 @@ function switchAndLook(box) {
 
 test("a pattern switch draws what is in view in its frame, and panels out of view right after", async ({ page }) => {
   const box = page.getByRole("checkbox", { name: "Compare-and-set claims" });
-  // 1280 x 720: the checks panel is far below the window.
+  // 1280 x 720: the checks panel is far below the window. At 6 s both
+  // runs are still going, so the playhead stays where it is and the
+  // checks panel has nothing to redraw until the new run reaches it.
   await page.setViewportSize({ width: 1280, height: 720 });
   await openRisk(page, "preset=not-found-resend&mode=patterns&at=6");
   await expect(checks(page)).not.toBeInViewport();

@@ -148,7 +148,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                             .into_any()
                     })}
                     <div class="text-panels">
-                        <RiskEvents risk=below/>
+                        <RiskEvents risk=below live=risk/>
                         <RiskMirror risk=below/>
                     </div>
                 </main>

@@ -13,13 +13,15 @@ use super::state::Risk;
 /// thousands, and a long list helps nobody.
 const RECENT: usize = 120;
 
+/// The list reads `risk` (which may follow the page's run a frame behind);
+/// choosing an event moves the playhead through `live`, the page's own.
 #[component]
-pub fn RiskEvents(risk: Risk) -> impl IntoView {
+pub fn RiskEvents(risk: Risk, live: Risk) -> impl IntoView {
     let count = move || {
         let t = risk.player.playhead.get();
         risk.run.with(|r| r.records_until(t).len())
     };
-    recent_events(risk, RECENT, count, move |count| risk.run.with(|r| event_items(r.records(), count, RECENT)))
+    recent_events(live, RECENT, count, move |count| risk.run.with(|r| event_items(r.records(), count, RECENT)))
 }
 
 #[component]

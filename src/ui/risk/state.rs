@@ -57,12 +57,21 @@ pub struct Risk {
 /// Every actor's state and the checks, at the playhead of `run`. Each is
 /// recomputed only when the run or the playhead moves, so a new value is a
 /// change: comparing by pointer spares the page a deep comparison (and its
-/// code).
-fn at_playhead(run: RwSignal<Arc<Run>>, playhead: RwSignal<Millis>) -> (Memo<Arc<Snapshot>>, Memo<Arc<Vec<Check>>>) {
+/// code). A snapshot replays the run up to the playhead, so while `run` is
+/// the run of `shared` (the page's own state), its snapshot is that one,
+/// not computed twice.
+fn at_playhead(
+    run: RwSignal<Arc<Run>>,
+    playhead: RwSignal<Millis>,
+    shared: Option<Risk>,
+) -> (Memo<Arc<Snapshot>>, Memo<Arc<Vec<Check>>>) {
     let snapshot = Memo::new_with_compare(
         move |_| {
             let t = playhead.get();
-            run.with(|r| Arc::new(r.snapshot_at(t)))
+            run.with(|r| match shared {
+                Some(page) if page.run.with_untracked(|o| Arc::ptr_eq(o, r)) => page.snapshot.get_untracked(),
+                _ => Arc::new(r.snapshot_at(t)),
+            })
         },
         changed,
     );
@@ -83,14 +92,22 @@ impl Risk {
     /// so a switch's frame does only the work the reader sees; any panel in
     /// view takes it in the same frame. The copy is for reading: what those
     /// panels change (the playhead, the chosen call) is shared with the
-    /// rest of the page.
+    /// rest of the page, and a panel that acts on the run (moves the
+    /// playhead by an event, changes settings) is given the page's own
+    /// state for that. The chosen call and a clamped playhead reach the
+    /// copy at once, so for that one frame a panel out of view may show
+    /// the old run at them.
     pub fn below(self, first: NodeRef<leptos::html::Div>) -> Risk {
         let run = RwSignal::new(self.run.get_untracked());
-        let (snapshot, checks) = at_playhead(run, self.player.playhead);
+        let (snapshot, checks) = at_playhead(run, self.player.playhead, Some(self));
         Effect::new(move |_| {
-            self.run.track();
-            // The frame lays the page out anyway: reading where the panels
-            // are costs nothing more there.
+            let new = self.run.get();
+            if run.with_untracked(|old| Arc::ptr_eq(old, &new)) {
+                return;
+            }
+            // Where the panels are is read in the frame, which lays the
+            // page out anyway (the timeline reads its scroll position
+            // there too).
             request_animation_frame(move || {
                 let catch_up = move || {
                     let new = self.run.get_untracked();
@@ -124,7 +141,7 @@ impl Risk {
         let selected = RwSignal::new(interesting_call(&run));
         let run = RwSignal::new(Arc::new(run));
         let form = Form::new(&settings);
-        let (snapshot, checks) = at_playhead(run, playhead);
+        let (snapshot, checks) = at_playhead(run, playhead, None);
         let risk = Risk {
             run,
             player,
