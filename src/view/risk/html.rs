@@ -52,9 +52,9 @@ pub const VEIL_ID: &str = "risk-veil";
 /// time as `data-t`), then a veil over everything after the playhead and
 /// the playhead itself, which the page moves. The axis strip holds the
 /// axis's labels and is drawn beneath the body, whose axis lane is left
-/// clear, so the veil fades them too. Two runs at the same instants share
-/// their axis strip, and a pattern switch then parses and lays out the
-/// body alone.
+/// clear, so the veil fades them too. Two runs at the same instants and of
+/// the same width share their axis strip, and a pattern switch then
+/// parses and lays out the body alone.
 pub fn diagram_svg(d: &Diagram, records: &[Record]) -> (String, String) {
     let mut out = String::with_capacity(64 * 1024);
     let (w, h) = (d1(d.width), d1(d.height));
