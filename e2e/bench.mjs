@@ -130,8 +130,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // - one frame's work: the two together, what the reader waits for;
 // - everything: every main-thread task from the change until the page has
 //   settled, including the browser's own housekeeping (autofill looks at a
-//   changed form again) and, for a pattern switch, the panels out of view,
-//   which take the new run in a task after the frame.
+//   changed form again), the address following the change, and, for a
+//   pattern switch, the panels out of view, which take the new run in a
+//   task after the frame.
 // Idle time is not counted, and a task the trace shows to be another is
 // not mistaken for the frame's.
 async function frameWork(page, kind, n) {
@@ -171,7 +172,9 @@ async function frameWork(page, kind, n) {
           await new Promise((r) => setTimeout(r));
         }
         await frame();
-        await new Promise((r) => setTimeout(r, 30));
+        // Past the page's deferred work too: the address follows the
+        // settings 120 ms after a change.
+        await new Promise((r) => setTimeout(r, 150));
         performance.mark(`settled-${i}`);
       }
     },
@@ -199,7 +202,10 @@ async function frameWork(page, kind, n) {
     const frameTask = tasks.find((t) => t.ts > script.ts + script.dur && isFrame(t));
     // The main thread's own time, so work other processes take from it
     // on a shared machine is not counted.
-    const cpu = (t) => t.tdur ?? t.dur;
+    const cpu = (t) => {
+      if (t.tdur === undefined) throw new Error("the trace has no thread times");
+      return t.tdur;
+    };
     const all = tasks.filter((t) => t.ts >= script.ts && t.ts < to).reduce((sum, t) => sum + cpu(t), 0);
     rows.push([cpu(script), cpu(frameTask), cpu(script) + cpu(frameTask), all].map((us) => us / 1000));
   }
