@@ -115,6 +115,11 @@ test("run B beside run A: the same seed, one setting changed, and where they par
   const first = diff.locator(".diff-line", { hasText: "First divergence" });
   await expect(first).toContainText(/at \d+\.\d{3} ms \(event \d+; the runs agree on every event before it\)\. A: client \d+ sends attempt 2\./);
   await expect(diff.locator(".diff-line", { hasText: "Retries" })).toContainText(`A: ${retriesA}, B: 0`);
+  // Each run's charts, titled by run; run B's retry line stays at 0.
+  const charts = page.getByRole("region", { name: "Charts" });
+  await expect(charts.getByRole("img", { name: /^Run A: Load over time/ })).toBeVisible();
+  await expect(charts.getByRole("img", { name: /^Run B: Load over time/ })).toHaveAccessibleName(/Retries from 0(\.0)? to 0(\.0)? \(peak 0(\.0)?\)/);
+  await expect(charts.getByRole("img", { name: /^Run B: Queue and work over time/ })).toBeVisible();
   // Run A is what it was.
   await expect(totals.locator(".figure", { hasText: "Retries" }).locator("dd")).toHaveText(retriesA);
   // A value out of range is refused by name and leaves run B as it was.
@@ -144,6 +149,8 @@ test("run B beside run A: the same seed, one setting changed, and where they par
   await expect(diff).toHaveCount(0);
   await expect(page).not.toHaveURL(/b\.attempts/);
   await expect(totals.locator(".figure", { hasText: "Retries" }).locator("dd")).toHaveText(retriesA);
+  await expect(charts.getByRole("img", { name: /^Run B:/ })).toHaveCount(0);
+  await expect(charts.getByRole("img", { name: /^Load over time/ })).toBeVisible();
   // Closed, the export is run A's alone again.
   const [single] = await Promise.all([
     page.waitForEvent("download"),

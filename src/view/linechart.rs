@@ -29,6 +29,9 @@ pub struct LineChart {
     pub x_desc: String,
     pub y_desc: String,
     pub lines: Vec<Line>,
+    /// How far the axes reach at least (x, y), whatever the lines: charts
+    /// drawn to be compared share their scales ([`share_axes`]).
+    pub at_least: (f64, f64),
 }
 
 /// The colours a chart is drawn with: background, text, grid, and one per
@@ -72,7 +75,7 @@ impl LineChart {
                 y_max = y_max.max(y);
             }
         }
-        (x_max.max(1e-9), (y_max * 1.08).max(1.0))
+        (x_max.max(self.at_least.0).max(1e-9), (y_max * 1.08).max(self.at_least.1).max(1.0))
     }
 
     /// The chart in words, for its accessible name: each line's range.
@@ -87,6 +90,15 @@ impl LineChart {
             parts.push(format!("{} from {} to {} (peak {})", line.name, round(first), round(last), round(peak)));
         }
         format!("{}: {} against {}. {}.", self.title, self.y_desc, self.x_desc, parts.join("; "))
+    }
+}
+
+/// Gives every chart in `charts` the axes of the largest, so charts of two
+/// runs read on one scale.
+pub fn share_axes(charts: &mut [&mut LineChart]) {
+    let reach = charts.iter().map(|c| c.bounds()).fold((0.0f64, 0.0f64), |m, b| (m.0.max(b.0), m.1.max(b.1)));
+    for chart in charts.iter_mut() {
+        chart.at_least = reach;
     }
 }
 
@@ -169,6 +181,7 @@ mod tests {
                 },
                 Line { name: "published".to_owned(), points: vec![(10.0, 21.0)], stroke: Stroke::Dots, colour: 1 },
             ],
+            at_least: (0.0, 0.0),
         };
         let svg = to_svg(&chart, (400, 240)).unwrap();
         assert!(svg.contains("<polyline"), "the solid line");
@@ -177,5 +190,27 @@ mod tests {
             chart.describe(),
             "Work: calls against clients. full from 20 to 60 (peak 60); published from 21 to 21 (peak 21)."
         );
+    }
+
+    #[test]
+    fn shared_axes_reach_the_larger_chart() {
+        let chart = |x: f64, y: f64| LineChart {
+            title: "Load".to_owned(),
+            x_desc: "s".to_owned(),
+            y_desc: "per second".to_owned(),
+            lines: vec![Line {
+                name: "n".to_owned(),
+                points: vec![(0.0, 1.0), (x, y)],
+                stroke: Stroke::Solid,
+                colour: 0,
+            }],
+            at_least: (0.0, 0.0),
+        };
+        let (mut a, mut b) = (chart(10.0, 50.0), chart(20.0, 25.0));
+        assert_eq!((a.bounds(), b.bounds()), ((10.0, 54.0), (20.0, 27.0)));
+        share_axes(&mut [&mut a, &mut b]);
+        // Both run 20 s along and up to 50 with the usual 8 % headroom.
+        assert_eq!(a.bounds(), (20.0, 54.0));
+        assert_eq!(b.bounds(), (20.0, 54.0));
     }
 }

@@ -48,6 +48,8 @@ pub struct Storm {
     /// The settings form's fields.
     pub form: Form<StormSettings>,
     pub doc: RwSignal<Option<Arc<StormDoc>>>,
+    /// Run B's report while run B is open.
+    pub doc_b: RwSignal<Option<Arc<StormDoc>>>,
     /// For export, as the worker wrote them: the last run A's document,
     /// and the last comparison's (both runs and their differences; empty
     /// when run B is closed).
@@ -86,6 +88,7 @@ impl Storm {
             settings: RwSignal::new(settings),
             form,
             doc: RwSignal::new(None),
+            doc_b: RwSignal::new(None),
             doc_json: StoredValue::new((String::new(), String::new())),
             sweep: RwSignal::new(None),
             grid: RwSignal::new(None),
@@ -221,6 +224,7 @@ impl Storm {
         self.b_open.set(false);
         self.b_change.set(None);
         self.differences.set(None);
+        self.doc_b.set(None);
         self.doc_json.update_value(|(_, pair)| pair.clear());
     }
 
@@ -365,13 +369,15 @@ impl Storm {
             Answer::Run { report, json } => {
                 self.doc_json.set_value((json, String::new()));
                 self.doc.set(Some(Arc::new(report)));
+                self.doc_b.set(None);
                 self.differences.set(None);
             }
-            Answer::Compare { a, json, export, differences, .. } => {
+            Answer::Compare { a, b, json, export, differences } => {
                 // A comparison that ends after run B was closed is run A's.
                 let open = self.b_open.get_untracked();
                 self.doc_json.set_value((json, if open { export } else { String::new() }));
                 self.doc.set(Some(Arc::new(a)));
+                self.doc_b.set(open.then(|| Arc::new(b)));
                 self.differences.set(open.then(|| Arc::new(differences)));
             }
             Answer::Sweep { cells, reference } => self.sweep.set(Some(Arc::new((cells, reference)))),

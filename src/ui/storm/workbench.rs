@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use crate::sim::params::Group;
 use crate::sim::storm::settings::{PARAMS, SEED, WORKLOAD, Workload};
 use crate::view::linechart::LineChart;
-use crate::view::storm::charts::{aws_chart, load_chart, work_chart};
+use crate::view::storm::charts::{aws_chart, load_chart, run_pair, work_chart};
 use crate::view::storm::presets::{AXES, Figure, PRESETS, heat, relevant};
 use crate::view::storm::report::{OverloadReport, StormDoc};
 use crate::view::url::{LabKind, to_query};
@@ -341,12 +341,20 @@ fn RunB(storm: Storm) -> impl IntoView {
 #[component]
 fn Charts(storm: Storm) -> impl IntoView {
     let visible = move || !storm.answer_hidden();
-    let pick = move |f: fn(&OverloadReport) -> LineChart| {
+    // Run A's chart of a kind (`which` 0), or run B's (1) while run B is
+    // open; then both are titled by run and share their axes.
+    let pick = move |f: fn(&OverloadReport) -> LineChart, which: usize| {
         Signal::derive(move || {
             if !visible() {
                 return None;
             }
-            storm.doc.with(|d| d.as_ref().and_then(|d| overload(d)).map(f))
+            storm.doc.with(|a| {
+                let a = a.as_ref().and_then(|d| overload(d))?;
+                storm.doc_b.with(|b| match b.as_ref().and_then(|d| overload(d)) {
+                    Some(b) => run_pair(f, a, b).into_iter().nth(which),
+                    None => (which == 0).then(|| f(a)),
+                })
+            })
         })
     };
     let aws = move |time: bool| {
@@ -362,8 +370,10 @@ fn Charts(storm: Storm) -> impl IntoView {
         <section class="panel storm-charts" aria-labelledby="storm-charts-h">
             <h2 id="storm-charts-h">"Charts"</h2>
             {move || (!visible()).then(|| view! { <p class="hint">"The charts appear once you make your prediction."</p> })}
-            <LineChartView chart=pick(load_chart) id="chart-load" theme=storm.theme/>
-            <LineChartView chart=pick(work_chart) id="chart-work" theme=storm.theme/>
+            <LineChartView chart=pick(load_chart, 0) id="chart-load" theme=storm.theme/>
+            <LineChartView chart=pick(work_chart, 0) id="chart-work" theme=storm.theme/>
+            <LineChartView chart=pick(load_chart, 1) id="chart-load-b" theme=storm.theme/>
+            <LineChartView chart=pick(work_chart, 1) id="chart-work-b" theme=storm.theme/>
             <LineChartView chart=aws(false) id="chart-aws-work" theme=storm.theme/>
             <LineChartView chart=aws(true) id="chart-aws-time" theme=storm.theme/>
         </section>

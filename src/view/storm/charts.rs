@@ -48,6 +48,7 @@ pub fn load_chart(run: &OverloadReport) -> LineChart {
                 colour: 6,
             },
         ],
+        at_least: (0.0, 0.0),
     }
 }
 
@@ -64,7 +65,18 @@ pub fn work_chart(run: &OverloadReport) -> LineChart {
             series(run, "Goodput (acknowledged per s)", 2, |x| rate(x.acknowledged, b)),
             series(run, "Wasted work (per s)", 3, |x| rate(x.wasted, b)),
         ],
+        at_least: (0.0, 0.0),
     }
+}
+
+/// One kind of chart for run A and for run B, titled by run and drawn on
+/// the same axes, so the two read against each other.
+pub fn run_pair(chart: fn(&OverloadReport) -> LineChart, a: &OverloadReport, b: &OverloadReport) -> [LineChart; 2] {
+    let (mut a, mut b) = (chart(a), chart(b));
+    a.title = format!("Run A: {}", a.title);
+    b.title = format!("Run B: {}", b.title);
+    crate::view::linechart::share_axes(&mut [&mut a, &mut b]);
+    [a, b]
 }
 
 /// The order of the algorithms' lines.
@@ -94,5 +106,6 @@ pub fn aws_chart(cells: &[SweepCell], reference: &[SweepCell], time: bool) -> Li
         x_desc: "clients".to_owned(),
         y_desc: if time { "time (s)".to_owned() } else { "write calls".to_owned() },
         lines,
+        at_least: (0.0, 0.0),
     }
 }
