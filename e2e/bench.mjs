@@ -201,12 +201,14 @@ async function frameWork(page, kind, n) {
     const script = tasks.find((t) => t.ts <= from && from <= t.ts + t.dur);
     const frameTask = tasks.find((t) => t.ts > script.ts + script.dur && isFrame(t));
     // The main thread's own time, so work other processes take from it
-    // on a shared machine is not counted.
+    // on a shared machine is not counted. The change's task and the frame
+    // must have it; a few short tasks in the rest may not, and count with
+    // their wall time.
     const cpu = (t) => {
-      if (t.tdur === undefined) throw new Error("the trace has no thread times");
+      if (t.tdur === undefined) throw new Error("the trace has no thread time for the switch's own tasks");
       return t.tdur;
     };
-    const all = tasks.filter((t) => t.ts >= script.ts && t.ts < to).reduce((sum, t) => sum + cpu(t), 0);
+    const all = tasks.filter((t) => t.ts >= script.ts && t.ts < to).reduce((sum, t) => sum + (t.tdur ?? t.dur), 0);
     rows.push([cpu(script), cpu(frameTask), cpu(script) + cpu(frameTask), all].map((us) => us / 1000));
   }
   return [0, 1, 2, 3].map((i) => median(rows.map((r) => r[i])).toFixed(1));
