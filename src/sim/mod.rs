@@ -32,6 +32,23 @@ pub mod time;
 use std::fmt;
 
 pub use params::{FieldError, ParamDef, Raw, Schema};
+
+/// The value of a result that holds by construction (a preset's settings,
+/// a prefix of a finished run); an error is a bug. Unlike `expect`, the
+/// error is not formatted, so its `Debug` code, and the standard library's
+/// string escaping with it, stay out of the browser's bundles.
+pub trait Surely<T> {
+    fn surely(self, why: &'static str) -> T;
+}
+
+impl<T, E> Surely<T> for Result<T, E> {
+    fn surely(self, why: &'static str) -> T {
+        match self {
+            Ok(value) => value,
+            Err(_) => panic!("{why}"),
+        }
+    }
+}
 pub use time::{Micros, Millis};
 
 /// Why a run stopped early. None of these is reachable with valid settings;

@@ -10,6 +10,7 @@
 //! Each boundary names the parameter its own way (a flag, a link name, a
 //! label) when it shows the message.
 
+use super::Surely;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -316,7 +317,7 @@ pub trait Schema: Sized + Clone {
 
     /// The opening settings.
     fn opening() -> Self {
-        Self::from_values(&Self::defaults()).expect("the defaults are valid")
+        Self::from_values(&Self::defaults()).surely("the defaults are valid")
     }
 
     /// The definition called `name` in flags, files or links.

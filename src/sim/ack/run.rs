@@ -3,6 +3,7 @@
 //! for each.
 
 use crate::sim::SimError;
+use crate::sim::Surely;
 use crate::sim::driver::{Driver, Keep};
 use crate::sim::time::Millis;
 
@@ -182,7 +183,7 @@ impl Run {
     pub fn snapshot_at(&self, t: Millis) -> Snapshot {
         let mut driver = Driver::new(AckModel::new(&self.settings), EVENT_BUDGET, None);
         // The whole run succeeded with these settings, so any prefix of it does.
-        driver.run_until(t).expect("a prefix of a finished run stays within its bounds");
+        driver.run_until(t).surely("a prefix of a finished run stays within its bounds");
         Snapshot::of(driver.model(), t)
     }
 }

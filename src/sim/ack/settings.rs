@@ -2,6 +2,7 @@
 //! defined once, and the validated settings they become: one configuration
 //! per actor (client, network, server, store).
 
+use crate::sim::Surely;
 use serde::Serialize;
 
 use crate::sim::params::{FieldError, Group, InOrder, Kind, Opt, ParamDef, Raw, Schema};
@@ -406,7 +407,7 @@ impl Schema for Settings {
     const PARAMS: &'static [&'static ParamDef] = &PARAMS;
 
     fn from_values(values: &[u64]) -> Result<Settings, FieldError> {
-        let v: [u64; 20] = values.try_into().expect("one value per parameter");
+        let v: [u64; 20] = values.try_into().surely("one value per parameter");
         let at = |param: &ParamDef| v[PARAMS.iter().position(|p| p.name == param.name).expect("listed")];
         let ms = |param: &ParamDef| Millis(at(param));
         let fault =

@@ -3,6 +3,7 @@
 //! runs many without allocating for each.
 
 use crate::sim::SimError;
+use crate::sim::Surely;
 use crate::sim::driver::{Driver, Keep};
 use crate::sim::time::Millis;
 
@@ -175,7 +176,7 @@ impl Run {
         let t = t.min(self.horizon());
         let mut driver = Driver::new(RiskModel::new(&self.settings), EVENT_BUDGET, Some(self.horizon()));
         // The whole run succeeded with these settings, so any prefix of it does.
-        driver.run_until(t).expect("a prefix of a finished run stays within its bounds");
+        driver.run_until(t).surely("a prefix of a finished run stays within its bounds");
         Snapshot::of(driver.model(), t)
     }
 }

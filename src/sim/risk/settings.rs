@@ -15,6 +15,7 @@
 //!   is inserted at 4001, and the Risk API, whose create takes 410 ms,
 //!   creates the second review at 4411 (12.531).
 
+use crate::sim::Surely;
 use crate::sim::params::{FieldError, Group, Kind, Opt, ParamDef, Problem, Raw, Schema};
 use crate::sim::time::Millis;
 
@@ -579,7 +580,7 @@ impl Schema for Settings {
     const PARAMS: &'static [&'static ParamDef] = &PARAMS;
 
     fn from_values(values: &[u64]) -> Result<Settings, FieldError> {
-        let v: [u64; PARAM_COUNT] = values.try_into().expect("one value per parameter");
+        let v: [u64; PARAM_COUNT] = values.try_into().surely("one value per parameter");
         let at = |param: &ParamDef| v[PARAMS.iter().position(|p| p.name == param.name).expect("listed")];
         let ms = |param: &ParamDef| Millis(at(param));
         let mode = if at(&MODE) == 1 { Mode::Patterns } else { Mode::Naive };
@@ -677,7 +678,7 @@ impl Settings {
 
     /// A preset in a mode, everything else at its default.
     pub fn preset(preset: Preset, mode: Mode) -> Settings {
-        Settings::from_pairs(&[(&PRESET, preset.value()), (&MODE, mode.value())]).expect("presets and modes are valid")
+        Settings::from_pairs(&[(&PRESET, preset.value()), (&MODE, mode.value())]).surely("presets and modes are valid")
     }
 
     /// The canonical text of one parameter, as flags spell it.

@@ -1,6 +1,7 @@
 //! The storm lab's parameters (STORMS.md), each defined once, and the
 //! validated settings they become.
 
+use crate::sim::Surely;
 use serde::Serialize;
 
 use crate::sim::params::{FieldError, Group, InOrder, Kind, Opt, ParamDef, Problem, Raw, Schema};
@@ -396,7 +397,7 @@ impl Schema for StormSettings {
     const PARAMS: &'static [&'static ParamDef] = &PARAMS;
 
     fn from_values(values: &[u64]) -> Result<StormSettings, FieldError> {
-        let v: [u64; 27] = values.try_into().expect("one value per parameter");
+        let v: [u64; 27] = values.try_into().surely("one value per parameter");
         let at = |p: &ParamDef| v[PARAMS.iter().position(|q| q.name == p.name).expect("listed")];
         let us = |p: &ParamDef| at(p).saturating_mul(1000);
         if at(&CAP) < at(&BASE) {

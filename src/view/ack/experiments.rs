@@ -2,6 +2,7 @@
 //! explanation whose figures come from the run itself.
 
 use crate::sim::ParamDef;
+use crate::sim::Surely;
 use crate::sim::ack::settings::{
     CRASH, DEDUP, EXEC, FAULT, FINGERPRINT, IN_FLIGHT, KEY, LEASE, PAYLOAD, RETENTION, STORE, TIMEOUT,
 };
@@ -223,7 +224,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
 
 impl Experiment {
     pub fn settings(&self) -> Settings {
-        Settings::from_pairs(self.setup).expect("experiment settings are valid")
+        Settings::from_pairs(self.setup).surely("experiment settings are valid")
     }
 
     /// The explanation with the run's own figures filled in.
