@@ -42,18 +42,24 @@ pub struct Grid {
     pub cells: Vec<GridCell>,
 }
 
+/// Run B as the worker last reported it: its report, the lines of the
+/// differences, and the comparison's export (both runs and the lines).
+pub struct Compared {
+    pub b: StormDoc,
+    pub differences: Vec<Difference>,
+    pub export: String,
+}
+
 #[derive(Clone, Copy)]
 pub struct Storm {
     pub settings: RwSignal<StormSettings>,
     /// The settings form's fields.
     pub form: Form<StormSettings>,
     pub doc: RwSignal<Option<Arc<StormDoc>>>,
-    /// Run B's report while run B is open.
-    pub doc_b: RwSignal<Option<Arc<StormDoc>>>,
-    /// For export, as the worker wrote them: the last run A's document,
-    /// and the last comparison's (both runs and their differences; empty
-    /// when run B is closed).
-    pub doc_json: StoredValue<(String, String)>,
+    /// The last run A's document as the worker wrote it, for export.
+    pub doc_json: StoredValue<String>,
+    /// What the worker last said of run B while it is open.
+    pub compared: RwSignal<Option<Arc<Compared>>>,
     pub sweep: RwSignal<Option<Arc<Sweep>>>,
     pub grid: RwSignal<Option<Arc<Grid>>>,
     pub busy: RwSignal<Option<Busy>>,
@@ -71,7 +77,6 @@ pub struct Storm {
     pub b_change: RwSignal<Option<(&'static ParamDef, u64)>>,
     pub b_chosen: RwSignal<&'static ParamDef>,
     pub b_field: FieldState,
-    pub differences: RwSignal<Option<Arc<Vec<Difference>>>>,
     worker: StoredValue<Option<web_sys::Worker>, LocalStorage>,
     /// Whether the worker has said it listens; until then the latest
     /// request waits here.
@@ -88,8 +93,8 @@ impl Storm {
             settings: RwSignal::new(settings),
             form,
             doc: RwSignal::new(None),
-            doc_b: RwSignal::new(None),
-            doc_json: StoredValue::new((String::new(), String::new())),
+            doc_json: StoredValue::new(String::new()),
+            compared: RwSignal::new(None),
             sweep: RwSignal::new(None),
             grid: RwSignal::new(None),
             busy: RwSignal::new(None),
@@ -103,7 +108,6 @@ impl Storm {
             b_change: RwSignal::new(None),
             b_chosen: RwSignal::new(&crate::sim::storm::settings::MAX_ATTEMPTS),
             b_field: FieldState::new(String::new()),
-            differences: RwSignal::new(None),
             worker: StoredValue::new_local(None),
             ready: StoredValue::new(false),
             waiting: StoredValue::new(None),
@@ -223,9 +227,7 @@ impl Storm {
     pub fn close_b(&self) {
         self.b_open.set(false);
         self.b_change.set(None);
-        self.differences.set(None);
-        self.doc_b.set(None);
-        self.doc_json.update_value(|(_, pair)| pair.clear());
+        self.compared.set(None);
     }
 
     /// Shows B's value of `param` in run B's control.
@@ -367,18 +369,16 @@ impl Storm {
                 return;
             }
             Answer::Run { report, json } => {
-                self.doc_json.set_value((json, String::new()));
+                self.doc_json.set_value(json);
                 self.doc.set(Some(Arc::new(report)));
-                self.doc_b.set(None);
-                self.differences.set(None);
+                self.compared.set(None);
             }
             Answer::Compare { a, b, json, export, differences } => {
+                self.doc_json.set_value(json);
+                self.doc.set(Some(Arc::new(a)));
                 // A comparison that ends after run B was closed is run A's.
                 let open = self.b_open.get_untracked();
-                self.doc_json.set_value((json, if open { export } else { String::new() }));
-                self.doc.set(Some(Arc::new(a)));
-                self.doc_b.set(open.then(|| Arc::new(b)));
-                self.differences.set(open.then(|| Arc::new(differences)));
+                self.compared.set(open.then(|| Arc::new(Compared { b, differences, export })));
             }
             Answer::Sweep { cells, reference } => self.sweep.set(Some(Arc::new((cells, reference)))),
             Answer::Grid { cells } => self.grid.set(Some(Arc::new(Grid { axes: self.axes.get_untracked(), cells }))),

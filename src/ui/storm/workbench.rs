@@ -148,7 +148,10 @@ fn StormControls(storm: Storm) -> impl IntoView {
 
 /// Saves run A's document, or with run B open the comparison's.
 fn export(storm: Storm) {
-    let json = storm.doc_json.with_value(|(a, pair)| if pair.is_empty() { a.clone() } else { pair.clone() });
+    let json = storm
+        .compared
+        .with_untracked(|c| c.as_ref().map(|c| c.export.clone()))
+        .unwrap_or_else(|| storm.doc_json.get_value());
     if json.is_empty() {
         storm.notices.notify("There is no finished run to export yet.".to_owned());
         return;
@@ -293,8 +296,8 @@ fn RunB(storm: Storm) -> impl IntoView {
                     return view! { <p class="hint">"The differences appear once you make your prediction."</p> }
                         .into_any();
                 }
-                match storm.differences.get() {
-                    Some(lines) => diff_list(lines.iter().map(|l| (l.label.clone(), l.text.clone()))).into_any(),
+                match storm.compared.get() {
+                    Some(c) => diff_list(c.differences.iter().map(|l| (l.label.clone(), l.text.clone()))).into_any(),
                     None if storm.b_field.error.with(Option::is_some) => {
                         view! { <p class="hint">"Run B cannot run with this change; run A is shown alone."</p> }
                             .into_any()
@@ -350,7 +353,7 @@ fn Charts(storm: Storm) -> impl IntoView {
             }
             storm.doc.with(|a| {
                 let a = a.as_ref().and_then(|d| overload(d))?;
-                storm.doc_b.with(|b| match b.as_ref().and_then(|d| overload(d)) {
+                storm.compared.with(|c| match c.as_ref().and_then(|c| overload(&c.b)) {
                     Some(b) => run_pair(f, a, b).into_iter().nth(which),
                     None => (which == 0).then(|| f(a)),
                 })
