@@ -32,6 +32,7 @@ pub mod time;
 use std::fmt;
 
 pub use params::{FieldError, ParamDef, Raw, Schema};
+pub use time::{Micros, Millis};
 
 /// The value of a result that holds by construction (a preset's settings,
 /// a prefix of a finished run); an error is a bug. Unlike `expect`, the
@@ -49,7 +50,6 @@ impl<T, E> Surely<T> for Result<T, E> {
         }
     }
 }
-pub use time::{Micros, Millis};
 
 /// Why a run stopped early. None of these is reachable with valid settings;
 /// they are the bounds that keep a bug from looping or growing without

@@ -448,7 +448,7 @@ pub fn parse_query_on(query: &str, page: LabKind) -> ParsedLink {
 
 /// Run B's changes from run A's settings `a`: all of them, or the first
 /// refusal (a second run that is partly what the link said would mislead).
-fn decode_b<S: Schema + Clone>(a: &S, pairs: &[(String, String)]) -> Result<Vec<(&'static ParamDef, u64)>, String> {
+fn decode_b<S: Schema>(a: &S, pairs: &[(String, String)]) -> Result<Vec<(&'static ParamDef, u64)>, String> {
     let mut b = a.clone();
     for (name, value) in pairs {
         let Some(param) = S::by_link(name) else {
@@ -465,7 +465,7 @@ fn decode_b<S: Schema + Clone>(a: &S, pairs: &[(String, String)]) -> Result<Vec<
 /// Another lab's run B, from the parameters its link gave it (see
 /// [`LinkState::lab_params`]) and run A's settings `a`: `None` when the
 /// link opens no run B, else B's changes or why they were refused.
-pub fn decode_lab_b<S: Schema + Clone>(
+pub fn decode_lab_b<S: Schema>(
     a: &S,
     pairs: &[(String, String)],
 ) -> Option<Result<Vec<(&'static ParamDef, u64)>, String>> {
