@@ -45,34 +45,9 @@ pub fn Chart(lab: Lab) -> impl IntoView {
     };
     let drawing = move || {
         let g = geometry.get();
-        let (left, top, right, bottom) = g.plot;
-        let y_ticks = g
-            .y_ticks
-            .iter()
-            .map(|(y, label)| {
-                view! {
-                    <path class="chart-grid" d=format!("M{} {}H{}", num(left), num(*y), num(right))/>
-                    <text class="chart-label" x=num(left - 6.0) y=num(y + 4.0) text-anchor="end">
-                        {label.clone()}
-                    </text>
-                }
-            })
-            .collect_view();
-        let x_ticks = g
-            .x_ticks
-            .iter()
-            .map(|(x, label)| {
-                view! {
-                    <path class="chart-grid" d=format!("M{} {}V{}", num(*x), num(top), num(bottom))/>
-                    <text class="chart-label" x=num(*x) y=num(bottom + 16.0) text-anchor="middle">
-                        {label.clone()}
-                    </text>
-                }
-            })
-            .collect_view();
         let playhead = {
             let g = g.clone();
-            move || format!("M{} {}V{}", num(g.x_at(lab.player.playhead.get())), num(top), num(bottom))
+            move || g.playhead(lab.player.playhead.get())
         };
         view! {
             <svg
@@ -83,13 +58,7 @@ pub fn Chart(lab: Lab) -> impl IntoView {
                 role="img"
                 aria-label=description
             >
-                {y_ticks}
-                {x_ticks}
-                <text class="chart-label" x=num((left + right) / 2.0) y=num(g.height - 6.0) text-anchor="middle">
-                    "model time (s)"
-                </text>
-                <path class="chart-line counter" d=g.counter.clone()/>
-                <path class="chart-line received" d=g.received.clone()/>
+                <g inner_html=g.markup()></g>
                 <path class="chart-playhead" d=playhead/>
             </svg>
         }

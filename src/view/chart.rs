@@ -94,6 +94,50 @@ pub struct ChartGeometry {
 }
 
 impl ChartGeometry {
+    /// The grid, the labels and both series as SVG elements, coloured by
+    /// the stylesheet's classes. The playhead is apart ([`Self::playhead`]):
+    /// it moves on its own.
+    pub fn markup(&self) -> String {
+        let (left, top, right, bottom) = self.plot;
+        let mut out = String::new();
+        for (y, label) in &self.y_ticks {
+            out.push_str(&format!(
+                "<path class=\"chart-grid\" d=\"M{l} {y}H{r}\"/>\
+                 <text class=\"chart-label\" x=\"{tx}\" y=\"{ty}\" text-anchor=\"end\">{label}</text>\n",
+                l = d1(left),
+                r = d1(right),
+                y = d1(*y),
+                tx = d1(left - 6.0),
+                ty = d1(y + 4.0)
+            ));
+        }
+        for (x, label) in &self.x_ticks {
+            out.push_str(&format!(
+                "<path class=\"chart-grid\" d=\"M{x} {t}V{b}\"/>\
+                 <text class=\"chart-label\" x=\"{x}\" y=\"{ly}\" text-anchor=\"middle\">{label}</text>\n",
+                x = d1(*x),
+                t = d1(top),
+                b = d1(bottom),
+                ly = d1(bottom + 16.0)
+            ));
+        }
+        out.push_str(&format!(
+            "<text class=\"chart-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">model time (s)</text>\n\
+             <path class=\"chart-line counter\" d=\"{}\"/>\n<path class=\"chart-line received\" d=\"{}\"/>\n",
+            d1((left + right) / 2.0),
+            d1(self.height - 6.0),
+            self.counter,
+            self.received
+        ));
+        out
+    }
+
+    /// Path data of the playhead's line at model time `t`.
+    pub fn playhead(&self, t: Millis) -> String {
+        let (_, top, _, bottom) = self.plot;
+        format!("M{} {}V{}", d1(self.x_at(t)), d1(top), d1(bottom))
+    }
+
     /// The x of model time `t` (clamped to the run).
     pub fn x_at(&self, t: Millis) -> f64 {
         let (left, _, right, _) = self.plot;
@@ -161,50 +205,24 @@ impl ChartData {
     }
 }
 
+/// The fixed colours of a standalone chart, for the classes the page's
+/// stylesheet colours by theme.
+const FIXED_STYLE: &str = ".chart-grid{stroke:#e2e6ec}.chart-line{fill:none}.counter{stroke:#2f855a;stroke-width:3}\
+                           .received{stroke:#2b6cb0;stroke-width:2}.chart-playhead{stroke:#d53f8c;stroke-width:2}";
+
 /// The chart as a standalone SVG document at `playhead` (for tests and
-/// files): the same geometry the page draws, with fixed colours.
+/// files): the markup the page draws, with fixed colours.
 pub fn to_svg(data: &ChartData, playhead: Millis, width: f64) -> String {
     let g = data.geometry(width);
-    let (left, top, right, bottom) = g.plot;
-    let mut out = format!(
+    format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
-         font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n",
+         font-family=\"sans-serif\" font-size=\"12\">\n<style>{FIXED_STYLE}</style>\n\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n{}<path class=\"chart-playhead\" d=\"{}\"/>\n</svg>\n",
+        g.markup(),
+        g.playhead(playhead),
         w = d1(g.width),
         h = d1(g.height)
-    );
-    for (y, label) in &g.y_ticks {
-        out.push_str(&format!(
-            "<path d=\"M{l} {y}H{r}\" stroke=\"#e2e6ec\"/><text x=\"{tx}\" y=\"{ty}\" text-anchor=\"end\">{label}</text>\n",
-            l = d1(left),
-            r = d1(right),
-            y = d1(*y),
-            tx = d1(left - 6.0),
-            ty = d1(y + 4.0)
-        ));
-    }
-    for (x, label) in &g.x_ticks {
-        out.push_str(&format!(
-            "<path d=\"M{x} {t}V{b}\" stroke=\"#e2e6ec\"/><text x=\"{x}\" y=\"{ly}\" text-anchor=\"middle\">{label}</text>\n",
-            x = d1(*x),
-            t = d1(top),
-            b = d1(bottom),
-            ly = d1(bottom + 16.0)
-        ));
-    }
-    out.push_str(&format!(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">model time (s)</text>\n",
-        d1((left + right) / 2.0),
-        d1(g.height - 6.0)
-    ));
-    out.push_str(&format!("<path d=\"{}\" fill=\"none\" stroke=\"#2f855a\" stroke-width=\"3\"/>\n", g.counter));
-    out.push_str(&format!("<path d=\"{}\" fill=\"none\" stroke=\"#2b6cb0\" stroke-width=\"2\"/>\n", g.received));
-    let x = d1(g.x_at(playhead));
-    out.push_str(&format!(
-        "<path d=\"M{x} {}V{}\" stroke=\"#d53f8c\" stroke-width=\"2\"/>\n</svg>\n",
-        d1(top),
-        d1(bottom)
-    ));
-    out
+    )
 }
 
 #[cfg(test)]
@@ -266,7 +284,9 @@ mod tests {
     fn a_standalone_svg_has_both_series_and_the_playhead() {
         let svg = to_svg(&data(&[(&DEDUP, "off")]), Millis(3000), 640.0);
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640.0\""));
-        assert_eq!(svg.matches("stroke-width").count(), 3, "two series and the playhead");
+        assert_eq!(svg.matches("<path class=\"chart-line ").count(), 2, "two series");
+        assert_eq!(svg.matches("<path class=\"chart-playhead\" d=\"M").count(), 1, "the playhead");
+        assert_eq!(svg.matches("stroke-width").count(), 3, "the series and the playhead drawn thick");
         assert!(svg.contains("model time (s)"));
     }
 
