@@ -24,7 +24,8 @@ tools-test:
 	@scripts/tools.sh test
 
 # Each lab is a bundle of its own, hosted by the opening page (which
-# downloads only the first); everything is built into dist/ and served with
+# downloads only the first, in its opening build; the whole first lab is
+# in dist/full/); everything is built into dist/ and served with
 # the same strict CSP the tests use.
 serve: tools dist
 	@echo "Serving http://127.0.0.1:8080/"
@@ -45,6 +46,7 @@ dist:
 	trunk build --release --locked
 	trunk build storms/index.html --release --locked --dist dist/storms
 	trunk build risk/index.html --release --locked --dist dist/risk
+	trunk build full/index.html --release --locked --dist dist/full
 
 # The release bundle, served with the strict CSP, driven by Playwright
 # (some tests compare the page with the command line's release build).

@@ -34,6 +34,13 @@ const LABS = {
   },
 };
 
+// The first lab comes in two builds. The opening page loads the one that
+// carries what the page shows at first; the whole lab (run B, presenter
+// mode, checkpoints on screen, the guided experiments, the crash matrix)
+// is loaded when the reader first reaches for one of those, and takes its
+// place in one step, started from its link.
+const WHOLE = "./full/idempotency-lab.js";
+
 const page = document.documentElement;
 const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 // lab -> its root element (the labs find theirs here), shown, set aside,
@@ -42,6 +49,8 @@ const roots = {};
 const ready = new Map(); // lab -> promise of its root, once its app is mounted
 const queries = new Map(); // lab -> its address query when it was set aside
 const places = new Map(); // lab -> where the reader was in it then
+const modules = new Map(); // lab -> its bundle's module, once loaded
+let whole = null; // the whole first lab's root, from when it starts loading
 let displayed = null; // the shown lab
 let generation = 0; // the latest request to show a lab; older ones give way
 
@@ -170,7 +179,10 @@ function prepare(lab, query, inPage) {
       watch(root);
     }
     const mounted = Promise.all([import(spec.module), ...styles])
-      .then(([module]) => module.default())
+      .then(([module]) => {
+        modules.set(lab, module);
+        return module.default();
+      })
       .then(() => {
         if (!inPage) setAside(lab, root);
         return root;
@@ -186,8 +198,8 @@ function prepare(lab, query, inPage) {
 // view, and how far it is from the top of the window. (A scroll offset
 // alone would not do: panels out of view are laid out at a placeholder
 // size, so the same offset lands elsewhere once the lab is back.)
-function place() {
-  for (const panel of roots[displayed].querySelectorAll(".panel")) {
+function place(root = roots[displayed]) {
+  for (const panel of root.querySelectorAll(".panel")) {
     const box = panel.getBoundingClientRect();
     if (box.top >= 0 && box.top < window.innerHeight) return { panel, top: box.top };
   }
@@ -252,6 +264,73 @@ async function show(lab, query, push) {
   }
 }
 
+// The element in `root` that stands where `element` stood in the lab it
+// replaces: the one with the same id, or else the same kind of element
+// with the same text (a button), if there is one.
+function counterpart(element, root) {
+  const same = element.id && root.querySelector("#" + CSS.escape(element.id));
+  if (same) return same;
+  const text = element.textContent.trim();
+  return Array.from(root.querySelectorAll(element.localName)).find((e) => e.textContent.trim() === text) ?? null;
+}
+
+// Puts the whole first lab in place of the opening page's, started from
+// `query` (the opening lab's link) and told `intent` (what the reader
+// asked for that the link does not say). Asked again while it loads, the
+// latest query and intent win. The opening lab stays usable until the
+// whole one is mounted; then it is unmounted and removed, and whoever had
+// the focus in it finds it on the same control in the whole lab.
+function loadWhole(query, intent) {
+  if (whole) {
+    if (!whole.isConnected) return;
+    whole.dataset.query = query;
+    if (intent) whole.dataset.intent = intent;
+    return;
+  }
+  const opening = roots.ack;
+  if (!opening || !modules.has("ack")) return;
+  // The opening lab takes no clicks while the whole one loads: a click
+  // there would be lost with it.
+  const focused = opening.contains(document.activeElement) ? document.activeElement : null;
+  opening.inert = true;
+  whole = document.createElement("div");
+  whole.className = "lab-root lab-drawn-unseen";
+  whole.dataset.labRoot = "ack";
+  whole.dataset.query = query;
+  if (intent) whole.dataset.intent = intent;
+  import(WHOLE)
+    .then((module) => {
+      opening.after(whole);
+      roots.ack = whole;
+      return module.default();
+    })
+    .then(() => {
+      // The reader stays where they were: the same panel at the same
+      // height in the window (the panels above it may differ in size).
+      const here = window.scrollY > 0 ? place(opening) : null;
+      modules.get("ack").unmount?.();
+      opening.remove();
+      ready.set("ack", Promise.resolve(whole));
+      whole.classList.remove("lab-drawn-unseen");
+      if (displayed !== "ack") whole.classList.add("lab-aside");
+      watch(whole);
+      ownIds();
+      const named = here && here.panel.getAttribute("aria-labelledby");
+      const same = named && whole.querySelector(`.panel[aria-labelledby="${CSS.escape(named)}"]`);
+      if (same) window.scrollBy(0, same.getBoundingClientRect().top - here.top);
+      const target = focused && counterpart(focused, whole);
+      if (target) target.focus();
+      window.dispatchEvent(new Event("idempotency-lab:shown"));
+    })
+    .catch((error) => {
+      whole.remove();
+      whole = null;
+      roots.ack = opening;
+      opening.inert = false;
+      say("The rest of the lab could not be loaded (" + String(error) + "). The lab on screen still works.");
+    });
+}
+
 // The other labs, made ready when the reader reaches for the switcher.
 function reach(event) {
   if (!(event.target instanceof Element) || !event.target.closest("#lab-switch")) return;
@@ -275,6 +354,7 @@ window.idempotencyLab = {
   switchTo(lab, query) {
     if (has(LABS, lab)) show(lab, query, true).catch(fail);
   },
+  loadWhole,
 };
 
 show(labIn(location.search), location.search.slice(1), false).catch(fail);

@@ -9,7 +9,7 @@
 // `embed=1`); a bad value gets the same notice a bad link gets. Each
 // element renders into its own open shadow root, with its own state, ids
 // and live region, and the lab's styles stay inside it.
-import init, { mount_element } from "./idempotency-lab.js";
+import init, { mount_element } from "./full/idempotency-lab.js";
 
 const STYLES = ["base.css", "layout.css", "panels.css", "timeline.css", "element.css"];
 // Attributes that belong to the host page, not to the lab.
@@ -19,7 +19,7 @@ let ready = null;
 
 function start() {
   // The WebAssembly module is fetched and compiled once for every element.
-  ready ??= init({ module_or_path: new URL("idempotency-lab_bg.wasm", import.meta.url) });
+  ready ??= init({ module_or_path: new URL("full/idempotency-lab_bg.wasm", import.meta.url) });
   return ready;
 }
 

@@ -39,8 +39,8 @@ const browser = await chromium.launch({
 
 // What a page really downloads: every file our server sent while the page
 // opened and rendered, in a fresh browser context (an empty cache), as paths
-// under dist/.
-async function downloads(path, ready) {
+// under dist/. With `use`, what the page downloads for it afterwards.
+async function downloads(path, ready, use) {
   const page = await browser.newPage();
   const files = new Set();
   page.on("response", (r) => {
@@ -53,8 +53,10 @@ async function downloads(path, ready) {
   await page.goto(`http://127.0.0.1:${port}${path}`);
   await ready(page);
   await page.waitForLoadState("networkidle");
+  const opened = new Set(files);
+  if (use) await use(page);
   await page.close();
-  return [...files].sort();
+  return [...files].filter((f) => !use || !opened.has(f)).sort();
 }
 
 // Budgets are gzip bytes (1 kB = 1000 bytes) for everything a page
@@ -73,6 +75,18 @@ try {
   row("opening page total (raw / gzip / brotli)", fmt(total));
   row("opening page against its 200 kB gzip budget", against(total, 200_000));
   row("opening page files", opening.join(", "));
+  // The whole first lab: what the opening page downloads when the reader
+  // first reaches for a part its own build leaves out (run B, here).
+  const whole = await downloads(
+    "/",
+    (p) => p.waitForSelector(".mirror-text"),
+    async (p) => {
+      await p.getByRole("button", { name: "Compare with…" }).click();
+      await p.getByRole("region", { name: "Differences" }).waitFor();
+      await p.waitForLoadState("networkidle");
+    },
+  );
+  row("whole first lab, loaded on first use (raw / gzip / brotli)", `${fmt(sizes(dist, whole))}: ${whole.join(", ")}`);
   // The custom element on a host page: what it adds to the lab's own files
   // (its module and shadow-root styles), loaded only where a host uses it.
   const host = await downloads("/examples/element.html", (p) => p.locator("idempotency-lab").first().waitFor());

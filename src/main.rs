@@ -9,10 +9,18 @@ fn main() {
 /// element: mounts the lab in `mount`, inside `host`'s shadow root, with
 /// `query` (the element's attributes as a link's query string); `base` is
 /// the lab's own address.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "lite")))]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn mount_element(host: web_sys::HtmlElement, mount: web_sys::HtmlElement, query: String, base: String) {
     idempotency_lab::ui::element::mount(host, mount, &query, base);
+}
+
+/// Called by the page that hosts every lab once the whole first lab has
+/// taken the opening page's place.
+#[cfg(all(target_arch = "wasm32", feature = "lite"))]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn unmount() {
+    idempotency_lab::ui::unmount();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,7 +1,7 @@
 // The opening page hosts every lab: the Lab switcher shows another lab in
 // place, each lab keeps its state while set aside, and only the shown lab
 // owns the address, the keys, the theme and the page's ids.
-import { test, expect, mirror, seriousViolations } from "./fixtures.mjs";
+import { test, expect, mirror, modelTime, seriousViolations } from "./fixtures.mjs";
 
 const lab = (page) => page.getByLabel("Lab", { exact: true });
 /** Ids that more than one element in the page has. */
@@ -234,4 +234,60 @@ test.describe("accessibility", () => {
     await expect(riskMirror(page)).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
+});
+
+// The opening page's bundle carries what the page shows at first; the whole
+// first lab comes when the reader first reaches for a part it leaves out,
+// and takes its place at the same moment, with the focus on the same
+// control. Event times are MODEL.md's opening run: the first success is
+// lost at 2.05 s and the client times out at 3.00 s.
+test("the whole first lab loads on first use and takes the opening lab's place", async ({ page }) => {
+  const whole = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.startsWith("/full/")) whole.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/?at=2.05");
+  await expect(mirror(page)).toContainText("Model time: 2.05 s");
+  await expect(page.getByRole("button", { name: "Lost acknowledgement, deduplication on" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Crash matrix" }).getByRole("button")).toHaveText(
+    "Show the crash matrix",
+  );
+  expect(whole, "nothing of the whole lab before it is used").toEqual([]);
+
+  const compare = page.getByRole("button", { name: "Compare with…" });
+  await compare.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("region", { name: "Differences" })).toBeVisible();
+  expect(whole).toContain("/full/idempotency-lab_bg.wasm");
+  await expect(compare).toHaveAttribute("aria-expanded", "true");
+  // As in the whole lab opened at first: the focus goes to run B's setting.
+  await expect(page.getByLabel("Setting to change in run B")).toBeFocused();
+  expect(await modelTime(page)).toBe("2.05");
+  expect(await page.locator(".lab-root").count(), "one first lab in the page").toBe(1);
+  expect(await duplicateIds(page)).toEqual([]);
+
+  // The opening lab is gone with its shortcuts: had its keys stayed, the
+  // step would write its own address, with the comparison it had open.
+  await compare.click();
+  await expect(page.getByRole("region", { name: "Differences" })).toHaveCount(0);
+  await page.keyboard.press("ArrowRight");
+  await expect.poll(() => modelTime(page)).toBe("3.00");
+  await page.waitForTimeout(200);
+  expect(page.url()).toMatch(/\?at=3(\.0+)?$/);
+  await expect(page.getByRole("button", { name: "Show the crash matrix" })).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Crash point by deduplication store" })).toBeAttached();
+
+  // The host switches to the whole lab and back like any other lab.
+  await lab(page).selectOption("risk");
+  await expect(riskMirror(page)).toContainText("preset incident, mode naive");
+  await page.goBack();
+  await expect(ackMirror(page)).toContainText("Model time: 3.00 s");
+  expect(await duplicateIds(page)).toEqual([]);
+});
+
+test("a link that opens run B goes straight to the whole first lab", async ({ page }) => {
+  await page.goto("/?dedup=off&b.dedup=on&at=4");
+  await expect(page.getByRole("region", { name: "Differences" })).toBeVisible();
+  expect(await modelTime(page)).toBe("4.00");
+  expect(await page.locator(".lab-root").count()).toBe(1);
 });

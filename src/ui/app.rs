@@ -10,21 +10,27 @@ use crate::view::url::{LabKind, parse_query, to_query};
 
 use super::chart::Chart;
 use super::chrome::{CurrentLab, embed_footer, masthead, pass_on, shown_again};
-use super::compare::{ComparePanel, Differences, fork_here};
+use super::compare::fork_here;
 use super::controls::Controls;
 use super::dom;
 use super::element::Host;
-use super::experiments::Experiments;
 use super::keyboard::{self, ShortcutsDialog};
-use super::matrix::CrashMatrix;
 use super::notices::{LiveRegion, NoticeList};
 use super::panels::{Mirror, RecentEvents, ResultsStrip};
 use super::playback::playback;
-use super::present::{Caption, CheckpointPrompt, Checkpoints};
 use super::share::share_url_at;
 use super::state::Lab;
-use super::timeline::{Side, Timeline};
+use super::timeline::Timeline;
 use super::toolbar::lab_toolbar;
+
+// The opening page's bundle (feature `lite`) carries what that page shows
+// at first; what the reader reaches for later (run B and its differences,
+// presenter mode, the guided experiments, the crash matrix) is in the
+// whole lab, which the page loads then and puts in this one's place.
+#[cfg(feature = "lite")]
+use super::lite as parts;
+#[cfg(not(feature = "lite"))]
+use parts::Presenting;
 
 /// The lost-acknowledgement lab (the opening page's), configured from its
 /// address. The other labs are bundles of their own, so this one carries
@@ -35,6 +41,10 @@ pub fn App() -> impl IntoView {
     let link = parse_query(&dom::lab_query(LabKind::Ack));
     pass_on(link.state.lab, LabKind::Ack);
     let lab = Lab::new(link.state.clone(), link.is_link, link.notices);
+    if parts::started(lab) {
+        // Handed over to the whole lab before it is drawn here.
+        return ().into_any();
+    }
     let shown = shown_again(LabKind::Ack, lab.look.theme);
 
     // The address bar follows the run's settings and the playhead, but not
@@ -57,7 +67,47 @@ pub fn App() -> impl IntoView {
         }
     });
     provide_context(CurrentLab(LabKind::Ack, lab.look.theme));
-    view! { <Workbench lab/> }
+    view! { <Workbench lab/> }.into_any()
+}
+
+/// What the reader asked of the opening page's bundle that its link does
+/// not say, for the whole lab to carry out once it is in place (the host
+/// keeps it as `data-intent` on the whole lab's root).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Intent {
+    /// Start the experiment with this id.
+    Experiment(&'static str),
+    /// Go to the crash matrix.
+    Matrix,
+    /// Go to the field for a checkpoint's question.
+    Pin,
+}
+
+impl Intent {
+    const EXPERIMENT: &'static str = "experiment=";
+
+    pub fn to_attribute(self) -> String {
+        match self {
+            Intent::Experiment(id) => format!("{}{id}", Intent::EXPERIMENT),
+            Intent::Matrix => "matrix".to_owned(),
+            Intent::Pin => "pin".to_owned(),
+        }
+    }
+
+    /// The intent `text` names, with the experiment's index.
+    #[cfg(not(feature = "lite"))]
+    fn read(text: &str) -> Option<(Intent, Option<usize>)> {
+        use crate::view::ack::experiments::EXPERIMENTS;
+        match text {
+            "matrix" => Some((Intent::Matrix, None)),
+            "pin" => Some((Intent::Pin, None)),
+            _ => {
+                let id = text.strip_prefix(Intent::EXPERIMENT)?;
+                let i = EXPERIMENTS.iter().position(|e| e.id == id)?;
+                Some((Intent::Experiment(EXPERIMENTS[i].id), Some(i)))
+            }
+        }
+    }
 }
 
 /// Everything below the address: mountable on its own (the browser tests
@@ -69,8 +119,6 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(lab, dialog);
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
-    let timeline_b = move || lab.compare.showing().then(|| view! { <Timeline lab side=Side::B/> });
-    let differences = move || lab.compare.open.get().then(|| view! { <Differences lab/> });
 
     if lab.embed {
         // Compact: the controls and the diagram first, so both fit a small
@@ -78,13 +126,13 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
         // disclosure away.
         let stage = view! {
             {playback(lab, fork_here(lab))}
-            <CheckpointPrompt lab/>
+            {parts::checkpoint_prompt(lab)}
             <Timeline lab/>
-            {timeline_b}
+            {parts::run_b(lab)}
             <details class="embed-more">
                 <summary>"Results, recent events and the state as text"</summary>
                 <ResultsStrip lab/>
-                {differences}
+                {parts::differences(lab)}
                 <div class="text-panels">
                     <RecentEvents lab/>
                     <Mirror lab/>
@@ -109,7 +157,11 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
     }
 
     let page = move || {
-        if lab.present.get() { presenting(lab).into_any() } else { working(lab, open_shortcuts).into_any() }
+        #[cfg(not(feature = "lite"))]
+        if lab.present.get() {
+            return view! { <Presenting lab/> }.into_any();
+        }
+        working(lab, open_shortcuts).into_any()
     };
     view! {
         {page}
@@ -121,24 +173,13 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
 
 /// The full page: settings, the stage, the experiments.
 fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
-    let timeline_b = move || lab.compare.showing().then(|| view! { <Timeline lab side=Side::B/> });
-    let comparison = move || {
-        lab.compare.open.get().then(|| {
-            view! {
-                <div class="comparison">
-                    <ComparePanel lab/>
-                    <Differences lab/>
-                </div>
-            }
-        })
-    };
     let stage = view! {
         <ResultsStrip lab/>
         <Timeline lab/>
-        {timeline_b}
+        {parts::run_b(lab)}
         {playback(lab, fork_here(lab))}
-        <CheckpointPrompt lab/>
-        {comparison}
+        {parts::checkpoint_prompt(lab)}
+        {parts::comparison(lab)}
         <div class="text-panels">
             <RecentEvents lab/>
             <Mirror lab/>
@@ -162,44 +203,124 @@ fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
                 <main class="stage">
                     {stage}
                     <Chart lab/>
-                    <CrashMatrix lab/>
+                    {parts::crash_matrix(lab)}
                 </main>
                 <div class="area-experiments">
-                    <Experiments lab/>
-                    <Checkpoints lab/>
+                    {parts::experiments(lab)}
+                    {parts::checkpoints(lab)}
                 </div>
             </div>
         </div>
     }
 }
 
-/// Presenter mode, for a projector: the caption, the diagram twice as
-/// large, playback and the results; no settings.
-fn presenting(lab: Lab) -> impl IntoView {
-    let timeline_b = move || lab.compare.showing().then(|| view! { <Timeline lab side=Side::B/> });
-    let differences = move || lab.compare.open.get().then(|| view! { <Differences lab/> });
-    view! {
-        <div class="app present">
-            <header class="present-bar">
-                <p class="present-title">"Idempotency Lab"</p>
-                <button type="button" aria-keyshortcuts="Escape" on:click=move |_| lab.present.set(false)>
-                    "Exit presentation"
-                </button>
-            </header>
-            <NoticeList notices=lab.notices/>
-            <main class="stage">
-                <Caption lab/>
-                <CheckpointPrompt lab/>
-                <Timeline lab/>
-                {timeline_b}
-                {playback(lab, fork_here(lab))}
-                {differences}
-                <ResultsStrip lab/>
-                <div class="text-panels">
-                    <RecentEvents lab/>
-                    <Mirror lab/>
-                </div>
-            </main>
-        </div>
+/// The parts of the whole lab that the opening page's bundle leaves out
+/// (`super::lite` stands in for them there).
+#[cfg(not(feature = "lite"))]
+mod parts {
+    use leptos::prelude::*;
+
+    use super::super::compare::{ComparePanel, Differences, fork_here};
+    use super::super::dom;
+    use super::super::element::Host;
+    use super::super::experiments::Experiments;
+    use super::super::matrix::CrashMatrix;
+    use super::super::notices::NoticeList;
+    use super::super::panels::{Mirror, RecentEvents, ResultsStrip};
+    use super::super::playback::playback;
+    use super::super::present::{Caption, CheckpointPrompt, Checkpoints};
+    use super::super::state::Lab;
+    use super::super::timeline::{Side, Timeline};
+    use super::Intent;
+    use crate::view::url::LabKind;
+
+    /// Does what the reader asked of the opening page's bundle, which made
+    /// the host load this one (`dom::lab_intent`): start an experiment, or
+    /// go to the crash matrix or the checkpoints. Everything else came in
+    /// the link. The lab is then drawn here (false).
+    pub fn started(lab: Lab) -> bool {
+        let Some((intent, experiment)) = Intent::read(&dom::lab_intent(LabKind::Ack)) else {
+            return false;
+        };
+        if let Some(i) = experiment {
+            lab.start_experiment(i);
+        }
+        let target = match intent {
+            Intent::Experiment(_) => "experiment-title",
+            Intent::Matrix => "matrix-h",
+            Intent::Pin => "pin-question",
+        };
+        let host = Host::current();
+        request_animation_frame(move || host.focus_by_id(target));
+        false
+    }
+
+    /// Run B's diagram, while comparing.
+    pub fn run_b(lab: Lab) -> impl IntoView {
+        move || lab.compare.showing().then(|| view! { <Timeline lab side=Side::B/> })
+    }
+
+    pub fn differences(lab: Lab) -> impl IntoView {
+        move || lab.compare.open.get().then(|| view! { <Differences lab/> })
+    }
+
+    /// Run B's settings and the differences, while comparing.
+    pub fn comparison(lab: Lab) -> impl IntoView {
+        move || {
+            lab.compare.open.get().then(|| {
+                view! {
+                    <div class="comparison">
+                        <ComparePanel lab/>
+                        <Differences lab/>
+                    </div>
+                }
+            })
+        }
+    }
+
+    pub fn checkpoint_prompt(lab: Lab) -> impl IntoView {
+        view! { <CheckpointPrompt lab/> }
+    }
+
+    pub fn experiments(lab: Lab) -> impl IntoView {
+        view! { <Experiments lab/> }
+    }
+
+    pub fn crash_matrix(lab: Lab) -> impl IntoView {
+        view! { <CrashMatrix lab/> }
+    }
+
+    pub fn checkpoints(lab: Lab) -> impl IntoView {
+        view! { <Checkpoints lab/> }
+    }
+
+    /// Presenter mode, for a projector: the caption, the diagram twice as
+    /// large, playback and the results; no settings.
+    #[component]
+    pub fn Presenting(lab: Lab) -> impl IntoView {
+        view! {
+            <div class="app present">
+                <header class="present-bar">
+                    <p class="present-title">"Idempotency Lab"</p>
+                    <button type="button" aria-keyshortcuts="Escape" on:click=move |_| lab.present.set(false)>
+                        "Exit presentation"
+                    </button>
+                </header>
+                <NoticeList notices=lab.notices/>
+                <main class="stage">
+                    <Caption lab/>
+                    <CheckpointPrompt lab/>
+                    <Timeline lab/>
+                    {run_b(lab)}
+                    {playback(lab, fork_here(lab))}
+                    {differences(lab)}
+                    <ResultsStrip lab/>
+                    <div class="text-panels">
+                        <RecentEvents lab/>
+                        <Mirror lab/>
+                    </div>
+                </main>
+            </div>
+        }
     }
 }

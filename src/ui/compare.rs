@@ -38,24 +38,33 @@ pub struct Compare {
     /// The panel control's text and message.
     pub field: FieldState,
     /// Run B, or why it cannot be run.
-    pub b: Memo<Result<Arc<Run>, String>>,
+    b: Memo<Result<Arc<Run>, String>>,
     /// A against B, while B runs.
-    pub diff: Memo<Option<Arc<Comparison>>>,
+    diff: Memo<Option<Arc<Comparison>>>,
 }
 
 impl Compare {
     pub fn new(a: RwSignal<Arc<Run>>) -> Compare {
         let changes = RwSignal::new(Vec::new());
-        let b = Memo::new(move |_| {
-            let settings = a.with(|a| changes.with(|c| b_settings(a.settings(), c)))?;
-            Run::simulate(&settings)
-                .map(Arc::new)
-                .map_err(|e| format!("Run B could not be simulated: {e}. Run A stays on screen."))
-        });
-        let diff = Memo::new(move |_| {
-            let b = b.get().ok()?;
-            Some(Arc::new(a.with(|a| Comparison::of(a, &b))))
-        });
+        #[cfg(not(feature = "lite"))]
+        let (b, diff) = {
+            let b = Memo::new(move |_| {
+                let settings = a.with(|a| changes.with(|c| b_settings(a.settings(), c)))?;
+                Run::simulate(&settings)
+                    .map(Arc::new)
+                    .map_err(|e| format!("Run B could not be simulated: {e}. Run A stays on screen."))
+            });
+            let diff = Memo::new(move |_| {
+                let b = b.get().ok()?;
+                Some(Arc::new(a.with(|a| Comparison::of(a, &b))))
+            });
+            (b, diff)
+        };
+        #[cfg(feature = "lite")]
+        let (b, diff) = {
+            let _ = a;
+            (Memo::new(|_| Err(String::new())), Memo::new(|_| None))
+        };
         Compare {
             open: RwSignal::new(false),
             changes,
@@ -67,14 +76,32 @@ impl Compare {
         }
     }
 
+    // The opening page's build never shows run B (the whole lab does), so
+    // there these say so at once, and what draws run B is left out.
+
     /// Whether run B is on screen (the comparison is open and B runs).
     pub fn showing(&self) -> bool {
-        self.open.get() && self.b.with(|b| b.is_ok())
+        !cfg!(feature = "lite") && self.open.get() && self.b.with(|b| b.is_ok())
+    }
+
+    /// Run B while it is on screen.
+    pub fn run_b(&self) -> Option<Arc<Run>> {
+        if cfg!(feature = "lite") || !self.open.get() { None } else { self.b.get().ok() }
     }
 
     /// Run B when it is on screen (untracked).
     pub fn b_untracked(&self) -> Option<Arc<Run>> {
-        if self.open.get_untracked() { self.b.get_untracked().ok() } else { None }
+        untrack(|| self.run_b())
+    }
+
+    /// Why run B cannot be run, if it cannot (untracked).
+    pub fn b_error(&self) -> Option<String> {
+        if cfg!(feature = "lite") { None } else { self.b.get_untracked().err() }
+    }
+
+    /// A against B while run B is on screen.
+    pub fn diff(&self) -> Option<Arc<Comparison>> {
+        if cfg!(feature = "lite") || !self.open.get() { None } else { self.diff.get() }
     }
 
     /// Opens the comparison with `changes` (from a link or a file), or

@@ -98,6 +98,27 @@ pub fn switch_lab(lab: LabKind, query: &str) -> bool {
     switch.call2(&host, &JsValue::from_str(lab.name()), &JsValue::from_str(query)).is_ok()
 }
 
+/// Asks the page that hosts every lab to put the whole first lab in place
+/// of the opening page's (which carries only what the page shows at
+/// first), started from `query`, then to do `intent` (see
+/// [`lab_intent`]). False where there is no such host.
+pub fn load_whole_lab(query: &str, intent: &str) -> bool {
+    let Some(host) = lab_host() else { return false };
+    let Some(load) = js_sys::Reflect::get(&host, &JsValue::from_str("loadWhole"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return false;
+    };
+    load.call2(&host, &JsValue::from_str(query), &JsValue::from_str(intent)).is_ok()
+}
+
+/// What the reader asked for that made the host load the whole first lab
+/// (`data-intent` on its root): empty if nothing beyond its link.
+pub fn lab_intent(lab: LabKind) -> String {
+    lab_root(lab).and_then(|root| root.get_attribute("data-intent")).unwrap_or_default()
+}
+
 /// Opens another address (another lab's page).
 pub fn navigate(url: &str) {
     if let Some(w) = window() {

@@ -87,7 +87,7 @@ pub fn Experiments(lab: Lab) -> impl IntoView {
     view! {
         <section class="panel experiments" aria-labelledby="experiments-h">
             <h2 id="experiments-h">"Experiments"</h2>
-            <p class="hint">"Each sets up a run from the opening settings and asks for your prediction before revealing it."</p>
+            <p class="hint">{crate::view::ack::experiments::HINT}</p>
             {move || lab.experiment.get().map(|state| card(lab, host, state))}
             <ul class="experiment-list">
                 {EXPERIMENTS

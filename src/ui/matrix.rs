@@ -62,9 +62,9 @@ pub fn CrashMatrix(lab: Lab) -> impl IntoView {
         .collect_view();
     view! {
         <section class="panel matrix" aria-labelledby="matrix-h">
-            <h2 id="matrix-h">"Crash matrix"</h2>
+            <h2 id="matrix-h" tabindex="-1">"Crash matrix"</h2>
             <p class="hint">
-                "Each cell is this run with one crash point and one store: the ledger's increments and the client's outcome. Choose a cell to open its run."
+                {crate::view::ack::matrix::HINT}
             </p>
             <p class="hint" hidden=move || !lab.answer_hidden()>
                 "Make your prediction in the experiment to reveal the matrix."

@@ -21,12 +21,17 @@ pub mod element;
 mod experiments;
 pub mod form;
 mod keyboard;
+#[cfg(feature = "lite")]
+mod lite;
 mod markup;
 mod matrix;
 pub mod notices;
 mod panels;
 pub mod playback;
 pub mod predict;
+// The opening page's build leaves presenter mode and checkpoints on screen
+// to the whole lab.
+#[cfg_attr(feature = "lite", allow(dead_code))]
 mod present;
 pub mod risk;
 pub mod share;
@@ -56,9 +61,22 @@ pub const RENDERED_MARK: &str = "idempotency-lab:rendered";
 /// hosts every lab, or on the body of its own page.
 fn mount_lab<V: leptos::prelude::IntoView + 'static>(lab: view::url::LabKind, app: fn() -> V) {
     match dom::lab_root(lab) {
-        Some(root) => leptos::mount::mount_to(root, app).forget(),
+        Some(root) => {
+            let mounted = leptos::mount::mount_to(root, app);
+            #[cfg(feature = "lite")]
+            lite::keep(mounted);
+            #[cfg(not(feature = "lite"))]
+            mounted.forget();
+        }
         None => leptos::mount::mount_to_body(app),
     }
+}
+
+/// Unmounts the opening page's first lab once the whole lab has taken its
+/// place (the host calls it): its effects and listeners end with it.
+#[cfg(feature = "lite")]
+pub fn unmount() {
+    lite::unmount();
 }
 
 /// Mounts the risk-review lab.

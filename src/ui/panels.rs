@@ -32,7 +32,7 @@ pub fn Mirror(lab: Lab) -> impl IntoView {
     state_as_text(Memo::new(move |_| {
         let t = lab.player.playhead.get();
         let c = lab.compare;
-        let both = if c.showing() { c.diff.get().zip(c.b.get().ok()) } else { None };
+        let both = c.diff().zip(c.run_b());
         match both {
             Some((diff, b)) => lab.run.with(|a| compare_mirror(a, &b, &diff, c.fork.get(), t)),
             None => lab.run.with(|r| text_mirror(r, t)),

@@ -91,7 +91,7 @@ pub fn Checkpoints(lab: Lab) -> impl IntoView {
         <section class="panel checkpoints" aria-labelledby="checkpoints-h">
             <h2 id="checkpoints-h">"Checkpoints"</h2>
             <p class="hint">
-                "Pin a question to the moment at the playhead: playing stops there and shows it until you continue. Checkpoints are kept in the link."
+                {crate::view::url::CHECKPOINTS_HINT}
             </p>
             <div class="field">
                 <label for="pin-question">{move || format!("Question at {}", lab.player.playhead.get())}</label>

@@ -77,7 +77,7 @@ impl Lab {
         let compare = Compare::new(run);
         if let Some(LinkCompare { changes, fork }) = link.compare.clone() {
             compare.open_with(Some(changes), fork);
-            if let Err(message) = compare.b.get_untracked() {
+            if let Some(message) = compare.b_error() {
                 notices.push(format!("{message} The second run was not opened."));
                 compare.close();
             }
@@ -272,7 +272,7 @@ impl Replay for Lab {
     /// The end of the shared clock, tracked.
     fn end_tracked(&self) -> Millis {
         let a = self.run.with(|r| r.end());
-        if self.compare.showing() { self.compare.b.with(|b| b.as_ref().map_or(a, |b| a.max(b.end()))) } else { a }
+        self.compare.run_b().map_or(a, |b| a.max(b.end()))
     }
 
     /// The next event time after `t` in either run on screen.

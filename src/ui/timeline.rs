@@ -176,7 +176,7 @@ fn diagram_view(
 /// clock (the union of their stops, to the later end).
 fn drawn(lab: Lab, side: Side) -> Option<(Arc<Run>, Arc<Diagram>)> {
     let a = lab.run.get();
-    let b = if lab.compare.open.get() { lab.compare.b.get().ok() } else { None };
+    let b = lab.compare.run_b();
     let run = match side {
         Side::A => a.clone(),
         Side::B => b.clone()?,
@@ -199,7 +199,7 @@ pub fn Timeline(lab: Lab, #[prop(optional)] side: Option<Side>) -> impl IntoView
     let scale = Memo::new(move |_| if lab.present.get() { PRESENT_SCALE } else { 1.0 });
     // The first divergence of a comparison, marked in both diagrams.
     let diverge = Signal::derive(move || {
-        let diff = lab.compare.diff.get()?;
+        let diff = lab.compare.diff()?;
         let d = diff.divergence?;
         match side {
             Side::A => d.a.map(|_| d.index),

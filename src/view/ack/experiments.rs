@@ -60,6 +60,9 @@ pub struct Experiment {
     pub why: &'static str,
 }
 
+/// What the experiments do, said above their list.
+pub const HINT: &str = "Each sets up a run from the opening settings and asks for your prediction before revealing it.";
+
 pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "lost-ack-dedup",
@@ -221,6 +224,19 @@ pub const EXPERIMENTS: &[Experiment] = &[
               join, the same retry would have waited for the running operation and been answered at 2.05 s.",
     },
 ];
+
+/// Each experiment's id and title, taken from [`EXPERIMENTS`] when the
+/// program is compiled: a list that carries none of the experiments'
+/// questions and explanations (the opening page's list).
+pub const NAMES: [(&str, &str); EXPERIMENTS.len()] = {
+    let mut names = [("", ""); EXPERIMENTS.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = (EXPERIMENTS[i].id, EXPERIMENTS[i].title);
+        i += 1;
+    }
+    names
+};
 
 impl Experiment {
     pub fn settings(&self) -> Settings {
