@@ -1,0 +1,14 @@
+// Loads the WebAssembly app of a lab's own page: the module the page
+// preloads. Kept in its own file so the page needs no inline script and
+// runs under a strict Content-Security-Policy.
+const module = document.querySelector('link[rel="modulepreload"]').href;
+
+import(module)
+  .then((app) => app.default())
+  .catch((error) => {
+    const message = document.createElement("p");
+    message.className = "boot-error";
+    message.textContent =
+      "Idempotency Lab could not start in this browser (" + String(error) + "). It needs WebAssembly.";
+    document.body.append(message);
+  });
