@@ -88,14 +88,19 @@ pub fn lab_base(lab: LabKind) -> String {
 /// `query` if it is not ready yet. False on a lab's own page, which has
 /// no such host.
 pub fn switch_lab(lab: LabKind, query: &str) -> bool {
+    call_host("switchTo", lab.name(), query)
+}
+
+/// Calls the host page's function `name` with two strings; false where
+/// there is no such host or it failed.
+fn call_host(name: &str, first: &str, second: &str) -> bool {
     let Some(host) = lab_host() else { return false };
-    let Some(switch) = js_sys::Reflect::get(&host, &JsValue::from_str("switchTo"))
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    let Some(function) =
+        js_sys::Reflect::get(&host, &JsValue::from_str(name)).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok())
     else {
         return false;
     };
-    switch.call2(&host, &JsValue::from_str(lab.name()), &JsValue::from_str(query)).is_ok()
+    function.call2(&host, &JsValue::from_str(first), &JsValue::from_str(second)).is_ok()
 }
 
 /// Asks the page that hosts every lab to put the whole first lab in place
@@ -103,14 +108,7 @@ pub fn switch_lab(lab: LabKind, query: &str) -> bool {
 /// first), started from `query`, then to do `intent` (see
 /// [`lab_intent`]). False where there is no such host.
 pub fn load_whole_lab(query: &str, intent: &str) -> bool {
-    let Some(host) = lab_host() else { return false };
-    let Some(load) = js_sys::Reflect::get(&host, &JsValue::from_str("loadWhole"))
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-    else {
-        return false;
-    };
-    load.call2(&host, &JsValue::from_str(query), &JsValue::from_str(intent)).is_ok()
+    call_host("loadWhole", query, intent)
 }
 
 /// What the reader asked for that made the host load the whole first lab

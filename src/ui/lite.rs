@@ -122,15 +122,9 @@ pub fn checkpoints(lab: Lab) -> impl IntoView {
 
 /// The crash matrix's panel, with a button that shows it.
 pub fn crash_matrix(lab: Lab) -> impl IntoView {
-    view! {
-        <section class="panel matrix" aria-labelledby="matrix-h">
-            <h2 id="matrix-h" tabindex="-1">"Crash matrix"</h2>
-            <p class="hint">
-                {crate::view::ack::matrix::HINT}
-            </p>
-            <button type="button" on:click=move |_| hand_over(lab, Some(Intent::Matrix))>
-                "Show the crash matrix"
-            </button>
-        </section>
-    }
+    super::matrix::panel(view! {
+        <button type="button" on:click=move |_| hand_over(lab, Some(Intent::Matrix))>
+            "Show the crash matrix"
+        </button>
+    })
 }

@@ -60,12 +60,7 @@ pub fn CrashMatrix(lab: Lab) -> impl IntoView {
         .into_iter()
         .map(|store| view! { <th scope="col">{store_heading(store)}</th> })
         .collect_view();
-    view! {
-        <section class="panel matrix" aria-labelledby="matrix-h">
-            <h2 id="matrix-h" tabindex="-1">"Crash matrix"</h2>
-            <p class="hint">
-                {crate::view::ack::matrix::HINT}
-            </p>
+    panel(view! {
             <p class="hint" hidden=move || !lab.answer_hidden()>
                 "Make your prediction in the experiment to reveal the matrix."
             </p>
@@ -81,6 +76,17 @@ pub fn CrashMatrix(lab: Lab) -> impl IntoView {
                     <tbody>{rows}</tbody>
                 </table>
             </div>
+    })
+}
+
+/// The crash matrix's panel, its heading and what it shows, around `body`
+/// (the table, or on the opening page the button that shows it).
+pub fn panel(body: impl IntoView) -> impl IntoView {
+    view! {
+        <section class="panel matrix" aria-labelledby="matrix-h">
+            <h2 id="matrix-h" tabindex="-1">"Crash matrix"</h2>
+            <p class="hint">{crate::view::ack::matrix::HINT}</p>
+            {body}
         </section>
     }
 }
