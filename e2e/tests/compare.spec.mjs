@@ -141,11 +141,22 @@ test("exports carry both runs", async ({ page }) => {
   await open(page, "b.dedup=off");
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export run (JSON)" }).click();
-  const json = JSON.parse(readFileSync(await (await download).path(), "utf8"));
+  const file = await (await download).path();
+  const json = JSON.parse(readFileSync(file, "utf8"));
   expect(json.a.committed).toBe(1);
   expect(json.b.committed).toBe(2);
   expect(json.b.settings.dedup).toBe("off");
   expect(json.differences.first_divergence.t_ms).toBe(4000);
+
+  // Importing the file on a fresh page opens both runs again.
+  await open(page);
+  await expect(differences(page)).toHaveCount(0);
+  await page.locator("#import-file").setInputFiles(file);
+  await expect(diffLine(page, "Counter")).toHaveText("A: 1 increment, B: 2 increments");
+  await expect(runB(page).locator(".compare-summary")).toHaveText(
+    "Run B is run A with Server deduplicates operation keys: on → off.",
+  );
+  await expect(page).toHaveURL(/b\.dedup=off/);
 });
 
 test.describe("presenter mode", () => {

@@ -8,6 +8,7 @@ use std::fmt;
 use super::json::{self, Json};
 
 use super::params::{FieldError, Kind, ParamDef, Raw, Schema, shorten};
+use super::time::Millis;
 
 /// Files larger than this are refused before parsing.
 pub const MAX_FILE_BYTES: usize = 1 << 20;
@@ -60,11 +61,42 @@ pub fn parse_settings_file<S: Schema>(bytes: &[u8]) -> Result<S, FileError> {
 
 /// Parses settings from JSON text.
 pub fn parse_settings_json<S: Schema>(text: &str) -> Result<S, FileError> {
+    settings_from_value(&parse_document(text)?)
+}
+
+fn parse_document(text: &str) -> Result<Json, FileError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(FileError::TooLarge { bytes: text.len() });
     }
-    let doc = json::parse(text).map_err(|e| FileError::NotJson { detail: e.to_string() })?;
-    settings_from_value(&doc)
+    json::parse(text).map_err(|e| FileError::NotJson { detail: e.to_string() })
+}
+
+/// What "Import settings" reads from a file: the settings, and from an
+/// exported comparison also run B's settings and the moment B was forked
+/// at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Imported<S> {
+    pub settings: S,
+    pub b: Option<S>,
+    pub fork: Option<Millis>,
+}
+
+/// Parses a file for "Import settings": settings, an exported run, or an
+/// exported comparison (`{"a": run, "b": run, "fork_ms"?, ...}`). A
+/// comparison whose run B carries settings that are refused is refused
+/// whole, with the field that was wrong.
+pub fn parse_import<S: Schema>(text: &str) -> Result<Imported<S>, FileError> {
+    let doc = parse_document(text)?;
+    let settings = settings_from_value(&doc)?;
+    let b = match (doc.get("a"), doc.get("b")) {
+        (Some(_), Some(b)) => Some(settings_from_value(b)?),
+        _ => None,
+    };
+    let fork = match doc.get("fork_ms") {
+        Some(Json::Num(ms)) => ms.parse().ok().map(Millis),
+        _ => None,
+    };
+    Ok(Imported { settings, b, fork })
 }
 
 /// Reads settings from a parsed document: an object of settings, an

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::sim::Schema;
-use crate::sim::params_file::{MAX_FILE_BYTES, parse_settings_json};
+use crate::sim::params_file::{Imported, MAX_FILE_BYTES, parse_import};
 use crate::view::url::{LinkState, to_query};
 
 use super::dom;
@@ -52,9 +52,10 @@ pub trait Share: Copy + Send + Sync + 'static {
     fn run_json(&self) -> String;
     /// The diagram as an SVG file, the playhead where it is.
     fn diagram_svg(&self) -> String;
-    /// Shows imported settings; false if they could not be run (a notice
-    /// says why).
-    fn import(&self, settings: Self::Settings) -> bool;
+    /// Shows imported settings (and run B beside them, from an exported
+    /// comparison, where the lab compares); false if they could not be run
+    /// (a notice says why).
+    fn import(&self, file: Imported<Self::Settings>) -> bool;
 }
 
 /// Offers a file for download; a failure becomes a notice.
@@ -111,9 +112,9 @@ fn import<L: Share>(lab: L, file: web_sys::File) {
             notices.notify(format!("{name}: the file could not be read as text. Nothing changed."));
             return;
         };
-        match parse_settings_json::<L::Settings>(&text) {
-            Ok(settings) => {
-                if lab.import(settings) {
+        match parse_import::<L::Settings>(&text) {
+            Ok(file) => {
+                if lab.import(file) {
                     notices.notify(format!("Imported settings from {name}."));
                 }
             }

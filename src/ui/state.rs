@@ -181,6 +181,25 @@ impl Lab {
         self.player.say(format!("Forked at {at}: choose the setting run B changes."));
     }
 
+    /// Opens the comparison with run B's settings `b` (from a file):
+    /// every setting where B differs from this run is B's change. If B
+    /// cannot be run so, a notice says why and the comparison stays closed.
+    pub fn open_b_as(&self, b: &Settings, fork: Option<Millis>) {
+        let a = self.settings();
+        let changes = crate::sim::ack::settings::PARAMS
+            .iter()
+            .copied()
+            .filter(|&p| b.get(p) != a.get(p))
+            .map(|p| (p, b.get(p)))
+            .collect();
+        self.compare.open_with(Some(changes), fork);
+        if let Some(message) = self.compare.b_error() {
+            self.notices.notify(format!("{message} The second run was not opened."));
+            self.compare.close();
+        }
+        self.sync_inspection();
+    }
+
     /// Opens or closes the comparison.
     pub fn toggle_compare(&self) {
         if self.compare.open.get_untracked() {

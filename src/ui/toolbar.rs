@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use crate::sim::ack::Settings;
+use crate::sim::params_file::Imported;
 use crate::view::ack::report::compare_to_json;
 use crate::view::ack::{diagram, run_to_json};
 use crate::view::url::LinkState;
@@ -38,9 +39,17 @@ impl Share for Lab {
         self.run.with_untracked(|r| diagram(r).to_svg(Some(self.player.playhead.get_untracked())))
     }
 
-    fn import(&self, settings: Settings) -> bool {
+    /// An exported comparison opens run B again, with the settings it
+    /// changed and the moment it was forked at.
+    fn import(&self, file: Imported<Settings>) -> bool {
         self.experiment.set(None);
-        self.apply(settings)
+        if !self.apply(file.settings) {
+            return false;
+        }
+        if let Some(b) = file.b {
+            self.open_b_as(&b, file.fork);
+        }
+        true
     }
 }
 

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::sim::params_file::Imported;
 use crate::sim::risk::Settings;
 use crate::view::risk::diagram::diagram;
 use crate::view::risk::run_to_json;
@@ -37,8 +38,10 @@ impl Share for Risk {
         self.run.with_untracked(|r| diagram(r).to_svg(Some(self.player.playhead.get_untracked())))
     }
 
-    fn import(&self, settings: Settings) -> bool {
+    /// This page does not compare runs: an exported comparison brings
+    /// run A's settings.
+    fn import(&self, file: Imported<Settings>) -> bool {
         self.question.set(None);
-        self.apply(settings)
+        self.apply(file.settings)
     }
 }

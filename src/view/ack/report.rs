@@ -147,4 +147,27 @@ mod tests {
         let imported: Settings = crate::sim::params_file::parse_settings_json(&text).unwrap();
         assert_eq!(&imported, b.settings());
     }
+
+    #[test]
+    fn importing_a_comparison_gives_both_runs_settings_and_the_fork() {
+        use crate::sim::params_file::{Imported, parse_import};
+        let a = Run::simulate(&Settings::default()).unwrap();
+        let b = Run::simulate(&Settings::from_pairs(&[(&DEDUP, "off")]).unwrap()).unwrap();
+        let forked = compare_to_json(&a, &b, &Comparison::of(&a, &b), Some(Millis(4000)));
+        let file: Imported<Settings> = parse_import(&forked).unwrap();
+        assert_eq!(
+            file,
+            Imported { settings: Settings::default(), b: Some(b.settings().clone()), fork: Some(Millis(4000)) }
+        );
+        let unforked = compare_to_json(&a, &b, &Comparison::of(&a, &b), None);
+        assert_eq!(parse_import::<Settings>(&unforked).unwrap().fork, None);
+        // A single run, or plain settings, have no run B.
+        let single: Imported<Settings> = parse_import(&run_to_json(&b)).unwrap();
+        assert_eq!((single.settings, single.b), (b.settings().clone(), None));
+        // A run B with a refused setting refuses the file, naming the field.
+        let broken = forked.replacen("\"dedup\": \"off\"", "\"dedup\": \"maybe\"", 1);
+        assert_ne!(broken, forked);
+        let e = parse_import::<Settings>(&broken).unwrap_err().to_string();
+        assert!(e.contains("dedup"), "{e}");
+    }
 }
