@@ -39,7 +39,7 @@ const LABS = {
 // mode, checkpoints on screen, the guided experiments, the crash matrix)
 // is loaded when the reader first reaches for one of those, and takes its
 // place in one step, started from its link.
-const WHOLE = "./full/idempotency-lab.js";
+const WHOLE = { module: "./full/idempotency-lab.js", styles: "./full/whole.css" };
 
 const page = document.documentElement;
 const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
@@ -298,8 +298,8 @@ function loadWhole(query, intent) {
   whole.dataset.labRoot = "ack";
   whole.dataset.query = query;
   if (intent) whole.dataset.intent = intent;
-  import(WHOLE)
-    .then((module) => {
+  Promise.all([import(WHOLE.module), stylesheet(WHOLE.styles)])
+    .then(([module]) => {
       opening.after(whole);
       roots.ack = whole;
       return module.default();

@@ -170,7 +170,8 @@ impl Lab {
 
     /// True while an experiment waits for a prediction: the answer is hidden.
     pub fn answer_hidden(&self) -> bool {
-        waiting(self.experiment).is_some()
+        // The opening page's build runs no experiment (the whole lab does).
+        !cfg!(feature = "lite") && waiting(self.experiment).is_some()
     }
 
     /// Opens the comparison forked at the playhead.
@@ -323,7 +324,11 @@ impl Replay for Lab {
         };
         let text = if text.ends_with(':') { format!("Model time {t}.") } else { text };
         self.player.say(text);
-        // Stepping onto a checkpoint shows its question too.
+        // Stepping onto a checkpoint shows its question too (checkpoints
+        // are the whole lab's: the opening page's build has none).
+        if cfg!(feature = "lite") {
+            return;
+        }
         if let Some(i) = self.pins.with_untracked(|p| p.iter().position(|p| p.at == t)) {
             self.show_checkpoint(i, false);
         }
@@ -331,6 +336,9 @@ impl Replay for Lab {
 
     /// A checkpoint on the way stops playback exactly at it.
     fn stop_between(&self, from: Millis, to: Millis) -> bool {
+        if cfg!(feature = "lite") {
+            return false;
+        }
         let Some((i, at)) = self.pins.with_untracked(|p| pin_between(p, from, to).map(|i| (i, p[i].at))) else {
             return false;
         };
