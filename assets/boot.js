@@ -275,16 +275,19 @@ function counterpart(element, root) {
 }
 
 // Puts the whole first lab in place of the opening page's, started from
-// `query` (the opening lab's link) and told `intent` (what the reader
-// asked for that the link does not say). Asked again while it loads, the
-// latest query and intent win. The opening lab stays usable until the
+// `query` (the opening lab's link), told `intent` (what the reader asked
+// for that the link does not say) and given the `notices` on screen.
+// Asked again while it loads, the latest of each win. The opening lab stays usable until the
 // whole one is mounted; then it is unmounted and removed, and whoever had
 // the focus in it finds it on the same control in the whole lab.
-function loadWhole(query, intent) {
+function loadWhole(query, intent, notices) {
+  const tell = (root) => {
+    root.dataset.query = query;
+    if (intent) root.dataset.intent = intent;
+    root.dataset.notices = notices ?? "";
+  };
   if (whole) {
-    if (!whole.isConnected) return;
-    whole.dataset.query = query;
-    if (intent) whole.dataset.intent = intent;
+    if (!whole.isConnected) tell(whole);
     return;
   }
   const opening = roots.ack;
@@ -296,8 +299,7 @@ function loadWhole(query, intent) {
   whole = document.createElement("div");
   whole.className = "lab-root lab-drawn-unseen";
   whole.dataset.labRoot = "ack";
-  whole.dataset.query = query;
-  if (intent) whole.dataset.intent = intent;
+  tell(whole);
   Promise.all([import(WHOLE.module), stylesheet(WHOLE.styles)])
     .then(([module]) => {
       opening.after(whole);

@@ -157,6 +157,8 @@ test("exports carry both runs", async ({ page }) => {
     "Run B is run A with Server deduplicates operation keys: on → off.",
   );
   await expect(page).toHaveURL(/b\.dedup=off/);
+  // The notice the opening page gave comes along.
+  await expect(page.locator(".notice-text")).toHaveText([/^Imported settings from /]);
 });
 
 test.describe("presenter mode", () => {

@@ -234,12 +234,20 @@ mod parts {
     use super::Intent;
     use crate::view::url::LabKind;
 
-    /// Does what the reader asked of the opening page's bundle, which made
-    /// the host load this one (`dom::lab_intent`): start an experiment, or
+    /// Shows the notices the opening page's bundle had, and does what the
+    /// reader asked of it that made the host load this one: start an experiment, or
     /// go to the crash matrix or the checkpoints. Everything else came in
     /// the link. The lab is then drawn here (false).
     pub fn started(lab: Lab) -> bool {
-        let Some((intent, experiment)) = Intent::read(&dom::lab_intent(LabKind::Ack)) else {
+        // The notices the reader had, but for those this lab gave again
+        // from the same link.
+        let notices = dom::lab_handed(LabKind::Ack, "data-notices");
+        for text in notices.split(dom::NOTICES_APART).filter(|t| !t.is_empty()) {
+            if !lab.notices.list.with_untracked(|list| list.iter().any(|n| n.text == text)) {
+                lab.notices.notify(text.to_owned());
+            }
+        }
+        let Some((intent, experiment)) = Intent::read(&dom::lab_handed(LabKind::Ack, "data-intent")) else {
             return false;
         };
         if let Some(i) = experiment {

@@ -88,34 +88,42 @@ pub fn lab_base(lab: LabKind) -> String {
 /// `query` if it is not ready yet. False on a lab's own page, which has
 /// no such host.
 pub fn switch_lab(lab: LabKind, query: &str) -> bool {
-    call_host("switchTo", lab.name(), query)
+    call_host("switchTo", &[lab.name(), query])
 }
 
-/// Calls the host page's function `name` with two strings; false where
+/// Calls the host page's function `name` with `strings`; false where
 /// there is no such host or it failed.
-fn call_host(name: &str, first: &str, second: &str) -> bool {
+fn call_host(name: &str, strings: &[&str]) -> bool {
     let Some(host) = lab_host() else { return false };
     let Some(function) =
         js_sys::Reflect::get(&host, &JsValue::from_str(name)).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok())
     else {
         return false;
     };
-    function.call2(&host, &JsValue::from_str(first), &JsValue::from_str(second)).is_ok()
+    let args = strings.iter().map(|s| JsValue::from_str(s)).collect::<js_sys::Array>();
+    function.apply(&host, &args).is_ok()
 }
 
 /// Asks the page that hosts every lab to put the whole first lab in place
 /// of the opening page's (which carries only what the page shows at
-/// first), started from `query`, then to do `intent` (see
-/// [`lab_intent`]). False where there is no such host.
-pub fn load_whole_lab(query: &str, intent: &str) -> bool {
-    call_host("loadWhole", query, intent)
+/// first), started from `query`, then to do `intent` and to show the
+/// `notices` the reader had (see [`lab_handed`]). False where there is no
+/// such host.
+pub fn load_whole_lab(query: &str, intent: &str, notices: &str) -> bool {
+    call_host("loadWhole", &[query, intent, notices])
 }
 
-/// What the reader asked for that made the host load the whole first lab
-/// (`data-intent` on its root): empty if nothing beyond its link.
-pub fn lab_intent(lab: LabKind) -> String {
-    lab_root(lab).and_then(|root| root.get_attribute("data-intent")).unwrap_or_default()
+/// What the opening page's build handed the whole first lab beyond its
+/// link: `data-intent` (what the reader asked for, empty if nothing) and
+/// `data-notices` (the notices on screen, as [`NOTICES_APART`] keeps them)
+/// on its root.
+pub fn lab_handed(lab: LabKind, what: &str) -> String {
+    lab_root(lab).and_then(|root| root.get_attribute(what)).unwrap_or_default()
 }
+
+/// What separates the notices handed to the whole first lab (the ASCII
+/// record separator, which no notice contains).
+pub const NOTICES_APART: char = '\u{1e}';
 
 /// Opens another address (another lab's page).
 pub fn navigate(url: &str) {

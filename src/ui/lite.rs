@@ -63,11 +63,16 @@ pub fn started(lab: Lab) -> bool {
 }
 
 /// Asks the host to put the whole lab in this one's place, started from
-/// this lab's link, and to carry out `intent`. Without a host (the bundle
+/// this lab's link, with the notices on screen, and to carry out
+/// `intent`. Without a host (the bundle
 /// on a page of its own), the browser goes to the whole lab's page.
 fn hand_over(lab: Lab, intent: Option<Intent>) {
     let query = to_query(&lab.link_state());
-    if !dom::load_whole_lab(&query, &intent.map(Intent::to_attribute).unwrap_or_default()) {
+    let intent = intent.map(Intent::to_attribute).unwrap_or_default();
+    let notices = lab.notices.list.with_untracked(|list| {
+        list.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join(&dom::NOTICES_APART.to_string())
+    });
+    if !dom::load_whole_lab(&query, &intent, &notices) {
         dom::navigate(&format!("full/?{query}"));
     }
 }
