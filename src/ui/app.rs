@@ -38,10 +38,11 @@ use parts::Presenting;
 /// bundle when the reader turns to it.
 #[component]
 pub fn App() -> impl IntoView {
-    let link = parse_query(&dom::lab_query(LabKind::Ack));
+    let query = dom::lab_query(LabKind::Ack);
+    let link = parse_query(&query);
     pass_on(link.state.lab, LabKind::Ack);
     let lab = Lab::new(link.state.clone(), link.is_link, link.notices);
-    if parts::started(lab) {
+    if parts::started(lab, &query) {
         // Handed over to the whole lab before it is drawn here.
         return ().into_any();
     }
@@ -238,7 +239,7 @@ mod parts {
     /// reader asked of it that made the host load this one: start an experiment, or
     /// go to the crash matrix or the checkpoints. Everything else came in
     /// the link. The lab is then drawn here (false).
-    pub fn started(lab: Lab) -> bool {
+    pub fn started(lab: Lab, _query: &str) -> bool {
         // The notices the reader had, but for those this lab gave again
         // from the same link.
         let notices = dom::lab_handed(LabKind::Ack, "data-notices");

@@ -122,7 +122,7 @@ pub fn lab_handed(lab: LabKind, what: &str) -> String {
 }
 
 /// What separates the notices handed to the whole first lab (the ASCII
-/// record separator, which no notice contains).
+/// record separator; a notice's own is sent as a space).
 pub const NOTICES_APART: char = '\u{1e}';
 
 /// Opens another address (another lab's page).

@@ -48,10 +48,12 @@ fn needs_whole(lab: Lab) -> bool {
 
 /// Hands the lab over as soon as its state needs the whole lab. A link
 /// that opens a comparison, presenter mode or checkpoints needs it from
-/// the start: then this returns true, and the lab is not drawn here.
-pub fn started(lab: Lab) -> bool {
-    if untrack(|| needs_whole(lab)) {
-        hand_over(lab, None);
+/// the start: then it goes to the whole lab as it came (this build, which
+/// does not run run B, would clamp a playhead past run A's end), the whole
+/// lab gives its notices itself, and this returns true: the lab is not
+/// drawn here.
+pub fn started(lab: Lab, query: &str) -> bool {
+    if untrack(|| needs_whole(lab)) && dom::load_whole_lab(query, "", "") {
         return true;
     }
     Effect::new(move |_| {
@@ -64,16 +66,17 @@ pub fn started(lab: Lab) -> bool {
 
 /// Asks the host to put the whole lab in this one's place, started from
 /// this lab's link, with the notices on screen, and to carry out
-/// `intent`. Without a host (the bundle
-/// on a page of its own), the browser goes to the whole lab's page.
+/// `intent`. Playback stops: the whole lab starts paused at the playhead.
 fn hand_over(lab: Lab, intent: Option<Intent>) {
+    lab.player.playing.set(false);
     let query = to_query(&lab.link_state());
     let intent = intent.map(Intent::to_attribute).unwrap_or_default();
+    let apart = dom::NOTICES_APART.to_string();
     let notices = lab.notices.list.with_untracked(|list| {
-        list.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join(&dom::NOTICES_APART.to_string())
+        list.iter().map(|n| n.text.replace(dom::NOTICES_APART, " ")).collect::<Vec<_>>().join(&apart)
     });
     if !dom::load_whole_lab(&query, &intent, &notices) {
-        dom::navigate(&format!("full/?{query}"));
+        lab.notices.notify("This part of the lab could not be loaded on this page.".to_owned());
     }
 }
 

@@ -148,7 +148,9 @@ pub trait Replay: Copy + Send + Sync + 'static {
 
 fn frame<R: Replay>(lab: R, generation: u32, last: f64) {
     let player = lab.player();
-    if generation != player.generation.get_value() || !player.playing.get_untracked() {
+    // A newer loop took over, playback stopped, or the app was unmounted
+    // (its state is gone: the page that hosts every lab replaced it).
+    if player.generation.try_get_value() != Some(generation) || player.playing.try_get_untracked() != Some(true) {
         return;
     }
     let now = dom::now_ms();
