@@ -213,6 +213,9 @@ function place(root = roots[displayed]) {
 // have moved the address already).
 async function show(lab, query, push) {
   const mine = ++generation;
+  // A hand-over to the whole first lab finishes first.
+  if (handing) await handing;
+  if (mine !== generation) return;
   if (!displayed) {
     page.dataset.lab = lab;
     document.title = LABS[lab].title;
@@ -277,9 +280,22 @@ function counterpart(element, root) {
 // Puts the whole first lab in place of the opening page's, started from
 // `query` (the opening lab's link), told `intent` (what the reader asked
 // for that the link does not say) and given the `notices` on screen.
-// Asked again while it loads, the latest of each win. The opening lab stays usable until the
-// whole one is mounted; then it is unmounted and removed, and whoever had
-// the focus in it finds it on the same control in the whole lab.
+// Asked again before its module has loaded, the latest of each win.
+//
+// While it loads, the opening lab takes no clicks (`inert`) and no keys
+// (`handing` holds them back): what they did would be lost with it. A
+// switch to another lab waits until the whole lab is in place. Then the
+// opening lab is unmounted and removed, and the reader stays where they
+// were: the same panel at the same height in the window, the focus on
+// the same control.
+let handing = null;
+window.addEventListener(
+  "keydown",
+  (event) => {
+    if (handing) event.stopImmediatePropagation();
+  },
+  true,
+);
 function loadWhole(query, intent, notices) {
   const tell = (root) => {
     root.dataset.query = query;
@@ -292,29 +308,25 @@ function loadWhole(query, intent, notices) {
   }
   const opening = roots.ack;
   if (!opening || !modules.has("ack")) return;
-  // The opening lab takes no clicks while the whole one loads: a click
-  // there would be lost with it.
   const focused = opening.contains(document.activeElement) ? document.activeElement : null;
   opening.inert = true;
+  opening.setAttribute("aria-busy", "true");
   whole = document.createElement("div");
   whole.className = "lab-root lab-drawn-unseen";
   whole.dataset.labRoot = "ack";
   tell(whole);
-  Promise.all([import(WHOLE.module), stylesheet(WHOLE.styles)])
+  handing = Promise.all([import(WHOLE.module), stylesheet(WHOLE.styles)])
     .then(([module]) => {
       opening.after(whole);
       roots.ack = whole;
       return module.default();
     })
     .then(() => {
-      // The reader stays where they were: the same panel at the same
-      // height in the window (the panels above it may differ in size).
       const here = window.scrollY > 0 ? place(opening) : null;
       modules.get("ack").unmount?.();
       opening.remove();
       ready.set("ack", Promise.resolve(whole));
       whole.classList.remove("lab-drawn-unseen");
-      if (displayed !== "ack") whole.classList.add("lab-aside");
       watch(whole);
       ownIds();
       const named = here && here.panel.getAttribute("aria-labelledby");
@@ -329,7 +341,16 @@ function loadWhole(query, intent, notices) {
       whole = null;
       roots.ack = opening;
       opening.inert = false;
-      say("The rest of the lab could not be loaded (" + String(error) + "). The lab on screen still works.");
+      opening.removeAttribute("aria-busy");
+      if (focused) focused.focus();
+      say(
+        opening.childElementCount > 0
+          ? "The rest of the lab could not be loaded (" + String(error) + "). The lab on screen still works."
+          : "The lab this link opens could not be loaded (" + String(error) + "). Open the page without the link's comparison, presenter mode or checkpoints to use the lab.",
+      );
+    })
+    .finally(() => {
+      handing = null;
     });
 }
 
