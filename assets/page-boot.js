@@ -1,9 +1,13 @@
 // Loads the WebAssembly app of a lab's own page: the module the page
-// preloads. Kept in its own file so the page needs no inline script and
-// runs under a strict Content-Security-Policy.
-const module = document.querySelector('link[rel="modulepreload"]').href;
+// preloads. A page whose body names another address (`data-forward`)
+// sends the reader there instead, with the same query. Kept in its own
+// file so the page needs no inline script and runs under a strict
+// Content-Security-Policy.
+const forward = document.body.dataset.forward;
+const module = document.querySelector('link[rel="modulepreload"]')?.href;
 
-import(module)
+if (forward !== undefined) location.replace(forward + location.search + location.hash);
+else import(module)
   .then((app) => app.default())
   .catch((error) => {
     const message = document.createElement("p");
