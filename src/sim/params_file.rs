@@ -22,6 +22,8 @@ pub enum FileError {
     UnknownField { name: String, allowed: String },
     WrongType { param: &'static ParamDef, found: &'static str },
     Field(FieldError),
+    /// Run B's settings in an exported comparison.
+    InRunB(Box<FileError>),
 }
 
 impl fmt::Display for FileError {
@@ -44,6 +46,7 @@ impl fmt::Display for FileError {
                 write!(f, "settings file field {} is {found}; allowed: {}", param.name, param.allowed())
             }
             FileError::Field(e) => write!(f, "settings file field {}", e.message(e.param.name)),
+            FileError::InRunB(e) => write!(f, "run B: {e}"),
         }
     }
 }
@@ -89,7 +92,7 @@ pub fn parse_import<S: Schema>(text: &str) -> Result<Imported<S>, FileError> {
     let doc = parse_document(text)?;
     let settings = settings_from_value(&doc)?;
     let b = match (doc.get("a"), doc.get("b")) {
-        (Some(_), Some(b)) => Some(settings_from_value(b)?),
+        (Some(_), Some(b)) => Some(settings_from_value(b).map_err(|e| FileError::InRunB(Box::new(e)))?),
         _ => None,
     };
     let fork = match doc.get("fork_ms") {

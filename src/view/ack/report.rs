@@ -168,6 +168,6 @@ mod tests {
         let broken = forked.replacen("\"dedup\": \"off\"", "\"dedup\": \"maybe\"", 1);
         assert_ne!(broken, forked);
         let e = parse_import::<Settings>(&broken).unwrap_err().to_string();
-        assert!(e.contains("dedup"), "{e}");
+        assert!(e.starts_with("run B: settings file field dedup"), "{e}");
     }
 }
