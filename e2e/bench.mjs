@@ -357,7 +357,10 @@ try {
           const region = document.querySelector('[aria-labelledby="differences-h"]');
           return region && !region.closest(".lab-drawn-unseen");
         };
-        while (!shown()) await new Promise((r) => requestAnimationFrame(r));
+        while (!shown()) {
+          if (performance.now() - t0 > 20_000) throw new Error("the whole first lab did not come in 20 s");
+          await new Promise((r) => requestAnimationFrame(r));
+        }
         return performance.now() - t0;
       }),
     );
