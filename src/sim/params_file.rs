@@ -15,12 +15,22 @@ pub const MAX_FILE_BYTES: usize = 1 << 20;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FileError {
-    TooLarge { bytes: usize },
+    TooLarge {
+        bytes: usize,
+    },
     NotUtf8,
-    NotJson { detail: String },
+    NotJson {
+        detail: String,
+    },
     NotAnObject,
-    UnknownField { name: String, allowed: String },
-    WrongType { param: &'static ParamDef, found: &'static str },
+    UnknownField {
+        name: String,
+        allowed: String,
+    },
+    WrongType {
+        param: &'static ParamDef,
+        found: &'static str,
+    },
     Field(FieldError),
     /// Run B's settings in an exported comparison.
     InRunB(Box<FileError>),

@@ -99,21 +99,7 @@ pub fn ShortcutsDialog(dialog: NodeRef<html::Dialog>) -> impl IntoView {
     view! {
         <dialog node_ref=dialog class="shortcuts" aria-labelledby="shortcuts-h">
             <h2 id="shortcuts-h">"Keyboard shortcuts"</h2>
-            <dl>
-                {SHORTCUTS
-                    .iter()
-                    .map(|(key, what)| {
-                        view! {
-                            <div class="shortcut">
-                                <dt>
-                                    <kbd>{*key}</kbd>
-                                </dt>
-                                <dd>{*what}</dd>
-                            </div>
-                        }
-                    })
-                    .collect_view()}
-            </dl>
+            <dl inner_html=crate::view::markup::shortcut_items(&SHORTCUTS)></dl>
             <p class="hint">"Shortcuts do nothing while you are typing in a field."</p>
             <form method="dialog">
                 <button type="submit">"Close"</button>

@@ -95,21 +95,16 @@ pub fn experiments(lab: Lab) -> impl IntoView {
         <section class="panel experiments" aria-labelledby="experiments-h">
             <h2 id="experiments-h">"Experiments"</h2>
             <p class="hint">{crate::view::ack::experiments::HINT}</p>
-            <ul class="experiment-list">
-                {NAMES
-                    .iter()
-                    .map(|&(id, title)| {
-                        let intent = Some(Intent::Experiment(id));
-                        view! {
-                            <li>
-                                <button type="button" aria-pressed="false" on:click=move |_| hand_over(lab, intent)>
-                                    {title}
-                                </button>
-                            </li>
-                        }
-                    })
-                    .collect_view()}
-            </ul>
+            <ul
+                class="experiment-list"
+                inner_html=crate::view::markup::choice_items(NAMES)
+                on:click=move |ev| {
+                    let id = super::markup::chosen(&ev, "data-choice");
+                    if let Some(&(id, _)) = NAMES.iter().find(|(i, _)| Some(*i) == id.as_deref()) {
+                        hand_over(lab, Some(Intent::Experiment(id)));
+                    }
+                }
+            ></ul>
         </section>
     }
 }

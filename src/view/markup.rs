@@ -26,6 +26,31 @@ pub fn notice_items<'a>(notices: impl IntoIterator<Item = (u32, &'a str)>) -> St
     out
 }
 
+/// The keyboard shortcuts as the lines of a description list.
+pub fn shortcut_items(shortcuts: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    for (key, what) in shortcuts {
+        let _ =
+            write!(out, "<div class=\"shortcut\"><dt><kbd>{}</kbd></dt><dd>{}</dd></div>", escape(key), escape(what));
+    }
+    out
+}
+
+/// Buttons in list items, each carrying its choice as `data-choice`, with
+/// its label (`aria-pressed` false: a list of things to start).
+pub fn choice_items<'a>(choices: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut out = String::new();
+    for (choice, label) in choices {
+        let _ = write!(
+            out,
+            "<li><button type=\"button\" aria-pressed=\"false\" data-choice=\"{}\">{}</button></li>",
+            escape(choice),
+            escape(label)
+        );
+    }
+    out
+}
+
 /// One line of the recent events, as its lab words it.
 pub struct EventLine {
     /// The record's kind, a class on the line.
@@ -71,6 +96,18 @@ mod tests {
             html,
             "<p class=\"notice\"><span class=\"notice-text\">preset: &quot;&lt;b&gt;&quot; is not a known option</span>\
              <button type=\"button\" class=\"dismiss\" data-dismiss=\"3\">Dismiss</button></p>"
+        );
+    }
+
+    #[test]
+    fn shortcuts_and_choices_are_escaped() {
+        assert_eq!(
+            shortcut_items(&[("<", "Back & forth")]),
+            "<div class=\"shortcut\"><dt><kbd>&lt;</kbd></dt><dd>Back &amp; forth</dd></div>"
+        );
+        assert_eq!(
+            choice_items([("a\"b", "409 <or> join")]),
+            "<li><button type=\"button\" aria-pressed=\"false\" data-choice=\"a&quot;b\">409 &lt;or&gt; join</button></li>"
         );
     }
 
