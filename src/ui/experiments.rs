@@ -84,10 +84,7 @@ fn card(lab: Lab, host: Host, state: Prediction<usize>) -> impl IntoView {
 pub fn Experiments(lab: Lab) -> impl IntoView {
     let host = Host::current();
     let active = move || lab.experiment.with(|e| e.as_ref().map(|e| e.which));
-    view! {
-        <section class="panel experiments" aria-labelledby="experiments-h">
-            <h2 id="experiments-h">"Experiments"</h2>
-            <p class="hint">{crate::view::ack::experiments::HINT}</p>
+    panel(view! {
             {move || lab.experiment.get().map(|state| card(lab, host, state))}
             <ul class="experiment-list">
                 {EXPERIMENTS
@@ -111,6 +108,19 @@ pub fn Experiments(lab: Lab) -> impl IntoView {
                     })
                     .collect_view()}
             </ul>
+    })
+}
+
+/// The experiments' panel, its heading and what they do, around `body`
+/// (the card and the list, or on the opening page the list alone).
+pub fn panel(body: impl IntoView) -> impl IntoView {
+    view! {
+        <section class="panel experiments" aria-labelledby="experiments-h">
+            <h2 id="experiments-h">"Experiments"</h2>
+            <p class="hint">
+                "Each sets up a run from the opening settings and asks for your prediction before revealing it."
+            </p>
+            {body}
         </section>
     }
 }

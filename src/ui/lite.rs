@@ -91,36 +91,28 @@ pub fn checkpoint_prompt(_: Lab) {}
 /// The experiments' list, as the whole lab shows it; choosing one hands
 /// the lab over to start it.
 pub fn experiments(lab: Lab) -> impl IntoView {
-    view! {
-        <section class="panel experiments" aria-labelledby="experiments-h">
-            <h2 id="experiments-h">"Experiments"</h2>
-            <p class="hint">{crate::view::ack::experiments::HINT}</p>
-            <ul
-                class="experiment-list"
-                inner_html=crate::view::markup::choice_items(NAMES)
-                on:click=move |ev| {
-                    let id = super::markup::chosen(&ev, "data-choice");
-                    if let Some(&(id, _)) = NAMES.iter().find(|(i, _)| Some(*i) == id.as_deref()) {
-                        hand_over(lab, Some(Intent::Experiment(id)));
-                    }
+    super::experiments::panel(view! {
+        <ul
+            class="experiment-list"
+            inner_html=crate::view::markup::choice_items(NAMES)
+            on:click=move |ev| {
+                let id = super::markup::chosen(&ev, "data-choice");
+                if let Some(&(id, _)) = NAMES.iter().find(|(i, _)| Some(*i) == id.as_deref()) {
+                    hand_over(lab, Some(Intent::Experiment(id)));
                 }
-            ></ul>
-        </section>
-    }
+            }
+        ></ul>
+    })
 }
 
 /// The checkpoints' panel, with a button that goes to the whole lab's
 /// question field.
 pub fn checkpoints(lab: Lab) -> impl IntoView {
-    view! {
-        <section class="panel checkpoints" aria-labelledby="checkpoints-h">
-            <h2 id="checkpoints-h">"Checkpoints"</h2>
-            <p class="hint">{crate::view::url::CHECKPOINTS_HINT}</p>
-            <button type="button" on:click=move |_| hand_over(lab, Some(Intent::Pin))>
-                "Pin a checkpoint…"
-            </button>
-        </section>
-    }
+    super::present::checkpoints_panel(view! {
+        <button type="button" on:click=move |_| hand_over(lab, Some(Intent::Pin))>
+            "Pin a checkpoint…"
+        </button>
+    })
 }
 
 /// The crash matrix's panel, with a button that shows it.

@@ -85,7 +85,9 @@ pub fn panel(body: impl IntoView) -> impl IntoView {
     view! {
         <section class="panel matrix" aria-labelledby="matrix-h">
             <h2 id="matrix-h" tabindex="-1">"Crash matrix"</h2>
-            <p class="hint">{crate::view::ack::matrix::HINT}</p>
+            <p class="hint">
+                "Each cell is this run with one crash point and one store: the ledger's increments and the client's outcome. Choose a cell to open its run."
+            </p>
             {body}
         </section>
     }

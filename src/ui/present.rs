@@ -87,12 +87,7 @@ pub fn Checkpoints(lab: Lab) -> impl IntoView {
     };
     let placeholder = move || lab.suggested_question();
     let full = move || lab.pins.with(|p| p.len() >= MAX_PINS);
-    view! {
-        <section class="panel checkpoints" aria-labelledby="checkpoints-h">
-            <h2 id="checkpoints-h">"Checkpoints"</h2>
-            <p class="hint">
-                {crate::view::url::CHECKPOINTS_HINT}
-            </p>
+    checkpoints_panel(view! {
             <div class="field">
                 <label for="pin-question">{move || format!("Question at {}", lab.player.playhead.get())}</label>
                 <input
@@ -136,6 +131,20 @@ pub fn Checkpoints(lab: Lab) -> impl IntoView {
                         .collect_view()
                 }}
             </ul>
+    })
+}
+
+/// The checkpoints' panel, its heading and what checkpoints do, around
+/// `body` (the question field and the list, or on the opening page a
+/// button that goes to them).
+pub fn checkpoints_panel(body: impl IntoView) -> impl IntoView {
+    view! {
+        <section class="panel checkpoints" aria-labelledby="checkpoints-h">
+            <h2 id="checkpoints-h">"Checkpoints"</h2>
+            <p class="hint">
+                "Pin a question to the moment at the playhead: playing stops there and shows it until you continue. Checkpoints are kept in the link."
+            </p>
+            {body}
         </section>
     }
 }

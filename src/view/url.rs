@@ -134,9 +134,6 @@ pub struct Pin {
     pub question: String,
 }
 
-/// What checkpoints do, said above them.
-pub const CHECKPOINTS_HINT: &str = "Pin a question to the moment at the playhead: playing stops there and shows it until you continue. Checkpoints are kept in the link.";
-
 /// At most this many checkpoints in one run.
 pub const MAX_PINS: usize = 8;
 /// A checkpoint's question is cut to this many characters.

@@ -60,9 +60,6 @@ pub struct Experiment {
     pub why: &'static str,
 }
 
-/// What the experiments do, said above their list.
-pub const HINT: &str = "Each sets up a run from the opening settings and asks for your prediction before revealing it.";
-
 pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "lost-ack-dedup",

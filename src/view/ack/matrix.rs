@@ -8,9 +8,6 @@ use crate::sim::{Millis, Schema};
 
 use super::sentences::{increments, outcome_text};
 
-/// What the crash matrix shows, said above it.
-pub const HINT: &str = "Each cell is this run with one crash point and one store: the ledger's increments and the client's outcome. Choose a cell to open its run.";
-
 /// One cell: the run with this crash point and this store.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cell {
