@@ -5,6 +5,7 @@
 
 use crate::sim::Millis;
 use crate::sim::compare::{Comparison, Timed};
+use crate::sim::json::Json;
 use crate::sim::params::Schema;
 
 use super::fields::changes;
@@ -92,4 +93,46 @@ pub fn both_mirrors(
         run_lines(&runs[1]),
         diff.join("\n")
     )
+}
+
+/// Two runs and their differences as one JSON document, the export of a
+/// comparison: `fork_ms`, each run's own document (`docs`, A's then B's),
+/// then the first divergence (each side's event as `event` writes it),
+/// the effects only one run has (as `effects` writes them), whether the
+/// runs agree before the fork, and the differences' lines.
+pub fn comparison_json<R: Copy + Timed, E: Copy>(
+    docs: [Json; 2],
+    c: &Comparison<R, E>,
+    fork: Option<Millis>,
+    lines: Vec<DiffLine>,
+    event: impl Fn(&R) -> Json,
+    effects: impl Fn(&[E]) -> Json,
+) -> String {
+    let ms = |t: Millis| Json::num(t.ms());
+    let divergence = Json::opt(c.divergence, |d| {
+        Json::obj(vec![
+            ("index", Json::num(d.index)),
+            ("t_ms", ms(d.t())),
+            ("a", Json::opt(d.a.as_ref(), &event)),
+            ("b", Json::opt(d.b.as_ref(), &event)),
+        ])
+    });
+    let lines = lines.into_iter().map(|l| Json::Arr(vec![Json::str(l.label), Json::str(l.text)])).collect();
+    let [a, b] = docs;
+    Json::obj(vec![
+        ("fork_ms", Json::opt(fork, ms)),
+        ("a", a),
+        ("b", b),
+        (
+            "differences",
+            Json::obj(vec![
+                ("first_divergence", divergence),
+                ("only_a", effects(&c.only_a)),
+                ("only_b", effects(&c.only_b)),
+                ("agree_before_fork", Json::opt(fork, |t| Json::Bool(c.agree_before(t)))),
+                ("lines", Json::Arr(lines)),
+            ]),
+        ),
+    ])
+    .pretty()
 }

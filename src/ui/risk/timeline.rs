@@ -36,7 +36,7 @@ pub fn RiskTimeline(risk: Risk) -> impl IntoView {
         move |_| {
             risk.run.with(|run| {
                 let d = diagram(run);
-                let (axis, svg) = diagram_svg(&d, run.records());
+                let (axis, svg) = diagram_svg(&d, run.records(), "", None);
                 let titles = lane_titles_svg(&d, LANE_TITLES_W);
                 Arc::new(Drawing { diagram: d, axis, svg, titles })
             })

@@ -10,6 +10,7 @@ use crate::sim::json::Json;
 
 use super::compare::differences;
 use super::sentences::sentence;
+use crate::view::compare::comparison_json;
 
 fn ms(t: Millis) -> Json {
     Json::num(t.ms())
@@ -76,34 +77,7 @@ pub fn run_to_json(run: &Run) -> String {
 /// Two runs and their differences as one JSON document (the export of a
 /// comparison).
 pub fn compare_to_json(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -> String {
-    let divergence = Json::opt(c.divergence, |d| {
-        Json::obj(vec![
-            ("index", Json::num(d.index)),
-            ("t_ms", ms(d.t())),
-            ("a", Json::opt(d.a.as_ref(), event_json)),
-            ("b", Json::opt(d.b.as_ref(), event_json)),
-        ])
-    });
-    let lines = differences(a, b, c, fork)
-        .into_iter()
-        .map(|l| Json::Arr(vec![Json::str(l.label), Json::str(l.text)]))
-        .collect();
-    Json::obj(vec![
-        ("fork_ms", Json::opt(fork, ms)),
-        ("a", run_doc(a)),
-        ("b", run_doc(b)),
-        (
-            "differences",
-            Json::obj(vec![
-                ("first_divergence", divergence),
-                ("only_a", ledger_json(&c.only_a)),
-                ("only_b", ledger_json(&c.only_b)),
-                ("agree_before_fork", Json::opt(fork, |t| Json::Bool(c.agree_before(t)))),
-                ("lines", Json::Arr(lines)),
-            ]),
-        ),
-    ])
-    .pretty()
+    comparison_json([run_doc(a), run_doc(b)], c, fork, differences(a, b, c, fork), event_json, ledger_json)
 }
 
 #[cfg(test)]

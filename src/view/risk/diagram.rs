@@ -396,11 +396,21 @@ struct Draw<'a> {
     records: &'a [Record],
 }
 
+/// The model times the run's axis stops at: one per record.
+pub fn stop_times(run: &Run) -> Vec<Millis> {
+    run.records().iter().map(|r| r.t).collect()
+}
+
 /// The run's timeline.
 pub fn diagram(run: &Run) -> Diagram {
+    diagram_on(run, stop_times(run), end_of(run))
+}
+
+/// The run's timeline on an axis with a stop at each of `times`, drawn to
+/// `end`: two runs drawn on the union of their stops line up on model
+/// time.
+pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis) -> Diagram {
     let records = run.records();
-    let end = end_of(run);
-    let times: Vec<Millis> = records.iter().map(|r| r.t).collect();
     let mut b = Builder::new(lanes(), times.clone(), end);
     // The wall clock under every stop's model time.
     let mut stops = times;

@@ -55,7 +55,12 @@ pub const VEIL_ID: &str = "risk-veil";
 /// clear, so the veil fades them too. Two runs at the same instants and of
 /// the same width share their axis strip, and a pattern switch then
 /// parses and lays out the body alone.
-pub fn diagram_svg(d: &Diagram, records: &[Record]) -> (String, String) {
+///
+/// `prefix` goes before every id in the body ("" for run A, "b-" for run
+/// B, so two diagrams share a page), and `diverge` is the index of the
+/// event where this run first parts from the run it is compared with: its
+/// marks are highlighted (`diverge`) and a line marks its moment.
+pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Option<usize>) -> (String, String) {
     let mut out = String::with_capacity(64 * 1024);
     let (w, h) = (d1(d.width), d1(d.height));
     let mut axis = format!(
@@ -65,9 +70,9 @@ pub fn diagram_svg(d: &Diagram, records: &[Record]) -> (String, String) {
     put!(
         out,
         "<svg class=\"diagram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
-         role=\"img\" aria-labelledby=\"risk-diagram-title\" aria-describedby=\"risk-diagram-desc\">\
-         <title id=\"risk-diagram-title\">Timeline of the run</title><desc id=\"risk-diagram-desc\">{}</desc>\
-         <defs><marker id=\"risk-arrowhead\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" \
+         role=\"img\" aria-labelledby=\"{prefix}risk-diagram-title\" aria-describedby=\"{prefix}risk-diagram-desc\">\
+         <title id=\"{prefix}risk-diagram-title\">Timeline of the run</title><desc id=\"{prefix}risk-diagram-desc\">{}</desc>\
+         <defs><marker id=\"{prefix}risk-arrowhead\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" \
          markerHeight=\"7\" orient=\"auto-start-reverse\"><path class=\"arrowhead\" d=\"M0 0L10 5L0 10z\"/></marker></defs>",
         escape(&d.summary)
     );
@@ -79,18 +84,23 @@ pub fn diagram_svg(d: &Diagram, records: &[Record]) -> (String, String) {
             d1(band.height)
         );
     }
+    if let Some(r) = diverge.and_then(|i| records.get(i)) {
+        let x = d1(d.x_at(r.t));
+        put!(out, "<line class=\"divergence\" x1=\"{x}\" x2=\"{x}\" y1=\"0\" y2=\"{h}\"/>");
+    }
     for item in &d.items {
         let at = item.record.and_then(|i| records.get(i)).map(|r| r.t);
         let (clickable, data) = match at {
             Some(t) => (" clickable", format!(" data-t=\"{}\"", t.ms())),
             None => ("", String::new()),
         };
+        let marked = if diverge.is_some() && item.record == diverge { " diverge" } else { "" };
         let layer = if item.class.starts_with("axis") { &mut axis } else { &mut out };
         match (&item.shape, item.shape.path()) {
             (Shape::Text { x, y, text }, _) => {
                 put!(
                     layer,
-                    "<text class=\"{}{clickable}\"{data} x=\"{}\" y=\"{}\">{}</text>",
+                    "<text class=\"{}{clickable}{marked}\"{data} x=\"{}\" y=\"{}\">{}</text>",
                     item.class,
                     d1(*x),
                     d1(*y),
@@ -98,16 +108,20 @@ pub fn diagram_svg(d: &Diagram, records: &[Record]) -> (String, String) {
                 );
             }
             (shape, Some(path)) => {
-                let arrow = if shape.has_arrow() { " marker-end=\"url(#risk-arrowhead)\"" } else { "" };
-                put!(layer, "<path class=\"{}{clickable}\"{data} d=\"{path}\"{arrow}/>", item.class);
+                let arrow = if shape.has_arrow() {
+                    format!(" marker-end=\"url(#{prefix}risk-arrowhead)\"")
+                } else {
+                    String::new()
+                };
+                put!(layer, "<path class=\"{}{clickable}{marked}\"{data} d=\"{path}\"{arrow}/>", item.class);
             }
             (_, None) => {}
         }
     }
     put!(
         out,
-        "<rect id=\"{VEIL_ID}\" class=\"future-veil\" x=\"{w}\" y=\"0\" width=\"0\" height=\"{h}\"/>\
-         <line id=\"{PLAYHEAD_ID}\" class=\"playhead\" x1=\"0\" x2=\"0\" y1=\"0\" y2=\"{h}\"/></svg>"
+        "<rect id=\"{prefix}{VEIL_ID}\" class=\"future-veil\" x=\"{w}\" y=\"0\" width=\"0\" height=\"{h}\"/>\
+         <line id=\"{prefix}{PLAYHEAD_ID}\" class=\"playhead\" x1=\"0\" x2=\"0\" y1=\"0\" y2=\"{h}\"/></svg>"
     );
     axis.push_str("</svg>");
     (axis, out)
@@ -655,7 +669,7 @@ mod tests {
     fn the_timeline_carries_moments_a_veil_and_a_playhead() {
         let r = run(Preset::Incident, Mode::Naive);
         let d = diagram::diagram(&r);
-        let (axis, svg) = diagram_svg(&d, r.records());
+        let (axis, svg) = diagram_svg(&d, r.records(), "", None);
         assert!(balanced(&svg), "{svg}");
         assert!(balanced(&axis), "{axis}");
         // The axis strip holds the wall clock, and the body none of it.
@@ -666,6 +680,38 @@ mod tests {
         assert!(svg.contains("R10086 PENDING → FAILED (timeout, illegal)"));
         assert!(!svg.contains("style="), "no inline styles under the CSP");
         assert!(balanced(&lane_titles_svg(&d, 100.0)));
+    }
+
+    #[test]
+    fn two_runs_line_up_on_model_time_and_mark_where_they_part() {
+        use crate::sim::risk::compare::Comparison;
+        use crate::sim::risk::settings::IDEMPOTENT_CREATE;
+        // The incident, naive, against the same with the idempotent create:
+        // they part at 4.411 s, where the retry's create finds RV-1.
+        let a = run(Preset::Incident, Mode::Naive);
+        let b = Run::simulate(&Settings::from_pairs(&[(&IDEMPOTENT_CREATE, "on")]).unwrap()).unwrap();
+        let d = Comparison::of(&a, &b).divergence.unwrap();
+        assert_eq!(d.t(), Millis(4_411));
+        let mut times = diagram::stop_times(&a);
+        times.extend(diagram::stop_times(&b));
+        let end = diagram::end_of(&a).max(diagram::end_of(&b));
+        let (da, db) = (diagram::diagram_on(&a, times.clone(), end), diagram::diagram_on(&b, times, end));
+        for t in [0, 2_622, 4_411, 4_412, end.ms()] {
+            assert_eq!(da.x_at(Millis(t)), db.x_at(Millis(t)), "at {t} ms");
+        }
+        assert!(da.x_at(Millis(4_411)) > da.x_at(Millis(2_622)));
+        let (_, sa) = diagram_svg(&da, a.records(), "", Some(d.index));
+        let (_, sb) = diagram_svg(&db, b.records(), "b-", Some(d.index));
+        let line = format!("<line class=\"divergence\" x1=\"{0}\" x2=\"{0}\"", d1(da.x_at(Millis(4_411))));
+        assert!(sa.contains(&line) && sb.contains(&line), "{line}");
+        assert!(sa.contains(" diverge\"") && sb.contains(" diverge\""));
+        // Run B's ids are its own, so both diagrams fit in one page.
+        assert!(sb.contains("id=\"b-risk-playhead\"") && sb.contains("url(#b-risk-arrowhead)"));
+        assert!(!sb.contains("id=\"risk-"), "no id of run A's diagram");
+        assert!(balanced(&sb));
+        // Alone, a run marks nothing.
+        let (_, alone) = diagram_svg(&diagram::diagram(&a), a.records(), "", None);
+        assert!(!alone.contains("divergence") && !alone.contains(" diverge"));
     }
 
     #[test]

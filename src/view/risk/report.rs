@@ -8,10 +8,13 @@
 use crate::sim::Millis;
 use crate::sim::json::Json;
 use crate::sim::params::Schema;
+use crate::sim::risk::compare::Comparison;
 use crate::sim::risk::facts::{Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, What};
 use crate::sim::risk::settings::Pattern;
-use crate::sim::risk::{Check, Run, Value};
+use crate::sim::risk::{Check, Review, Run, Value};
+use crate::view::compare::comparison_json;
 
+use super::compare::differences;
 use super::names;
 use super::sentences::sentence;
 
@@ -203,8 +206,38 @@ fn gates(run: &Run) -> Json {
     map(ReplicaId::ALL.iter().zip(gates).map(|(r, g)| (r.name().to_owned(), gate(g))).collect())
 }
 
+/// A review the Risk API created.
+fn review_json(v: &Review) -> Json {
+    timed(
+        v.at,
+        [
+            ("review_ref", Json::str(names::review(v.review))),
+            ("request_key", Json::str(names::request_key(v.request_key))),
+            ("business_key", Json::str(names::business_key(BusinessKey(v.order)))),
+            ("order_id", Json::str(names::order(v.order))),
+        ],
+    )
+}
+
+/// An event: its actor, kind and sentence.
+fn event_json(r: &Record) -> Json {
+    timed(r.t, [("actor", Json::str(r.actor.name())), ("kind", Json::str(r.kind())), ("text", Json::str(sentence(r)))])
+}
+
 /// The whole run as one pretty-printed JSON document.
 pub fn run_to_json(run: &Run) -> String {
+    run_doc(run).pretty()
+}
+
+/// Two runs and their differences as one JSON document (the export of a
+/// comparison), each run as [`run_to_json`] writes it.
+pub fn compare_to_json(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -> String {
+    let reviews = |list: &[Review]| Json::Arr(list.iter().map(review_json).collect());
+    comparison_json([run_doc(a), run_doc(b)], c, fork, differences(a, b, c, fork), event_json, reviews)
+}
+
+/// The run's document.
+fn run_doc(run: &Run) -> Json {
     let s = run.summary();
     let records = run.records();
     // When the agent heard each call's result, by call number (from 1).
@@ -311,21 +344,7 @@ pub fn run_to_json(run: &Run) -> String {
         ("claims_lost", num(s.claims_lost.into())),
         ("overloaded", num(s.overloaded.into())),
     ]);
-    let reviews = run
-        .reviews()
-        .iter()
-        .map(|v| {
-            timed(
-                v.at,
-                [
-                    ("review_ref", Json::str(names::review(v.review))),
-                    ("request_key", Json::str(names::request_key(v.request_key))),
-                    ("business_key", Json::str(names::business_key(BusinessKey(v.order)))),
-                    ("order_id", Json::str(names::order(v.order))),
-                ],
-            )
-        })
-        .collect();
+    let reviews = run.reviews().iter().map(review_json).collect();
     let rows = run
         .rows()
         .iter()
@@ -345,15 +364,7 @@ pub fn run_to_json(run: &Run) -> String {
             ])
         })
         .collect();
-    let events = records
-        .iter()
-        .map(|r| {
-            timed(
-                r.t,
-                [("actor", Json::str(r.actor.name())), ("kind", Json::str(r.kind())), ("text", Json::str(sentence(r)))],
-            )
-        })
-        .collect();
+    let events = records.iter().map(event_json).collect();
     Json::obj([
         ("lab", Json::str("risk")),
         ("settings", run.settings().to_json_doc()),
@@ -374,7 +385,6 @@ pub fn run_to_json(run: &Run) -> String {
         ("checks", checks_json(&run.checks())),
         ("events", Json::Arr(events)),
     ])
-    .pretty()
 }
 
 #[cfg(test)]
@@ -408,6 +418,35 @@ mod tests {
         assert_eq!(names(gates), ["A", "B"]);
         let gate = names(gates.get("A").unwrap());
         assert_eq!(gate, ["concurrency_cap", "gates_on", "max_in_flight", "max_queue", "overloaded", "queue_capacity"]);
+    }
+
+    #[test]
+    fn a_comparison_exports_both_runs_and_imports_as_the_same_pair() {
+        use crate::sim::params_file::parse_import;
+        use crate::sim::risk::settings::IDEMPOTENT_CREATE;
+        // The incident, naive (A), against the same with the idempotent
+        // create (B), forked at 4 s: the retry's create at 4.411 s makes
+        // RV-2 in A and returns RV-1 in B.
+        let a = Run::simulate(&Settings::preset(Preset::Incident, Mode::Naive)).unwrap();
+        let b = Run::simulate(&Settings::from_pairs(&[(&IDEMPOTENT_CREATE, "on")]).unwrap()).unwrap();
+        let text = compare_to_json(&a, &b, &Comparison::of(&a, &b), Some(Millis(4_000)));
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["fork_ms"], 4_000);
+        assert_eq!(doc["a"]["lab"], "risk");
+        assert_eq!(doc["a"]["reviews"].as_array().unwrap().len(), 2);
+        assert_eq!(doc["b"]["reviews"].as_array().unwrap().len(), 1);
+        assert_eq!(doc["b"]["settings"]["idempotent_create"], "on");
+        let diff = &doc["differences"];
+        assert_eq!(diff["first_divergence"]["t_ms"], 4_411);
+        assert_eq!(diff["first_divergence"]["a"]["clock"], "10:31:12.531");
+        assert_eq!(diff["only_a"][0]["review_ref"], "RV-2");
+        assert_eq!(diff["only_b"].as_array().unwrap().len(), 0);
+        assert_eq!(diff["agree_before_fork"], true);
+        assert_eq!(diff["lines"][0][1], "A: 2 reviews, B: 1 review");
+        let imported = parse_import::<Settings>(&text).unwrap();
+        assert_eq!(&imported.settings, a.settings());
+        assert_eq!(imported.b.as_ref(), Some(b.settings()));
+        assert_eq!(imported.fork, Some(Millis(4_000)));
     }
 
     #[test]
