@@ -126,7 +126,7 @@ pub fn Workbench(lab: Lab) -> impl IntoView {
         // frame without scrolling; the figures and the words are one
         // disclosure away.
         let stage = view! {
-            {playback(lab, fork_here(lab))}
+            {playback(lab, fork_here(lab.embed, move || lab.fork_here()))}
             {parts::checkpoint_prompt(lab)}
             <Timeline lab/>
             {parts::run_b(lab)}
@@ -178,7 +178,7 @@ fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
         <ResultsStrip lab/>
         <Timeline lab/>
         {parts::run_b(lab)}
-        {playback(lab, fork_here(lab))}
+        {playback(lab, fork_here(lab.embed, move || lab.fork_here()))}
         {parts::checkpoint_prompt(lab)}
         {parts::comparison(lab)}
         <div class="text-panels">
@@ -221,7 +221,7 @@ fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
 mod parts {
     use leptos::prelude::*;
 
-    use super::super::compare::{ComparePanel, Differences, fork_here};
+    use super::super::compare::{compare_panel, differences as differences_panel, fork_here};
     use super::super::dom;
     use super::super::element::Host;
     use super::super::experiments::Experiments;
@@ -270,7 +270,7 @@ mod parts {
     }
 
     pub fn differences(lab: Lab) -> impl IntoView {
-        move || lab.compare.open.get().then(|| view! { <Differences lab/> })
+        move || lab.compare.open.get().then(|| differences_panel(lab.run, lab.compare))
     }
 
     /// Run B's settings and the differences, while comparing.
@@ -279,8 +279,8 @@ mod parts {
             lab.compare.open.get().then(|| {
                 view! {
                     <div class="comparison">
-                        <ComparePanel lab/>
-                        <Differences lab/>
+                        {compare_panel(lab.run, lab.compare)}
+                        {differences_panel(lab.run, lab.compare)}
                     </div>
                 }
             })
@@ -321,7 +321,7 @@ mod parts {
                     <CheckpointPrompt lab/>
                     <Timeline lab/>
                     {run_b(lab)}
-                    {playback(lab, fork_here(lab))}
+                    {playback(lab, fork_here(lab.embed, move || lab.fork_here()))}
                     {differences(lab)}
                     <ResultsStrip lab/>
                     <div class="text-panels">

@@ -1,33 +1,91 @@
-//! Compare and fork: run B beside run A on one clock, the panel that says
-//! what B changes, and the "Differences" region. Run B is run A with some
-//! settings changed; it follows A when A's settings change.
+//! Compare and fork, for every lab whose runs are computed on the page:
+//! run B beside run A on one clock, the panel that says what B changes,
+//! and the "Differences" region. Run B is run A with some settings
+//! changed; it follows A when A's settings change. A lab plugs in by
+//! saying, through [`Comparable`], how its runs are made and compared.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::sim::ack::compare::Comparison;
-use crate::sim::ack::settings::PARAMS;
-use crate::sim::ack::{Run, Settings};
 use crate::sim::{Millis, ParamDef, Schema};
-use crate::view::ack::compare::{differences, what_b_changes};
+use crate::view::compare::{DiffLine, what_b_changes};
 
 use super::form::{FieldControl, FieldState};
-use super::state::Lab;
 use super::text_panels::diff_list;
+
+/// A lab's run, as a comparison needs it.
+pub trait Comparable: Send + Sync + Sized + 'static {
+    type Settings: Schema + Clone + Send + Sync + 'static;
+    /// What differs between two runs.
+    type Diff: Send + Sync + 'static;
+    /// The setting the panel offers first.
+    const FIRST: &'static ParamDef;
+    fn simulate(settings: &Self::Settings) -> Result<Self, String>;
+    fn settings(&self) -> &Self::Settings;
+    fn compare(&self, b: &Self) -> Self::Diff;
+    /// The "Differences" panel's lines; `fork` is when B was forked.
+    fn differences(&self, b: &Self, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine>;
+}
+
+impl Comparable for crate::sim::ack::Run {
+    type Settings = crate::sim::ack::Settings;
+    type Diff = crate::sim::ack::compare::Comparison;
+    const FIRST: &'static ParamDef = &crate::sim::ack::settings::DEDUP;
+    fn simulate(settings: &Self::Settings) -> Result<Self, String> {
+        Self::simulate(settings).map_err(|e| e.to_string())
+    }
+    fn settings(&self) -> &Self::Settings {
+        self.settings()
+    }
+    fn compare(&self, b: &Self) -> Self::Diff {
+        Self::Diff::of(self, b)
+    }
+    fn differences(&self, b: &Self, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine> {
+        crate::view::ack::compare::differences(self, b, diff, fork)
+    }
+}
+
+impl Comparable for crate::sim::risk::Run {
+    type Settings = crate::sim::risk::Settings;
+    type Diff = crate::sim::risk::compare::Comparison;
+    const FIRST: &'static ParamDef = &crate::sim::risk::settings::IDEMPOTENT_CREATE;
+    fn simulate(settings: &Self::Settings) -> Result<Self, String> {
+        Self::simulate(settings).map_err(|e| e.to_string())
+    }
+    fn settings(&self) -> &Self::Settings {
+        self.settings()
+    }
+    fn compare(&self, b: &Self) -> Self::Diff {
+        Self::Diff::of(self, b)
+    }
+    fn differences(&self, b: &Self, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine> {
+        crate::view::risk::compare::differences(self, b, diff, fork)
+    }
+}
 
 /// Run B's settings: run A's with `changes` applied in order. A change a
 /// cross-field check refuses is reported by the setting it conflicts with.
-pub fn b_settings(a: &Settings, changes: &[(&'static ParamDef, u64)]) -> Result<Settings, String> {
+pub fn b_settings<S: Schema>(a: &S, changes: &[(&'static ParamDef, u64)]) -> Result<S, String> {
     changes.iter().try_fold(a.clone(), |s, &(param, value)| {
         s.with(param, value).map_err(|e| format!("Run B cannot use this change: {}", e.human_message(e.param.label)))
     })
 }
 
+/// Whether run B changed: memos here are rebuilt only when their inputs
+/// change, so comparing by pointer spares a deep comparison.
+#[cfg(not(feature = "lite"))]
+fn changed<T>(old: Option<&Result<Arc<T>, String>>, new: Option<&Result<Arc<T>, String>>) -> bool {
+    match (old, new) {
+        (Some(Ok(x)), Some(Ok(y))) => !Arc::ptr_eq(x, y),
+        (Some(Err(x)), Some(Err(y))) => x != y,
+        _ => true,
+    }
+}
+
 /// The comparison's state. Closed, it costs nothing: run B is simulated
 /// only while someone looks at it.
-#[derive(Clone, Copy)]
-pub struct Compare {
+pub struct Compare<R: Comparable> {
     pub open: RwSignal<bool>,
     /// What B changes from A, at most one entry per parameter.
     pub changes: RwSignal<Vec<(&'static ParamDef, u64)>>,
@@ -38,38 +96,52 @@ pub struct Compare {
     /// The panel control's text and message.
     pub field: FieldState,
     /// Run B, or why it cannot be run.
-    b: Memo<Result<Arc<Run>, String>>,
+    b: Memo<Result<Arc<R>, String>>,
     /// A against B, while B runs.
-    diff: Memo<Option<Arc<Comparison>>>,
+    diff: Memo<Option<Arc<R::Diff>>>,
 }
 
-impl Compare {
-    pub fn new(a: RwSignal<Arc<Run>>) -> Compare {
+impl<R: Comparable> Clone for Compare<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: Comparable> Copy for Compare<R> {}
+
+impl<R: Comparable> Compare<R> {
+    pub fn new(a: RwSignal<Arc<R>>) -> Compare<R> {
         let changes = RwSignal::new(Vec::new());
         #[cfg(not(feature = "lite"))]
         let (b, diff) = {
-            let b = Memo::new(move |_| {
-                let settings = a.with(|a| changes.with(|c| b_settings(a.settings(), c)))?;
-                Run::simulate(&settings)
-                    .map(Arc::new)
-                    .map_err(|e| format!("Run B could not be simulated: {e}. Run A stays on screen."))
-            });
-            let diff = Memo::new(move |_| {
-                let b = b.get().ok()?;
-                Some(Arc::new(a.with(|a| Comparison::of(a, &b))))
-            });
+            let b = Memo::new_with_compare(
+                move |_| {
+                    let settings = a.with(|a| changes.with(|c| b_settings(a.settings(), c)))?;
+                    R::simulate(&settings)
+                        .map(Arc::new)
+                        .map_err(|e| format!("Run B could not be simulated: {e}. Run A stays on screen."))
+                },
+                changed,
+            );
+            let diff = Memo::new_with_compare(
+                move |_| {
+                    let b = b.get().ok()?;
+                    Some(Arc::new(a.with(|a| a.compare(&b))))
+                },
+                |_, _| true,
+            );
             (b, diff)
         };
         #[cfg(feature = "lite")]
         let (b, diff) = {
             let _ = a;
-            (Memo::new(|_| Err(String::new())), Memo::new(|_| None))
+            (Memo::new_with_compare(|_| Err(String::new()), |_, _| true), Memo::new_with_compare(|_| None, |_, _| true))
         };
         Compare {
             open: RwSignal::new(false),
             changes,
             fork: RwSignal::new(None),
-            chosen: RwSignal::new(&crate::sim::ack::settings::DEDUP),
+            chosen: RwSignal::new(R::FIRST),
             field: FieldState::new(String::new()),
             b,
             diff,
@@ -85,12 +157,12 @@ impl Compare {
     }
 
     /// Run B while it is on screen.
-    pub fn run_b(&self) -> Option<Arc<Run>> {
+    pub fn run_b(&self) -> Option<Arc<R>> {
         if cfg!(feature = "lite") || !self.open.get() { None } else { self.b.get().ok() }
     }
 
     /// Run B when it is on screen (untracked).
-    pub fn b_untracked(&self) -> Option<Arc<Run>> {
+    pub fn b_untracked(&self) -> Option<Arc<R>> {
         untrack(|| self.run_b())
     }
 
@@ -100,7 +172,7 @@ impl Compare {
     }
 
     /// A against B while run B is on screen.
-    pub fn diff(&self) -> Option<Arc<Comparison>> {
+    pub fn diff(&self) -> Option<Arc<R::Diff>> {
         if cfg!(feature = "lite") || !self.open.get() { None } else { self.diff.get() }
     }
 
@@ -118,21 +190,21 @@ impl Compare {
     }
 
     /// B's value of `param` given A's settings.
-    fn b_value(&self, a: &Settings, param: &'static ParamDef) -> u64 {
+    fn b_value(&self, a: &R::Settings, param: &'static ParamDef) -> u64 {
         self.changes
             .with_untracked(|c| c.iter().find(|(p, _)| p.name == param.name).map(|&(_, v)| v))
             .unwrap_or_else(|| a.get(param))
     }
 
     /// Shows `param`'s value for B in the panel's control.
-    pub fn choose(&self, a: &Settings, param: &'static ParamDef) {
+    pub fn choose(&self, a: &R::Settings, param: &'static ParamDef) {
         self.chosen.set(param);
         self.field.show(param, self.b_value(a, param));
     }
 
     /// The panel's control changed: B takes `text` for the chosen setting
     /// (a value equal to A's removes the change).
-    pub fn edit(&self, a: &Settings, text: String) {
+    pub fn edit(&self, a: &R::Settings, text: String) {
         let param = self.chosen.get_untracked();
         let Some(value) = self.field.read(param, text) else { return };
         let mut next = self.changes.get_untracked();
@@ -141,7 +213,7 @@ impl Compare {
             next.push((param, value));
         }
         // Refuse a combination that cannot run, keeping the last good B.
-        match b_settings(a, &next).and_then(|s| Run::simulate(&s).map(|_| ()).map_err(|e| e.to_string())) {
+        match b_settings(a, &next).and_then(|s| R::simulate(&s).map(|_| ())) {
             Ok(()) => {
                 self.field.error.set(None);
                 self.changes.set(next);
@@ -154,18 +226,60 @@ impl Compare {
         self.open.set(false);
         self.fork.set(None);
     }
+
+    /// Opens the comparison, or closes it.
+    pub fn toggle(&self) {
+        if self.open.get_untracked() {
+            self.close();
+        } else {
+            self.open_with(None, None);
+        }
+    }
+
+    /// Opens the comparison with run B's settings `b` (from a file): every
+    /// setting where B differs from A's `a` is B's change. If B cannot be
+    /// run so, the comparison stays closed and this says why.
+    pub fn open_as(&self, a: &R::Settings, b: &R::Settings, fork: Option<Millis>) -> Result<(), String> {
+        let changes = <R::Settings as Schema>::PARAMS
+            .iter()
+            .copied()
+            .filter(|&p| b.get(p) != a.get(p))
+            .map(|p| (p, b.get(p)))
+            .collect();
+        self.open_with(Some(changes), fork);
+        match self.b_error() {
+            Some(message) => {
+                self.close();
+                Err(format!("{message} The second run was not opened."))
+            }
+            None => Ok(()),
+        }
+    }
 }
 
-/// The panel that says what run B is and changes one of its settings.
+/// "Compare with…", which opens the comparison or closes it.
+pub fn compare_button<R: Comparable>(c: Compare<R>, toggle: impl Fn() + Send + Sync + 'static) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            aria-controls=move || c.open.get().then_some("compare-panel")
+            aria-expanded=move || if c.open.get() { "true" } else { "false" }
+            on:click=move |_| toggle()
+        >
+            "Compare with…"
+        </button>
+    }
+}
+
 /// "Fork here", among the playback buttons (not in an embed): compare
 /// with a run B from the playhead on.
-pub fn fork_here(lab: Lab) -> impl IntoView {
-    (!lab.embed).then(|| {
+pub fn fork_here(embed: bool, fork: impl Fn() + Send + Sync + 'static) -> impl IntoView {
+    (!embed).then(|| {
         view! {
             <button
                 type="button"
                 title="Compare with a run B that changes one setting, checked from the playhead back"
-                on:click=move |_| lab.fork_here()
+                on:click=move |_| fork()
             >
                 "Fork here"
             </button>
@@ -173,21 +287,20 @@ pub fn fork_here(lab: Lab) -> impl IntoView {
     })
 }
 
-#[component]
-pub fn ComparePanel(lab: Lab) -> impl IntoView {
-    let c = lab.compare;
-    let a_settings = move || lab.run.with(|r| r.settings().clone());
+/// The panel that says what run B is and changes one of its settings.
+pub fn compare_panel<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl IntoView {
+    let a_settings = move || a.with(|r| r.settings().clone());
     // Show B's value of the chosen setting whenever the panel opens.
     Effect::new(move |_| {
         if c.open.get() {
-            let a = lab.run.with_untracked(|r| r.settings().clone());
+            let a = a.with_untracked(|r| r.settings().clone());
             c.choose(&a, c.chosen.get_untracked());
         }
     });
     let summary = move || {
-        let a = lab.run.get();
+        let a = a.get();
         match c.b.get() {
-            Ok(b) => format!("Run B is run A with {}.", what_b_changes(&a, &b)),
+            Ok(b) => format!("Run B is run A with {}.", what_b_changes(a.settings(), b.settings())),
             Err(message) => message,
         }
     };
@@ -226,12 +339,12 @@ pub fn ComparePanel(lab: Lab) -> impl IntoView {
                         node_ref=select
                         on:change:target=move |ev| {
                             let name = ev.target().value();
-                            if let Some(param) = PARAMS.iter().copied().find(|p| p.name == name) {
+                            if let Some(param) = <R::Settings as Schema>::PARAMS.iter().copied().find(|p| p.name == name) {
                                 c.choose(&a_settings(), param);
                             }
                         }
                     >
-                        {PARAMS
+                        {<R::Settings as Schema>::PARAMS
                             .iter()
                             .copied()
                             .map(|p| {
@@ -255,14 +368,12 @@ pub fn ComparePanel(lab: Lab) -> impl IntoView {
 
 /// The "Differences" region: counters, outcomes, the first divergence,
 /// the ledger entries one run has and the other not, and the fork check.
-#[component]
-pub fn Differences(lab: Lab) -> impl IntoView {
-    let c = lab.compare;
+pub fn differences<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl IntoView {
     let lines = move || {
         let diff = c.diff.get()?;
         let b = c.b.get().ok()?;
-        let a = lab.run.get();
-        Some(differences(&a, &b, &diff, c.fork.get()))
+        let a = a.get();
+        Some(a.differences(&b, &diff, c.fork.get()))
     };
     view! {
         <section class="panel differences" aria-labelledby="differences-h">

@@ -39,7 +39,7 @@ pub struct Lab {
     pub embed: bool,
     pub look: Look,
     /// Run B beside this run, when comparing.
-    pub compare: Compare,
+    pub compare: Compare<Run>,
     /// Presenter mode: the diagram large, the caption, no settings.
     pub present: RwSignal<bool>,
     /// Prediction checkpoints, in the order they were pinned.
@@ -186,28 +186,15 @@ impl Lab {
     /// every setting where B differs from this run is B's change. If B
     /// cannot be run so, a notice says why and the comparison stays closed.
     pub fn open_b_as(&self, b: &Settings, fork: Option<Millis>) {
-        let a = self.settings();
-        let changes = crate::sim::ack::settings::PARAMS
-            .iter()
-            .copied()
-            .filter(|&p| b.get(p) != a.get(p))
-            .map(|p| (p, b.get(p)))
-            .collect();
-        self.compare.open_with(Some(changes), fork);
-        if let Some(message) = self.compare.b_error() {
-            self.notices.notify(format!("{message} The second run was not opened."));
-            self.compare.close();
+        if let Err(message) = self.compare.open_as(&self.settings(), b, fork) {
+            self.notices.notify(message);
         }
         self.sync_inspection();
     }
 
     /// Opens or closes the comparison.
     pub fn toggle_compare(&self) {
-        if self.compare.open.get_untracked() {
-            self.compare.close();
-        } else {
-            self.compare.open_with(None, None);
-        }
+        self.compare.toggle();
         self.sync_inspection();
     }
 

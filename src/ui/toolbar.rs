@@ -10,6 +10,7 @@ use crate::view::ack::report::compare_to_json;
 use crate::view::ack::{diagram, run_to_json};
 use crate::view::url::LinkState;
 
+use super::compare::compare_button;
 use super::notices::Notices;
 use super::share::{Share, toolbar};
 use super::state::Lab;
@@ -56,14 +57,7 @@ impl Share for Lab {
 /// The shared toolbar with this lab's Compare with… and Present.
 pub fn lab_toolbar(lab: Lab, on_shortcuts: Callback<()>) -> impl IntoView {
     let extra = view! {
-        <button
-            type="button"
-            aria-controls=move || lab.compare.open.get().then_some("compare-panel")
-            aria-expanded=move || if lab.compare.open.get() { "true" } else { "false" }
-            on:click=move |_| lab.toggle_compare()
-        >
-            "Compare with…"
-        </button>
+        {compare_button(lab.compare, move || lab.toggle_compare())}
         <button type="button" on:click=move |_| lab.present.set(true)>
             "Present"
         </button>
