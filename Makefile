@@ -24,9 +24,10 @@ tools-test:
 	@scripts/tools.sh test
 
 # Each lab is a bundle of its own, hosted by the opening page (which
-# downloads only the first, in its opening build; the whole first lab is
-# in dist/full/); everything is built into dist/ and served with
-# the same strict CSP the tests use.
+# downloads only the first, in its opening build). The first lab's and the
+# risk lab's whole builds are in dist/full/ and dist/risk/full/, loaded on
+# first use. Everything is built into dist/ and served with the same
+# strict CSP the tests use.
 serve: tools dist
 	@echo "Serving http://127.0.0.1:8080/"
 	node e2e/serve.mjs --root dist --port 8080
@@ -46,6 +47,7 @@ dist:
 	trunk build --release --locked
 	trunk build storms/index.html --release --locked --dist dist/storms
 	trunk build risk/index.html --release --locked --dist dist/risk
+	trunk build risk/full/index.html --release --locked --dist dist/risk/full
 	trunk build full/index.html --release --locked --dist dist/full
 
 # The release bundle, served with the strict CSP, driven by Playwright

@@ -17,14 +17,28 @@
 // find its own elements.
 
 // Each lab's bundle and styles, where its files are (for its worker),
-// and the page's title while it is shown (as on the lab's own page).
+// the page's title while it is shown (as on the lab's own page), and its
+// whole build, if its bundle is an opening build.
+//
+// The first lab and the risk lab come in two builds each. The page loads
+// the opening build, which carries what the lab shows at first; the whole
+// build (the first lab's run B, presenter mode, checkpoints on screen,
+// guided experiments and crash matrix; the risk lab's run B) is loaded
+// when the reader first reaches for one of those, and takes its place in
+// one step, started from its link.
 const LABS = {
-  ack: { module: "./idempotency-lab.js", styles: [], title: document.title },
+  ack: {
+    module: "./idempotency-lab.js",
+    styles: [],
+    title: document.title,
+    whole: { module: "./full/idempotency-lab.js", styles: ["./full/whole.css", "./full/compare.css"] },
+  },
   risk: {
     module: "./risk/risk-page.js",
     styles: ["./risk/risk.css"],
     base: "risk/",
     title: "Idempotency Lab: the risk-review incident",
+    whole: { module: "./risk/full/risk-page.js", styles: ["./risk/full/compare.css"] },
   },
   storms: {
     module: "./storms/storms-page.js",
@@ -33,13 +47,6 @@ const LABS = {
     title: "Idempotency Lab: retry storms",
   },
 };
-
-// The first lab comes in two builds. The opening page loads the one that
-// carries what the page shows at first; the whole lab (run B, presenter
-// mode, checkpoints on screen, the guided experiments, the crash matrix)
-// is loaded when the reader first reaches for one of those, and takes its
-// place in one step, started from its link.
-const WHOLE = { module: "./full/idempotency-lab.js", styles: "./full/whole.css" };
 
 const page = document.documentElement;
 const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
@@ -50,7 +57,7 @@ const ready = new Map(); // lab -> promise of its root, once its app is mounted
 const queries = new Map(); // lab -> its address query when it was set aside
 const places = new Map(); // lab -> where the reader was in it then
 const modules = new Map(); // lab -> its bundle's module, once loaded
-let whole = null; // the whole first lab's root, from when it starts loading
+const wholes = new Map(); // lab -> its whole build's root, from when it starts loading
 let displayed = null; // the shown lab
 let generation = 0; // the latest request to show a lab; older ones give way
 
@@ -213,7 +220,7 @@ function place(root = roots[displayed]) {
 // have moved the address already).
 async function show(lab, query, push) {
   const mine = ++generation;
-  // A hand-over to the whole first lab finishes first.
+  // A hand-over to a lab's whole build finishes first.
   if (handing) await handing;
   if (mine !== generation) return;
   if (!displayed) {
@@ -277,17 +284,18 @@ function counterpart(element, root) {
   return Array.from(root.querySelectorAll(element.localName)).find((e) => e.textContent.trim() === text) ?? null;
 }
 
-// Puts the whole first lab in place of the opening page's, started from
-// `query` (the opening lab's link), told `intent` (what the reader asked
-// for that the link does not say) and given the `notices` on screen.
-// Asked again before its module has loaded, the latest of each win.
+// Puts `lab`'s whole build in place of its opening build, started from
+// `query` (the opening build's link), told `intent` (what the reader
+// asked for that the link does not say) and given the `notices` on
+// screen. Asked again before its module has loaded, the latest of each
+// win.
 //
-// While it loads, the opening lab takes no clicks (`inert`) and no keys
+// While it loads, the opening build takes no clicks (`inert`) and no keys
 // (`handing` holds them back): what they did would be lost with it. A
-// switch to another lab waits until the whole lab is in place. Then the
-// opening lab is unmounted and removed, and the reader stays where they
-// were: the same panel at the same height in the window, the focus on
-// the same control.
+// switch to another lab waits until the whole build is in place. Then the
+// opening build is unmounted and removed, and the reader stays where they
+// were: the same panel at the same height in the window, the focus on the
+// same control.
 let handing = null;
 window.addEventListener(
   "keydown",
@@ -296,36 +304,42 @@ window.addEventListener(
   },
   true,
 );
-function loadWhole(query, intent, notices) {
+function loadWhole(lab, query, intent, notices) {
+  const spec = has(LABS, lab) ? LABS[lab].whole : undefined;
+  if (!spec) return;
   const tell = (root) => {
     root.dataset.query = query;
     if (intent) root.dataset.intent = intent;
     root.dataset.notices = notices ?? "";
   };
-  if (whole) {
-    if (!whole.isConnected) tell(whole);
+  const started = wholes.get(lab);
+  if (started) {
+    if (!started.isConnected) tell(started);
     return;
   }
-  const opening = roots.ack;
-  if (!opening || !modules.has("ack")) return;
+  const opening = roots[lab];
+  if (!opening || !modules.has(lab)) return;
   const focused = opening.contains(document.activeElement) ? document.activeElement : null;
   opening.inert = true;
   opening.setAttribute("aria-busy", "true");
-  whole = document.createElement("div");
+  const whole = document.createElement("div");
   whole.className = "lab-root lab-drawn-unseen";
-  whole.dataset.labRoot = "ack";
+  whole.dataset.labRoot = lab;
+  if (opening.dataset.base) whole.dataset.base = opening.dataset.base;
   tell(whole);
-  handing = Promise.all([import(WHOLE.module), stylesheet(WHOLE.styles)])
+  wholes.set(lab, whole);
+  handing = Promise.all([import(spec.module), ...spec.styles.map(stylesheet)])
     .then(([module]) => {
       opening.after(whole);
-      roots.ack = whole;
-      return module.default();
+      roots[lab] = whole;
+      return module.default().then(() => module);
     })
-    .then(() => {
+    .then((module) => {
       const here = window.scrollY > 0 ? place(opening) : null;
-      modules.get("ack").unmount?.();
+      modules.get(lab).unmount?.();
+      modules.set(lab, module);
       opening.remove();
-      ready.set("ack", Promise.resolve(whole));
+      ready.set(lab, Promise.resolve(whole));
       whole.classList.remove("lab-drawn-unseen");
       watch(whole);
       ownIds();
@@ -338,8 +352,8 @@ function loadWhole(query, intent, notices) {
     })
     .catch((error) => {
       whole.remove();
-      whole = null;
-      roots.ack = opening;
+      wholes.delete(lab);
+      roots[lab] = opening;
       opening.inert = false;
       opening.removeAttribute("aria-busy");
       if (focused) focused.focus();

@@ -11,7 +11,7 @@
 // and live region, and the lab's styles stay inside it.
 import init, { mount_element } from "./full/idempotency-lab.js";
 
-const STYLES = ["base.css", "layout.css", "panels.css", "timeline.css", "full/whole.css", "element.css"];
+const STYLES = ["base.css", "layout.css", "panels.css", "timeline.css", "full/whole.css", "full/compare.css", "element.css"];
 // Attributes that belong to the host page, not to the lab.
 const HOST_ATTRIBUTES = new Set(["id", "class", "style", "slot", "title", "lang", "dir", "hidden", "tabindex", "part"]);
 

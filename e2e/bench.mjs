@@ -98,6 +98,18 @@ try {
   row("risk lab opened by a link, everything (raw / gzip / brotli)", fmt(riskTotal));
   row("risk lab opened by a link, against its 250 kB gzip budget", against(riskTotal, 250_000));
   row("risk lab opened by a link, files", riskLink.join(", "));
+  // The risk lab's whole build: what the page downloads when the reader
+  // first compares two risk runs.
+  const riskWhole = await downloads(
+    "/?lab=risk",
+    (p) => p.waitForSelector(".risk .check-list li"),
+    async (p) => {
+      await p.getByRole("button", { name: "Compare with…" }).click();
+      await p.getByRole("region", { name: "Differences" }).waitFor();
+      await p.waitForLoadState("networkidle");
+    },
+  );
+  row("whole risk lab, loaded on first use (raw / gzip / brotli)", `${fmt(sizes(dist, riskWhole))}: ${riskWhole.join(", ")}`);
 } catch (e) {
   await browser.close();
   server.kill();
@@ -295,10 +307,9 @@ try {
   row("storm page: AWS sweep (95 cells x 100 runs) in the browser", `${((Date.now() - t0) / 1000).toFixed(1)} s`);
   row("storm page: longest frame while the sweep ran", `${(await longest).toFixed(0)} ms`);
 
-  // The risk lab: its own page's bundle, and on the opening page, what
-  // reaching for the Lab switcher downloads and how long switching takes.
+  // The risk lab: on the opening page, what reaching for the Lab switcher
+  // downloads and how long switching takes.
   const riskDir = `${dist}risk/`;
-  row("risk page on its own (raw / gzip / brotli)", fmt(sizes(riskDir, filesIn(riskDir))));
   const riskPage = await browser.newPage();
   {
     await riskPage.goto(`http://127.0.0.1:${port}/?dedup=off`);

@@ -191,7 +191,7 @@ test.describe("links", () => {
     const expected = await mirror(page).textContent();
     await page.getByRole("button", { name: "Copy link" }).click();
     const link = await page.locator("#share-text").inputValue();
-    expect(link).toMatch(/\/risk\/\?lab=risk&/);
+    expect(link).toMatch(/\/\?lab=risk&/);
     expect(link).toMatch(/[?&]at=/);
 
     const other = await context.newPage();
@@ -210,6 +210,13 @@ test.describe("links", () => {
     await expect(mirror(page)).toContainText("preset forged-order");
     expect(new URL(page.url()).pathname).toBe("/");
     await expect(page).toHaveTitle("Idempotency Lab: the risk-review incident");
+
+    // The risk lab's own address sends the reader there, with its link.
+    await page.goto("/risk/?preset=overload");
+    await expect(page.getByLabel("Preset", { exact: true })).toHaveValue("overload");
+    const url = new URL(page.url());
+    expect(url.pathname).toBe("/");
+    expect(url.searchParams.get("lab")).toBe("risk");
   });
 
   test("bad link values get a notice and fall back", async ({ page }) => {
@@ -249,10 +256,17 @@ test("the exported run is the command line's JSON, and importing it restores the
 });
 
 test("a preset's question hides the verdicts until the reader predicts", async ({ page }) => {
+  const whole = [];
+  page.on("request", (r) => new URL(r.url()).pathname.startsWith("/risk/full/") && whole.push(r.url()));
   await openRisk(page);
+  expect(whole, "the opening build asks no question itself").toEqual([]);
   await page.getByRole("button", { name: "Same order, new request_key (second click)" }).click();
   const card = page.locator(".experiment-card");
   await expect(card).toContainText("Predict:");
+  // The whole build, handed the question, asks it where the reader is.
+  expect(whole.length).toBeGreaterThan(0);
+  await expect(page.locator("#question-title")).toBeFocused();
+  await expect(page.locator('.lab-root[data-lab-root="risk"]')).toHaveCount(1);
   await expect(verdictOf(page, "same_business_key_one_review")).toHaveText("?");
   await expect(figure(page, "Reviews at the Risk API")).toHaveText("?");
   const run = native(["--preset", "same-business-key", "--mode", "naive"]);

@@ -226,7 +226,7 @@ mod parts {
     use super::super::element::Host;
     use super::super::experiments::Experiments;
     use super::super::matrix::CrashMatrix;
-    use super::super::notices::NoticeList;
+    use super::super::notices::{NoticeList, show_handed};
     use super::super::panels::{Mirror, RecentEvents, ResultsStrip};
     use super::super::playback::playback;
     use super::super::present::{Caption, CheckpointPrompt, Checkpoints};
@@ -240,14 +240,7 @@ mod parts {
     /// go to the crash matrix or the checkpoints. Everything else came in
     /// the link. The lab is then drawn here (false).
     pub fn started(lab: Lab, _query: &str) -> bool {
-        // The notices the reader had, but for those this lab gave again
-        // from the same link.
-        let notices = dom::lab_handed(LabKind::Ack, "data-notices");
-        for text in notices.split(dom::NOTICES_APART).filter(|t| !t.is_empty()) {
-            if !lab.notices.list.with_untracked(|list| list.iter().any(|n| n.text == text)) {
-                lab.notices.notify(text.to_owned());
-            }
-        }
+        show_handed(LabKind::Ack, lab.notices);
         let Some((intent, experiment)) = Intent::read(&dom::lab_handed(LabKind::Ack, "data-intent")) else {
             return false;
         };

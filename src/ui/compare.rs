@@ -9,9 +9,13 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::sim::{Millis, ParamDef, Schema};
-use crate::view::compare::{DiffLine, what_b_changes};
+use crate::view::compare::DiffLine;
+#[cfg(not(feature = "lite"))]
+use crate::view::compare::what_b_changes;
 
+#[cfg(not(feature = "lite"))]
 use super::form::{FieldControl, FieldState};
+#[cfg(not(feature = "lite"))]
 use super::text_panels::diff_list;
 
 /// A lab's run, as a comparison needs it.
@@ -66,6 +70,7 @@ impl Comparable for crate::sim::risk::Run {
 
 /// Run B's settings: run A's with `changes` applied in order. A change a
 /// cross-field check refuses is reported by the setting it conflicts with.
+#[cfg(not(feature = "lite"))]
 pub fn b_settings<S: Schema>(a: &S, changes: &[(&'static ParamDef, u64)]) -> Result<S, String> {
     changes.iter().try_fold(a.clone(), |s, &(param, value)| {
         s.with(param, value).map_err(|e| format!("Run B cannot use this change: {}", e.human_message(e.param.label)))
@@ -85,21 +90,46 @@ fn changed<T>(old: Option<&Result<Arc<T>, String>>, new: Option<&Result<Arc<T>, 
 
 /// The comparison's state. Closed, it costs nothing: run B is simulated
 /// only while someone looks at it.
+///
+/// An opening build (feature `lite`) never shows run B: its whole build
+/// does. There the state is only whether the comparison was asked for and
+/// with what (for the link the whole build starts from), the accessors
+/// say at once that run B is not shown, and what runs, compares and draws
+/// run B is left out.
 pub struct Compare<R: Comparable> {
     pub open: RwSignal<bool>,
     /// What B changes from A, at most one entry per parameter.
     pub changes: RwSignal<Vec<(&'static ParamDef, u64)>>,
     /// The model time B was forked at, if it was.
     pub fork: RwSignal<Option<Millis>>,
+    #[cfg(not(feature = "lite"))]
+    whole: Whole<R>,
+    #[cfg(feature = "lite")]
+    run: std::marker::PhantomData<fn() -> R>,
+}
+
+/// What only the whole build keeps of a comparison.
+#[cfg(not(feature = "lite"))]
+struct Whole<R: Comparable> {
     /// The setting the panel's control edits.
-    pub chosen: RwSignal<&'static ParamDef>,
+    chosen: RwSignal<&'static ParamDef>,
     /// The panel control's text and message.
-    pub field: FieldState,
+    field: FieldState,
     /// Run B, or why it cannot be run.
     b: Memo<Result<Arc<R>, String>>,
     /// A against B, while B runs.
     diff: Memo<Option<Arc<R::Diff>>>,
 }
+
+#[cfg(not(feature = "lite"))]
+impl<R: Comparable> Clone for Whole<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+#[cfg(not(feature = "lite"))]
+impl<R: Comparable> Copy for Whole<R> {}
 
 impl<R: Comparable> Clone for Compare<R> {
     fn clone(&self) -> Self {
@@ -109,56 +139,74 @@ impl<R: Comparable> Clone for Compare<R> {
 
 impl<R: Comparable> Copy for Compare<R> {}
 
+#[cfg(feature = "lite")]
+impl<R: Comparable> Compare<R> {
+    pub fn new(_a: RwSignal<Arc<R>>) -> Compare<R> {
+        Compare {
+            open: RwSignal::new(false),
+            changes: RwSignal::new(Vec::new()),
+            fork: RwSignal::new(None),
+            run: std::marker::PhantomData,
+        }
+    }
+
+    pub fn showing(&self) -> bool {
+        false
+    }
+
+    pub fn run_b(&self) -> Option<Arc<R>> {
+        None
+    }
+
+    pub fn b_untracked(&self) -> Option<Arc<R>> {
+        None
+    }
+
+    pub fn b_error(&self) -> Option<String> {
+        None
+    }
+
+    pub fn diff(&self) -> Option<Arc<R::Diff>> {
+        None
+    }
+}
+
+#[cfg(not(feature = "lite"))]
 impl<R: Comparable> Compare<R> {
     pub fn new(a: RwSignal<Arc<R>>) -> Compare<R> {
         let changes = RwSignal::new(Vec::new());
-        #[cfg(not(feature = "lite"))]
-        let (b, diff) = {
-            let b = Memo::new_with_compare(
-                move |_| {
-                    let settings = a.with(|a| changes.with(|c| b_settings(a.settings(), c)))?;
-                    R::simulate(&settings)
-                        .map(Arc::new)
-                        .map_err(|e| format!("Run B could not be simulated: {e}. Run A stays on screen."))
-                },
-                changed,
-            );
-            let diff = Memo::new_with_compare(
-                move |_| {
-                    let b = b.get().ok()?;
-                    Some(Arc::new(a.with(|a| a.compare(&b))))
-                },
-                |_, _| true,
-            );
-            (b, diff)
-        };
-        #[cfg(feature = "lite")]
-        let (b, diff) = {
-            let _ = a;
-            (Memo::new_with_compare(|_| Err(String::new()), |_, _| true), Memo::new_with_compare(|_| None, |_, _| true))
-        };
+        let b = Memo::new_with_compare(
+            move |_| {
+                let settings = a.with(|a| changes.with(|c| b_settings(a.settings(), c)))?;
+                R::simulate(&settings)
+                    .map(Arc::new)
+                    .map_err(|e| format!("Run B could not be simulated: {e}. Run A stays on screen."))
+            },
+            changed,
+        );
+        let diff = Memo::new_with_compare(
+            move |_| {
+                let b = b.get().ok()?;
+                Some(Arc::new(a.with(|a| a.compare(&b))))
+            },
+            |_, _| true,
+        );
         Compare {
             open: RwSignal::new(false),
             changes,
             fork: RwSignal::new(None),
-            chosen: RwSignal::new(R::FIRST),
-            field: FieldState::new(String::new()),
-            b,
-            diff,
+            whole: Whole { chosen: RwSignal::new(R::FIRST), field: FieldState::new(String::new()), b, diff },
         }
     }
 
-    // The opening page's build never shows run B (the whole lab does), so
-    // there these say so at once, and what draws run B is left out.
-
     /// Whether run B is on screen (the comparison is open and B runs).
     pub fn showing(&self) -> bool {
-        !cfg!(feature = "lite") && self.open.get() && self.b.with(|b| b.is_ok())
+        self.open.get() && self.whole.b.with(|b| b.is_ok())
     }
 
     /// Run B while it is on screen.
     pub fn run_b(&self) -> Option<Arc<R>> {
-        if cfg!(feature = "lite") || !self.open.get() { None } else { self.b.get().ok() }
+        if !self.open.get() { None } else { self.whole.b.get().ok() }
     }
 
     /// Run B when it is on screen (untracked).
@@ -168,25 +216,12 @@ impl<R: Comparable> Compare<R> {
 
     /// Why run B cannot be run, if it cannot (untracked).
     pub fn b_error(&self) -> Option<String> {
-        if cfg!(feature = "lite") { None } else { self.b.get_untracked().err() }
+        self.whole.b.get_untracked().err()
     }
 
     /// A against B while run B is on screen.
     pub fn diff(&self) -> Option<Arc<R::Diff>> {
-        if cfg!(feature = "lite") || !self.open.get() { None } else { self.diff.get() }
-    }
-
-    /// Opens the comparison with `changes` (from a link or a file), or
-    /// keeps what it had when `changes` is `None`.
-    pub fn open_with(&self, changes: Option<Vec<(&'static ParamDef, u64)>>, fork: Option<Millis>) {
-        if let Some(changes) = changes {
-            if let Some(&(first, _)) = changes.first() {
-                self.chosen.set(first);
-            }
-            self.changes.set(changes);
-        }
-        self.fork.set(fork);
-        self.open.set(true);
+        if !self.open.get() { None } else { self.whole.diff.get() }
     }
 
     /// B's value of `param` given A's settings.
@@ -198,15 +233,15 @@ impl<R: Comparable> Compare<R> {
 
     /// Shows `param`'s value for B in the panel's control.
     pub fn choose(&self, a: &R::Settings, param: &'static ParamDef) {
-        self.chosen.set(param);
-        self.field.show(param, self.b_value(a, param));
+        self.whole.chosen.set(param);
+        self.whole.field.show(param, self.b_value(a, param));
     }
 
     /// The panel's control changed: B takes `text` for the chosen setting
     /// (a value equal to A's removes the change).
     pub fn edit(&self, a: &R::Settings, text: String) {
-        let param = self.chosen.get_untracked();
-        let Some(value) = self.field.read(param, text) else { return };
+        let param = self.whole.chosen.get_untracked();
+        let Some(value) = self.whole.field.read(param, text) else { return };
         let mut next = self.changes.get_untracked();
         next.retain(|(p, _)| p.name != param.name);
         if value != a.get(param) {
@@ -215,11 +250,27 @@ impl<R: Comparable> Compare<R> {
         // Refuse a combination that cannot run, keeping the last good B.
         match b_settings(a, &next).and_then(|s| R::simulate(&s).map(|_| ())) {
             Ok(()) => {
-                self.field.error.set(None);
+                self.whole.field.error.set(None);
                 self.changes.set(next);
             }
-            Err(message) => self.field.error.set(Some(message)),
+            Err(message) => self.whole.field.error.set(Some(message)),
         }
+    }
+}
+
+impl<R: Comparable> Compare<R> {
+    /// Opens the comparison with `changes` (from a link or a file), or
+    /// keeps what it had when `changes` is `None`.
+    pub fn open_with(&self, changes: Option<Vec<(&'static ParamDef, u64)>>, fork: Option<Millis>) {
+        if let Some(changes) = changes {
+            #[cfg(not(feature = "lite"))]
+            if let Some(&(first, _)) = changes.first() {
+                self.whole.chosen.set(first);
+            }
+            self.changes.set(changes);
+        }
+        self.fork.set(fork);
+        self.open.set(true);
     }
 
     pub fn close(&self) {
@@ -240,13 +291,7 @@ impl<R: Comparable> Compare<R> {
     /// setting where B differs from A's `a` is B's change. If B cannot be
     /// run so, the comparison stays closed and this says why.
     pub fn open_as(&self, a: &R::Settings, b: &R::Settings, fork: Option<Millis>) -> Result<(), String> {
-        let changes = <R::Settings as Schema>::PARAMS
-            .iter()
-            .copied()
-            .filter(|&p| b.get(p) != a.get(p))
-            .map(|p| (p, b.get(p)))
-            .collect();
-        self.open_with(Some(changes), fork);
+        self.open_with(Some(changes_between(a, b)), fork);
         match self.b_error() {
             Some(message) => {
                 self.close();
@@ -257,7 +302,14 @@ impl<R: Comparable> Compare<R> {
     }
 }
 
+/// Every setting where `b` differs from `a`, with `b`'s value: run B's
+/// changes when B is given whole (by a file).
+pub fn changes_between<S: Schema>(a: &S, b: &S) -> Vec<(&'static ParamDef, u64)> {
+    S::PARAMS.iter().copied().filter(|&p| b.get(p) != a.get(p)).map(|p| (p, b.get(p))).collect()
+}
+
 /// "Compare with…", which opens the comparison or closes it.
+#[cfg(not(feature = "lite"))]
 pub fn compare_button<R: Comparable>(c: Compare<R>, toggle: impl Fn() + Send + Sync + 'static) -> impl IntoView {
     view! {
         <button
@@ -266,6 +318,17 @@ pub fn compare_button<R: Comparable>(c: Compare<R>, toggle: impl Fn() + Send + S
             aria-expanded=move || if c.open.get() { "true" } else { "false" }
             on:click=move |_| toggle()
         >
+            "Compare with…"
+        </button>
+    }
+}
+
+/// "Compare with…" in an opening build, where the comparison is never on
+/// screen: opening it hands the lab over to its whole build.
+#[cfg(feature = "lite")]
+pub fn compare_button<R: Comparable>(_: Compare<R>, toggle: impl Fn() + Send + Sync + 'static) -> impl IntoView {
+    view! {
+        <button type="button" aria-expanded="false" on:click=move |_| toggle()>
             "Compare with…"
         </button>
     }
@@ -288,18 +351,19 @@ pub fn fork_here(embed: bool, fork: impl Fn() + Send + Sync + 'static) -> impl I
 }
 
 /// The panel that says what run B is and changes one of its settings.
+#[cfg(not(feature = "lite"))]
 pub fn compare_panel<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl IntoView {
     let a_settings = move || a.with(|r| r.settings().clone());
     // Show B's value of the chosen setting whenever the panel opens.
     Effect::new(move |_| {
         if c.open.get() {
             let a = a.with_untracked(|r| r.settings().clone());
-            c.choose(&a, c.chosen.get_untracked());
+            c.choose(&a, c.whole.chosen.get_untracked());
         }
     });
     let summary = move || {
         let a = a.get();
-        match c.b.get() {
+        match c.whole.b.get() {
             Ok(b) => format!("Run B is run A with {}.", what_b_changes(a.settings(), b.settings())),
             Err(message) => message,
         }
@@ -323,8 +387,8 @@ pub fn compare_panel<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl 
         }
     });
     let control = move || {
-        let param = c.chosen.get();
-        view! { <FieldControl param state=c.field on_edit prefix="b-"/> }
+        let param = c.whole.chosen.get();
+        view! { <FieldControl param state=c.whole.field on_edit prefix="b-"/> }
     };
     view! {
         <section class="panel compare-setup" id="compare-panel" aria-labelledby="compare-h">
@@ -349,7 +413,7 @@ pub fn compare_panel<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl 
                             .copied()
                             .map(|p| {
                                 view! {
-                                    <option value=p.name prop:selected=move || c.chosen.get().name == p.name>
+                                    <option value=p.name prop:selected=move || c.whole.chosen.get().name == p.name>
                                         {p.label}
                                     </option>
                                 }
@@ -368,10 +432,11 @@ pub fn compare_panel<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl 
 
 /// The "Differences" region: counters, outcomes, the first divergence,
 /// the ledger entries one run has and the other not, and the fork check.
+#[cfg(not(feature = "lite"))]
 pub fn differences<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl IntoView {
     let lines = move || {
-        let diff = c.diff.get()?;
-        let b = c.b.get().ok()?;
+        let diff = c.whole.diff.get()?;
+        let b = c.whole.b.get().ok()?;
         let a = a.get();
         Some(a.differences(&b, &diff, c.fork.get()))
     };

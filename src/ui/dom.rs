@@ -104,24 +104,23 @@ fn call_host(name: &str, strings: &[&str]) -> bool {
     function.apply(&host, &args).is_ok()
 }
 
-/// Asks the page that hosts every lab to put the whole first lab in place
-/// of the opening page's (which carries only what the page shows at
+/// Asks the page that hosts every lab to put the whole build of `lab` in
+/// place of its opening build (which carries only what the page shows at
 /// first), started from `query`, then to do `intent` and to show the
 /// `notices` the reader had (see [`lab_handed`]). False where there is no
 /// such host.
-pub fn load_whole_lab(query: &str, intent: &str, notices: &str) -> bool {
-    call_host("loadWhole", &[query, intent, notices])
+pub fn load_whole_lab(lab: LabKind, query: &str, intent: &str, notices: &str) -> bool {
+    call_host("loadWhole", &[lab.name(), query, intent, notices])
 }
 
-/// What the opening page's build handed the whole first lab beyond its
-/// link: `data-intent` (what the reader asked for, empty if nothing) and
+/// What a lab's opening build handed its whole build beyond its link: `data-intent` (what the reader asked for, empty if nothing) and
 /// `data-notices` (the notices on screen, as [`NOTICES_APART`] keeps them)
 /// on its root.
 pub fn lab_handed(lab: LabKind, what: &str) -> String {
     lab_root(lab).and_then(|root| root.get_attribute(what)).unwrap_or_default()
 }
 
-/// What separates the notices handed to the whole first lab (the ASCII
+/// What separates the notices handed to a lab's whole build (the ASCII
 /// record separator; a notice's own is sent as a space).
 pub const NOTICES_APART: char = '\u{1e}';
 

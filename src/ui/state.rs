@@ -11,7 +11,7 @@ use crate::sim::params_file::parse_settings_json;
 use crate::sim::{Millis, ParamDef, Schema};
 use crate::view::ack::experiments::EXPERIMENTS;
 use crate::view::ack::sentence;
-use crate::view::playback::playhead_within;
+use crate::view::playback::{moment_words, playhead_within};
 use crate::view::url::{LinkCompare, LinkState, MAX_PINS, Pin};
 
 use super::chrome::Look;
@@ -298,18 +298,8 @@ impl Replay for Lab {
     fn announce_at(&self, t: Millis) {
         let at = |run: &Run| run.records().iter().filter(|r| r.t == t).map(sentence).collect::<Vec<_>>().join(" ");
         let a = self.run.with_untracked(|run| at(run));
-        let text = match self.compare.b_untracked() {
-            Some(b) => {
-                let b = at(&b);
-                let side = |name: &str, text: String| {
-                    if text.is_empty() { String::new() } else { format!(" Run {name}: {text}") }
-                };
-                format!("{t}:{}{}", side("A", a), side("B", b))
-            }
-            None if a.is_empty() => format!("Model time {t}."),
-            None => format!("{t}: {a}"),
-        };
-        let text = if text.ends_with(':') { format!("Model time {t}.") } else { text };
+        let b = self.compare.b_untracked().map(|b| at(&b));
+        let text = moment_words(&t.to_string(), a, b, format!("Model time {t}."));
         self.player.say(text);
         // Stepping onto a checkpoint shows its question too (checkpoints
         // are the whole lab's: the opening page's build has none).

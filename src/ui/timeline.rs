@@ -22,8 +22,25 @@ pub enum Side {
 }
 
 impl Side {
+    /// A timeline's heading: run A's says so while run B is shown.
+    pub(crate) fn heading(self, comparing: bool) -> &'static str {
+        match self {
+            Side::A if comparing => "Run A: timeline",
+            Side::A => "Timeline",
+            Side::B => "Run B: timeline",
+        }
+    }
+
+    /// The accessible name of a timeline's scrolling diagram.
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Side::A => "Timeline diagram, scrolls sideways",
+            Side::B => "Run B's timeline diagram, scrolls sideways",
+        }
+    }
+
     /// Element ids within one page or element: A keeps the plain ones.
-    fn id(self, name: &str) -> String {
+    pub(crate) fn id(self, name: &str) -> String {
         match self {
             Side::A => name.to_owned(),
             Side::B => format!("{name}-b"),
@@ -226,15 +243,8 @@ pub fn Timeline(lab: Lab, #[prop(optional)] side: Option<Side>) -> impl IntoView
     });
     let heading_id = side.id("timeline-h");
     let labelled_by = heading_id.clone();
-    let heading = move || match side {
-        Side::A if lab.compare.showing() => "Run A: timeline",
-        Side::A => "Timeline",
-        Side::B => "Run B: timeline",
-    };
-    let label = match side {
-        Side::A => "Timeline diagram, scrolls sideways",
-        Side::B => "Run B's timeline diagram, scrolls sideways",
-    };
+    let heading = move || side.heading(lab.compare.showing());
+    let label = side.label();
     view! {
         <section class="panel timeline" class:timeline-b=side == Side::B aria-labelledby=labelled_by>
             <h2 id=heading_id>{heading}</h2>

@@ -110,6 +110,23 @@ pub fn playhead_within(at: Millis, end: Millis) -> (Millis, Option<String>) {
     (end, Some(notice))
 }
 
+/// What happens at one moment, for the live region: the moment as the lab
+/// names it (`clock`), then run A's events, and run B's too while comparing
+/// (each run named then, and left out where it has none); `quiet` when
+/// nothing happens there.
+pub fn moment_words(clock: &str, a: String, b: Option<String>, quiet: String) -> String {
+    let text = match b {
+        None => a,
+        Some(b) => [("A", a), ("B", b)]
+            .into_iter()
+            .filter(|(_, text)| !text.is_empty())
+            .map(|(run, text)| format!("Run {run}: {text}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    if text.is_empty() { quiet } else { format!("{clock}: {text}") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,5 +179,15 @@ mod tests {
     fn a_run_of_zero_length_does_not_divide_by_zero() {
         assert_eq!(model_at(100.0, Millis(0)), Millis(0));
         assert_eq!(inspection_at(Millis(0), Millis(0)), 0.0);
+    }
+
+    #[test]
+    fn a_moment_in_words_names_each_run_only_while_comparing() {
+        let quiet = || "Model time 2.05 s.".to_owned();
+        assert_eq!(moment_words("2.05 s", "x.".into(), None, quiet()), "2.05 s: x.");
+        assert_eq!(moment_words("2.05 s", String::new(), None, quiet()), "Model time 2.05 s.");
+        assert_eq!(moment_words("2.05 s", "x.".into(), Some("y.".into()), quiet()), "2.05 s: Run A: x. Run B: y.");
+        assert_eq!(moment_words("2.05 s", String::new(), Some("y.".into()), quiet()), "2.05 s: Run B: y.");
+        assert_eq!(moment_words("2.05 s", String::new(), Some(String::new()), quiet()), "Model time 2.05 s.");
     }
 }

@@ -430,9 +430,13 @@ pub fn parse_query_on(query: &str, page: LabKind) -> ParsedLink {
         }
     }
     // Another lab reads its own run B from its parameters (`b.` ones, which
-    // it was given as they came, and `compare=1`).
-    if state.lab != LabKind::Ack && compare {
+    // it was given as they came, `compare=1`, and the fork time in
+    // milliseconds, read with [`decode_lab_fork`]).
+    if state.lab != LabKind::Ack && (compare || fork.is_some()) {
         state.lab_params.push(("compare".to_owned(), "1".to_owned()));
+    }
+    if let Some(at) = fork.filter(|_| state.lab != LabKind::Ack) {
+        state.lab_params.push(("fork".to_owned(), at.ms().to_string()));
     }
     if state.lab == LabKind::Ack && (compare || fork.is_some() || !b_pairs.is_empty()) {
         match decode_b(&state.settings, &b_pairs) {
@@ -452,8 +456,11 @@ fn decode_b<S: Schema>(a: &S, pairs: &[(String, String)]) -> Result<Vec<(&'stati
     let mut b = a.clone();
     for (name, value) in pairs {
         let Some(param) = S::by_link(name) else {
+            // The lab's second setting makes the example (the first lab's
+            // deduplication, the risk lab's mode).
+            let example = S::PARAMS.get(1).or(S::PARAMS.first()).map_or("", |p| p.link);
             return Err(format!(
-                "b.{}: not a setting of run B; allowed: b. and a setting's link name, such as b.dedup",
+                "b.{}: not a setting of run B; allowed: b. and a setting's link name, such as b.{example}",
                 shorten(name)
             ));
         };
@@ -471,8 +478,18 @@ pub fn decode_lab_b<S: Schema>(
 ) -> Option<Result<Vec<(&'static ParamDef, u64)>, String>> {
     let b_pairs: Vec<(String, String)> =
         pairs.iter().filter_map(|(n, v)| Some((n.strip_prefix("b.")?.to_owned(), v.clone()))).collect();
-    let opened = !b_pairs.is_empty() || pairs.iter().any(|(n, _)| n == "compare");
-    opened.then(|| decode_b(a, &b_pairs))
+    asks_lab_b(pairs).then(|| decode_b(a, &b_pairs))
+}
+
+/// Whether another lab's link opens its run B (see [`decode_lab_b`]).
+pub fn asks_lab_b(pairs: &[(String, String)]) -> bool {
+    pairs.iter().any(|(n, _)| n == "compare" || n.starts_with("b."))
+}
+
+/// When another lab's run B was forked, from the parameters its link gave
+/// it (see [`parse_query_on`]).
+pub fn decode_lab_fork(pairs: &[(String, String)]) -> Option<Millis> {
+    pairs.iter().rev().find(|(n, _)| n == "fork").and_then(|(_, v)| v.parse().ok()).map(Millis)
 }
 
 /// A lab's run B as link parameters: `compare=1` while it changes
@@ -680,6 +697,37 @@ mod tests {
         assert!(message.starts_with("b.attempts: 0 is out of range; allowed: "), "{message}");
         let Some(Err(message)) = read("b.nope=1") else { panic!() };
         assert!(message.starts_with("b.nope: not a setting of run B"), "{message}");
+    }
+
+    #[test]
+    fn the_risk_labs_link_carries_its_run_b_and_fork_both_ways() {
+        use crate::sim::risk::Settings as RiskSettings;
+        use crate::sim::risk::settings::IDEMPOTENT_CREATE;
+        let link = parse_query_on("preset=incident&b.idem=on&fork=4.2", LabKind::Risk);
+        assert!(link.notices.is_empty(), "{:?}", link.notices);
+        let (a, notices) = decode_settings::<RiskSettings>(&link.state.lab_params);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(decode_lab_b(&a, &link.state.lab_params), Some(Ok(vec![(&IDEMPOTENT_CREATE, 1)])));
+        assert_eq!(decode_lab_fork(&link.state.lab_params), Some(Millis(4_200)));
+        // A fork alone opens run B as run A.
+        let link = parse_query_on("fork=1", LabKind::Risk);
+        assert_eq!(decode_lab_b(&a, &link.state.lab_params), Some(Ok(vec![])));
+        assert_eq!(decode_lab_fork(&link.state.lab_params), Some(Millis(1_000)));
+        // No run B, no fork.
+        let link = parse_query_on("preset=incident", LabKind::Risk);
+        assert_eq!(decode_lab_fork(&link.state.lab_params), None);
+        assert!(!asks_lab_b(&link.state.lab_params));
+        // A change of run B alone opens it.
+        assert!(asks_lab_b(&parse_query_on("b.idem=on", LabKind::Risk).state.lab_params));
+        // Written back as the first lab writes its run B.
+        let state = LinkState {
+            lab: LabKind::Risk,
+            compare: Some(LinkCompare { changes: vec![(&IDEMPOTENT_CREATE, 1)], fork: Some(Millis(4_200)) }),
+            ..LinkState::default()
+        };
+        assert_eq!(to_query(&state), "lab=risk&b.idem=on&fork=4.2");
+        let Some(Err(message)) = decode_lab_b(&a, &[("b.dedup".to_owned(), "off".to_owned())]) else { panic!() };
+        assert!(message.ends_with("such as b.mode"), "{message}");
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub use incident::Incident;
 pub use load::Load;
 pub use machine::StateMachine;
 pub use panels::{RiskEvents, RiskFigures, RiskMirror};
-pub use questions::Questions;
+pub use questions::questions;
 pub use state::Risk;
 pub use table::DatabaseTable;
 pub use timeline::RiskTimeline;
@@ -33,24 +33,37 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::sim::risk::Settings;
-use crate::view::url::{LabKind, decode_settings, parse_query_on, to_query};
+use crate::view::url::{LabKind, asks_lab_b, decode_settings, parse_query_on, to_query};
 
 use super::chrome::{CurrentLab, embed_footer, masthead, pass_on, shown_again};
+use super::compare::{compare_button, fork_here};
 use super::dom;
 use super::element::Host;
 use super::keyboard::{self, ShortcutsDialog};
 use super::notices::{LiveRegion, NoticeList};
-use super::playback::Playback;
+use super::playback::playback;
 use super::share::{share_url, toolbar};
 
 /// The risk-review lab's page, configured from its address.
 #[component]
 pub fn RiskApp() -> impl IntoView {
-    let link = parse_query_on(&dom::lab_query(LabKind::Risk), LabKind::Risk);
+    let query = dom::lab_query(LabKind::Risk);
+    let link = parse_query_on(&query, LabKind::Risk);
     pass_on(link.state.lab, LabKind::Risk);
     let (settings, refused) = decode_settings::<Settings>(&link.state.lab_params);
     let notices = link.notices.into_iter().chain(refused).collect();
+    let asks_b = asks_lab_b(&link.state.lab_params);
     let risk = Risk::new(settings, &link.state, notices);
+    if parts::risk_started(risk, &query, asks_b) {
+        // Handed over to the whole build before it is drawn here.
+        return ().into_any();
+    }
+    keep_address(risk);
+    view! { <RiskWorkbench risk/> }.into_any()
+}
+
+/// Keeps the address bar and the Lab switcher in step with the lab.
+fn keep_address(risk: Risk) {
     let shown = shown_again(LabKind::Risk, risk.look.theme);
     // The address bar follows the settings and the playhead, but not every
     // frame of playback (browsers limit how often it may change), and a
@@ -60,6 +73,13 @@ pub fn RiskApp() -> impl IntoView {
     Effect::new(move |_| {
         risk.run.track();
         risk.player.playhead.track();
+        // (An opening build hands run B over instead.)
+        #[cfg(not(feature = "lite"))]
+        {
+            risk.compare.open.track();
+            risk.compare.changes.track();
+            risk.compare.fork.track();
+        }
         risk.look.theme.track();
         shown.track();
         if risk.player.playing.get() {
@@ -69,7 +89,8 @@ pub fn RiskApp() -> impl IntoView {
         pending.set_value(ticket);
         set_timeout(
             move || {
-                if pending.get_value() == ticket {
+                // (Gone if the lab was handed over to its whole build.)
+                if pending.try_get_value() == Some(ticket) {
                     let mut state = risk.link_state();
                     state.at = state.at.filter(|t| t.ms() > 0);
                     dom::replace_query(LabKind::Risk, &to_query(&state));
@@ -79,7 +100,53 @@ pub fn RiskApp() -> impl IntoView {
         );
     });
     provide_context(CurrentLab(LabKind::Risk, risk.look.theme));
-    view! { <RiskWorkbench risk/> }
+}
+
+// The risk page's opening build (feature `lite`) leaves out run B and its
+// differences: its whole build, which the page loads when the reader first
+// compares, takes its place.
+#[cfg(feature = "lite")]
+use super::lite as parts;
+
+/// Run B and its differences (`super::lite` stands in for them in the
+/// opening build).
+#[cfg(not(feature = "lite"))]
+mod parts {
+    use leptos::prelude::*;
+
+    use super::super::compare::{compare_panel, differences};
+    use super::super::dom;
+    use super::super::notices::show_handed;
+    use super::super::timeline::Side;
+    use super::{Risk, RiskTimeline};
+    use crate::view::url::LabKind;
+
+    /// Shows the notices the opening build had and asks the question it
+    /// handed over, if any; the lab is drawn here.
+    pub fn risk_started(risk: Risk, _query: &str, _asks_b: bool) -> bool {
+        show_handed(LabKind::Risk, risk.notices);
+        super::questions::ask_handed(risk, &dom::lab_handed(LabKind::Risk, "data-intent"));
+        false
+    }
+
+    /// Run B's diagram, while comparing.
+    pub fn risk_b(risk: Risk) -> impl IntoView {
+        move || risk.compare.showing().then(|| view! { <RiskTimeline risk side=Side::B/> })
+    }
+
+    /// Run B's settings and the differences, while comparing.
+    pub fn risk_comparison(risk: Risk) -> impl IntoView {
+        move || {
+            risk.compare.open.get().then(|| {
+                view! {
+                    <div class="comparison">
+                        {compare_panel(risk.run, risk.compare)}
+                        {differences(risk.run, risk.compare)}
+                    </div>
+                }
+            })
+        }
+    }
 }
 
 /// Everything below the address: mountable on its own.
@@ -112,7 +179,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                 masthead(
                     "One timeout once created two risk reviews for one order. Replay it with a naive tool server, then turn the patterns on one by one and see which invariant each one protects.",
                     risk.look.theme,
-                    toolbar(risk, open_shortcuts, ()),
+                    toolbar(risk, open_shortcuts, compare_button(risk.compare, move || risk.toggle_compare())),
                 )
                 .into_any()
             })}
@@ -129,7 +196,9 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                 <main class="stage">
                     <RiskFigures risk/>
                     <RiskTimeline risk/>
-                    <Playback lab=risk/>
+                    {parts::risk_b(risk)}
+                    {playback(risk, fork_here(embed, move || risk.fork_here()))}
+                    {parts::risk_comparison(risk)}
                     {chrome(&|| view! { <Incident risk/> }.into_any())}
                     <div class="risk-grid" node_ref=first_below>
                         <DatabaseTable risk=below/>
@@ -155,7 +224,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                 {chrome(&|| {
                     view! {
                         <div class="area-experiments">
-                            <Questions risk/>
+                            {questions(risk)}
                         </div>
                     }
                         .into_any()

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::view::risk::compare::compare_mirror;
 use crate::view::risk::html::{Figures, event_items, figures_html};
 use crate::view::risk::text_mirror;
 
@@ -24,11 +25,17 @@ pub fn RiskEvents(risk: Risk, live: Risk) -> impl IntoView {
     recent_events(live, RECENT, count, move |count| risk.run.with(|r| event_items(r.records(), count, RECENT)))
 }
 
+/// The state as text: of the run, or while comparing, of both runs on
+/// one clock and their differences.
 #[component]
 pub fn RiskMirror(risk: Risk) -> impl IntoView {
+    let c = risk.compare;
     state_as_text(Memo::new(move |_| {
         let t = risk.player.playhead.get();
-        risk.run.with(|r| text_mirror(r, t))
+        match (c.run_b(), c.diff()) {
+            (Some(b), Some(diff)) => risk.run.with(|a| compare_mirror(a, &b, &diff, c.fork.get(), t)),
+            _ => risk.run.with(|r| text_mirror(r, t)),
+        }
     }))
 }
 

@@ -1,15 +1,21 @@
 //! Presets with a question each: choose one, predict, then see the run's
 //! answer explained with its own figures. The panel's markup comes from
-//! `view::risk::html`; one listener reads which button was chosen.
+//! `view::risk::html`; one listener reads which button was chosen. The
+//! opening build lists the presets, and choosing one hands the lab over to
+//! the whole build, which asks the question.
 
 use leptos::prelude::*;
 
 use crate::sim::params::Kind;
 use crate::sim::risk::Preset;
 use crate::sim::risk::settings::PRESET;
-use crate::view::risk::html::{preset_buttons, question_card};
+use crate::view::risk::html::preset_buttons;
+#[cfg(not(feature = "lite"))]
+use crate::view::risk::html::question_card;
+#[cfg(not(feature = "lite"))]
 use crate::view::risk::questions::{answer, explain, question, verdict};
 
+#[cfg(not(feature = "lite"))]
 use super::super::dom;
 use super::super::markup::chosen;
 use super::state::Risk;
@@ -24,12 +30,73 @@ fn title(preset: Preset) -> &'static str {
 
 /// Moves focus to the question's heading once it is drawn, so the question
 /// (and later the answer) is where the reader is.
+#[cfg(not(feature = "lite"))]
 fn focus_card() {
     request_animation_frame(|| dom::focus_by_id("question-title"));
 }
 
-#[component]
-pub fn Questions(risk: Risk) -> impl IntoView {
+/// The presets' list, with the one whose question is in progress marked.
+fn list(active: Option<usize>) -> String {
+    let titles: Vec<&str> = Preset::ALL.iter().map(|p| title(*p)).collect();
+    preset_buttons(&titles, active)
+}
+
+/// The preset a click on the list chose.
+fn chosen_preset(ev: &leptos::ev::MouseEvent) -> Option<Preset> {
+    chosen(ev, "data-preset").and_then(|i| i.parse::<usize>().ok()).and_then(|i| Preset::ALL.get(i).copied())
+}
+
+/// The panel around the presets' list: `card` is the question in
+/// progress, if any, and `on_click` reads the panel's buttons.
+fn panel(
+    card: impl IntoView + 'static,
+    list: impl Fn() -> String + Send + Sync + 'static,
+    on_click: impl FnMut(leptos::ev::MouseEvent) + 'static,
+) -> impl IntoView {
+    view! {
+        <section class="panel experiments" aria-labelledby="questions-h" on:click=on_click>
+            <h2 id="questions-h">"Presets: predict, then see"</h2>
+            <p class="hint">
+                "Each opens its preset in the current mode and asks for your prediction before revealing the run. Try each one in both modes."
+            </p>
+            {card}
+            <ul class="experiment-list" inner_html=list></ul>
+        </section>
+    }
+}
+
+/// The intent that starts a preset's question in the whole build.
+const QUESTION: &str = "question=";
+
+/// The questions' panel of the opening build: choosing a preset hands the
+/// lab over to the whole build, which asks its question.
+#[cfg(feature = "lite")]
+pub fn questions(risk: Risk) -> impl IntoView {
+    panel(
+        (),
+        || list(None),
+        move |ev| {
+            if let Some(preset) = chosen_preset(&ev) {
+                risk.hand_over_to_ask(format!("{QUESTION}{}", preset.value()));
+            }
+        },
+    )
+}
+
+/// Asks the question the opening build handed over (`intent`), if any.
+#[cfg(not(feature = "lite"))]
+pub fn ask_handed(risk: Risk, intent: &str) {
+    let Some(name) = intent.strip_prefix(QUESTION) else { return };
+    if let Some(preset) = Preset::ALL.iter().copied().find(|p| p.value() == name) {
+        risk.start_question(preset);
+        focus_card();
+    }
+}
+
+/// The questions' panel: the presets, and the question in progress with
+/// its answer once the reader has predicted.
+#[cfg(not(feature = "lite"))]
+pub fn questions(risk: Risk) -> impl IntoView {
     let card = move || {
         risk.question.get().map_or_else(String::new, |state| {
             let q = question(state.which);
@@ -42,17 +109,11 @@ pub fn Questions(risk: Risk) -> impl IntoView {
             }
         })
     };
-    let list = move || {
-        let active = risk.question.with(|q| q.as_ref().map(|q| q.which as usize));
-        let titles: Vec<&str> = Preset::ALL.iter().map(|p| title(*p)).collect();
-        preset_buttons(&titles, active)
-    };
+    let active = move || list(risk.question.with(|q| q.as_ref().map(|q| q.which as usize)));
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        if let Some(i) = chosen(&ev, "data-preset").and_then(|i| i.parse::<usize>().ok()) {
-            if let Some(preset) = Preset::ALL.get(i) {
-                risk.start_question(*preset);
-                focus_card();
-            }
+        if let Some(preset) = chosen_preset(&ev) {
+            risk.start_question(preset);
+            focus_card();
         } else if let Some(choice) = chosen(&ev, "data-choice") {
             risk.predict(choice);
             focus_card();
@@ -60,14 +121,5 @@ pub fn Questions(risk: Risk) -> impl IntoView {
             risk.question.set(None);
         }
     };
-    view! {
-        <section class="panel experiments" aria-labelledby="questions-h" on:click=on_click>
-            <h2 id="questions-h">"Presets: predict, then see"</h2>
-            <p class="hint">
-                "Each opens its preset in the current mode and asks for your prediction before revealing the run. Try each one in both modes."
-            </p>
-            <div inner_html=card></div>
-            <ul class="experiment-list" inner_html=list></ul>
-        </section>
-    }
+    panel(view! { <div inner_html=card></div> }, active, on_click)
 }

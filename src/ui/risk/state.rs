@@ -12,14 +12,17 @@ use crate::sim::risk::facts::CallId;
 use crate::sim::risk::settings::{MODE, PRESET};
 use crate::sim::risk::{Check, Mode, Pattern, Preset, Run, Settings, Snapshot};
 use crate::sim::{Millis, ParamDef, Schema};
-use crate::view::playback::playhead_within;
+use crate::view::playback::{moment_words, playhead_within};
 use crate::view::risk::diagram::end_of;
 use crate::view::risk::names;
 use crate::view::risk::sentence;
 use crate::view::risk::trace::interesting_call;
-use crate::view::url::{LabKind, LinkState, settings_params};
+use crate::view::url::{LabKind, LinkCompare, LinkState, settings_params};
+#[cfg(not(feature = "lite"))]
+use crate::view::url::{decode_lab_b, decode_lab_fork};
 
 use super::super::chrome::Look;
+use super::super::compare::Compare;
 use super::super::form::{Form, run_or_opening};
 use super::super::notices::Notices;
 use super::super::playback::{Player, Replay};
@@ -50,6 +53,8 @@ pub struct Risk {
     pub snapshot: Memo<Arc<Snapshot>>,
     /// The nine checks at the playhead.
     pub checks: Memo<Arc<Vec<Check>>>,
+    /// Run B and the comparison, while open.
+    pub compare: Compare<Run>,
     pub embed: bool,
     pub look: Look,
 }
@@ -109,13 +114,14 @@ impl Risk {
             // page out anyway (the timeline reads its scroll position
             // there too).
             request_animation_frame(move || {
+                // (Gone if the lab was handed over to its whole build.)
                 let catch_up = move || {
-                    let new = self.run.get_untracked();
-                    if !run.with_untracked(|old| Arc::ptr_eq(old, &new)) {
+                    let Some(new) = self.run.try_get_untracked() else { return };
+                    if run.try_with_untracked(|old| !Arc::ptr_eq(old, &new)) == Some(true) {
                         run.set(new);
                     }
                 };
-                let hidden = first.get_untracked().is_some_and(|el| {
+                let hidden = first.try_get_untracked().flatten().is_some_and(|el| {
                     let shown = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
                     el.get_bounding_client_rect().top() >= shown
                 });
@@ -133,13 +139,32 @@ impl Risk {
     /// theme, look), with notices for anything refused on the way.
     pub fn new(settings: Settings, link: &LinkState, mut notices: Vec<String>) -> Risk {
         let (settings, run) = run_or_opening(settings, Run::simulate, &mut notices);
-        let end = end_of(&run);
+        let a_end = end_of(&run);
+        let selected = RwSignal::new(interesting_call(&run));
+        let run = RwSignal::new(Arc::new(run));
+        let compare = Compare::new(run);
+        // (An opening build hands a link that opens run B over as it
+        // came, and the whole build reads it.)
+        #[cfg(not(feature = "lite"))]
+        match decode_lab_b(&settings, &link.lab_params) {
+            Some(Ok(changes)) => {
+                compare.open_with(Some(changes), decode_lab_fork(&link.lab_params));
+                if let Some(message) = compare.b_error() {
+                    notices.push(format!("{message} The second run was not opened."));
+                    compare.close();
+                }
+            }
+            Some(Err(message)) => {
+                notices.push(format!("{message}. The second run was not opened; run A is shown alone."))
+            }
+            None => {}
+        }
+        // The playhead lives on the shared clock.
+        let end = compare.b_untracked().map_or(a_end, |b| a_end.max(end_of(&b)));
         let (playhead, past_end) = playhead_within(link.at.unwrap_or(Millis::ZERO), end);
         notices.extend(past_end);
         let player = Player::new(playhead);
         let playhead = player.playhead;
-        let selected = RwSignal::new(interesting_call(&run));
-        let run = RwSignal::new(Arc::new(run));
         let form = Form::new(&settings);
         let (snapshot, checks) = at_playhead(run, playhead, None);
         let risk = Risk {
@@ -151,6 +176,7 @@ impl Risk {
             selected,
             snapshot,
             checks,
+            compare,
             embed: link.embed,
             look: Look::new(link),
         };
@@ -234,7 +260,9 @@ impl Risk {
             self.selected.set(interesting_call(&run));
         }
         self.run.set(Arc::new(run));
-        // Keep the playhead's model time, clamped to the new end.
+        // Keep the playhead's model time, clamped to the new end (of both
+        // runs while comparing).
+        let end = end.max(self.compare.b_untracked().map_or(Millis::ZERO, |b| end_of(&b)));
         if self.player.playhead.get_untracked() > end {
             self.player.playhead.set(end);
         }
@@ -256,14 +284,69 @@ impl Risk {
     }
 
     /// True while a question waits for a prediction: the answer is hidden.
+    /// (The opening build asks none: its whole build does.)
     pub fn answer_hidden(&self) -> bool {
-        waiting(self.question).is_some()
+        !cfg!(feature = "lite") && waiting(self.question).is_some()
+    }
+
+    /// Opens the comparison (or closes it).
+    pub fn toggle_compare(&self) {
+        #[cfg(not(feature = "lite"))]
+        self.compare.toggle();
+        #[cfg(feature = "lite")]
+        self.open_comparison(Vec::new(), None);
+    }
+
+    /// Opens the comparison forked at the playhead.
+    pub fn fork_here(&self) {
+        self.player.playing.set(false);
+        let at = self.player.playhead.get_untracked();
+        #[cfg(not(feature = "lite"))]
+        {
+            self.compare.open_with(None, Some(at));
+            self.player.say(format!("Forked at {}: choose the setting run B changes.", names::when(at)));
+        }
+        #[cfg(feature = "lite")]
+        self.open_comparison(Vec::new(), Some(at));
+    }
+
+    /// Opens the comparison with run B's settings `b` (from a file).
+    pub fn open_b_as(&self, b: &Settings, fork: Option<Millis>) {
+        #[cfg(not(feature = "lite"))]
+        if let Err(message) = self.compare.open_as(&self.settings(), b, fork) {
+            self.notices.notify(message);
+        }
+        #[cfg(feature = "lite")]
+        self.open_comparison(super::super::compare::changes_between(&self.settings(), b), fork);
+    }
+
+    /// The opening build shows no run B: asking for one hands the lab
+    /// over to the whole build, started from this link with run B in it.
+    #[cfg(feature = "lite")]
+    fn open_comparison(&self, changes: Vec<(&'static ParamDef, u64)>, fork: Option<Millis>) {
+        let mut link = self.link_state();
+        link.compare = Some(LinkCompare { changes, fork });
+        super::super::lite::hand_over_at(*self, link, "");
+    }
+
+    /// The opening build asks no questions: choosing one hands the lab
+    /// over to the whole build, which asks it (`intent`).
+    #[cfg(feature = "lite")]
+    pub fn hand_over_to_ask(&self, intent: String) {
+        super::super::lite::hand_over_at(*self, self.link_state(), &intent);
     }
 
     pub fn link_state(&self) -> LinkState {
+        #[cfg(not(feature = "lite"))]
+        let c = self.compare;
         let mut state = LinkState {
             lab: LabKind::Risk,
             lab_params: settings_params(&self.settings()),
+            #[cfg(not(feature = "lite"))]
+            compare: c
+                .open
+                .get_untracked()
+                .then(|| LinkCompare { changes: c.changes.get_untracked(), fork: c.fork.get_untracked() }),
             at: Some(self.player.playhead.get_untracked()),
             embed: self.embed,
             ..LinkState::default()
@@ -278,43 +361,53 @@ impl Replay for Risk {
         self.player
     }
 
-    /// Where playback ends: the run's last event.
+    /// Where playback ends: the run's last event, or the later of A's and
+    /// B's while comparing.
     fn end(&self) -> Millis {
-        self.run.with_untracked(|r| end_of(r))
+        let a = self.run.with_untracked(|r| end_of(r));
+        self.compare.b_untracked().map_or(a, |b| a.max(end_of(&b)))
     }
 
     fn end_tracked(&self) -> Millis {
-        self.run.with(|r| end_of(r))
+        let a = self.run.with(|r| end_of(r));
+        self.compare.run_b().map_or(a, |b| a.max(end_of(&b)))
     }
 
-    /// The first event time after `t`, up to the end (markers after it
-    /// are not steps).
+    /// The first event time after `t` in either run on screen, up to its
+    /// end (markers after it are not steps).
     fn next_event_time(&self, t: Millis) -> Option<Millis> {
-        self.run.with_untracked(|r| {
+        let next = |r: &Run| {
             let records = r.records();
             records.get(records.partition_point(|x| x.t <= t)).map(|x| x.t).filter(|&next| next <= end_of(r))
-        })
+        };
+        let a = self.run.with_untracked(|r| next(r));
+        a.into_iter().chain(self.compare.b_untracked().and_then(|b| next(&b))).min()
     }
 
     fn previous_event_time(&self, t: Millis) -> Option<Millis> {
-        self.run.with_untracked(|r| {
+        let previous = |r: &Run| {
             let records = r.records();
             records[..records.partition_point(|x| x.t < t)].last().map(|x| x.t)
-        })
+        };
+        let a = self.run.with_untracked(|r| previous(r));
+        a.into_iter().chain(self.compare.b_untracked().and_then(|b| previous(&b))).max()
     }
 
-    /// The first few events at `t`, on the incident's clock.
+    /// The first few events at `t`, on the incident's clock (of each run,
+    /// while comparing).
     fn announce_at(&self, t: Millis) {
-        let text = self.run.with_untracked(|run| {
+        let at = |run: &Run| {
             let here: Vec<String> = run.records().iter().filter(|r| r.t == t).take(4).map(sentence).collect();
             let more = run.records().iter().filter(|r| r.t == t).count().saturating_sub(here.len());
-            let clock = names::when(t);
-            match (here.is_empty(), more) {
-                (true, _) => format!("{clock}."),
-                (false, 0) => format!("{clock}: {}", here.join(" ")),
-                (false, more) => format!("{clock}: {} And {more} more events at this moment.", here.join(" ")),
+            match more {
+                0 => here.join(" "),
+                more => format!("{} And {more} more events at this moment.", here.join(" ")),
             }
-        });
+        };
+        let clock = names::when(t);
+        let a = self.run.with_untracked(|run| at(run));
+        let b = self.compare.b_untracked().map(|b| at(&b));
+        let text = moment_words(&clock, a, b, format!("{clock}."));
         self.player.say(text);
     }
 

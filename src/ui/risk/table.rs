@@ -37,7 +37,7 @@ pub fn DatabaseTable(risk: Risk) -> impl IntoView {
         rows.track();
         relaid.track();
         request_animation_frame(move || {
-            let Some(el) = scroller.get_untracked() else { return };
+            let Some(el) = scroller.try_get_untracked().flatten() else { return };
             let Some(row) =
                 el.query_selector("tr.changed").ok().flatten().and_then(|r| r.dyn_into::<web_sys::HtmlElement>().ok())
             else {

@@ -7,12 +7,13 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::view::risk::diagram::diagram;
+use crate::view::risk::diagram::{diagram, diagram_on, end_of, stop_times};
 use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg, lane_titles_svg};
 use crate::view::timeline::Diagram;
 
 use super::super::markup::chosen_moment;
 use super::super::playback::Replay;
+use super::super::timeline::Side;
 use super::state::{Risk, changed};
 
 /// Width of the pinned lane titles.
@@ -30,16 +31,38 @@ fn num(v: f64) -> String {
     crate::view::num::d1(v).to_string()
 }
 
+/// The timeline of run A (the run on screen) or, while comparing, of run
+/// B. While comparing, both are drawn on the stops of both runs, so they
+/// line up on model time, and each marks the event where it first parts
+/// from the other.
 #[component]
-pub fn RiskTimeline(risk: Risk) -> impl IntoView {
+pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl IntoView {
+    let side = side.unwrap_or(Side::A);
+    let c = risk.compare;
+    let prefix = if side == Side::B { "b-" } else { "" };
     let drawing = Memo::new_with_compare(
         move |_| {
-            risk.run.with(|run| {
-                let d = diagram(run);
-                let (axis, svg) = diagram_svg(&d, run.records(), "", None);
-                let titles = lane_titles_svg(&d, LANE_TITLES_W);
-                Arc::new(Drawing { diagram: d, axis, svg, titles })
-            })
+            let a = risk.run.get();
+            let b = c.run_b();
+            let run = match (side, &b) {
+                (Side::B, Some(b)) => b.clone(),
+                _ => a.clone(),
+            };
+            let d = match &b {
+                Some(b) => {
+                    let mut times = stop_times(&a);
+                    times.extend(stop_times(b));
+                    diagram_on(&run, times, end_of(&a).max(end_of(b)))
+                }
+                None => diagram(&run),
+            };
+            let diverge = c.diff().and_then(|diff| diff.divergence).and_then(|d| match side {
+                Side::A => d.a.map(|_| d.index),
+                Side::B => d.b.map(|_| d.index),
+            });
+            let (axis, svg) = diagram_svg(&d, run.records(), prefix, diverge);
+            let titles = lane_titles_svg(&d, LANE_TITLES_W);
+            Arc::new(Drawing { diagram: d, axis, svg, titles })
         },
         changed,
     );
@@ -52,11 +75,11 @@ pub fn RiskTimeline(risk: Risk) -> impl IntoView {
         let t = risk.player.playhead.get();
         let (x, width) = drawing.with(|d| (d.diagram.x_at(t), d.diagram.width));
         let Some(el) = scroller.get() else { return };
-        if let Ok(Some(line)) = el.query_selector(&format!("#{PLAYHEAD_ID}")) {
+        if let Ok(Some(line)) = el.query_selector(&format!("#{prefix}{PLAYHEAD_ID}")) {
             let _ = line.set_attribute("x1", &num(x));
             let _ = line.set_attribute("x2", &num(x));
         }
-        if let Ok(Some(veil)) = el.query_selector(&format!("#{VEIL_ID}")) {
+        if let Ok(Some(veil)) = el.query_selector(&format!("#{prefix}{VEIL_ID}")) {
             let _ = veil.set_attribute("x", &num(x));
             let _ = veil.set_attribute("width", &num((width - x).max(0.0)));
         }
@@ -64,7 +87,7 @@ pub fn RiskTimeline(risk: Risk) -> impl IntoView {
         // while paused. Reading the scroll position needs the layout, so it
         // waits for the next frame, when the browser lays out anyway.
         request_animation_frame(move || {
-            let Some(el) = scroller.get_untracked() else { return };
+            let Some(el) = scroller.try_get_untracked().flatten() else { return };
             let (left, shown) = (f64::from(el.scroll_left()), f64::from(el.client_width()));
             if x < left + LANE_TITLES_W + 20.0 || x > left + shown - 40.0 {
                 el.set_scroll_left((x - shown / 3.0).max(0.0) as i32);
@@ -79,19 +102,28 @@ pub fn RiskTimeline(risk: Risk) -> impl IntoView {
     // The lanes and the instants rarely change between runs, and markup
     // equal to what an element holds is not set again: a pattern switch
     // often re-parses the diagram's body alone.
+    let heading_id = side.id("timeline-h");
+    let labelled_by = heading_id.clone();
+    let heading = move || side.heading(c.showing());
+    let label = side.label();
     view! {
-        <section class="panel timeline" aria-labelledby="timeline-h">
-            <h2 id="timeline-h">"Timeline"</h2>
-            <p class="hint">
-                "Time runs left to right, on the incident's wall clock and in model time; the pink line is the playhead. Each dot on the Risk API's lane is a review it created. Click any mark to move the playhead to it."
-            </p>
+        <section class="panel timeline" class:timeline-b=side == Side::B aria-labelledby=labelled_by>
+            <h2 id=heading_id>{heading}</h2>
+            {(side == Side::A)
+                .then(|| {
+                    view! {
+                        <p class="hint">
+                            "Time runs left to right, on the incident's wall clock and in model time; the pink line is the playhead. Each dot on the Risk API's lane is a review it created. Click any mark to move the playhead to it."
+                        </p>
+                    }
+                })}
             <div class="timeline-frame">
                 <div
                     class="timeline-scroll"
                     node_ref=scroller
                     tabindex="0"
                     role="group"
-                    aria-label="Timeline diagram, scrolls sideways"
+                    aria-label=label
                     on:click=on_click
                 >
                     <div class="axis-layer diagram" inner_html=move || drawing.with(|d| d.axis.clone())></div>

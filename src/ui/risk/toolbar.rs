@@ -1,12 +1,13 @@
 //! The risk page's toolbar is the shared one (`share::toolbar`); this says
-//! what it exports (the command line's JSON and the timeline) and what an
-//! imported file does.
+//! what it exports (the command line's JSON and the timeline, or with run
+//! B open both runs and their differences) and what an imported file does.
 
 use leptos::prelude::*;
 
 use crate::sim::params_file::Imported;
 use crate::sim::risk::Settings;
 use crate::view::risk::diagram::diagram;
+use crate::view::risk::report::compare_to_json;
 use crate::view::risk::run_to_json;
 use crate::view::url::LinkState;
 
@@ -28,7 +29,11 @@ impl Share for Risk {
     }
 
     fn run_json(&self) -> String {
-        let mut json = self.run.with_untracked(|r| run_to_json(r));
+        let c = self.compare;
+        let mut json = match (c.b_untracked(), untrack(|| c.diff())) {
+            (Some(b), Some(diff)) => self.run.with_untracked(|a| compare_to_json(a, &b, &diff, c.fork.get_untracked())),
+            _ => self.run.with_untracked(|r| run_to_json(r)),
+        };
         // The same bytes as the command line's `--format json`.
         json.push('\n');
         json
@@ -38,10 +43,16 @@ impl Share for Risk {
         self.run.with_untracked(|r| diagram(r).to_svg(Some(self.player.playhead.get_untracked())))
     }
 
-    /// This page does not compare runs: an exported comparison brings
-    /// run A's settings.
+    /// An exported comparison opens run B again, with the settings it
+    /// changed and the moment it was forked at.
     fn import(&self, file: Imported<Settings>) -> bool {
         self.question.set(None);
-        self.apply(file.settings)
+        if !self.apply(file.settings) {
+            return false;
+        }
+        if let Some(b) = file.b {
+            self.open_b_as(&b, file.fork);
+        }
+        true
     }
 }
