@@ -328,7 +328,7 @@ function loadWhole(lab, query, intent, notices) {
   if (opening.dataset.base) whole.dataset.base = opening.dataset.base;
   tell(whole);
   wholes.set(lab, whole);
-  handing = Promise.all([import(spec.module), ...spec.styles.map(stylesheet)])
+  const mine = Promise.all([import(spec.module), ...spec.styles.map(stylesheet)])
     .then(([module]) => {
       opening.after(whole);
       roots[lab] = whole;
@@ -342,6 +342,13 @@ function loadWhole(lab, query, intent, notices) {
       ready.set(lab, Promise.resolve(whole));
       whole.classList.remove("lab-drawn-unseen");
       watch(whole);
+      // Another lab may have been shown meanwhile (by Back, say): this one
+      // then waits set aside.
+      if (displayed !== lab) {
+        whole.classList.add("lab-aside");
+        ownIds();
+        return;
+      }
       ownIds();
       const named = here && here.panel.getAttribute("aria-labelledby");
       const same = named && whole.querySelector(`.panel[aria-labelledby="${CSS.escape(named)}"]`);
@@ -360,12 +367,14 @@ function loadWhole(lab, query, intent, notices) {
       say(
         opening.childElementCount > 0
           ? "The rest of the lab could not be loaded (" + String(error) + "). The lab on screen still works."
-          : "The lab this link opens could not be loaded (" + String(error) + "). Open the page without the link's comparison, presenter mode or checkpoints to use the lab.",
+          : "The lab this link opens could not be loaded (" + String(error) + "). Open the page without the link's second run (b., compare, fork), presenter mode or checkpoints to use the lab.",
       );
     })
     .finally(() => {
-      handing = null;
+      // A hand-over of another lab that started since keeps its hold.
+      if (handing === mine) handing = null;
     });
+  handing = mine;
 }
 
 // The other labs, made ready when the reader reaches for the switcher.

@@ -168,6 +168,27 @@ test("a risk comparison exports both runs, and importing it opens both again", a
   await expect(diffLine(page, "Reviews at the Risk API")).toHaveText("A: 2 reviews, B: 1 review");
   await expect(diffLine(page, "Fork")).toHaveText("at 4.00 s: the runs agree on every event before the fork");
   await expect(page).toHaveURL(/b\.idem=on/);
+  // The opening build's notice of the import comes along to the whole build.
+  await expect(page.locator(".notice-text")).toHaveText([/^Imported settings from /]);
+});
+
+test("an embed shows both runs and the differences, without run B's settings", async ({ page }) => {
+  await openRisk(page, "embed=1&b.idem=on");
+  await expect(differences(page)).toBeVisible();
+  await expect(diffLine(page, "Reviews at the Risk API")).toHaveText("A: 2 reviews, B: 1 review");
+  await expect(risk(page).locator("svg.diagram")).toHaveCount(2);
+  await expect(runB(page)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Fork here" })).toHaveCount(0);
+});
+
+test("a preset's question closes the comparison, whose differences would answer it", async ({ page }) => {
+  await openRisk(page, "b.idem=on");
+  await expect(differences(page)).toBeVisible();
+  await page.getByRole("button", { name: "Same order, new request_key (second click)" }).click();
+  await expect(page.locator(".experiment-card")).toContainText("Predict:");
+  await expect(differences(page)).toHaveCount(0);
+  await expect(risk(page).locator("svg.diagram")).toHaveCount(1);
+  await expect(page).not.toHaveURL(/b\.idem/);
 });
 
 test.describe("accessibility", () => {

@@ -221,7 +221,7 @@ fn working(lab: Lab, open_shortcuts: Callback<()>) -> impl IntoView {
 mod parts {
     use leptos::prelude::*;
 
-    use super::super::compare::{compare_panel, differences as differences_panel, fork_here};
+    use super::super::compare::{differences_while_open, fork_here};
     use super::super::dom;
     use super::super::element::Host;
     use super::super::experiments::Experiments;
@@ -263,21 +263,12 @@ mod parts {
     }
 
     pub fn differences(lab: Lab) -> impl IntoView {
-        move || lab.compare.open.get().then(|| differences_panel(lab.run, lab.compare))
+        differences_while_open(lab.run, lab.compare)
     }
 
     /// Run B's settings and the differences, while comparing.
     pub fn comparison(lab: Lab) -> impl IntoView {
-        move || {
-            lab.compare.open.get().then(|| {
-                view! {
-                    <div class="comparison">
-                        {compare_panel(lab.run, lab.compare)}
-                        {differences_panel(lab.run, lab.compare)}
-                    </div>
-                }
-            })
-        }
+        super::super::compare::comparison(lab.run, lab.compare)
     }
 
     pub fn checkpoint_prompt(lab: Lab) -> impl IntoView {

@@ -12,6 +12,7 @@ use crate::sim::{Millis, ParamDef, Schema};
 use crate::view::compare::DiffLine;
 #[cfg(not(feature = "lite"))]
 use crate::view::compare::what_b_changes;
+use crate::view::url::LinkCompare;
 
 #[cfg(not(feature = "lite"))]
 use super::form::{FieldControl, FieldState};
@@ -291,7 +292,13 @@ impl<R: Comparable> Compare<R> {
     /// setting where B differs from A's `a` is B's change. If B cannot be
     /// run so, the comparison stays closed and this says why.
     pub fn open_as(&self, a: &R::Settings, b: &R::Settings, fork: Option<Millis>) -> Result<(), String> {
-        self.open_with(Some(changes_between(a, b)), fork);
+        self.open_checked(changes_between(a, b), fork)
+    }
+
+    /// Opens the comparison with `changes` (from a link or a file); if run
+    /// B cannot be run so, it stays closed and this says why.
+    pub fn open_checked(&self, changes: Vec<(&'static ParamDef, u64)>, fork: Option<Millis>) -> Result<(), String> {
+        self.open_with(Some(changes), fork);
         match self.b_error() {
             Some(message) => {
                 self.close();
@@ -299,6 +306,23 @@ impl<R: Comparable> Compare<R> {
             }
             None => Ok(()),
         }
+    }
+
+    /// Run B as a link says it, while the comparison is open.
+    pub fn link(&self) -> Option<LinkCompare> {
+        self.open
+            .get_untracked()
+            .then(|| LinkCompare { changes: self.changes.get_untracked(), fork: self.fork.get_untracked() })
+    }
+
+    /// Run B and A against B, while run B is on screen (untracked).
+    pub fn pair_untracked(&self) -> Option<(Arc<R>, Arc<R::Diff>)> {
+        untrack(|| self.pair())
+    }
+
+    /// Run B and A against B, while run B is on screen.
+    pub fn pair(&self) -> Option<(Arc<R>, Arc<R::Diff>)> {
+        Some((self.run_b()?, self.diff()?))
     }
 }
 
@@ -449,4 +473,26 @@ pub fn differences<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl In
             }}
         </section>
     }
+}
+
+/// Run B's panel and the differences, side by side, while comparing.
+#[cfg(not(feature = "lite"))]
+pub fn comparison<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl IntoView {
+    move || {
+        c.open.get().then(|| {
+            view! {
+                <div class="comparison">
+                    {compare_panel(a, c)}
+                    {differences(a, c)}
+                </div>
+            }
+        })
+    }
+}
+
+/// The differences alone, while comparing (in an embed, which has no
+/// settings).
+#[cfg(not(feature = "lite"))]
+pub fn differences_while_open<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl IntoView {
+    move || c.open.get().then(|| differences(a, c))
 }

@@ -54,10 +54,6 @@ impl Default for Notices {
     }
 }
 
-/// The notices, each with its Dismiss button (one listener for them all).
-/// A notice stays the same element while it is on screen, as in a keyed
-/// list: a new one is added at the end and one that goes is removed, so
-/// the status region reads out only what changed and focus stays put.
 /// Shows the notices a lab's opening build handed its whole build, but
 /// for those this build gave again from the same link.
 #[cfg(not(feature = "lite"))]
@@ -70,6 +66,10 @@ pub fn show_handed(lab: crate::view::url::LabKind, notices: Notices) {
     }
 }
 
+/// The notices, each with its Dismiss button (one listener for them all).
+/// A notice stays the same element while it is on screen, as in a keyed
+/// list: a new one is added at the end and one that goes is removed, so
+/// the status region reads out only what changed and focus stays put.
 #[component]
 pub fn NoticeList(notices: Notices) -> impl IntoView {
     let region = NodeRef::<leptos::html::Div>::new();

@@ -137,6 +137,9 @@ pub trait Replay: Copy + Send + Sync + 'static {
     /// generation and stops.
     fn play(&self) {
         let player = self.player();
+        // The end may have moved since the playhead did (run B opened,
+        // changed or closed): the position follows the playhead.
+        self.sync_inspection();
         player.playing.set(true);
         let generation = player.generation.get_value().wrapping_add(1);
         player.generation.set_value(generation);

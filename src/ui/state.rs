@@ -75,12 +75,10 @@ impl Lab {
         let form = Form::new(&settings);
         let run = RwSignal::new(Arc::new(run));
         let compare = Compare::new(run);
-        if let Some(LinkCompare { changes, fork }) = link.compare.clone() {
-            compare.open_with(Some(changes), fork);
-            if let Some(message) = compare.b_error() {
-                notices.push(format!("{message} The second run was not opened."));
-                compare.close();
-            }
+        if let Some(LinkCompare { changes, fork }) = link.compare.clone()
+            && let Err(message) = compare.open_checked(changes, fork)
+        {
+            notices.push(message);
         }
         // The playhead and the checkpoints live on the shared clock.
         let a_end = run.with_untracked(|r| r.end());
@@ -160,6 +158,9 @@ impl Lab {
         let Some(e) = EXPERIMENTS.get(index) else {
             return;
         };
+        // An experiment is about one run: the comparison's differences
+        // would give the answer away.
+        self.compare.close();
         ask_on_replay(*self, self.experiment, index, || self.apply(e.settings()));
     }
 
@@ -251,10 +252,7 @@ impl Lab {
             settings: self.settings(),
             at: Some(self.player.playhead.get_untracked()),
             embed: self.embed,
-            compare: self.compare.open.get_untracked().then(|| LinkCompare {
-                changes: self.compare.changes.get_untracked(),
-                fork: self.compare.fork.get_untracked(),
-            }),
+            compare: self.compare.link(),
             present: self.present.get_untracked(),
             pins: self.pins.get_untracked(),
             ..LinkState::default()

@@ -30,9 +30,9 @@ impl Share for Lab {
 
     fn run_json(&self) -> String {
         let c = self.compare;
-        match (c.b_untracked(), untrack(|| c.diff())) {
-            (Some(b), Some(diff)) => self.run.with_untracked(|a| compare_to_json(a, &b, &diff, c.fork.get_untracked())),
-            _ => self.run.with_untracked(|r| run_to_json(r)),
+        match c.pair_untracked() {
+            Some((b, diff)) => self.run.with_untracked(|a| compare_to_json(a, &b, &diff, c.fork.get_untracked())),
+            None => self.run.with_untracked(|r| run_to_json(r)),
         }
     }
 

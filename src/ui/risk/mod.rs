@@ -114,7 +114,7 @@ use super::lite as parts;
 mod parts {
     use leptos::prelude::*;
 
-    use super::super::compare::{compare_panel, differences};
+    use super::super::compare::{comparison, differences_while_open};
     use super::super::dom;
     use super::super::notices::show_handed;
     use super::super::timeline::Side;
@@ -134,17 +134,13 @@ mod parts {
         move || risk.compare.showing().then(|| view! { <RiskTimeline risk side=Side::B/> })
     }
 
-    /// Run B's settings and the differences, while comparing.
+    /// Run B's settings and the differences, while comparing; an embed,
+    /// which has no settings, shows the differences alone.
     pub fn risk_comparison(risk: Risk) -> impl IntoView {
-        move || {
-            risk.compare.open.get().then(|| {
-                view! {
-                    <div class="comparison">
-                        {compare_panel(risk.run, risk.compare)}
-                        {differences(risk.run, risk.compare)}
-                    </div>
-                }
-            })
+        if risk.embed {
+            differences_while_open(risk.run, risk.compare).into_any()
+        } else {
+            comparison(risk.run, risk.compare).into_any()
         }
     }
 }

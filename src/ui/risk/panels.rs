@@ -32,9 +32,9 @@ pub fn RiskMirror(risk: Risk) -> impl IntoView {
     let c = risk.compare;
     state_as_text(Memo::new(move |_| {
         let t = risk.player.playhead.get();
-        match (c.run_b(), c.diff()) {
-            (Some(b), Some(diff)) => risk.run.with(|a| compare_mirror(a, &b, &diff, c.fork.get(), t)),
-            _ => risk.run.with(|r| text_mirror(r, t)),
+        match c.pair() {
+            Some((b, diff)) => risk.run.with(|a| compare_mirror(a, &b, &diff, c.fork.get(), t)),
+            None => risk.run.with(|r| text_mirror(r, t)),
         }
     }))
 }

@@ -17,7 +17,9 @@ use crate::view::risk::diagram::end_of;
 use crate::view::risk::names;
 use crate::view::risk::sentence;
 use crate::view::risk::trace::interesting_call;
-use crate::view::url::{LabKind, LinkCompare, LinkState, settings_params};
+#[cfg(feature = "lite")]
+use crate::view::url::LinkCompare;
+use crate::view::url::{LabKind, LinkState, settings_params};
 #[cfg(not(feature = "lite"))]
 use crate::view::url::{decode_lab_b, decode_lab_fork};
 
@@ -148,10 +150,8 @@ impl Risk {
         #[cfg(not(feature = "lite"))]
         match decode_lab_b(&settings, &link.lab_params) {
             Some(Ok(changes)) => {
-                compare.open_with(Some(changes), decode_lab_fork(&link.lab_params));
-                if let Some(message) = compare.b_error() {
-                    notices.push(format!("{message} The second run was not opened."));
-                    compare.close();
+                if let Err(message) = compare.open_checked(changes, decode_lab_fork(&link.lab_params)) {
+                    notices.push(message);
                 }
             }
             Some(Err(message)) => {
@@ -271,7 +271,10 @@ impl Risk {
 
     /// Starts a preset's question: its preset in the current mode, the
     /// playhead at 0, and the answer hidden until the reader predicts.
+    /// A question is about one run: it closes the comparison, whose
+    /// differences would give the answer away.
     pub fn start_question(&self, preset: Preset) {
+        self.compare.close();
         let index = Preset::ALL.iter().position(|p| *p == preset).unwrap_or(0) as u64;
         ask_on_replay(*self, self.question, preset, || {
             self.settings().with(&PRESET, index).is_ok_and(|settings| self.apply(settings))
@@ -322,11 +325,16 @@ impl Risk {
 
     /// The opening build shows no run B: asking for one hands the lab
     /// over to the whole build, started from this link with run B in it.
+    /// The hand-over waits for the action to finish, so what it says (an
+    /// import's notice) comes along.
     #[cfg(feature = "lite")]
     fn open_comparison(&self, changes: Vec<(&'static ParamDef, u64)>, fork: Option<Millis>) {
-        let mut link = self.link_state();
-        link.compare = Some(LinkCompare { changes, fork });
-        super::super::lite::hand_over_at(*self, link, "");
+        let risk = *self;
+        queue_microtask(move || {
+            let mut link = risk.link_state();
+            link.compare = Some(LinkCompare { changes, fork });
+            super::super::lite::hand_over_at(risk, link, "");
+        });
     }
 
     /// The opening build asks no questions: choosing one hands the lab
@@ -337,16 +345,11 @@ impl Risk {
     }
 
     pub fn link_state(&self) -> LinkState {
-        #[cfg(not(feature = "lite"))]
-        let c = self.compare;
         let mut state = LinkState {
             lab: LabKind::Risk,
             lab_params: settings_params(&self.settings()),
             #[cfg(not(feature = "lite"))]
-            compare: c
-                .open
-                .get_untracked()
-                .then(|| LinkCompare { changes: c.changes.get_untracked(), fork: c.fork.get_untracked() }),
+            compare: self.compare.link(),
             at: Some(self.player.playhead.get_untracked()),
             embed: self.embed,
             ..LinkState::default()

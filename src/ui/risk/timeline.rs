@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::view::risk::diagram::{diagram, diagram_on, end_of, stop_times};
+use crate::view::risk::diagram::{diagram, diagram_on, shared_axis};
 use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg, lane_titles_svg};
 use crate::view::timeline::Diagram;
 
@@ -50,9 +50,8 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
             };
             let d = match &b {
                 Some(b) => {
-                    let mut times = stop_times(&a);
-                    times.extend(stop_times(b));
-                    diagram_on(&run, times, end_of(&a).max(end_of(b)))
+                    let (times, end) = shared_axis(&a, b);
+                    diagram_on(&run, times, end)
                 }
                 None => diagram(&run),
             };

@@ -401,6 +401,14 @@ pub fn stop_times(run: &Run) -> Vec<Millis> {
     run.records().iter().map(|r| r.t).collect()
 }
 
+/// The axis two compared runs share: a stop at every event of either,
+/// drawn to the later end (see [`diagram_on`]).
+pub fn shared_axis(a: &Run, b: &Run) -> (Vec<Millis>, Millis) {
+    let mut times = stop_times(a);
+    times.extend(stop_times(b));
+    (times, end_of(a).max(end_of(b)))
+}
+
 /// The run's timeline.
 pub fn diagram(run: &Run) -> Diagram {
     diagram_on(run, stop_times(run), end_of(run))

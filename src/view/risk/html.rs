@@ -57,7 +57,8 @@ pub const VEIL_ID: &str = "risk-veil";
 /// parses and lays out the body alone.
 ///
 /// `prefix` goes before every id in the body ("" for run A, "b-" for run
-/// B, so two diagrams share a page), and `diverge` is the index of the
+/// B, so two diagrams share a page; a prefixed diagram is named run B's),
+/// and `diverge` is the index of the
 /// event where this run first parts from the run it is compared with: its
 /// marks are highlighted (`diverge`) and a line marks its moment.
 pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Option<usize>) -> (String, String) {
@@ -71,9 +72,10 @@ pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Optio
         out,
         "<svg class=\"diagram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
          role=\"img\" aria-labelledby=\"{prefix}risk-diagram-title\" aria-describedby=\"{prefix}risk-diagram-desc\">\
-         <title id=\"{prefix}risk-diagram-title\">Timeline of the run</title><desc id=\"{prefix}risk-diagram-desc\">{}</desc>\
+         <title id=\"{prefix}risk-diagram-title\">{}</title><desc id=\"{prefix}risk-diagram-desc\">{}</desc>\
          <defs><marker id=\"{prefix}risk-arrowhead\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" \
          markerHeight=\"7\" orient=\"auto-start-reverse\"><path class=\"arrowhead\" d=\"M0 0L10 5L0 10z\"/></marker></defs>",
+        if prefix.is_empty() { "Timeline of the run" } else { "Timeline of run B" },
         escape(&d.summary)
     );
     for (i, band) in d.lanes.iter().enumerate().skip(1) {
@@ -692,13 +694,20 @@ mod tests {
         let b = Run::simulate(&Settings::from_pairs(&[(&IDEMPOTENT_CREATE, "on")]).unwrap()).unwrap();
         let d = Comparison::of(&a, &b).divergence.unwrap();
         assert_eq!(d.t(), Millis(4_411));
-        let mut times = diagram::stop_times(&a);
-        times.extend(diagram::stop_times(&b));
-        let end = diagram::end_of(&a).max(diagram::end_of(&b));
+        let (times, end) = diagram::shared_axis(&a, &b);
         let (da, db) = (diagram::diagram_on(&a, times.clone(), end), diagram::diagram_on(&b, times, end));
         for t in [0, 2_622, 4_411, 4_412, end.ms()] {
             assert_eq!(da.x_at(Millis(t)), db.x_at(Millis(t)), "at {t} ms");
         }
+        assert_eq!(end, diagram::end_of(&a).max(diagram::end_of(&b)));
+        // With every pattern on, the run has moments the naive one has no
+        // event at (its claims and probes): each is a stop on the naive
+        // run's axis too, where the naive run alone has none.
+        let p = run(Preset::Incident, Mode::Patterns);
+        let only_p = p.records().iter().map(|r| r.t).find(|t| a.records().iter().all(|r| r.t != *t)).unwrap();
+        let (times, end) = diagram::shared_axis(&a, &p);
+        assert!(diagram::diagram_on(&a, times, end).stops.iter().any(|(t, _)| *t == only_p), "{only_p}");
+        assert!(!diagram::diagram(&a).stops.iter().any(|(t, _)| *t == only_p));
         assert!(da.x_at(Millis(4_411)) > da.x_at(Millis(2_622)));
         let (_, sa) = diagram_svg(&da, a.records(), "", Some(d.index));
         let (_, sb) = diagram_svg(&db, b.records(), "b-", Some(d.index));
@@ -708,6 +717,7 @@ mod tests {
         // Run B's ids are its own, so both diagrams fit in one page.
         assert!(sb.contains("id=\"b-risk-playhead\"") && sb.contains("url(#b-risk-arrowhead)"));
         assert!(!sb.contains("id=\"risk-"), "no id of run A's diagram");
+        assert!(sb.contains(">Timeline of run B</title>") && sa.contains(">Timeline of the run</title>"));
         assert!(balanced(&sb));
         // Alone, a run marks nothing.
         let (_, alone) = diagram_svg(&diagram::diagram(&a), a.records(), "", None);
