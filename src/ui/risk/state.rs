@@ -325,12 +325,12 @@ impl Risk {
 
     /// The opening build shows no run B: asking for one hands the lab
     /// over to the whole build, started from this link with run B in it.
-    /// The hand-over waits for the action to finish, so what it says (an
+    /// The hand-over waits a frame for the action to finish, so what it says (an
     /// import's notice) comes along.
     #[cfg(feature = "lite")]
     fn open_comparison(&self, changes: Vec<(&'static ParamDef, u64)>, fork: Option<Millis>) {
         let risk = *self;
-        queue_microtask(move || {
+        request_animation_frame(move || {
             let mut link = risk.link_state();
             link.compare = Some(LinkCompare { changes, fork });
             super::super::lite::hand_over_at(risk, link, "");
