@@ -48,19 +48,6 @@ pub(super) fn unmount() {
     drop(mounted);
 }
 
-/// A lab whose opening build hands over to its whole build.
-pub trait Handing: Share + Replay + Copy + Send + Sync + 'static {
-    const KIND: LabKind;
-}
-
-impl Handing for Lab {
-    const KIND: LabKind = LabKind::Ack;
-}
-
-impl Handing for Risk {
-    const KIND: LabKind = LabKind::Risk;
-}
-
 /// Whether the first lab shows something only its whole build draws.
 fn needs_whole(lab: Lab) -> bool {
     lab.compare.open.get() || lab.present.get() || lab.pins.with(|p| !p.is_empty())
@@ -100,20 +87,20 @@ pub fn risk_started(_: Risk, query: &str, asks_b: bool) -> bool {
 /// Asks the host to put the whole build in this one's place, started from
 /// this lab's link, with the notices on screen, and to carry out
 /// `intent`. Playback stops: the whole build starts paused at the playhead.
-fn hand_over<L: Handing>(lab: L, intent: Option<Intent>) {
+fn hand_over(lab: Lab, intent: Option<Intent>) {
     hand_over_at(lab, lab.link(), &intent.map(Intent::to_attribute).unwrap_or_default());
 }
 
 /// Hands the lab over as [`hand_over`] does, started from `link` (the
-/// lab's link with what the reader just asked for).
-pub fn hand_over_at<L: Handing>(lab: L, link: crate::view::url::LinkState, intent: &str) {
+/// lab's link with what the reader just asked for; it names the lab).
+pub fn hand_over_at<L: Share + Replay>(lab: L, link: crate::view::url::LinkState, intent: &str) {
     lab.player().playing.set(false);
     let query = to_query(&link);
     let apart = dom::NOTICES_APART.to_string();
     let notices = lab.notices().list.with_untracked(|list| {
         list.iter().map(|n| n.text.replace(dom::NOTICES_APART, " ")).collect::<Vec<_>>().join(&apart)
     });
-    if !dom::load_whole_lab(L::KIND, &query, intent, &notices) {
+    if !dom::load_whole_lab(link.lab, &query, intent, &notices) {
         lab.notices().notify("This part of the lab could not be loaded on this page.".to_owned());
     }
 }
