@@ -174,6 +174,11 @@ impl<M: Model> Driver<M> {
         &self.records
     }
 
+    /// The events still to come, in no particular order.
+    pub fn pending(&self) -> impl Iterator<Item = (M::Time, M::Event)> + '_ {
+        self.queue.pending()
+    }
+
     pub fn steps(&self) -> usize {
         self.steps
     }

@@ -139,6 +139,17 @@ impl<T: Instant, E: Copy> EventQueue<T, E> {
         self.heap.len() + self.short_len
     }
 
+    /// Every pending event, in no particular order (for checks that judge
+    /// a run in progress by what is really scheduled).
+    pub fn pending(&self) -> impl Iterator<Item = (T, E)> + '_ {
+        let keys: Box<dyn Iterator<Item = u128>> = if self.spilled {
+            Box::new(self.heap.iter().map(|&Reverse(key)| key))
+        } else {
+            Box::new(self.short[..self.short_len].iter().copied())
+        };
+        keys.map(|key| (Self::time_of(key), self.events[(key & SEQ_MASK) as usize]))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty() && self.short_len == 0
     }

@@ -107,24 +107,6 @@ struct Join {
 
 const NO_JOIN: u32 = u32::MAX;
 
-/// Where every request that reached the server is now: each is exactly one
-/// of these.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Books {
-    pub arrived: u64,
-    pub queued: u64,
-    pub running: u64,
-    pub joined: u64,
-    pub answered: u64,
-    pub refused: u64,
-}
-
-impl Books {
-    pub fn balance(&self) -> bool {
-        self.arrived == self.queued + self.running + self.joined + self.answered + self.refused
-    }
-}
-
 /// Totals of one run (STORMS.md's "Reported").
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Totals {
@@ -163,7 +145,6 @@ pub struct OverloadModel {
     /// Requests and answers on the wire.
     on_the_wire: u64,
     done: u32,
-    books: Books,
     totals: Totals,
     series: Series,
     /// Acknowledged intents' latencies, in µs.
@@ -187,7 +168,6 @@ impl OverloadModel {
             running: 0,
             on_the_wire: 0,
             done: 0,
-            books: Books::default(),
             totals: Totals::default(),
             series: Series::new(settings.bucket_us),
             latencies: Vec::new(),
@@ -196,8 +176,21 @@ impl OverloadModel {
         }
     }
 
-    pub fn books(&self) -> Books {
-        self.books
+    /// The operations waiting in the queue, oldest first.
+    pub fn queued_ops(&self) -> impl Iterator<Item = u32> + '_ {
+        self.queue.iter().copied()
+    }
+
+    /// How many requests wait joined to operation `op` (they are answered
+    /// when it finishes).
+    pub fn joins_of(&self, op: u32) -> u64 {
+        let mut n = 0;
+        let mut j = self.ops.get(op as usize).map_or(NO_JOIN, |o| o.first_join);
+        while j != NO_JOIN {
+            n += 1;
+            j = self.joins[j as usize].next;
+        }
+        n
     }
 
     pub fn queue_len(&self) -> u64 {
@@ -272,6 +265,8 @@ impl OverloadModel {
     }
 
     fn set_levels(&mut self, now: Micros) {
+        debug_assert!(self.queue.len() <= self.settings.server.queue as usize, "the queue holds at most Q");
+        debug_assert!(self.running <= self.settings.server.concurrency, "at most C operations run at once");
         self.series.set(now, Gauge::Queue, self.queue.len() as u64);
         self.series.set(now, Gauge::InFlight, u64::from(self.running));
         self.totals.max_queue = self.totals.max_queue.max(self.queue.len() as u64);
@@ -280,21 +275,18 @@ impl OverloadModel {
 
     fn start_op(&mut self, out: &mut Out<'_, Self>, now: Micros, op: u32) {
         self.running += 1;
-        self.books.running += 1;
         let at = now + self.exec_time();
         out.schedule(at, StormEvent::Done(op));
     }
 
     fn on_request(&mut self, now: Micros, client: u32, attempt: u8, out: &mut Out<'_, Self>) {
         self.on_the_wire -= 1;
-        self.books.arrived += 1;
         self.totals.requests += 1;
         self.series.count(now, |b| b.requests += 1);
         let stable = self.settings.server.dedup && self.settings.client.stable_key;
         if stable {
             match self.keys[client as usize] {
                 KeyState::Stored(until) if now < Micros(until.us()) => {
-                    self.books.answered += 1;
                     self.totals.replays += 1;
                     self.send_answer(out, now, client, attempt, Answer::Success);
                     return;
@@ -304,7 +296,6 @@ impl OverloadModel {
                     let o = &mut self.ops[op as usize];
                     self.joins.push(Join { attempt, next: o.first_join });
                     o.first_join = join;
-                    self.books.joined += 1;
                     self.totals.joins += 1;
                     return;
                 }
@@ -314,7 +305,6 @@ impl OverloadModel {
         self.series.count(now, |b| b.work += 1);
         let cap = self.settings.server.concurrency;
         if self.running >= cap && self.queue.len() >= self.settings.server.queue as usize {
-            self.books.refused += 1;
             self.totals.rejected += 1;
             self.series.count(now, |b| b.rejected += 1);
             self.send_answer(out, now, client, attempt, Answer::TooMany);
@@ -329,7 +319,6 @@ impl OverloadModel {
             self.start_op(out, now, op);
         } else {
             self.queue.push_back(op);
-            self.books.queued += 1;
         }
         self.set_levels(now);
     }
@@ -343,7 +332,6 @@ impl OverloadModel {
     fn on_done(&mut self, now: Micros, op: u32, out: &mut Out<'_, Self>) {
         let Operation { client, attempt, first_join } = self.ops[op as usize];
         self.running -= 1;
-        self.books.running -= 1;
         self.totals.operations += 1;
         // The effect: one ledger entry for this intent.
         let c = &mut self.clients[client as usize];
@@ -355,14 +343,11 @@ impl OverloadModel {
             self.keys[client as usize] = KeyState::Stored(now + Micros(self.settings.server.retention_us));
         }
         let mut waited = self.awaits(client, attempt, now);
-        self.books.answered += 1;
         self.send_answer(out, now, client, attempt, Answer::Success);
         let mut j = first_join;
         while j != NO_JOIN {
             let Join { attempt, next } = self.joins[j as usize];
             waited |= self.awaits(client, attempt, now);
-            self.books.joined -= 1;
-            self.books.answered += 1;
             self.send_answer(out, now, client, attempt, Answer::Success);
             j = next;
         }
@@ -376,7 +361,6 @@ impl OverloadModel {
             self.totals.wasted += 1;
         }
         if let Some(next) = self.queue.pop_front() {
-            self.books.queued -= 1;
             self.start_op(out, now, next);
         }
         self.set_levels(now);
