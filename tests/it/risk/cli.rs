@@ -352,18 +352,3 @@ fn settings_files_are_read_and_flags_override_them() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
-
-#[test]
-fn bench_prints_events_per_second_for_the_overload_preset() {
-    let out = cli(&["bench", "--lab", "risk"]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
-    let figure = |name: &str| -> f64 {
-        let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {text}"));
-        line.split('\t').nth(1).unwrap().parse().unwrap()
-    };
-    assert!(figure("overload patterns events/s") > 0.0);
-    // 640 calls of 200 intents; every run handles the same events.
-    assert!(figure("overload patterns events per run") > 640.0 * 3.0);
-    assert!(figure("overload naive runs") >= 10.0);
-}
