@@ -13,10 +13,11 @@ It serves two purposes in this project: its figures are the reference for the
 storm lab's AWS table (tests/data/aws-reference.json), and its running time is
 the speed baseline that `make bench` compares the Rust simulator against.
 
-Rerun the reference figures (takes several minutes):
+Rerun the reference figures (takes a quarter of an hour; cells with few
+clients, whose completion times vary most, get more runs):
 
-    nice -n 10 python3 scripts/aws_backoff_port.py --sweep --reps 100 --seed 1 \
-        --out tests/data/aws-reference.json
+    nice -n 10 python3 scripts/aws_backoff_port.py --sweep --reps 400 \
+        --client-runs 80000 --seed 1 --out tests/data/aws-reference.json
 
 Time the same sweep without writing figures (prints wall-clock seconds):
 
@@ -153,17 +154,26 @@ def run_cell(clients, algorithm, reps, seed):
     return {
         "clients": clients,
         "algorithm": algorithm,
+        "reps": reps,
         "mean_calls": total_writes / reps,
         "mean_failed_writes": total_failed / reps,
         "mean_time_ms": total_time / reps,
     }
 
 
-def sweep(reps, seed, progress=None):
+def reps_for(clients, reps, client_runs):
+    """Runs for a cell: at least `reps`, and at least `client_runs` clients'
+    runs in all. Completion times vary most from run to run with few
+    clients, which are also the cheapest to run, so a cell with few clients
+    gets more runs."""
+    return max(reps, -(-client_runs // clients))
+
+
+def sweep(reps, seed, progress=None, client_runs=0):
     cells = []
     for clients in SWEEP_CLIENTS:
         for algorithm in ALGORITHMS:
-            cells.append(run_cell(clients, algorithm, reps, seed))
+            cells.append(run_cell(clients, algorithm, reps_for(clients, reps, client_runs), seed))
         if progress:
             progress(clients)
     return cells
@@ -176,6 +186,9 @@ def main(argv=None):
     parser.add_argument("--clients", type=int, help="one cell: number of clients")
     parser.add_argument("--algorithm", choices=ALGORITHMS, help="one cell: algorithm")
     parser.add_argument("--reps", type=int, default=100, help="runs per cell")
+    parser.add_argument("--client-runs", type=int, default=0,
+                        help="with --sweep: give each cell at least this many client runs in all"
+                             " (clients x runs), so cells with few clients get more runs")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", help="write the sweep's figures to this JSON file")
     parser.add_argument("--time-only", action="store_true",
@@ -188,7 +201,7 @@ def main(argv=None):
         if not (args.quiet or args.time_only):
             progress = lambda c: print("clients %d done" % c, file=sys.stderr)
         started = time.perf_counter()
-        cells = sweep(args.reps, args.seed, progress)
+        cells = sweep(args.reps, args.seed, progress, args.client_runs)
         seconds = time.perf_counter() - started
         if args.time_only:
             print("%.2f" % seconds)
@@ -204,6 +217,7 @@ def main(argv=None):
                 datetime.date.today().isoformat(),
                 seconds),
             "reps": args.reps,
+            "client_runs": args.client_runs,
             "seed": args.seed,
             "cells": cells,
         }

@@ -47,10 +47,10 @@ test("the AWS preset draws both of the blog's charts", async ({ page }) => {
   const time = page.getByRole("img", { name: /^Completion time: time \(s\) against clients/ });
   await expect(work).toBeVisible({ timeout: 120_000 });
   await expect(time).toBeVisible();
-  // One line per algorithm, and the published simulator's means beside them.
+  // One line per algorithm, and the reference means (the Python port's) beside them.
   for (const name of ["none", "exponential", "full", "equal", "decorrelated"]) {
     await expect(work).toHaveAttribute("aria-label", new RegExp(`${name} from`));
-    await expect(work).toHaveAttribute("aria-label", new RegExp(`${name} \\(published simulator\\) from`));
+    await expect(work).toHaveAttribute("aria-label", new RegExp(`${name} \\(reference, Python port\\) from`));
   }
 });
 

@@ -94,7 +94,7 @@ pub fn aws_chart(cells: &[SweepCell], reference: &[SweepCell], time: bool) -> Li
         lines.push(Line { name: (*algorithm).to_owned(), points: points(cells), stroke: Stroke::Solid, colour: i });
         if !reference.is_empty() {
             lines.push(Line {
-                name: format!("{algorithm} (published simulator)"),
+                name: format!("{algorithm} (reference, Python port)"),
                 points: points(reference),
                 stroke: Stroke::Dots,
                 colour: i,

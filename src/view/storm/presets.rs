@@ -130,7 +130,7 @@ pub const PRESETS: &[Preset] = &[
         question: None,
         why: "Clients race to write one row with optimistic concurrency. Run the sweep to draw the blog's two \
               charts: the work (write calls) and the time to finish against the number of clients, one line per \
-              algorithm, with the published simulator's means as dots.",
+              algorithm, with the reference means (a Python port of the published simulator's rules) as dots.",
     },
 ];
 

@@ -65,8 +65,9 @@ pub enum Answer {
         report: super::report::StormDoc,
         json: String,
     },
-    /// The sweep's cells, and the published simulator's means (the
-    /// reference in tests/data/aws-reference.json) to draw beside them.
+    /// The sweep's cells, and the reference means beside them (made by
+    /// the Python port of the published simulator's rules,
+    /// tests/data/aws-reference.json).
     Sweep {
         cells: Vec<SweepCell>,
         reference: Vec<SweepCell>,
