@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use crate::sim::ack::settings::{DEDUP, EXEC, FAULT, JITTER, KEY, MAX_ATTEMPTS_PARAM, TIMEOUT};
 use crate::sim::ack::{Settings, Workspace};
-use crate::sim::params::Kind;
+use crate::sim::params::{Kind, ParamDef};
 
 pub const DEFAULT_RUNS: u64 = 100_000;
 pub const MAX_RUNS: u64 = 100_000_000;
@@ -24,7 +24,7 @@ pub fn workload() -> Vec<Settings> {
             for key in ["stable", "per-attempt"] {
                 for jitter in ["off", "full"] {
                     for (timeout, exec) in [("3000", "2000"), ("1000", "2500")] {
-                        let pairs = [
+                        let pairs: [(&'static ParamDef, &str); 7] = [
                             (&FAULT, fault.value),
                             (&DEDUP, dedup),
                             (&KEY, key),

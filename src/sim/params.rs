@@ -14,7 +14,7 @@ use super::Surely;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value as JsonValue};
 
 use super::json::Json;
 
@@ -52,6 +52,167 @@ pub enum Kind {
         min: u64,
         max: u64,
     },
+}
+
+/// Declares a choice parameter's enum together with its options: each
+/// variant with its spelling in flags, links and files and its label in the
+/// form, in the order the form lists them. The options' table and the enum
+/// are the same list, so nothing maps one onto the other by position.
+///
+/// ```ignore
+/// choice! {
+///     /// What the server does with a duplicate of an operation in flight.
+///     pub enum InFlight {
+///         Join("join", "Joins the operation"),
+///         Reject409("reject-409", "Gets 409 Conflict"),
+///     }
+/// }
+/// ```
+macro_rules! choice {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($(#[$vmeta:meta])* $variant:ident($value:literal, $label:literal)),+ $(,)?
+    }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $($(#[$vmeta])* $variant),+
+        }
+
+        impl $name {
+            /// How many variants there are.
+            pub const COUNT: usize = [$(stringify!($variant)),+].len();
+            /// Every variant, in the order of the options.
+            pub const ALL: [$name; Self::COUNT] = [$($name::$variant),+];
+            /// The options a parameter of this choice offers.
+            pub const OPTIONS: &'static [$crate::sim::params::Opt] =
+                &[$($crate::sim::params::Opt { value: $value, label: $label }),+];
+
+            /// The value as flags, links and files spell it.
+            pub fn value(self) -> &'static str {
+                match self {
+                    $($name::$variant => $value),+
+                }
+            }
+
+            /// The label the form shows for it.
+            pub fn label(self) -> &'static str {
+                match self {
+                    $($name::$variant => $label),+
+                }
+            }
+        }
+
+        impl $crate::sim::params::Value for $name {
+            fn from_raw(raw: u64) -> $name {
+                // Validated values are always an option's index.
+                Self::ALL.get(raw as usize).copied().unwrap_or(Self::ALL[0])
+            }
+
+            fn to_raw(self) -> u64 {
+                self as u64
+            }
+        }
+    };
+}
+pub(crate) use choice;
+
+/// The type of a parameter's value as settings read it, and how it is held
+/// (every value is held as a `u64`).
+pub trait Value: Copy {
+    fn from_raw(raw: u64) -> Self;
+    fn to_raw(self) -> u64;
+}
+
+impl Value for u64 {
+    fn from_raw(raw: u64) -> u64 {
+        raw
+    }
+    fn to_raw(self) -> u64 {
+        self
+    }
+}
+
+impl Value for bool {
+    fn from_raw(raw: u64) -> bool {
+        raw != 0
+    }
+    fn to_raw(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl Value for super::time::Millis {
+    fn from_raw(raw: u64) -> Self {
+        super::time::Millis(raw)
+    }
+    fn to_raw(self) -> u64 {
+        self.ms()
+    }
+}
+
+/// "off" (0) or a duration.
+impl Value for Option<super::time::Millis> {
+    fn from_raw(raw: u64) -> Self {
+        (raw != 0).then_some(super::time::Millis(raw))
+    }
+    fn to_raw(self) -> u64 {
+        self.map_or(0, |t| t.ms())
+    }
+}
+
+/// A parameter whose value has a type: `settings.get(&FAULT)` is a
+/// `Fault`, `settings.get(&TIMEOUT)` a `Millis`. It is its definition
+/// everywhere a [`ParamDef`] is asked for.
+pub struct Param<T> {
+    def: ParamDef,
+    value: PhantomData<fn() -> T>,
+}
+
+impl<T> Param<T> {
+    pub const fn new(def: ParamDef) -> Param<T> {
+        Param { def, value: PhantomData }
+    }
+
+    /// The definition, where a table of them is built at compile time
+    /// (elsewhere a `&Param` is a `&ParamDef` already).
+    pub const fn def(&self) -> &ParamDef {
+        &self.def
+    }
+}
+
+impl<T> std::ops::Deref for Param<T> {
+    type Target = ParamDef;
+    fn deref(&self) -> &ParamDef {
+        &self.def
+    }
+}
+
+/// What [`Schema::get`] reads: a typed parameter gives its type, a bare
+/// definition the held number.
+pub trait Read {
+    type Value;
+    fn def(&self) -> &ParamDef;
+    fn read(raw: u64) -> Self::Value;
+}
+
+impl Read for ParamDef {
+    type Value = u64;
+    fn def(&self) -> &ParamDef {
+        self
+    }
+    fn read(raw: u64) -> u64 {
+        raw
+    }
+}
+
+impl<T: Value> Read for Param<T> {
+    type Value = T;
+    fn def(&self) -> &ParamDef {
+        &self.def
+    }
+    fn read(raw: u64) -> T {
+        T::from_raw(raw)
+    }
 }
 
 /// Which part of the form a parameter belongs to.
@@ -289,11 +450,11 @@ impl ParamDef {
     }
 
     /// The value as JSON: names for choices, numbers for numbers.
-    pub fn to_json(&self, value: u64) -> Value {
+    pub fn to_json(&self, value: u64) -> JsonValue {
         match self.kind {
-            Kind::Millis { .. } | Kind::Count { .. } => Value::from(value),
-            Kind::MillisOrOff { .. } if value != 0 => Value::from(value),
-            _ => Value::from(self.format(value)),
+            Kind::Millis { .. } | Kind::Count { .. } => JsonValue::from(value),
+            Kind::MillisOrOff { .. } if value != 0 => JsonValue::from(value),
+            _ => JsonValue::from(self.format(value)),
         }
     }
 }
@@ -335,14 +496,21 @@ pub trait Schema: Sized + Clone {
         Self::PARAMS.iter().position(|p| p.name == param.name).expect("the parameter belongs to this lab")
     }
 
-    /// The value of one parameter.
-    fn get(&self, param: &ParamDef) -> u64 {
-        self.values()[Self::index_of(param)]
+    /// The value of one parameter: typed for a [`Param`], the held number
+    /// for a bare [`ParamDef`].
+    fn get<P: Read + ?Sized>(&self, param: &P) -> P::Value {
+        P::read(self.values()[Self::index_of(param.def())])
+    }
+
+    /// The value of `param` among `values` (in [`Schema::PARAMS`] order),
+    /// for [`Schema::from_values`].
+    fn read<T: Value>(values: &[u64], param: &Param<T>) -> T {
+        T::from_raw(values[Self::index_of(param)])
     }
 
     /// The canonical text of one parameter's value, as flags spell it.
     fn text_of(&self, param: &ParamDef) -> String {
-        param.format(self.get(param))
+        param.format(self.values()[Self::index_of(param)])
     }
 
     /// These settings with one value replaced, validated again.
@@ -350,6 +518,11 @@ pub trait Schema: Sized + Clone {
         let mut values = self.values().to_vec();
         values[Self::index_of(param)] = value;
         Self::from_values(&values)
+    }
+
+    /// These settings with one typed value replaced, validated again.
+    fn set<T: Value>(&self, param: &'static Param<T>, value: T) -> Result<Self, FieldError> {
+        self.with(param, value.to_raw())
     }
 
     /// These settings with one value given as text, validated.
@@ -371,12 +544,12 @@ pub trait Schema: Sized + Clone {
 
     /// Every parameter under its name, choices as names and durations as
     /// milliseconds (the `settings` object of JSON output).
-    fn to_json(&self) -> Value {
+    fn to_json(&self) -> JsonValue {
         let mut map = Map::new();
         for (param, &value) in Self::PARAMS.iter().zip(self.values()) {
             map.insert(param.name.to_owned(), param.to_json(value));
         }
-        Value::Object(map)
+        JsonValue::Object(map)
     }
 }
 
@@ -553,8 +726,8 @@ mod tests {
         assert_eq!(DEADLINE.format_human(2500), "2.5");
         assert_eq!(DEADLINE.parse_human("2.5"), Ok(2500));
         assert_eq!(DEADLINE.parse_human("off"), Ok(0));
-        assert_eq!(DEADLINE.to_json(0), Value::from("off"));
-        assert_eq!(DEADLINE.to_json(7), Value::from(7));
+        assert_eq!(DEADLINE.to_json(0), JsonValue::from("off"));
+        assert_eq!(DEADLINE.to_json(7), JsonValue::from(7));
     }
 
     #[test]

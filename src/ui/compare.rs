@@ -36,7 +36,7 @@ pub trait Comparable: Send + Sync + Sized + 'static {
 impl Comparable for crate::sim::ack::Run {
     type Settings = crate::sim::ack::Settings;
     type Diff = crate::sim::ack::compare::Comparison;
-    const FIRST: &'static ParamDef = &crate::sim::ack::settings::DEDUP;
+    const FIRST: &'static ParamDef = crate::sim::ack::settings::DEDUP.def();
     fn simulate(settings: &Self::Settings) -> Result<Self, String> {
         Self::simulate(settings).map_err(|e| e.to_string())
     }
@@ -54,7 +54,7 @@ impl Comparable for crate::sim::ack::Run {
 impl Comparable for crate::sim::risk::Run {
     type Settings = crate::sim::risk::Settings;
     type Diff = crate::sim::risk::compare::Comparison;
-    const FIRST: &'static ParamDef = &crate::sim::risk::settings::IDEMPOTENT_CREATE;
+    const FIRST: &'static ParamDef = crate::sim::risk::settings::IDEMPOTENT_CREATE.def();
     fn simulate(settings: &Self::Settings) -> Result<Self, String> {
         Self::simulate(settings).map_err(|e| e.to_string())
     }

@@ -27,7 +27,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
     };
     // Open from the start when the run already uses a fault of v2.
     let opening = lab.settings();
-    let faults_open = PARAMS.iter().any(|p| p.group == Group::Faults && opening.get(p) != p.default);
+    let faults_open = PARAMS.iter().any(|p| p.group == Group::Faults && opening.get(*p) != p.default);
     view! {
         <section class="panel controls" aria-labelledby="controls-h">
             <h2 id="controls-h">"Settings"</h2>

@@ -466,7 +466,7 @@ fn decode_b<S: Schema>(a: &S, pairs: &[(String, String)]) -> Result<Vec<(&'stati
         };
         b = fields::apply(param, &b, value, &format!("b.{}", param.link))?;
     }
-    Ok(S::PARAMS.iter().copied().filter(|p| b.get(p) != a.get(p)).map(|p| (p, b.get(p))).collect())
+    Ok(S::PARAMS.iter().copied().filter(|&p| b.get(p) != a.get(p)).map(|p| (p, b.get(p))).collect())
 }
 
 /// Another lab's run B, from the parameters its link gave it (see
@@ -707,7 +707,7 @@ mod tests {
         assert!(link.notices.is_empty(), "{:?}", link.notices);
         let (a, notices) = decode_settings::<RiskSettings>(&link.state.lab_params);
         assert!(notices.is_empty(), "{notices:?}");
-        assert_eq!(decode_lab_b(&a, &link.state.lab_params), Some(Ok(vec![(&IDEMPOTENT_CREATE, 1)])));
+        assert_eq!(decode_lab_b(&a, &link.state.lab_params), Some(Ok(vec![(IDEMPOTENT_CREATE.def(), 1)])));
         assert_eq!(decode_lab_fork(&link.state.lab_params), Some(Millis(4_200)));
         // A fork alone opens run B as run A.
         let link = parse_query_on("fork=1", LabKind::Risk);
@@ -722,7 +722,7 @@ mod tests {
         // Written back as the first lab writes its run B.
         let state = LinkState {
             lab: LabKind::Risk,
-            compare: Some(LinkCompare { changes: vec![(&IDEMPOTENT_CREATE, 1)], fork: Some(Millis(4_200)) }),
+            compare: Some(LinkCompare { changes: vec![(IDEMPOTENT_CREATE.def(), 1)], fork: Some(Millis(4_200)) }),
             ..LinkState::default()
         };
         assert_eq!(to_query(&state), "lab=risk&b.idem=on&fork=4.2");

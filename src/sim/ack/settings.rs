@@ -5,7 +5,7 @@
 use crate::sim::Surely;
 use serde::Serialize;
 
-use crate::sim::params::{FieldError, Group, InOrder, Kind, Opt, ParamDef, Raw, Schema};
+use crate::sim::params::{FieldError, Group, InOrder, Kind, Param, ParamDef, Raw, Schema, choice};
 use crate::sim::time::Millis;
 
 /// The longest a stored result may be kept, and the longest lease: one day.
@@ -19,26 +19,16 @@ pub const MAX_ATTEMPTS: u32 = 10;
 /// The longest overall deadline: one hour.
 pub const MAX_DEADLINE_MS: u64 = 3_600_000;
 
-const fn opt(value: &'static str, label: &'static str) -> Opt {
-    Opt { value, label }
-}
-
-pub static FAULT: ParamDef = ParamDef {
+pub static FAULT: Param<Fault> = Param::new(ParamDef {
     name: "fault",
     flag: "--fault",
     link: "fault",
     label: "Response fault",
-    kind: Kind::Choice(&[
-        opt("none", "No response fault"),
-        opt("lose-first", "Lose first success response"),
-        opt("lose-all", "Lose all success responses"),
-        opt("first-503", "First attempt gets 503"),
-        opt("reject-400", "Reject input with 400"),
-    ]),
-    default: 1,
+    kind: Kind::Choice(Fault::OPTIONS),
+    default: Fault::LoseFirst as u64,
     group: Group::Basics,
-};
-pub static DEDUP: ParamDef = ParamDef {
+});
+pub static DEDUP: Param<bool> = Param::new(ParamDef {
     name: "dedup",
     flag: "--dedup",
     link: "dedup",
@@ -46,17 +36,17 @@ pub static DEDUP: ParamDef = ParamDef {
     kind: Kind::Switch { off: "off", on: "on" },
     default: 1,
     group: Group::Basics,
-};
-pub static KEY: ParamDef = ParamDef {
+});
+pub static KEY: Param<KeyMode> = Param::new(ParamDef {
     name: "key",
     flag: "--key",
     link: "key",
     label: "Retry key",
-    kind: Kind::Choice(&[opt("stable", "Reuse logical intent key"), opt("per-attempt", "New key for every attempt")]),
-    default: 0,
+    kind: Kind::Choice(KeyMode::OPTIONS),
+    default: KeyMode::Stable as u64,
     group: Group::Basics,
-};
-pub static RETENTION: ParamDef = ParamDef {
+});
+pub static RETENTION: Param<Millis> = Param::new(ParamDef {
     name: "retention_ms",
     flag: "--retention-ms",
     link: "retention",
@@ -64,8 +54,8 @@ pub static RETENTION: ParamDef = ParamDef {
     kind: Kind::Millis { min: 0, max: MAX_RETENTION_MS },
     default: 60_000,
     group: Group::Basics,
-};
-pub static TIMEOUT: ParamDef = ParamDef {
+});
+pub static TIMEOUT: Param<Millis> = Param::new(ParamDef {
     name: "timeout_ms",
     flag: "--timeout-ms",
     link: "timeout",
@@ -73,8 +63,8 @@ pub static TIMEOUT: ParamDef = ParamDef {
     kind: Kind::Millis { min: 1, max: MAX_DURATION_MS },
     default: 3_000,
     group: Group::Basics,
-};
-pub static EXEC: ParamDef = ParamDef {
+});
+pub static EXEC: Param<Millis> = Param::new(ParamDef {
     name: "exec_ms",
     flag: "--exec-ms",
     link: "exec",
@@ -82,8 +72,8 @@ pub static EXEC: ParamDef = ParamDef {
     kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
     default: 2_000,
     group: Group::Basics,
-};
-pub static MAX_ATTEMPTS_PARAM: ParamDef = ParamDef {
+});
+pub static MAX_ATTEMPTS_PARAM: Param<u64> = Param::new(ParamDef {
     name: "max_attempts",
     flag: "--max-attempts",
     link: "attempts",
@@ -91,8 +81,8 @@ pub static MAX_ATTEMPTS_PARAM: ParamDef = ParamDef {
     kind: Kind::Count { min: 1, max: MAX_ATTEMPTS as u64 },
     default: 3,
     group: Group::Basics,
-};
-pub static INITIAL_DELAY: ParamDef = ParamDef {
+});
+pub static INITIAL_DELAY: Param<Millis> = Param::new(ParamDef {
     name: "initial_delay_ms",
     flag: "--initial-delay-ms",
     link: "delay",
@@ -100,8 +90,8 @@ pub static INITIAL_DELAY: ParamDef = ParamDef {
     kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
     default: 1_000,
     group: Group::Basics,
-};
-pub static BACKOFF_CAP: ParamDef = ParamDef {
+});
+pub static BACKOFF_CAP: Param<Millis> = Param::new(ParamDef {
     name: "backoff_cap_ms",
     flag: "--backoff-cap-ms",
     link: "cap",
@@ -109,8 +99,8 @@ pub static BACKOFF_CAP: ParamDef = ParamDef {
     kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
     default: 8_000,
     group: Group::Advanced,
-};
-pub static JITTER: ParamDef = ParamDef {
+});
+pub static JITTER: Param<bool> = Param::new(ParamDef {
     name: "jitter",
     flag: "--jitter",
     link: "jitter",
@@ -118,8 +108,8 @@ pub static JITTER: ParamDef = ParamDef {
     kind: Kind::Switch { off: "off", on: "full" },
     default: 0,
     group: Group::Basics,
-};
-pub static REQUEST_TRANSIT: ParamDef = ParamDef {
+});
+pub static REQUEST_TRANSIT: Param<Millis> = Param::new(ParamDef {
     name: "request_transit_ms",
     flag: "--request-transit-ms",
     link: "req",
@@ -127,8 +117,8 @@ pub static REQUEST_TRANSIT: ParamDef = ParamDef {
     kind: Kind::Millis { min: 0, max: MAX_TRANSIT_MS },
     default: 0,
     group: Group::Advanced,
-};
-pub static RESPONSE_TRANSIT: ParamDef = ParamDef {
+});
+pub static RESPONSE_TRANSIT: Param<Millis> = Param::new(ParamDef {
     name: "response_transit_ms",
     flag: "--response-transit-ms",
     link: "resp",
@@ -136,26 +126,26 @@ pub static RESPONSE_TRANSIT: ParamDef = ParamDef {
     kind: Kind::Millis { min: 0, max: MAX_TRANSIT_MS },
     default: 50,
     group: Group::Advanced,
-};
-pub static IN_FLIGHT: ParamDef = ParamDef {
+});
+pub static IN_FLIGHT: Param<InFlight> = Param::new(ParamDef {
     name: "in_flight",
     flag: "--in-flight",
     link: "inflight",
     label: "Duplicate of an operation in flight",
-    kind: Kind::Choice(&[opt("join", "Joins the operation"), opt("reject-409", "Gets 409 Conflict")]),
-    default: 0,
+    kind: Kind::Choice(InFlight::OPTIONS),
+    default: InFlight::Join as u64,
     group: Group::Faults,
-};
-pub static PAYLOAD: ParamDef = ParamDef {
+});
+pub static PAYLOAD: Param<PayloadMode> = Param::new(ParamDef {
     name: "payload",
     flag: "--payload",
     link: "payload",
     label: "Retry payload",
-    kind: Kind::Choice(&[opt("same", "Same payload (A)"), opt("changed", "Changed payload (B)")]),
-    default: 0,
+    kind: Kind::Choice(PayloadMode::OPTIONS),
+    default: PayloadMode::Same as u64,
     group: Group::Faults,
-};
-pub static FINGERPRINT: ParamDef = ParamDef {
+});
+pub static FINGERPRINT: Param<bool> = Param::new(ParamDef {
     name: "fingerprint",
     flag: "--fingerprint",
     link: "fp",
@@ -163,22 +153,17 @@ pub static FINGERPRINT: ParamDef = ParamDef {
     kind: Kind::Switch { off: "off", on: "on" },
     default: 1,
     group: Group::Faults,
-};
-pub static CRASH: ParamDef = ParamDef {
+});
+pub static CRASH: Param<CrashPoint> = Param::new(ParamDef {
     name: "crash",
     flag: "--crash",
     link: "crash",
     label: "Server crash",
-    kind: Kind::Choice(&[
-        opt("none", "No crash"),
-        opt("before-commit", "Before the commit"),
-        opt("after-effect", "After the effect, before the result is stored"),
-        opt("after-record", "After the result is stored, before responding"),
-    ]),
-    default: 0,
+    kind: Kind::Choice(CrashPoint::OPTIONS),
+    default: CrashPoint::None as u64,
     group: Group::Faults,
-};
-pub static RESTART: ParamDef = ParamDef {
+});
+pub static RESTART: Param<Millis> = Param::new(ParamDef {
     name: "restart_ms",
     flag: "--restart-ms",
     link: "restart",
@@ -186,21 +171,17 @@ pub static RESTART: ParamDef = ParamDef {
     kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
     default: 1_000,
     group: Group::Faults,
-};
-pub static STORE: ParamDef = ParamDef {
+});
+pub static STORE: Param<StoreKind> = Param::new(ParamDef {
     name: "store",
     flag: "--store",
     link: "store",
     label: "Deduplication store",
-    kind: Kind::Choice(&[
-        opt("in-memory", "In memory (lost in a crash)"),
-        opt("durable-separate", "Durable, separate from the effect"),
-        opt("durable-atomic", "Durable, atomic with the effect"),
-    ]),
-    default: 0,
+    kind: Kind::Choice(StoreKind::OPTIONS),
+    default: StoreKind::InMemory as u64,
     group: Group::Faults,
-};
-pub static LEASE: ParamDef = ParamDef {
+});
+pub static LEASE: Param<Millis> = Param::new(ParamDef {
     name: "lease_ms",
     flag: "--lease-ms",
     link: "lease",
@@ -208,8 +189,8 @@ pub static LEASE: ParamDef = ParamDef {
     kind: Kind::Millis { min: 1, max: MAX_RETENTION_MS },
     default: MAX_RETENTION_MS,
     group: Group::Faults,
-};
-pub static DEADLINE: ParamDef = ParamDef {
+});
+pub static DEADLINE: Param<Option<Millis>> = Param::new(ParamDef {
     name: "deadline_ms",
     flag: "--deadline-ms",
     link: "deadline",
@@ -217,58 +198,53 @@ pub static DEADLINE: ParamDef = ParamDef {
     kind: Kind::MillisOrOff { min: 1, max: MAX_DEADLINE_MS },
     default: 0,
     group: Group::Faults,
-};
+});
 
 /// Every parameter, v1's twelve first, in the order they are validated,
 /// listed and written.
 pub static PARAMS: [&ParamDef; 20] = [
-    &FAULT,
-    &DEDUP,
-    &KEY,
-    &RETENTION,
-    &TIMEOUT,
-    &EXEC,
-    &MAX_ATTEMPTS_PARAM,
-    &INITIAL_DELAY,
-    &BACKOFF_CAP,
-    &JITTER,
-    &REQUEST_TRANSIT,
-    &RESPONSE_TRANSIT,
-    &IN_FLIGHT,
-    &PAYLOAD,
-    &FINGERPRINT,
-    &CRASH,
-    &RESTART,
-    &STORE,
-    &LEASE,
-    &DEADLINE,
+    FAULT.def(),
+    DEDUP.def(),
+    KEY.def(),
+    RETENTION.def(),
+    TIMEOUT.def(),
+    EXEC.def(),
+    MAX_ATTEMPTS_PARAM.def(),
+    INITIAL_DELAY.def(),
+    BACKOFF_CAP.def(),
+    JITTER.def(),
+    REQUEST_TRANSIT.def(),
+    RESPONSE_TRANSIT.def(),
+    IN_FLIGHT.def(),
+    PAYLOAD.def(),
+    FINGERPRINT.def(),
+    CRASH.def(),
+    RESTART.def(),
+    STORE.def(),
+    LEASE.def(),
+    DEADLINE.def(),
 ];
 
-/// The spelling of option `index` of a choice parameter.
-fn choice_value(param: &'static ParamDef, index: usize) -> &'static str {
-    match param.kind {
-        Kind::Choice(options) => options[index].value,
-        _ => unreachable!("{} is a choice", param.name),
+choice! {
+    /// The `fault` parameter: which response fault the run injects.
+    #[derive(Serialize)]
+    pub enum Fault {
+        None("none", "No response fault"),
+        LoseFirst("lose-first", "Lose first success response"),
+        LoseAll("lose-all", "Lose all success responses"),
+        First503("first-503", "First attempt gets 503"),
+        Reject400("reject-400", "Reject input with 400"),
     }
 }
 
-/// The `fault` parameter: which response fault the run injects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum Fault {
-    None,
-    LoseFirst,
-    LoseAll,
-    First503,
-    Reject400,
-}
-
-/// How the client chooses the operation key of each attempt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KeyMode {
-    /// Every attempt reuses the logical intent's key.
-    Stable,
-    /// Every attempt gets a fresh key.
-    PerAttempt,
+choice! {
+    /// How the client chooses the operation key of each attempt.
+    pub enum KeyMode {
+        /// Every attempt reuses the logical intent's key.
+        Stable("stable", "Reuse logical intent key"),
+        /// Every attempt gets a fresh key.
+        PerAttempt("per-attempt", "New key for every attempt"),
+    }
 }
 
 /// Whether retry delays are spread by the deterministic jitter sequence.
@@ -278,55 +254,42 @@ pub enum Jitter {
     Full,
 }
 
-/// What a retry carries: the same body, or one the client rebuilt (a bug).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PayloadMode {
-    Same,
-    Changed,
-}
-
-/// What the server does with a duplicate of an operation still running.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum InFlight {
-    Join,
-    Reject409,
-}
-
-/// Where in the first operation's commit the server crashes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CrashPoint {
-    None,
-    BeforeCommit,
-    AfterEffect,
-    AfterRecord,
-}
-
-impl CrashPoint {
-    pub const ALL: [CrashPoint; 4] =
-        [CrashPoint::None, CrashPoint::BeforeCommit, CrashPoint::AfterEffect, CrashPoint::AfterRecord];
-
-    /// The parameter's value for this point, e.g. "after-effect".
-    pub fn value(self) -> &'static str {
-        choice_value(&CRASH, self as usize)
+choice! {
+    /// What a retry carries: the same body, or one the client rebuilt (a bug).
+    pub enum PayloadMode {
+        Same("same", "Same payload (A)"),
+        Changed("changed", "Changed payload (B)"),
     }
 }
 
-/// Where reservations and stored results live.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StoreKind {
-    InMemory,
-    DurableSeparate,
-    DurableAtomic,
+choice! {
+    /// What the server does with a duplicate of an operation still running.
+    pub enum InFlight {
+        Join("join", "Joins the operation"),
+        Reject409("reject-409", "Gets 409 Conflict"),
+    }
+}
+
+choice! {
+    /// Where in the first operation's commit the server crashes.
+    pub enum CrashPoint {
+        None("none", "No crash"),
+        BeforeCommit("before-commit", "Before the commit"),
+        AfterEffect("after-effect", "After the effect, before the result is stored"),
+        AfterRecord("after-record", "After the result is stored, before responding"),
+    }
+}
+
+choice! {
+    /// Where reservations and stored results live.
+    pub enum StoreKind {
+        InMemory("in-memory", "In memory (lost in a crash)"),
+        DurableSeparate("durable-separate", "Durable, separate from the effect"),
+        DurableAtomic("durable-atomic", "Durable, atomic with the effect"),
+    }
 }
 
 impl StoreKind {
-    pub const ALL: [StoreKind; 3] = [StoreKind::InMemory, StoreKind::DurableSeparate, StoreKind::DurableAtomic];
-
-    /// The parameter's value for this store, e.g. "durable-atomic".
-    pub fn value(self) -> &'static str {
-        choice_value(&STORE, self as usize)
-    }
-
     pub fn is_durable(self) -> bool {
         self != StoreKind::InMemory
     }
@@ -408,23 +371,20 @@ impl Schema for Settings {
 
     fn from_values(values: &[u64]) -> Result<Settings, FieldError> {
         let v: [u64; 20] = values.try_into().surely("one value per parameter");
-        let at = |param: &ParamDef| v[PARAMS.iter().position(|p| p.name == param.name).expect("listed")];
-        let ms = |param: &ParamDef| Millis(at(param));
-        let fault =
-            [Fault::None, Fault::LoseFirst, Fault::LoseAll, Fault::First503, Fault::Reject400][at(&FAULT) as usize];
+        let fault = Self::read(&v, &FAULT);
         let client = ClientConfig {
-            timeout: ms(&TIMEOUT),
-            max_attempts: at(&MAX_ATTEMPTS_PARAM) as u32,
-            initial_delay: ms(&INITIAL_DELAY),
-            backoff_cap: ms(&BACKOFF_CAP),
-            jitter: if at(&JITTER) == 1 { Jitter::Full } else { Jitter::Off },
-            key: if at(&KEY) == 0 { KeyMode::Stable } else { KeyMode::PerAttempt },
-            payload: if at(&PAYLOAD) == 0 { PayloadMode::Same } else { PayloadMode::Changed },
-            deadline: Some(ms(&DEADLINE)).filter(|d| d.ms() > 0),
+            timeout: Self::read(&v, &TIMEOUT),
+            max_attempts: Self::read(&v, &MAX_ATTEMPTS_PARAM) as u32,
+            initial_delay: Self::read(&v, &INITIAL_DELAY),
+            backoff_cap: Self::read(&v, &BACKOFF_CAP),
+            jitter: if Self::read(&v, &JITTER) { Jitter::Full } else { Jitter::Off },
+            key: Self::read(&v, &KEY),
+            payload: Self::read(&v, &PAYLOAD),
+            deadline: Self::read(&v, &DEADLINE),
         };
         let network = NetworkConfig {
-            request_transit: ms(&REQUEST_TRANSIT),
-            response_transit: ms(&RESPONSE_TRANSIT),
+            request_transit: Self::read(&v, &REQUEST_TRANSIT),
+            response_transit: Self::read(&v, &RESPONSE_TRANSIT),
             drops: match fault {
                 Fault::LoseFirst => Drops::FirstSuccess,
                 Fault::LoseAll => Drops::EverySuccess,
@@ -437,16 +397,16 @@ impl Schema for Settings {
                 Fault::Reject400 => Door::Reject400,
                 _ => Door::Open,
             },
-            dedup: at(&DEDUP) == 1,
-            retention: ms(&RETENTION),
-            exec: ms(&EXEC),
-            in_flight: if at(&IN_FLIGHT) == 0 { InFlight::Join } else { InFlight::Reject409 },
-            fingerprint: at(&FINGERPRINT) == 1,
-            crash: CrashPoint::ALL[at(&CRASH) as usize],
-            restart: ms(&RESTART),
-            lease: ms(&LEASE),
+            dedup: Self::read(&v, &DEDUP),
+            retention: Self::read(&v, &RETENTION),
+            exec: Self::read(&v, &EXEC),
+            in_flight: Self::read(&v, &IN_FLIGHT),
+            fingerprint: Self::read(&v, &FINGERPRINT),
+            crash: Self::read(&v, &CRASH),
+            restart: Self::read(&v, &RESTART),
+            lease: Self::read(&v, &LEASE),
         };
-        let store = StoreConfig { kind: StoreKind::ALL[at(&STORE) as usize] };
+        let store = StoreConfig { kind: Self::read(&v, &STORE) };
         Ok(Settings { values: v, client, network, server, store })
     }
 
@@ -481,11 +441,11 @@ impl Settings {
 
     /// The canonical text of one parameter, as flags spell it.
     pub fn text(&self, param: &ParamDef) -> String {
-        param.format(self.get(param))
+        self.text_of(param)
     }
 
     pub fn fault(&self) -> Fault {
-        [Fault::None, Fault::LoseFirst, Fault::LoseAll, Fault::First503, Fault::Reject400][self.get(&FAULT) as usize]
+        self.get(&FAULT)
     }
     pub fn dedup(&self) -> bool {
         self.server.dedup

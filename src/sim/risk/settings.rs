@@ -16,7 +16,7 @@
 //!   creates the second review at 4411 (12.531).
 
 use crate::sim::Surely;
-use crate::sim::params::{FieldError, Group, Kind, Opt, ParamDef, Problem, Raw, Schema};
+use crate::sim::params::{FieldError, Group, Kind, Param, ParamDef, Problem, Raw, Schema, choice};
 use crate::sim::time::Millis;
 
 /// The largest duration that is not a horizon, deadline or lease.
@@ -31,113 +31,108 @@ pub const MAX_SEED: u64 = u32::MAX as u64;
 /// The shortest scan interval; it bounds the workers' wakes per run.
 pub const MIN_SCAN_MS: u64 = 100;
 
-const fn opt(value: &'static str, label: &'static str) -> Opt {
-    Opt { value, label }
+choice! {
+    /// A pattern switch: follow the mode, or on or off whatever the mode.
+    pub enum Switch {
+        Auto("auto", "As the mode says"),
+        On("on", "On"),
+        Off("off", "Off"),
+    }
 }
 
-const SWITCH: Kind = Kind::Choice(&[opt("auto", "As the mode says"), opt("on", "On"), opt("off", "Off")]);
+const SWITCH: Kind = Kind::Choice(Switch::OPTIONS);
 
-pub static PRESET: ParamDef = ParamDef {
+pub static PRESET: Param<Preset> = Param::new(ParamDef {
     name: "preset",
     flag: "--preset",
     link: "preset",
     label: "Preset",
-    kind: Kind::Choice(&[
-        opt("incident", "The incident: a lost response and a retry"),
-        opt("same-request-key", "Same request_key twice (duplicate delivery)"),
-        opt("same-business-key", "Same order, new request_key (second click)"),
-        opt("lost-create-response", "Lost create response"),
-        opt("not-found-resend", "Lost create request: probe, claim, resend"),
-        opt("forged-order", "Forged order (another user's)"),
-        opt("overload", "Burst of calls (overload)"),
-        opt("worker-crash", "Worker crashes after resending"),
-        opt("random-faults", "Random faults from the seed"),
-    ]),
-    default: 0,
+    kind: Kind::Choice(Preset::OPTIONS),
+    default: Preset::Incident as u64,
     group: Group::Basics,
-};
-pub static MODE: ParamDef = ParamDef {
+});
+pub static MODE: Param<Mode> = Param::new(ParamDef {
     name: "mode",
     flag: "--mode",
     link: "mode",
     label: "Mode",
-    kind: Kind::Choice(&[opt("naive", "Naive"), opt("patterns", "Patterns")]),
-    default: 0,
+    kind: Kind::Choice(Mode::OPTIONS),
+    default: Mode::Naive as u64,
     group: Group::Basics,
-};
-pub static UNIQUE_REQUEST_KEY: ParamDef = ParamDef {
+});
+pub static UNIQUE_REQUEST_KEY: Param<Switch> = Param::new(ParamDef {
     name: "unique_request_key",
     flag: "--unique-request-key",
     link: "urk",
     label: "Unique request_key",
     kind: SWITCH,
-    default: 0,
+    default: Switch::Auto as u64,
     group: Group::Basics,
-};
-pub static UNIQUE_BUSINESS_KEY: ParamDef = ParamDef {
+});
+pub static UNIQUE_BUSINESS_KEY: Param<Switch> = Param::new(ParamDef {
     name: "unique_business_key",
     flag: "--unique-business-key",
     link: "ubk",
     label: "Unique business_key",
     kind: SWITCH,
-    default: 0,
+    default: Switch::Auto as u64,
     group: Group::Basics,
-};
-pub static TIMEOUT_IS_UNKNOWN: ParamDef = ParamDef {
+});
+pub static TIMEOUT_IS_UNKNOWN: Param<Switch> = Param::new(ParamDef {
     name: "timeout_is_unknown",
     flag: "--timeout-is-unknown",
     link: "unknown",
     label: "Timeout is UNKNOWN",
     kind: SWITCH,
-    default: 0,
+    default: Switch::Auto as u64,
     group: Group::Basics,
-};
-pub static IDEMPOTENT_CREATE: ParamDef = ParamDef {
+});
+pub static IDEMPOTENT_CREATE: Param<Switch> = Param::new(ParamDef {
     name: "idempotent_create",
     flag: "--idempotent-create",
     link: "idem",
     label: "Idempotent create",
     kind: SWITCH,
-    default: 0,
+    default: Switch::Auto as u64,
     group: Group::Basics,
-};
-pub static FIND_BY_KEY: ParamDef = ParamDef {
+});
+pub static FIND_BY_KEY: Param<Switch> = Param::new(ParamDef {
     name: "find_by_key",
     flag: "--find-by-key",
     link: "find",
     label: "FindByRequestKey",
     kind: SWITCH,
-    default: 0,
+    default: Switch::Auto as u64,
     group: Group::Basics,
-};
-pub static CAS: ParamDef = ParamDef {
+});
+pub static CAS: Param<Switch> = Param::new(ParamDef {
     name: "cas",
     flag: "--cas",
     link: "cas",
     label: "Compare-and-set claims",
     kind: SWITCH,
-    default: 0,
+    default: Switch::Auto as u64,
     group: Group::Basics,
-};
-pub static AUTHORIZE: ParamDef = ParamDef {
+});
+pub static AUTHORIZE: Param<Switch> = Param::new(ParamDef {
     name: "authorize",
     flag: "--authorize",
     link: "authz",
     label: "Authorization on the server",
     kind: SWITCH,
-    default: 0,
+    default: Switch::Auto as u64,
     group: Group::Basics,
-};
-pub static GATES: ParamDef = ParamDef {
+});
+pub static GATES: Param<Switch> = Param::new(ParamDef {
     name: "gates",
     flag: "--gates",
     link: "gates",
     label: "Concurrency gates",
     kind: SWITCH,
-    default: 0,
+    default: Switch::Auto as u64,
     group: Group::Basics,
-};
-pub static SEED: ParamDef = ParamDef {
+});
+pub static SEED: Param<u64> = Param::new(ParamDef {
     name: "seed",
     flag: "--seed",
     link: "seed",
@@ -145,8 +140,8 @@ pub static SEED: ParamDef = ParamDef {
     kind: Kind::Count { min: 0, max: MAX_SEED },
     default: 1,
     group: Group::Faults,
-};
-pub static BURST_CALLS: ParamDef = ParamDef {
+});
+pub static BURST_CALLS: Param<u64> = Param::new(ParamDef {
     name: "burst_calls",
     flag: "--burst-calls",
     link: "burst",
@@ -154,12 +149,12 @@ pub static BURST_CALLS: ParamDef = ParamDef {
     kind: Kind::Count { min: 1, max: MAX_BURST_CALLS },
     default: 200,
     group: Group::Faults,
-};
+});
 /// Workers wake forever, so runs end at a horizon. 30 s lets every preset
 /// settle with room to spare: the slowest, worker-crash with the patterns,
 /// is done at 11.77 s (its claim lease ends at 10 s), the overload burst at
 /// 6.7 s.
-pub static HORIZON: ParamDef = ParamDef {
+pub static HORIZON: Param<Millis> = Param::new(ParamDef {
     name: "horizon_ms",
     flag: "--horizon-ms",
     link: "horizon",
@@ -167,8 +162,8 @@ pub static HORIZON: ParamDef = ParamDef {
     kind: Kind::Millis { min: 1_000, max: MAX_LONG_MS },
     default: 30_000,
     group: Group::Advanced,
-};
-pub static CALL_TRANSIT: ParamDef = ParamDef {
+});
+pub static CALL_TRANSIT: Param<Millis> = Param::new(ParamDef {
     name: "call_transit_ms",
     flag: "--call-transit-ms",
     link: "transit",
@@ -176,8 +171,8 @@ pub static CALL_TRANSIT: ParamDef = ParamDef {
     kind: Kind::Millis { min: 0, max: 60_000 },
     default: 20,
     group: Group::Advanced,
-};
-pub static AUTH_POLICY: ParamDef = ParamDef {
+});
+pub static AUTH_POLICY: Param<Millis> = Param::new(ParamDef {
     name: "auth_policy_ms",
     flag: "--auth-policy-ms",
     link: "auth",
@@ -185,8 +180,8 @@ pub static AUTH_POLICY: ParamDef = ParamDef {
     kind: Kind::Millis { min: 0, max: 60_000 },
     default: 100,
     group: Group::Advanced,
-};
-pub static DB_STATEMENT: ParamDef = ParamDef {
+});
+pub static DB_STATEMENT: Param<Millis> = Param::new(ParamDef {
     name: "db_statement_ms",
     flag: "--db-statement-ms",
     link: "db",
@@ -194,8 +189,8 @@ pub static DB_STATEMENT: ParamDef = ParamDef {
     kind: Kind::Millis { min: 0, max: 60_000 },
     default: 1,
     group: Group::Advanced,
-};
-pub static CREATE: ParamDef = ParamDef {
+});
+pub static CREATE: Param<Millis> = Param::new(ParamDef {
     name: "create_ms",
     flag: "--create-ms",
     link: "create",
@@ -203,8 +198,8 @@ pub static CREATE: ParamDef = ParamDef {
     kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
     default: 410,
     group: Group::Advanced,
-};
-pub static FIND: ParamDef = ParamDef {
+});
+pub static FIND: Param<Millis> = Param::new(ParamDef {
     name: "find_ms",
     flag: "--find-ms",
     link: "findms",
@@ -212,8 +207,8 @@ pub static FIND: ParamDef = ParamDef {
     kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
     default: 100,
     group: Group::Advanced,
-};
-pub static DOWNSTREAM_TIMEOUT: ParamDef = ParamDef {
+});
+pub static DOWNSTREAM_TIMEOUT: Param<Millis> = Param::new(ParamDef {
     name: "downstream_timeout_ms",
     flag: "--downstream-timeout-ms",
     link: "dtimeout",
@@ -221,8 +216,8 @@ pub static DOWNSTREAM_TIMEOUT: ParamDef = ParamDef {
     kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
     default: 2_500,
     group: Group::Advanced,
-};
-pub static CLIENT_DEADLINE: ParamDef = ParamDef {
+});
+pub static CLIENT_DEADLINE: Param<Millis> = Param::new(ParamDef {
     name: "client_deadline_ms",
     flag: "--client-deadline-ms",
     link: "deadline",
@@ -230,8 +225,8 @@ pub static CLIENT_DEADLINE: ParamDef = ParamDef {
     kind: Kind::Millis { min: 1, max: MAX_LONG_MS },
     default: 5_000,
     group: Group::Advanced,
-};
-pub static POLL_INTERVAL: ParamDef = ParamDef {
+});
+pub static POLL_INTERVAL: Param<Millis> = Param::new(ParamDef {
     name: "poll_interval_ms",
     flag: "--poll-interval-ms",
     link: "poll",
@@ -239,8 +234,8 @@ pub static POLL_INTERVAL: ParamDef = ParamDef {
     kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
     default: 1_000,
     group: Group::Advanced,
-};
-pub static SCAN_INTERVAL: ParamDef = ParamDef {
+});
+pub static SCAN_INTERVAL: Param<Millis> = Param::new(ParamDef {
     name: "scan_interval_ms",
     flag: "--scan-interval-ms",
     link: "scan",
@@ -248,8 +243,8 @@ pub static SCAN_INTERVAL: ParamDef = ParamDef {
     kind: Kind::Millis { min: MIN_SCAN_MS, max: MAX_SPAN_MS },
     default: 1_000,
     group: Group::Advanced,
-};
-pub static WORKER_OFFSET: ParamDef = ParamDef {
+});
+pub static WORKER_OFFSET: Param<Millis> = Param::new(ParamDef {
     name: "worker_offset_ms",
     flag: "--worker-offset-ms",
     link: "offset",
@@ -257,8 +252,8 @@ pub static WORKER_OFFSET: ParamDef = ParamDef {
     kind: Kind::Millis { min: 0, max: MAX_SPAN_MS },
     default: 0,
     group: Group::Advanced,
-};
-pub static BACKOFF: ParamDef = ParamDef {
+});
+pub static BACKOFF: Param<Millis> = Param::new(ParamDef {
     name: "backoff_ms",
     flag: "--backoff-ms",
     link: "backoff",
@@ -266,8 +261,8 @@ pub static BACKOFF: ParamDef = ParamDef {
     kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
     default: 1_000,
     group: Group::Advanced,
-};
-pub static CLAIM_LEASE: ParamDef = ParamDef {
+});
+pub static CLAIM_LEASE: Param<Millis> = Param::new(ParamDef {
     name: "claim_lease_ms",
     flag: "--claim-lease-ms",
     link: "lease",
@@ -275,8 +270,8 @@ pub static CLAIM_LEASE: ParamDef = ParamDef {
     kind: Kind::Millis { min: 1, max: MAX_LONG_MS },
     default: 5_000,
     group: Group::Advanced,
-};
-pub static CONCURRENCY_CAP: ParamDef = ParamDef {
+});
+pub static CONCURRENCY_CAP: Param<u64> = Param::new(ParamDef {
     name: "concurrency_cap",
     flag: "--concurrency-cap",
     link: "cap",
@@ -284,8 +279,8 @@ pub static CONCURRENCY_CAP: ParamDef = ParamDef {
     kind: Kind::Count { min: 1, max: 1_000 },
     default: 8,
     group: Group::Advanced,
-};
-pub static QUEUE_CAPACITY: ParamDef = ParamDef {
+});
+pub static QUEUE_CAPACITY: Param<u64> = Param::new(ParamDef {
     name: "queue_capacity",
     flag: "--queue-capacity",
     link: "queue",
@@ -293,8 +288,8 @@ pub static QUEUE_CAPACITY: ParamDef = ParamDef {
     kind: Kind::Count { min: 0, max: 1_000 },
     default: 16,
     group: Group::Advanced,
-};
-pub static RISK_API_CAPACITY: ParamDef = ParamDef {
+});
+pub static RISK_API_CAPACITY: Param<u64> = Param::new(ParamDef {
     name: "risk_api_capacity",
     flag: "--risk-api-capacity",
     link: "apicap",
@@ -302,94 +297,65 @@ pub static RISK_API_CAPACITY: ParamDef = ParamDef {
     kind: Kind::Count { min: 1, max: 10_000 },
     default: 32,
     group: Group::Advanced,
-};
+});
 
 /// How many parameters the lab has.
 pub const PARAM_COUNT: usize = 28;
 
 /// Every parameter, in the order they are validated, listed and written.
 pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
-    &PRESET,
-    &MODE,
-    &UNIQUE_REQUEST_KEY,
-    &UNIQUE_BUSINESS_KEY,
-    &TIMEOUT_IS_UNKNOWN,
-    &IDEMPOTENT_CREATE,
-    &FIND_BY_KEY,
-    &CAS,
-    &AUTHORIZE,
-    &GATES,
-    &SEED,
-    &BURST_CALLS,
-    &HORIZON,
-    &CALL_TRANSIT,
-    &AUTH_POLICY,
-    &DB_STATEMENT,
-    &CREATE,
-    &FIND,
-    &DOWNSTREAM_TIMEOUT,
-    &CLIENT_DEADLINE,
-    &POLL_INTERVAL,
-    &SCAN_INTERVAL,
-    &WORKER_OFFSET,
-    &BACKOFF,
-    &CLAIM_LEASE,
-    &CONCURRENCY_CAP,
-    &QUEUE_CAPACITY,
-    &RISK_API_CAPACITY,
+    PRESET.def(),
+    MODE.def(),
+    UNIQUE_REQUEST_KEY.def(),
+    UNIQUE_BUSINESS_KEY.def(),
+    TIMEOUT_IS_UNKNOWN.def(),
+    IDEMPOTENT_CREATE.def(),
+    FIND_BY_KEY.def(),
+    CAS.def(),
+    AUTHORIZE.def(),
+    GATES.def(),
+    SEED.def(),
+    BURST_CALLS.def(),
+    HORIZON.def(),
+    CALL_TRANSIT.def(),
+    AUTH_POLICY.def(),
+    DB_STATEMENT.def(),
+    CREATE.def(),
+    FIND.def(),
+    DOWNSTREAM_TIMEOUT.def(),
+    CLIENT_DEADLINE.def(),
+    POLL_INTERVAL.def(),
+    SCAN_INTERVAL.def(),
+    WORKER_OFFSET.def(),
+    BACKOFF.def(),
+    CLAIM_LEASE.def(),
+    CONCURRENCY_CAP.def(),
+    QUEUE_CAPACITY.def(),
+    RISK_API_CAPACITY.def(),
 ];
 
-/// The scenario a run plays: RISK-MODEL.md's seven presets, plus a worker
-/// crash (the only way to see a claim lease end) and faults drawn from the
-/// seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Preset {
-    Incident,
-    SameRequestKey,
-    SameBusinessKey,
-    LostCreateResponse,
-    NotFoundResend,
-    ForgedOrder,
-    Overload,
-    WorkerCrash,
-    RandomFaults,
-}
-
-impl Preset {
-    pub const ALL: [Preset; 9] = [
-        Preset::Incident,
-        Preset::SameRequestKey,
-        Preset::SameBusinessKey,
-        Preset::LostCreateResponse,
-        Preset::NotFoundResend,
-        Preset::ForgedOrder,
-        Preset::Overload,
-        Preset::WorkerCrash,
-        Preset::RandomFaults,
-    ];
-
-    /// The parameter's value, e.g. "not-found-resend".
-    pub fn value(self) -> &'static str {
-        match PRESET.kind {
-            Kind::Choice(options) => options[self as usize].value,
-            _ => unreachable!("preset is a choice"),
-        }
+choice! {
+    /// The scenario a run plays: RISK-MODEL.md's seven presets, plus a
+    /// worker crash (the only way to see a claim lease end) and faults
+    /// drawn from the seed.
+    pub enum Preset {
+        Incident("incident", "The incident: a lost response and a retry"),
+        SameRequestKey("same-request-key", "Same request_key twice (duplicate delivery)"),
+        SameBusinessKey("same-business-key", "Same order, new request_key (second click)"),
+        LostCreateResponse("lost-create-response", "Lost create response"),
+        NotFoundResend("not-found-resend", "Lost create request: probe, claim, resend"),
+        ForgedOrder("forged-order", "Forged order (another user's)"),
+        Overload("overload", "Burst of calls (overload)"),
+        WorkerCrash("worker-crash", "Worker crashes after resending"),
+        RandomFaults("random-faults", "Random faults from the seed"),
     }
 }
 
-/// All patterns on, or all off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
-    Naive,
-    Patterns,
-}
-
-impl Mode {
-    pub fn value(self) -> &'static str {
-        match self {
-            Mode::Naive => "naive",
-            Mode::Patterns => "patterns",
-        }
+choice! {
+    /// All patterns on, or all off.
+    pub enum Mode {
+        Naive("naive", "Naive"),
+        Patterns("patterns", "Patterns"),
     }
 }
 
@@ -418,7 +384,7 @@ impl Pattern {
         Pattern::Gates,
     ];
 
-    pub fn param(self) -> &'static ParamDef {
+    pub fn param(self) -> &'static Param<Switch> {
         match self {
             Pattern::UniqueRequestKey => &UNIQUE_REQUEST_KEY,
             Pattern::UniqueBusinessKey => &UNIQUE_BUSINESS_KEY,
@@ -581,24 +547,24 @@ impl Schema for Settings {
 
     fn from_values(values: &[u64]) -> Result<Settings, FieldError> {
         let v: [u64; PARAM_COUNT] = values.try_into().surely("one value per parameter");
-        let at = |param: &ParamDef| v[PARAMS.iter().position(|p| p.name == param.name).expect("listed")];
-        let ms = |param: &ParamDef| Millis(at(param));
-        let mode = if at(&MODE) == 1 { Mode::Patterns } else { Mode::Naive };
+        let ms = |param: &Param<Millis>| Self::read(&v, param);
+        let count = |param: &Param<u64>| Self::read(&v, param);
+        let mode = Self::read(&v, &MODE);
         let mut switches = Switches::all(mode == Mode::Patterns);
         for pattern in Pattern::ALL {
-            match at(pattern.param()) {
-                1 => switches.set(pattern, true),
-                2 => switches.set(pattern, false),
-                _ => {}
+            match Self::read(&v, pattern.param()) {
+                Switch::On => switches.set(pattern, true),
+                Switch::Off => switches.set(pattern, false),
+                Switch::Auto => {}
             }
         }
-        if at(&WORKER_OFFSET) >= at(&SCAN_INTERVAL) {
+        if ms(&WORKER_OFFSET) >= ms(&SCAN_INTERVAL) {
             return Err(FieldError::new(
                 &WORKER_OFFSET,
-                at(&WORKER_OFFSET).to_string(),
+                ms(&WORKER_OFFSET).ms().to_string(),
                 Problem::Conflict(format!(
                     "less than the scan interval ({} ms), so both workers wake once per interval",
-                    at(&SCAN_INTERVAL)
+                    ms(&SCAN_INTERVAL).ms()
                 )),
             ));
         }
@@ -611,7 +577,11 @@ impl Schema for Settings {
         let replica = ReplicaConfig {
             auth_policy: ms(&AUTH_POLICY),
             downstream_timeout: ms(&DOWNSTREAM_TIMEOUT),
-            gates: Gates { on: switches.gates, cap: at(&CONCURRENCY_CAP) as u32, queue: at(&QUEUE_CAPACITY) as u32 },
+            gates: Gates {
+                on: switches.gates,
+                cap: count(&CONCURRENCY_CAP) as u32,
+                queue: count(&QUEUE_CAPACITY) as u32,
+            },
             authorize: switches.authorize,
             timeout_is_unknown: switches.timeout_is_unknown,
             find_by_key: switches.find_by_key,
@@ -624,7 +594,7 @@ impl Schema for Settings {
         let risk_api = RiskApiConfig {
             create: ms(&CREATE),
             find: ms(&FIND),
-            capacity: at(&RISK_API_CAPACITY) as u32,
+            capacity: count(&RISK_API_CAPACITY) as u32,
             idempotent_create: switches.idempotent_create,
             caller_timeout: ms(&DOWNSTREAM_TIMEOUT),
         };
@@ -639,11 +609,11 @@ impl Schema for Settings {
         };
         Ok(Settings {
             values: v,
-            preset: Preset::ALL[at(&PRESET) as usize],
+            preset: Self::read(&v, &PRESET),
             mode,
             switches,
-            seed: at(&SEED),
-            burst_calls: at(&BURST_CALLS) as u32,
+            seed: count(&SEED),
+            burst_calls: count(&BURST_CALLS) as u32,
             horizon: ms(&HORIZON),
             agent,
             replica,
@@ -683,7 +653,7 @@ impl Settings {
 
     /// The canonical text of one parameter, as flags spell it.
     pub fn text(&self, param: &ParamDef) -> String {
-        param.format(self.get(param))
+        self.text_of(param)
     }
 }
 

@@ -4,7 +4,7 @@
 use crate::sim::Surely;
 use serde::Serialize;
 
-use crate::sim::params::{FieldError, Group, InOrder, Kind, Opt, ParamDef, Problem, Raw, Schema};
+use crate::sim::params::{FieldError, Group, InOrder, Kind, Param, ParamDef, Problem, Raw, Schema, choice};
 
 /// The most clients a run may have.
 pub const MAX_CLIENTS: u64 = 100_000;
@@ -16,10 +16,6 @@ pub const MAX_QUEUE: u64 = 100_000;
 /// Seeds stay within what a browser's numbers hold exactly (2^53 - 1), so a
 /// seed survives a link and a JSON file unchanged.
 pub const MAX_SEED: u64 = (1 << 53) - 1;
-
-const fn opt(value: &'static str, label: &'static str) -> Opt {
-    Opt { value, label }
-}
 
 const fn param(
     name: &'static str,
@@ -33,42 +29,54 @@ const fn param(
     ParamDef { name, flag, link, label, kind, default, group }
 }
 
-pub static WORKLOAD: ParamDef = param(
+pub static WORKLOAD: Param<Workload> = Param::new(param(
     "workload",
     "--workload",
     "workload",
     "Workload",
-    Kind::Choice(&[
-        opt("overload", "Overloaded server with timeouts"),
-        opt("occ", "Optimistic concurrency (the AWS experiment)"),
-    ]),
+    Kind::Choice(Workload::OPTIONS),
     0,
     Group::Basics,
-);
-pub static CLIENTS: ParamDef =
-    param("clients", "--clients", "clients", "Clients", Kind::Count { min: 1, max: MAX_CLIENTS }, 4_000, Group::Basics);
-pub static ALGORITHM: ParamDef = param(
+));
+pub static CLIENTS: Param<u64> = Param::new(param(
+    "clients",
+    "--clients",
+    "clients",
+    "Clients",
+    Kind::Count { min: 1, max: MAX_CLIENTS },
+    4_000,
+    Group::Basics,
+));
+pub static ALGORITHM: Param<Algorithm> = Param::new(param(
     "algorithm",
     "--algorithm",
     "algo",
     "Backoff algorithm",
-    Kind::Choice(&[
-        opt("none", "No backoff"),
-        opt("exponential", "Exponential, no jitter"),
-        opt("full", "Exponential, full jitter"),
-        opt("equal", "Exponential, equal jitter"),
-        opt("decorrelated", "Decorrelated jitter"),
-    ]),
+    Kind::Choice(Algorithm::OPTIONS),
     0,
     Group::Basics,
-);
-pub static BASE: ParamDef =
-    param("base_ms", "--base-ms", "base", "Backoff base", Kind::Millis { min: 1, max: 60_000 }, 5, Group::Basics);
-pub static CAP: ParamDef =
-    param("cap_ms", "--cap-ms", "cap", "Backoff cap", Kind::Millis { min: 1, max: 600_000 }, 2_000, Group::Basics);
-pub static SEED: ParamDef =
-    param("seed", "--seed", "seed", "Seed", Kind::Count { min: 0, max: MAX_SEED }, 1, Group::Basics);
-pub static NET_MEAN: ParamDef = param(
+));
+pub static BASE: Param<u64> = Param::new(param(
+    "base_ms",
+    "--base-ms",
+    "base",
+    "Backoff base",
+    Kind::Millis { min: 1, max: 60_000 },
+    5,
+    Group::Basics,
+));
+pub static CAP: Param<u64> = Param::new(param(
+    "cap_ms",
+    "--cap-ms",
+    "cap",
+    "Backoff cap",
+    Kind::Millis { min: 1, max: 600_000 },
+    2_000,
+    Group::Basics,
+));
+pub static SEED: Param<u64> =
+    Param::new(param("seed", "--seed", "seed", "Seed", Kind::Count { min: 0, max: MAX_SEED }, 1, Group::Basics));
+pub static NET_MEAN: Param<u64> = Param::new(param(
     "net_mean_us",
     "--net-mean-us",
     "netmean",
@@ -76,8 +84,8 @@ pub static NET_MEAN: ParamDef = param(
     Kind::Count { min: 0, max: 10_000_000 },
     10_000,
     Group::Advanced,
-);
-pub static NET_SD: ParamDef = param(
+));
+pub static NET_SD: Param<u64> = Param::new(param(
     "net_sd_us",
     "--net-sd-us",
     "netsd",
@@ -85,21 +93,17 @@ pub static NET_SD: ParamDef = param(
     Kind::Count { min: 0, max: 10_000_000 },
     2_000,
     Group::Advanced,
-);
-pub static ARRIVALS: ParamDef = param(
+));
+pub static ARRIVALS: Param<Arrivals> = Param::new(param(
     "arrivals",
     "--arrivals",
     "arrivals",
     "Arrivals",
-    Kind::Choice(&[
-        opt("poisson", "Poisson at a rate"),
-        opt("uniform", "Uniform over a window"),
-        opt("all-at-once", "All at once"),
-    ]),
+    Kind::Choice(Arrivals::OPTIONS),
     0,
     Group::Basics,
-);
-pub static RATE: ParamDef = param(
+));
+pub static RATE: Param<u64> = Param::new(param(
     "rate_per_s",
     "--rate",
     "rate",
@@ -107,8 +111,8 @@ pub static RATE: ParamDef = param(
     Kind::Count { min: 1, max: 1_000_000 },
     400,
     Group::Basics,
-);
-pub static WINDOW: ParamDef = param(
+));
+pub static WINDOW: Param<u64> = Param::new(param(
     "window_ms",
     "--window-ms",
     "window",
@@ -116,10 +120,17 @@ pub static WINDOW: ParamDef = param(
     Kind::Millis { min: 0, max: 3_600_000 },
     10_000,
     Group::Basics,
-);
-pub static SPIKE: ParamDef =
-    param("spike", "--spike", "spike", "Spike multiplier", Kind::Count { min: 1, max: 100 }, 3, Group::Basics);
-pub static SPIKE_START: ParamDef = param(
+));
+pub static SPIKE: Param<u64> = Param::new(param(
+    "spike",
+    "--spike",
+    "spike",
+    "Spike multiplier",
+    Kind::Count { min: 1, max: 100 },
+    3,
+    Group::Basics,
+));
+pub static SPIKE_START: Param<u64> = Param::new(param(
     "spike_start_ms",
     "--spike-start-ms",
     "spikeat",
@@ -127,8 +138,8 @@ pub static SPIKE_START: ParamDef = param(
     Kind::Millis { min: 0, max: 3_600_000 },
     2_000,
     Group::Basics,
-);
-pub static SPIKE_LENGTH: ParamDef = param(
+));
+pub static SPIKE_LENGTH: Param<u64> = Param::new(param(
     "spike_ms",
     "--spike-ms",
     "spikelen",
@@ -136,8 +147,8 @@ pub static SPIKE_LENGTH: ParamDef = param(
     Kind::Millis { min: 0, max: 3_600_000 },
     1_000,
     Group::Basics,
-);
-pub static CONCURRENCY: ParamDef = param(
+));
+pub static CONCURRENCY: Param<u64> = Param::new(param(
     "concurrency",
     "--concurrency",
     "conc",
@@ -145,19 +156,26 @@ pub static CONCURRENCY: ParamDef = param(
     Kind::Count { min: 1, max: 10_000 },
     10,
     Group::Basics,
-);
-pub static QUEUE: ParamDef =
-    param("queue", "--queue", "queue", "Queue capacity", Kind::Count { min: 0, max: MAX_QUEUE }, 2_000, Group::Basics);
-pub static EXEC_DIST: ParamDef = param(
+));
+pub static QUEUE: Param<u64> = Param::new(param(
+    "queue",
+    "--queue",
+    "queue",
+    "Queue capacity",
+    Kind::Count { min: 0, max: MAX_QUEUE },
+    2_000,
+    Group::Basics,
+));
+pub static EXEC_DIST: Param<ExecTime> = Param::new(param(
     "exec",
     "--exec",
     "execdist",
     "Execution time",
-    Kind::Choice(&[opt("fixed", "Fixed"), opt("exponential", "Exponential")]),
+    Kind::Choice(ExecTime::OPTIONS),
     1,
     Group::Basics,
-);
-pub static EXEC: ParamDef = param(
+));
+pub static EXEC: Param<u64> = Param::new(param(
     "exec_ms",
     "--exec-ms",
     "exec",
@@ -165,8 +183,8 @@ pub static EXEC: ParamDef = param(
     Kind::Millis { min: 1, max: 600_000 },
     20,
     Group::Basics,
-);
-pub static TIMEOUT: ParamDef = param(
+));
+pub static TIMEOUT: Param<u64> = Param::new(param(
     "timeout_ms",
     "--timeout-ms",
     "timeout",
@@ -174,8 +192,8 @@ pub static TIMEOUT: ParamDef = param(
     Kind::Millis { min: 1, max: 600_000 },
     500,
     Group::Basics,
-);
-pub static MAX_ATTEMPTS: ParamDef = param(
+));
+pub static MAX_ATTEMPTS: Param<u64> = Param::new(param(
     "max_attempts",
     "--max-attempts",
     "attempts",
@@ -183,17 +201,10 @@ pub static MAX_ATTEMPTS: ParamDef = param(
     Kind::Count { min: 1, max: 10 },
     4,
     Group::Basics,
-);
-pub static KEY: ParamDef = param(
-    "key",
-    "--key",
-    "key",
-    "Retry key",
-    Kind::Choice(&[opt("per-attempt", "New key for every attempt"), opt("stable", "Reuse the intent's key")]),
-    0,
-    Group::Faults,
-);
-pub static DEDUP: ParamDef = param(
+));
+pub static KEY: Param<KeyMode> =
+    Param::new(param("key", "--key", "key", "Retry key", Kind::Choice(KeyMode::OPTIONS), 0, Group::Faults));
+pub static DEDUP: Param<bool> = Param::new(param(
     "dedup",
     "--dedup",
     "dedup",
@@ -201,8 +212,8 @@ pub static DEDUP: ParamDef = param(
     Kind::Switch { off: "off", on: "on" },
     0,
     Group::Faults,
-);
-pub static RETENTION: ParamDef = param(
+));
+pub static RETENTION: Param<u64> = Param::new(param(
     "retention_ms",
     "--retention-ms",
     "retention",
@@ -210,21 +221,10 @@ pub static RETENTION: ParamDef = param(
     Kind::Millis { min: 0, max: 86_400_000 },
     3_600_000,
     Group::Faults,
-);
-pub static BUDGET: ParamDef = param(
-    "budget",
-    "--budget",
-    "budget",
-    "Retry budget",
-    Kind::Choice(&[
-        opt("none", "None"),
-        opt("token-bucket", "AWS SDK token bucket"),
-        opt("grpc", "gRPC retry throttling"),
-    ]),
-    0,
-    Group::Faults,
-);
-pub static TRANSIT: ParamDef = param(
+));
+pub static BUDGET: Param<Budget> =
+    Param::new(param("budget", "--budget", "budget", "Retry budget", Kind::Choice(Budget::OPTIONS), 0, Group::Faults));
+pub static TRANSIT: Param<u64> = Param::new(param(
     "transit_ms",
     "--transit-ms",
     "transit",
@@ -232,8 +232,8 @@ pub static TRANSIT: ParamDef = param(
     Kind::Millis { min: 0, max: 60_000 },
     1,
     Group::Advanced,
-);
-pub static BUCKET: ParamDef = param(
+));
+pub static BUCKET: Param<u64> = Param::new(param(
     "bucket_ms",
     "--bucket-ms",
     "bucket",
@@ -241,8 +241,8 @@ pub static BUCKET: ParamDef = param(
     Kind::Millis { min: 10, max: 600_000 },
     250,
     Group::Advanced,
-);
-pub static HORIZON: ParamDef = param(
+));
+pub static HORIZON: Param<u64> = Param::new(param(
     "horizon_ms",
     "--horizon-ms",
     "horizon",
@@ -250,84 +250,91 @@ pub static HORIZON: ParamDef = param(
     Kind::Millis { min: 1_000, max: 86_400_000 },
     3_600_000,
     Group::Advanced,
-);
+));
 
 pub static PARAMS: [&ParamDef; 27] = [
-    &WORKLOAD,
-    &CLIENTS,
-    &ALGORITHM,
-    &BASE,
-    &CAP,
-    &SEED,
-    &NET_MEAN,
-    &NET_SD,
-    &ARRIVALS,
-    &RATE,
-    &WINDOW,
-    &SPIKE,
-    &SPIKE_START,
-    &SPIKE_LENGTH,
-    &CONCURRENCY,
-    &QUEUE,
-    &EXEC_DIST,
-    &EXEC,
-    &TIMEOUT,
-    &MAX_ATTEMPTS,
-    &KEY,
-    &DEDUP,
-    &RETENTION,
-    &BUDGET,
-    &TRANSIT,
-    &BUCKET,
-    &HORIZON,
+    WORKLOAD.def(),
+    CLIENTS.def(),
+    ALGORITHM.def(),
+    BASE.def(),
+    CAP.def(),
+    SEED.def(),
+    NET_MEAN.def(),
+    NET_SD.def(),
+    ARRIVALS.def(),
+    RATE.def(),
+    WINDOW.def(),
+    SPIKE.def(),
+    SPIKE_START.def(),
+    SPIKE_LENGTH.def(),
+    CONCURRENCY.def(),
+    QUEUE.def(),
+    EXEC_DIST.def(),
+    EXEC.def(),
+    TIMEOUT.def(),
+    MAX_ATTEMPTS.def(),
+    KEY.def(),
+    DEDUP.def(),
+    RETENTION.def(),
+    BUDGET.def(),
+    TRANSIT.def(),
+    BUCKET.def(),
+    HORIZON.def(),
 ];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Workload {
-    Overload,
-    Occ,
-}
-
-/// The five backoff algorithms of the AWS experiment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    None,
-    Exponential,
-    Full,
-    Equal,
-    Decorrelated,
-}
-
-impl Algorithm {
-    pub const ALL: [Algorithm; 5] =
-        [Algorithm::None, Algorithm::Exponential, Algorithm::Full, Algorithm::Equal, Algorithm::Decorrelated];
-
-    pub fn name(self) -> &'static str {
-        match ALGORITHM.kind {
-            Kind::Choice(options) => options[self as usize].value,
-            _ => unreachable!("algorithm is a choice"),
-        }
+choice! {
+    pub enum Workload {
+        Overload("overload", "Overloaded server with timeouts"),
+        Occ("occ", "Optimistic concurrency (the AWS experiment)"),
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Arrivals {
-    Poisson,
-    Uniform,
-    AllAtOnce,
+choice! {
+    /// The five backoff algorithms of the AWS experiment.
+    pub enum Algorithm {
+        None("none", "No backoff"),
+        Exponential("exponential", "Exponential, no jitter"),
+        Full("full", "Exponential, full jitter"),
+        Equal("equal", "Exponential, equal jitter"),
+        Decorrelated("decorrelated", "Decorrelated jitter"),
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExecTime {
-    Fixed,
-    Exponential,
+impl Algorithm {
+    pub fn name(self) -> &'static str {
+        self.value()
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Budget {
-    None,
-    TokenBucket,
-    Grpc,
+choice! {
+    pub enum Arrivals {
+        Poisson("poisson", "Poisson at a rate"),
+        Uniform("uniform", "Uniform over a window"),
+        AllAtOnce("all-at-once", "All at once"),
+    }
+}
+
+choice! {
+    pub enum ExecTime {
+        Fixed("fixed", "Fixed"),
+        Exponential("exponential", "Exponential"),
+    }
+}
+
+choice! {
+    /// Whether a retry reuses its intent's key.
+    pub enum KeyMode {
+        PerAttempt("per-attempt", "New key for every attempt"),
+        Stable("stable", "Reuse the intent's key"),
+    }
+}
+
+choice! {
+    pub enum Budget {
+        None("none", "None"),
+        TokenBucket("token-bucket", "AWS SDK token bucket"),
+        Grpc("grpc", "gRPC retry throttling"),
+    }
 }
 
 /// How a client retries: the algorithm with its base and cap, in µs.
@@ -398,8 +405,8 @@ impl Schema for StormSettings {
 
     fn from_values(values: &[u64]) -> Result<StormSettings, FieldError> {
         let v: [u64; 27] = values.try_into().surely("one value per parameter");
-        let at = |p: &ParamDef| v[PARAMS.iter().position(|q| q.name == p.name).expect("listed")];
-        let us = |p: &ParamDef| at(p).saturating_mul(1000);
+        let at = |p: &Param<u64>| Self::read(&v, p);
+        let us = |p: &Param<u64>| at(p).saturating_mul(1000);
         if at(&CAP) < at(&BASE) {
             return Err(FieldError::new(
                 &CAP,
@@ -407,24 +414,24 @@ impl Schema for StormSettings {
                 Problem::Conflict(format!("at least the backoff base ({} ms)", at(&BASE))),
             ));
         }
-        if at(&WORKLOAD) == 1 && at(&CLIENTS) > MAX_OCC_CLIENTS {
+        let workload = Self::read(&v, &WORKLOAD);
+        if workload == Workload::Occ && at(&CLIENTS) > MAX_OCC_CLIENTS {
             return Err(FieldError::new(
                 &CLIENTS,
                 at(&CLIENTS).to_string(),
                 Problem::Conflict(format!("at most {MAX_OCC_CLIENTS} clients with the occ workload")),
             ));
         }
-        let backoff =
-            Backoff { algorithm: Algorithm::ALL[at(&ALGORITHM) as usize], base_us: us(&BASE), cap_us: us(&CAP) };
+        let backoff = Backoff { algorithm: Self::read(&v, &ALGORITHM), base_us: us(&BASE), cap_us: us(&CAP) };
         let clients = at(&CLIENTS) as u32;
         Ok(StormSettings {
             values: v,
-            workload: if at(&WORKLOAD) == 0 { Workload::Overload } else { Workload::Occ },
+            workload,
             seed: at(&SEED),
             occ: OccConfig { clients, backoff, net_mean_us: at(&NET_MEAN), net_sd_us: at(&NET_SD) },
             arrivals: ArrivalConfig {
                 clients,
-                pattern: [Arrivals::Poisson, Arrivals::Uniform, Arrivals::AllAtOnce][at(&ARRIVALS) as usize],
+                pattern: Self::read(&v, &ARRIVALS),
                 rate_per_s: at(&RATE),
                 window_us: us(&WINDOW),
                 spike: at(&SPIKE),
@@ -435,15 +442,15 @@ impl Schema for StormSettings {
                 backoff,
                 timeout_us: us(&TIMEOUT),
                 max_attempts: at(&MAX_ATTEMPTS) as u32,
-                stable_key: at(&KEY) == 1,
-                budget: [Budget::None, Budget::TokenBucket, Budget::Grpc][at(&BUDGET) as usize],
+                stable_key: Self::read(&v, &KEY) == KeyMode::Stable,
+                budget: Self::read(&v, &BUDGET),
             },
             server: ServerConfig {
                 concurrency: at(&CONCURRENCY) as u32,
                 queue: at(&QUEUE) as u32,
-                exec: if at(&EXEC_DIST) == 0 { ExecTime::Fixed } else { ExecTime::Exponential },
+                exec: Self::read(&v, &EXEC_DIST),
                 exec_us: us(&EXEC),
-                dedup: at(&DEDUP) == 1,
+                dedup: Self::read(&v, &DEDUP),
                 retention_us: us(&RETENTION),
             },
             transit_us: us(&TRANSIT),

@@ -6,9 +6,7 @@
 
 use leptos::prelude::*;
 
-use crate::sim::params::Kind;
 use crate::sim::risk::Preset;
-use crate::sim::risk::settings::PRESET;
 use crate::view::risk::html::preset_buttons;
 #[cfg(not(feature = "lite"))]
 use crate::view::risk::html::question_card;
@@ -22,10 +20,7 @@ use super::state::Risk;
 
 /// The preset's title, as the Preset select words it.
 fn title(preset: Preset) -> &'static str {
-    match PRESET.kind {
-        Kind::Choice(options) => options[preset as usize].label,
-        _ => preset.value(),
-    }
+    preset.label()
 }
 
 /// Moves focus to the question's heading once it is drawn, so the question

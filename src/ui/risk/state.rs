@@ -218,7 +218,7 @@ impl Risk {
             Mode::Patterns => 1,
         };
         let mut pairs: Vec<(&'static ParamDef, u64)> = vec![(&MODE, value)];
-        pairs.extend(Pattern::ALL.iter().map(|p| (p.param(), 0)));
+        pairs.extend(Pattern::ALL.iter().map(|p| (p.param().def(), 0)));
         for (param, value) in pairs {
             match settings.with(param, value) {
                 Ok(s) => settings = s,
@@ -275,9 +275,8 @@ impl Risk {
     /// differences would give the answer away.
     pub fn start_question(&self, preset: Preset) {
         self.compare.close();
-        let index = Preset::ALL.iter().position(|p| *p == preset).unwrap_or(0) as u64;
         ask_on_replay(*self, self.question, preset, || {
-            self.settings().with(&PRESET, index).is_ok_and(|settings| self.apply(settings))
+            self.settings().set(&PRESET, preset).is_ok_and(|settings| self.apply(settings))
         });
     }
 

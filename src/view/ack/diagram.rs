@@ -526,11 +526,12 @@ mod tests {
 
     #[test]
     fn bars_that_overlap_in_time_get_rows_of_their_own() {
-        for pairs in [
+        let all: [Vec<(&'static ParamDef, &str)>; 3] = [
             vec![(&FAULT, "none"), (&DEDUP, "off"), (&TIMEOUT, "1000"), (&EXEC, "2500")],
             vec![(&KEY, "per-attempt")],
             vec![(&FAULT, "none"), (&TIMEOUT, "1000"), (&LEASE, "1500")],
-        ] {
+        ];
+        for pairs in all {
             let d = diagram(&run(&pairs));
             let bars: Vec<(f64, f64, f64, f64)> = d
                 .items

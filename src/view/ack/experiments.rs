@@ -73,7 +73,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "lost-ack-no-dedup",
         title: "Lost acknowledgement, deduplication off",
-        setup: &[(&DEDUP, "off")],
+        setup: &[(DEDUP.def(), "off")],
         question: Question::Increments,
         why: "The retry looks exactly like the first request, and without deduplication the server executes it \
               again. The client reports {outcome} once, yet the ledger holds {counter} increments: the client's \
@@ -82,7 +82,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "key-per-attempt",
         title: "A new key for every attempt",
-        setup: &[(&KEY, "per-attempt")],
+        setup: &[(KEY.def(), "per-attempt")],
         question: Question::Increments,
         why: "Deduplication is on, but each attempt carries a fresh key, so the retry's key has no stored result \
               and the server executes it as new work: {counter} increments, {hits} deduplication hits. A key must \
@@ -91,7 +91,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "retention-zero",
         title: "Retention zero",
-        setup: &[(&RETENTION, "0")],
+        setup: &[(RETENTION.def(), "0")],
         question: Question::Increments,
         why: "The result is stored but expires the instant it commits, so the retry finds nothing to replay and \
               executes again: {counter} increments. Retention must outlast the client's whole retry schedule.",
@@ -99,7 +99,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "lose-all-dedup",
         title: "Every success lost, deduplication on",
-        setup: &[(&FAULT, "lose-all")],
+        setup: &[(FAULT.def(), "lose-all")],
         question: Question::Outcome,
         why: "Every success response, replays included, is lost. After {attempts} attempts the client gives up \
               ({outcome}) without knowing what happened, while the ledger holds {counter} increment: the intent \
@@ -108,7 +108,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "lose-all-no-dedup",
         title: "Every success lost, deduplication off",
-        setup: &[(&FAULT, "lose-all"), (&DEDUP, "off")],
+        setup: &[(FAULT.def(), "lose-all"), (DEDUP.def(), "off")],
         question: Question::Increments,
         why: "Each of the {attempts} attempts executes and each acknowledgement is lost: {counter} increments, \
               and the client still reports {outcome}. Retries without deduplication multiply effects.",
@@ -116,7 +116,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "first-503",
         title: "First attempt gets 503",
-        setup: &[(&FAULT, "first-503")],
+        setup: &[(FAULT.def(), "first-503")],
         question: Question::Increments,
         why: "A 503 means the server did nothing, so retrying is safe: the second attempt executes once and is \
               acknowledged. {counter} increment, outcome {outcome}.",
@@ -124,7 +124,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "reject-400",
         title: "Input rejected with 400",
-        setup: &[(&FAULT, "reject-400")],
+        setup: &[(FAULT.def(), "reject-400")],
         question: Question::Outcome,
         why: "A 400 says the request itself is wrong; sending it again cannot help, so the client stops at once: \
               outcome {outcome}, {attempts} attempt, {counter} increments.",
@@ -132,7 +132,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "timeout-short-no-dedup",
         title: "Timeout shorter than execution, deduplication off",
-        setup: &[(&FAULT, "none"), (&DEDUP, "off"), (&TIMEOUT, "1000"), (&EXEC, "2500")],
+        setup: &[(FAULT.def(), "none"), (DEDUP.def(), "off"), (TIMEOUT.def(), "1000"), (EXEC.def(), "2500")],
         question: Question::Increments,
         why: "Nothing is lost, yet every attempt times out before the server can finish, and the server keeps \
               working after the client stops waiting. The client gives up ({outcome}) while {counter} operations \
@@ -141,7 +141,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "timeout-short-dedup",
         title: "Timeout shorter than execution, deduplication on",
-        setup: &[(&FAULT, "none"), (&TIMEOUT, "1000"), (&EXEC, "2500")],
+        setup: &[(FAULT.def(), "none"), (TIMEOUT.def(), "1000"), (EXEC.def(), "2500")],
         question: Question::Increments,
         why: "The retry arrives while the first operation is still running under the same key, so it joins that \
               operation instead of starting another: {counter} increment, {hits} deduplication hit, outcome \
@@ -150,7 +150,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "crash-after-effect-memory",
         title: "Crash after the effect, in-memory store",
-        setup: &[(&FAULT, "none"), (&CRASH, "after-effect")],
+        setup: &[(FAULT.def(), "none"), (CRASH.def(), "after-effect")],
         question: Question::Increments,
         why: "The server applied the increment, then crashed before storing the result, and an in-memory store \
               forgets every key in a crash. The retry finds nothing and executes again: {counter} increments, and \
@@ -159,7 +159,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "crash-after-effect-atomic",
         title: "Crash after the effect, durable atomic store",
-        setup: &[(&FAULT, "none"), (&CRASH, "after-effect"), (&STORE, "durable-atomic")],
+        setup: &[(FAULT.def(), "none"), (CRASH.def(), "after-effect"), (STORE.def(), "durable-atomic")],
         question: Question::Increments,
         why: "The effect and the stored result are one transaction in a durable store, so the crash cannot fall \
               between them. The retry is answered from the store: {counter} increment, {hits} deduplication hit, \
@@ -168,7 +168,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "orphan-no-lease",
         title: "Orphaned reservation, no lease",
-        setup: &[(&FAULT, "none"), (&CRASH, "after-effect"), (&STORE, "durable-separate")],
+        setup: &[(FAULT.def(), "none"), (CRASH.def(), "after-effect"), (STORE.def(), "durable-separate")],
         question: Question::Outcome,
         why: "The durable store kept the key's reservation, but the operation that held it died in the crash. \
               Every retry joins a dead operation and waits for an answer that never comes: {hits} deduplication \
@@ -177,7 +177,12 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "orphan-with-lease",
         title: "Orphaned reservation with a 5 s lease",
-        setup: &[(&FAULT, "none"), (&CRASH, "after-effect"), (&STORE, "durable-separate"), (&LEASE, "5000")],
+        setup: &[
+            (FAULT.def(), "none"),
+            (CRASH.def(), "after-effect"),
+            (STORE.def(), "durable-separate"),
+            (LEASE.def(), "5000"),
+        ],
         question: Question::Increments,
         why: "The lease lets the orphaned reservation go at 5.00 s, so a later retry reserves the key afresh and \
               executes. The client reports {outcome}, but the first increment was applied before the crash: \
@@ -187,7 +192,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "short-lease",
         title: "A lease shorter than the work",
-        setup: &[(&FAULT, "none"), (&TIMEOUT, "1000"), (&LEASE, "1500")],
+        setup: &[(FAULT.def(), "none"), (TIMEOUT.def(), "1000"), (LEASE.def(), "1500")],
         question: Question::Increments,
         why: "Nothing fails: no lost response, no crash. But the lease ends at 1.50 s while the operation still \
               runs, so the retry at 2.00 s reserves the key again and executes a second time: {counter} \
@@ -196,7 +201,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "payload-changed-checked",
         title: "Changed payload, fingerprint checked",
-        setup: &[(&PAYLOAD, "changed")],
+        setup: &[(PAYLOAD.def(), "changed")],
         question: Question::Outcome,
         why: "The retry rebuilt its body (payload B) but kept the key of payload A. The server compares \
               fingerprints and answers 422, which is final: outcome {outcome_reason}, {counter} increment. The bug \
@@ -205,7 +210,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "payload-changed-unchecked",
         title: "Changed payload, no fingerprint check",
-        setup: &[(&PAYLOAD, "changed"), (&FINGERPRINT, "off")],
+        setup: &[(PAYLOAD.def(), "changed"), (FINGERPRINT.def(), "off")],
         question: Question::Outcome,
         why: "Without a fingerprint check the server replays payload A's stored result to a request carrying B: \
               the client reports {outcome}, {mismatched} mismatched hit, and believes B was applied while the \
@@ -214,7 +219,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         id: "join-vs-409",
         title: "Duplicate in flight: 409 instead of joining",
-        setup: &[(&FAULT, "none"), (&TIMEOUT, "1000"), (&IN_FLIGHT, "reject-409")],
+        setup: &[(FAULT.def(), "none"), (TIMEOUT.def(), "1000"), (IN_FLIGHT.def(), "reject-409")],
         question: Question::Attempts,
         why: "The retry arrives while the first operation still runs. Answered 409, it backs off and comes back \
               for the stored result: {attempts} attempts, {conflicts} conflict, acknowledged at {outcome_at}. With \

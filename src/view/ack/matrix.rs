@@ -40,7 +40,7 @@ pub fn crash_matrix(base: &Settings) -> Vec<Vec<Option<Cell>>> {
             StoreKind::ALL
                 .into_iter()
                 .map(|store| {
-                    let settings = base.with(&CRASH, crash as u64).and_then(|s| s.with(&STORE, store as u64)).ok()?;
+                    let settings = base.set(&CRASH, crash).and_then(|s| s.set(&STORE, store)).ok()?;
                     let run = Run::simulate(&settings).ok()?;
                     let s = run.summary();
                     Some(Cell {

@@ -90,7 +90,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "spike-jitter",
         title: "The same spike with full jitter",
-        setup: &[(&ALGORITHM, "full"), (&BASE, "100"), (&CAP, "5000")],
+        setup: &[(ALGORITHM.def(), "full"), (BASE.def(), "100"), (CAP.def(), "5000")],
         question: Some(Question::Recovers),
         why: "Jitter spreads the retries out in time but does not make them fewer: every timed-out attempt still \
               comes back, {retries} retries in all, and the server stayed over capacity for {saturated} after the \
@@ -99,7 +99,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "token-bucket",
         title: "The same spike with a token bucket",
-        setup: &[(&BUDGET, "token-bucket")],
+        setup: &[(BUDGET.def(), "token-bucket")],
         question: Some(Question::Recovers),
         why: "The shared bucket pays 10 tokens for a retry after a timeout and earns 1 per success; once the spike \
               drains it, clients stop retrying. Only {retries} retries were sent, and the server was over capacity \
@@ -108,7 +108,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "dedup",
         title: "Deduplication with stable keys",
-        setup: &[(&DEDUP, "on"), (&KEY, "stable")],
+        setup: &[(DEDUP.def(), "on"), (KEY.def(), "stable")],
         question: Some(Question::Duplicates),
         why: "Each retry carries its intent's key, so the server joins it to the operation already queued or \
               running instead of adding work: {duplicates} duplicate effects, an amplification of {amplification}, \
@@ -117,7 +117,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "small-queue",
         title: "A small queue that answers 429 fast",
-        setup: &[(&QUEUE, "20")],
+        setup: &[(QUEUE.def(), "20")],
         question: Some(Question::Refusals),
         why: "With room for only 20 waiting requests, the server refuses the excess at once ({rejected} 429s) \
               instead of letting it wait past the clients' timeouts ({timeouts} timeouts): nothing it executes is \
@@ -126,7 +126,13 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "aws",
         title: "The AWS backoff experiment",
-        setup: &[(&WORKLOAD, "occ"), (&CLIENTS, "100"), (&ALGORITHM, "full"), (&BASE, "5"), (&CAP, "2000")],
+        setup: &[
+            (WORKLOAD.def(), "occ"),
+            (CLIENTS.def(), "100"),
+            (ALGORITHM.def(), "full"),
+            (BASE.def(), "5"),
+            (CAP.def(), "2000"),
+        ],
         question: None,
         why: "Clients race to write one row with optimistic concurrency. Run the sweep to draw the blog's two \
               charts: the work (write calls) and the time to finish against the number of clients, one line per \
@@ -161,18 +167,18 @@ pub struct Axes {
 pub const AXES: &[Axes] = &[
     Axes {
         label: "Spike size × retry policy",
-        x: (&SPIKE, &["1", "2", "3", "4", "6"]),
-        y: (&ALGORITHM, &["none", "exponential", "full", "equal", "decorrelated"]),
+        x: (SPIKE.def(), &["1", "2", "3", "4", "6"]),
+        y: (ALGORITHM.def(), &["none", "exponential", "full", "equal", "decorrelated"]),
     },
     Axes {
         label: "Timeout × execution time",
-        x: (&TIMEOUT, &["0.1", "0.25", "0.5", "1", "2"]),
-        y: (&EXEC, &["0.01", "0.02", "0.03", "0.04"]),
+        x: (TIMEOUT.def(), &["0.1", "0.25", "0.5", "1", "2"]),
+        y: (EXEC.def(), &["0.01", "0.02", "0.03", "0.04"]),
     },
     Axes {
         label: "Spike size × retry budget",
-        x: (&SPIKE, &["1", "2", "3", "4", "6"]),
-        y: (&BUDGET, &["none", "token-bucket", "grpc"]),
+        x: (SPIKE.def(), &["1", "2", "3", "4", "6"]),
+        y: (BUDGET.def(), &["none", "token-bucket", "grpc"]),
     },
 ];
 
@@ -210,7 +216,7 @@ impl Figure {
 /// Whether a setting matters to a workload (the form shows only those).
 pub fn relevant(param: &ParamDef, workload: crate::sim::storm::settings::Workload) -> bool {
     use crate::sim::storm::settings::{NET_MEAN, NET_SD, SEED, Workload};
-    let shared = [&WORKLOAD, &CLIENTS, &ALGORITHM, &BASE, &CAP, &SEED];
+    let shared: [&ParamDef; 6] = [&WORKLOAD, &CLIENTS, &ALGORITHM, &BASE, &CAP, &SEED];
     if shared.iter().any(|p| p.name == param.name) {
         return true;
     }
