@@ -23,11 +23,13 @@ tools:
 tools-test:
 	@scripts/tools.sh test
 
-# Each lab is a bundle of its own, hosted by the opening page (which
-# downloads only the first, in its opening build). The first lab's and the
-# risk lab's whole builds are in dist/full/ and dist/risk/full/, loaded on
-# first use. Everything is built into dist/ and served with the same
-# strict CSP the tests use.
+# The page that hosts every lab (host/) is built into dist/, then each lab's
+# bundle from its folder's page (<lab>/index.html) into dist/<lab>/: every
+# folder whose index.html builds a Rust bundle is a lab (a test checks them
+# against the registry in src/view/labs.rs). Everything is served with the
+# same strict CSP the tests use.
+LAB_PAGES := $(shell grep -l 'data-trunk rel="rust"' */index.html)
+
 serve: tools dist
 	@echo "Serving http://127.0.0.1:8080/"
 	node e2e/serve.mjs --root dist --port 8080
@@ -44,11 +46,8 @@ test-wasm:
 	cargo test --locked --target wasm32-unknown-unknown --test browser
 
 dist:
-	trunk build --release --locked
-	trunk build storms/index.html --release --locked --dist dist/storms
-	trunk build risk/index.html --release --locked --dist dist/risk
-	trunk build risk/full/index.html --release --locked --dist dist/risk/full
-	trunk build full/index.html --release --locked --dist dist/full
+	trunk build host/index.html --release --locked --dist dist
+	for page in $(LAB_PAGES); do trunk build $$page --release --locked --dist dist/$${page%/index.html}; done
 
 # The release bundle, served with the strict CSP, driven by Playwright
 # (some tests compare the page with the command line's release build).

@@ -9,9 +9,9 @@
 // `embed=1`); a bad value gets the same notice a bad link gets. Each
 // element renders into its own open shadow root, with its own state, ids
 // and live region, and the lab's styles stay inside it.
-import init, { mount_element } from "./full/idempotency-lab.js";
+import init, { mount_element } from "./ack/ack.js";
 
-const STYLES = ["base.css", "layout.css", "panels.css", "timeline.css", "full/whole.css", "full/compare.css", "element.css"];
+const STYLES = ["base.css", "layout.css", "panels.css", "timeline.css", "compare.css", "ack/ack.css", "element.css"];
 // Attributes that belong to the host page, not to the lab.
 const HOST_ATTRIBUTES = new Set(["id", "class", "style", "slot", "title", "lang", "dir", "hidden", "tabindex", "part"]);
 
@@ -19,7 +19,7 @@ let ready = null;
 
 function start() {
   // The WebAssembly module is fetched and compiled once for every element.
-  ready ??= init({ module_or_path: new URL("full/idempotency-lab_bg.wasm", import.meta.url) });
+  ready ??= init({ module_or_path: new URL("ack/ack_bg.wasm", import.meta.url) });
   return ready;
 }
 

@@ -17,3 +17,36 @@ pub mod worker;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+
+/// Exports a lab's `mount` and `unmount` from its bundle (a binary in
+/// src/bin/): `lab_bundle!(RISK, RiskApp)`.
+#[macro_export]
+macro_rules! lab_bundle {
+    ($lab:path, $app:path) => {
+        #[cfg(target_arch = "wasm32")]
+        mod exports {
+            use wasm_bindgen::prelude::wasm_bindgen;
+
+            /// Mounts the lab in `root`, started from `query`; `base` is
+            /// where its files are.
+            #[wasm_bindgen]
+            pub fn mount(root: web_sys::HtmlElement, query: String, base: String) {
+                idempotency_lab::ui::mount::mount($lab, root, query, base, $app);
+            }
+
+            /// Unmounts the lab.
+            #[wasm_bindgen]
+            pub fn unmount() {
+                idempotency_lab::ui::mount::unmount();
+            }
+        }
+
+        fn main() {
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                eprintln!("this is the {} lab's browser bundle; use `idempotency-lab {}` here", $lab.label, $lab.id);
+                std::process::exit(2);
+            }
+        }
+    };
+}

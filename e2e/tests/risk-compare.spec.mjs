@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { test, expect, seriousViolations } from "./fixtures.mjs";
 
-const risk = (page) => page.locator('.lab-root[data-lab-root="risk"]');
+const risk = (page) => page.locator(".lab-root");
 
 function mirror(page) {
   return page.getByRole("region", { name: "State as text" }).locator("pre");
@@ -39,13 +39,10 @@ async function openRisk(page, query = "") {
   await expect(mirror(page)).toContainText("Risk-review lab: preset");
 }
 
-/** Every whole-build file the page asked for (under /risk/full/). */
-function wholeRequests(page) {
+/** Every path the page asks for from now on. */
+function requestsFrom(page) {
   const seen = [];
-  page.on("request", (request) => {
-    const path = new URL(request.url()).pathname;
-    if (path.startsWith("/risk/full/")) seen.push(path);
-  });
+  page.on("request", (request) => seen.push(new URL(request.url()).pathname));
   return seen;
 }
 
@@ -56,17 +53,15 @@ const duplicateIds = (page) =>
   });
 
 test("compare the naive incident with the idempotent create: 2 reviews against 1, parting at 4.411 s", async ({ page }) => {
-  const whole = wholeRequests(page);
   await openRisk(page);
-  expect(whole, "nothing of the whole risk build before it is used").toEqual([]);
-
+  const later = requestsFrom(page);
   await page.getByRole("button", { name: "Compare with…" }).click();
   await expect(differences(page)).toBeVisible();
-  expect(whole).toContain("/risk/full/risk-page_bg.wasm");
-  await expect(risk(page), "one risk lab in the page").toHaveCount(1);
+  expect(later, "run B is in the lab's one bundle: nothing more to download").toEqual([]);
+  await expect(risk(page), "one lab in the page").toHaveCount(1);
   expect(await duplicateIds(page)).toEqual([]);
-  // The whole build takes the focus to run B's setting, which offers the
-  // idempotent create first.
+  // The focus goes to run B's setting, which offers the idempotent create
+  // first.
   const setting = runB(page).getByLabel("Setting to change in run B");
   await expect(setting).toBeFocused();
   await expect(setting).toHaveValue("idempotent_create");
@@ -118,8 +113,7 @@ test("fork at 4.2 s with the idempotent create: the runs agree before the fork, 
   await expect(page).toHaveURL(/b\.idem=on/);
   const link = page.url();
 
-  // The link is handed to the whole build as it came, before anything is
-  // drawn, and reopens both runs at the same playhead.
+  // The link reopens both runs at the same playhead.
   const other = await context.newPage();
   await other.goto(link);
   await expect(diffLine(other, "Fork")).toHaveText("at 4.20 s: the runs agree on every event before the fork");
@@ -168,7 +162,6 @@ test("a risk comparison exports both runs, and importing it opens both again", a
   await expect(diffLine(page, "Reviews at the Risk API")).toHaveText("A: 2 reviews, B: 1 review");
   await expect(diffLine(page, "Fork")).toHaveText("at 4.00 s: the runs agree on every event before the fork");
   await expect(page).toHaveURL(/b\.idem=on/);
-  // The opening build's notice of the import comes along to the whole build.
   await expect(page.locator(".notice-text")).toHaveText([/^Imported settings from /]);
 });
 

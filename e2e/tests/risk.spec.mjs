@@ -256,17 +256,12 @@ test("the exported run is the command line's JSON, and importing it restores the
 });
 
 test("a preset's question hides the verdicts until the reader predicts", async ({ page }) => {
-  const whole = [];
-  page.on("request", (r) => new URL(r.url()).pathname.startsWith("/risk/full/") && whole.push(r.url()));
   await openRisk(page);
-  expect(whole, "the opening build asks no question itself").toEqual([]);
   await page.getByRole("button", { name: "Same order, new request_key (second click)" }).click();
   const card = page.locator(".experiment-card");
   await expect(card).toContainText("Predict:");
-  // The whole build, handed the question, asks it where the reader is.
-  expect(whole.length).toBeGreaterThan(0);
+  // The question is asked where the reader is.
   await expect(page.locator("#question-title")).toBeFocused();
-  await expect(page.locator('.lab-root[data-lab-root="risk"]')).toHaveCount(1);
   await expect(verdictOf(page, "same_business_key_one_review")).toHaveText("?");
   await expect(figure(page, "Reviews at the Risk API")).toHaveText("?");
   const run = native(["--preset", "same-business-key", "--mode", "naive"]);

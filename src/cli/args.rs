@@ -160,6 +160,7 @@ pub fn params_help<S: Schema>() -> String {
             Kind::Millis { min, max } => format!("{min}..={max} ms"),
             Kind::MillisOrOff { min, max } => format!("off|{min}..={max} ms"),
             Kind::Count { min, max } => format!("{min}..={max}"),
+            Kind::Flag | Kind::Colour | Kind::Moment => param.allowed(),
         };
         out.push_str(&format!("  {:<24}{allowed} (default {})\n", param.flag, param.format(param.default)));
     }

@@ -9,6 +9,7 @@ use std::time::Instant;
 use crate::sim::ack::settings::{DEDUP, EXEC, FAULT, JITTER, KEY, MAX_ATTEMPTS_PARAM, TIMEOUT};
 use crate::sim::ack::{Settings, Workspace};
 use crate::sim::params::{Kind, ParamDef};
+use crate::sim::risk::settings::{BURST_CALLS, MODE, PRESET};
 
 pub const DEFAULT_RUNS: u64 = 100_000;
 pub const MAX_RUNS: u64 = 100_000_000;
@@ -93,4 +94,40 @@ pub fn run(runs: u64) -> Figures {
         black_box(&workspace.simulate(black_box(pick(i))));
     }
     Figures { runs, events, seconds, summary_seconds: started.elapsed().as_secs_f64() }
+}
+
+/// Whole runs of the overload preset (200 calls), patterns and naive,
+/// keeping their event lists, for about a second each; prints
+/// tab-separated figures.
+pub fn risk() -> String {
+    let mut out = String::new();
+    for mode in ["patterns", "naive"] {
+        let settings =
+            crate::sim::risk::Settings::from_pairs(&[(&PRESET, "overload"), (&MODE, mode), (&BURST_CALLS, "200")])
+                .expect("bench settings are valid");
+        let mut workspace = crate::sim::risk::Workspace::default();
+        let (mut runs, mut events, mut records) = (0u64, 0u64, 0u64);
+        let started = Instant::now();
+        while runs < 10 || started.elapsed().as_secs_f64() < 1.0 {
+            // Valid settings always finish; count nothing if one did not.
+            if let Ok(summary) = workspace.simulate(black_box(&settings)) {
+                events += summary.events as u64;
+                records += workspace.records().len() as u64;
+            }
+            runs += 1;
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let rate = |n: u64| if seconds > 0.0 { n as f64 / seconds } else { f64::INFINITY };
+        out.push_str(&format!(
+            "overload {mode} runs\t{runs}\noverload {mode} events per run\t{}\noverload {mode} records per run\t{}\n\
+             overload {mode} seconds\t{seconds:.3}\noverload {mode} events/s\t{:.0}\n\
+             overload {mode} records/s\t{:.0}\noverload {mode} us/run\t{:.1}\n",
+            events / runs,
+            records / runs,
+            rate(events),
+            rate(records),
+            seconds * 1e6 / runs as f64,
+        ));
+    }
+    out
 }

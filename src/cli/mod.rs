@@ -1,4 +1,5 @@
-//! The command line: flags in, the core's run out as text or JSON.
+//! The command line: one command per lab, from the registry (flags in, the
+//! lab's run out as text or JSON), and `bench` and `labs`.
 //!
 //! Every refusal is one line on stderr naming the flag, the value given and
 //! what is allowed, with exit status 2. Output is built completely before
@@ -6,14 +7,14 @@
 
 pub mod args;
 mod bench;
-mod risk;
+mod lab;
 mod storm;
 
 use std::io::Write;
 
-use crate::sim::Millis;
-use crate::sim::ack::{Run, Settings};
-use crate::view::ack::{run_to_json, sentence, text_mirror};
+use crate::view::ack::AckLab;
+use crate::view::labs::{self, LABS, Lab};
+use crate::view::risk::RiskLab;
 
 pub use args::{Format, UsageError};
 
@@ -22,37 +23,57 @@ pub const USAGE_ERROR: i32 = 2;
 
 const NAME: &str = "idempotency-lab";
 
-/// Every command, for messages.
-const COMMANDS: &str = "run, risk, storm, bench, --help";
+/// A lab's command: its arguments (after its name) in, its output out.
+pub type LabCommand = fn(&[String]) -> Result<String, UsageError>;
 
-/// What the user asked for, once the flags are understood.
+/// Each lab's command, by the lab's id in the registry (`view::labs`).
+/// The storm lab's has extras of its own (runs, sweeps); the others are
+/// the one generic command. A test checks that these name the same labs
+/// as the registry.
+pub const LAB_COMMANDS: [(&str, LabCommand); 3] =
+    [("ack", lab::command::<AckLab>), ("risk", lab::command::<RiskLab>), ("storms", storm::command)];
+
+/// The command of the lab `name` names (its id or an older alias).
+pub fn lab_command(name: &str) -> Option<(Lab, LabCommand)> {
+    let lab = labs::by_command(name)?;
+    LAB_COMMANDS.iter().find(|(id, _)| *id == lab.id).map(|&(_, command)| (lab, command))
+}
+
+/// Every command, for messages.
+fn commands() -> String {
+    let mut names: Vec<&str> = LABS.iter().map(|l| l.id).collect();
+    names.extend(["bench", "labs", "--help"]);
+    names.join(", ")
+}
+
+/// What the user asked for besides a lab's run.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
     Help,
-    Run { settings: Box<Settings>, format: Format, at_ms: Option<u64> },
-    Bench { runs: u64, lab: BenchLab },
+    Bench { runs: u64, lab: Lab },
+    Labs { format: Format },
 }
 
-/// Which lab `bench` measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BenchLab {
-    Ack,
-    Risk,
-    Storm,
-}
-
-fn parse_run(args: &[String]) -> Result<Command, UsageError> {
-    let parsed = args::parse_lab::<Settings>("run", args, &[])?;
-    if parsed.help {
-        return Ok(Command::Help);
+fn value_of<'a>(
+    flag: &str,
+    inline: Option<&'a str>,
+    rest: &mut std::slice::Iter<'a, String>,
+    allowed: &str,
+) -> Result<&'a str, UsageError> {
+    match inline {
+        Some(v) => Ok(v),
+        None => match rest.next() {
+            Some(v) if !v.starts_with("--") => Ok(v.as_str()),
+            _ => Err(UsageError(format!("{flag} needs a value; allowed: {allowed}"))),
+        },
     }
-    Ok(Command::Run { settings: Box::new(parsed.settings), format: parsed.format, at_ms: parsed.at_ms })
 }
 
 fn parse_bench(args: &[String]) -> Result<Command, UsageError> {
     let mut runs = bench::DEFAULT_RUNS;
-    let mut lab = BenchLab::Ack;
+    let mut lab = labs::opening();
     let mut rest = args.iter();
+    let all_labs = LABS.iter().map(|l| l.id).collect::<Vec<_>>().join(", ");
     while let Some(arg) = rest.next() {
         let (flag, inline) = match arg.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f, Some(v)),
@@ -61,30 +82,12 @@ fn parse_bench(args: &[String]) -> Result<Command, UsageError> {
         match flag {
             "--runs" => {
                 let allowed = format!("a whole number from 1 to {}", bench::MAX_RUNS);
-                let value = match inline {
-                    Some(v) => v,
-                    None => match rest.next() {
-                        Some(v) if !v.starts_with("--") => v.as_str(),
-                        _ => return Err(UsageError(format!("--runs needs a value; allowed: {allowed}"))),
-                    },
-                };
-                runs = args::parse_count(flag, value, 1, bench::MAX_RUNS)?;
+                runs = args::parse_count(flag, value_of(flag, inline, &mut rest, &allowed)?, 1, bench::MAX_RUNS)?;
             }
             "--lab" => {
-                let allowed = "one of ack, risk, storm";
-                let value = match inline {
-                    Some(v) => v,
-                    None => match rest.next() {
-                        Some(v) if !v.starts_with("--") => v.as_str(),
-                        _ => return Err(UsageError(format!("--lab needs a value; allowed: {allowed}"))),
-                    },
-                };
-                lab = match value {
-                    "ack" => BenchLab::Ack,
-                    "risk" => BenchLab::Risk,
-                    "storm" => BenchLab::Storm,
-                    other => return Err(args::refuse("--lab", other, allowed)),
-                };
+                let allowed = format!("one of {all_labs}");
+                let value = value_of(flag, inline, &mut rest, &allowed)?;
+                lab = labs::by_command(value).ok_or_else(|| args::refuse("--lab", value, &allowed))?;
             }
             "--help" | "-h" => return Ok(Command::Help),
             other => {
@@ -98,81 +101,78 @@ fn parse_bench(args: &[String]) -> Result<Command, UsageError> {
     Ok(Command::Bench { runs, lab })
 }
 
-/// Understands a command line (without the program name).
-pub fn parse(args: &[String]) -> Result<Command, UsageError> {
-    match args.first().map(String::as_str) {
-        None => Err(UsageError(format!("missing command; allowed: {COMMANDS}"))),
-        Some("run") => parse_run(&args[1..]),
-        Some("bench") => parse_bench(&args[1..]),
-        Some("--help" | "-h" | "help") => Ok(Command::Help),
-        Some(other) => {
-            Err(UsageError(format!("unknown command \"{}\"; allowed: {COMMANDS}", crate::sim::params::shorten(other))))
-        }
+fn parse_labs(args: &[String]) -> Result<Command, UsageError> {
+    match args {
+        [] => Ok(Command::Labs { format: Format::Text }),
+        [flag, value] if flag == "--format" && value == "json" => Ok(Command::Labs { format: Format::Json }),
+        [flag, value] if flag == "--format" && value == "text" => Ok(Command::Labs { format: Format::Text }),
+        [flag] if flag == "--format=json" => Ok(Command::Labs { format: Format::Json }),
+        [flag, value] if flag == "--format" => Err(args::refuse(flag, value, "one of text, json")),
+        _ => Err(UsageError("labs takes only --format text|json".to_owned())),
     }
 }
 
-/// The help text, with every run option's allowed values and default.
+/// Understands a command line that is not a lab's (without the program
+/// name).
+pub fn parse(args: &[String]) -> Result<Command, UsageError> {
+    match args.first().map(String::as_str) {
+        None => Err(UsageError(format!("missing command; allowed: {}", commands()))),
+        Some("bench") => parse_bench(&args[1..]),
+        Some("labs") => parse_labs(&args[1..]),
+        Some("--help" | "-h" | "help") => Ok(Command::Help),
+        Some(other) => Err(UsageError(format!(
+            "unknown command \"{}\"; allowed: {}",
+            crate::sim::params::shorten(other),
+            commands()
+        ))),
+    }
+}
+
+/// The help text: one line per lab, from the registry, and the other
+/// commands.
 pub fn help() -> String {
-    let mut out = format!(
-        "{NAME}: simulate retries, lost acknowledgements and idempotency keys\n\n\
-         Usage:\n  {NAME} run [options]      simulate one run and print what happened\n  \
-         {NAME} risk [options]     the risk-review lab (see {NAME} risk --help)\n  \
-         {NAME} storm [options]    retry storms with many clients (see {NAME} storm --help)\n  \
-         {NAME} bench [--runs N] [--lab ack|risk|storm]\n                          measure how fast the core simulates (default {} runs)\n  \
-         {NAME} --help            show this help\n\nRun options (omitted ones take the opening settings):\n",
+    let mut out = format!("{NAME}: simulate retries, lost acknowledgements and idempotency keys\n\nUsage:\n");
+    for lab in &LABS {
+        let also = if lab.aliases.is_empty() { String::new() } else { format!(" (also: {})", lab.aliases.join(", ")) };
+        out.push_str(&format!("  {NAME} {:<8} [options]  {}{also}\n", lab.id, lab.summary));
+    }
+    let all_labs = LABS.iter().map(|l| l.id).collect::<Vec<_>>().join("|");
+    out.push_str(&format!(
+        "  {NAME} bench [--runs N] [--lab {all_labs}]\n                          measure how fast a lab's core simulates (default {} runs)\n  \
+         {NAME} labs [--format text|json]\n                          list the labs\n  \
+         {NAME} --help            show this help\n\n\
+         Each lab's options: {NAME} LAB --help. Omitted options take the lab's opening settings.\n",
         bench::DEFAULT_RUNS
-    );
-    out.push_str(&args::params_help::<Settings>());
-    out.push_str(
-        "  --settings FILE         read settings from a JSON file first; flags override it\n  \
-         --format text|json      text: the state at --at-ms, then every event (default text)\n  \
-         --at-ms T               the model time the text state describes (default: the end of the run)\n",
-    );
+    ));
     out
 }
 
-fn describe_run(settings: &Settings, format: Format, at_ms: Option<u64>) -> Result<String, UsageError> {
-    let run = Run::simulate(settings).map_err(|e| UsageError(format!("the run could not finish: {e}")))?;
-    let end = run.end().ms();
-    if let Some(t) = at_ms
-        && t > end
-    {
-        return Err(UsageError(format!(
-            "--at-ms: {t} is beyond the run; allowed: a whole number from 0 to {end} (the run ends at {end} ms)"
-        )));
-    }
-    Ok(match format {
+/// The registry, a line per lab, or as JSON (for `make bench`).
+fn list_labs(format: Format) -> String {
+    match format {
+        Format::Text => LABS.iter().map(|l| format!("{}\t{}\n", l.id, l.label)).collect(),
         Format::Json => {
-            let mut doc = run_to_json(&run);
-            doc.push('\n');
-            doc
+            use crate::sim::json::Json;
+            let labs = LABS
+                .iter()
+                .map(|l| {
+                    Json::Obj(vec![
+                        ("id".to_owned(), Json::Str(l.id.to_owned())),
+                        ("label".to_owned(), Json::Str(l.label.to_owned())),
+                        ("title".to_owned(), Json::Str(l.title.to_owned())),
+                    ])
+                })
+                .collect();
+            Json::Arr(labs).pretty() + "\n"
         }
-        Format::Text => {
-            let t = Millis(at_ms.unwrap_or(end));
-            let mut out = text_mirror(&run, t);
-            out.push_str("\nEvents:\n");
-            for r in run.records() {
-                out.push_str(&format!(
-                    "{:>9}  {:<22} {:<8} {:<10} {}\n",
-                    r.t.to_string(),
-                    r.kind(),
-                    format!("#{}", r.attempt),
-                    r.key.map_or_else(|| "-".to_owned(), |k| k.to_string()),
-                    sentence(r)
-                ));
-            }
-            out
-        }
-    })
+    }
 }
 
 /// Runs the command line and returns the exit status.
 pub fn main_with(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
-    // The other labs parse their own flags.
-    let result = match args.first().map(String::as_str) {
-        Some("risk") => risk::command(&args[1..]),
-        Some("storm") => storm::command(&args[1..]),
-        _ => run_command(args),
+    let result = match args.first().and_then(|name| lab_command(name)) {
+        Some((_, command)) => command(&args[1..]),
+        None => run_command(args),
     };
     match result {
         Ok(text) => {
@@ -188,48 +188,52 @@ pub fn main_with(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write
 }
 
 fn run_command(args: &[String]) -> Result<String, UsageError> {
-    parse(args).and_then(|command| match command {
-        Command::Help => Ok(help()),
-        Command::Run { settings, format, at_ms } => describe_run(&settings, format, at_ms),
-        Command::Bench { runs, lab: BenchLab::Ack } => Ok(bench::run(runs).render()),
-        Command::Bench { lab: BenchLab::Risk, .. } => Ok(risk::bench()),
-        Command::Bench { runs, lab: BenchLab::Storm } => Ok(storm::bench(runs)),
+    parse(args).map(|command| match command {
+        Command::Help => help(),
+        Command::Labs { format } => list_labs(format),
+        Command::Bench { runs, lab } => match lab.id {
+            "risk" => bench::risk(),
+            "storms" => storm::bench(runs),
+            _ => bench::run(runs).render(),
+        },
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::Millis;
+    use crate::sim::ack::Settings;
     use crate::sim::params::Problem;
 
     fn args(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_owned).collect()
     }
 
+    fn ack(line: &str) -> Result<args::LabArgs<Settings>, UsageError> {
+        args::parse_lab::<Settings>("ack", &args(line), &[])
+    }
+
     #[test]
     fn flags_take_values_inline_or_separately() {
-        let Ok(Command::Run { settings, format, at_ms }) =
-            parse(&args("run --dedup=off --exec-ms 500 --format json --at-ms=10"))
-        else {
-            panic!("should parse")
-        };
-        assert!(!settings.dedup());
-        assert_eq!(settings.exec(), Millis(500));
-        assert_eq!(format, Format::Json);
-        assert_eq!(at_ms, Some(10));
+        let parsed = ack("--dedup=off --exec-ms 500 --format json --at-ms=10").unwrap();
+        assert!(!parsed.settings.dedup());
+        assert_eq!(parsed.settings.exec(), Millis(500));
+        assert_eq!(parsed.format, Format::Json);
+        assert_eq!(parsed.at_ms, Some(10));
     }
 
     #[test]
     fn a_flag_is_not_taken_as_the_previous_flags_value() {
-        let err = parse(&args("run --timeout-ms --dedup off")).unwrap_err();
+        let err = ack("--timeout-ms --dedup off").unwrap_err();
         assert!(err.0.starts_with("--timeout-ms needs a value"), "{}", err.0);
     }
 
     #[test]
     fn refusals_name_flag_value_and_allowed() {
-        let err = parse(&args("run --max-attempts 11")).unwrap_err();
+        let err = ack("--max-attempts 11").unwrap_err();
         assert_eq!(err.0, "--max-attempts: 11 is out of range; allowed: a whole number from 1 to 10");
-        let err = parse(&args("run --bogus 1")).unwrap_err();
+        let err = ack("--bogus 1").unwrap_err();
         assert!(err.0.contains("\"--bogus\"") && err.0.contains("--fault"), "{}", err.0);
         let err = parse(&args("bench --runs 0")).unwrap_err();
         assert!(err.0.starts_with("--runs: 0 is out of range"), "{}", err.0);
@@ -239,12 +243,27 @@ mod tests {
     fn problem_kinds_map_to_messages() {
         // Every field problem becomes a message mentioning the flag.
         for (line, problem) in [
-            ("run --fault x", Problem::UnknownChoice),
-            ("run --exec-ms x", Problem::NotANumber),
-            ("run --exec-ms 600001", Problem::OutOfRange),
+            ("--fault x", Problem::UnknownChoice),
+            ("--exec-ms x", Problem::NotANumber),
+            ("--exec-ms 600001", Problem::OutOfRange),
         ] {
-            let err = parse(&args(line)).unwrap_err();
-            assert!(err.0.contains(line.split_whitespace().nth(1).unwrap()), "{problem:?}: {}", err.0);
+            let err = ack(line).unwrap_err();
+            assert!(err.0.contains(line.split_whitespace().next().unwrap()), "{problem:?}: {}", err.0);
         }
+    }
+
+    #[test]
+    fn every_lab_in_the_registry_has_a_command_under_its_id_and_aliases() {
+        assert_eq!(LAB_COMMANDS.map(|(id, _)| id), LABS.map(|l| l.id));
+        for lab in &LABS {
+            for name in std::iter::once(&lab.id).chain(lab.aliases) {
+                assert_eq!(lab_command(name).map(|(l, _)| l), Some(lab), "{name}");
+            }
+            assert!(help().contains(&format!("{NAME} {:<8} [options]", lab.id)), "help names {}", lab.id);
+        }
+        assert_eq!(
+            parse(&args("bench --lab storm")),
+            Ok(Command::Bench { runs: bench::DEFAULT_RUNS, lab: labs::STORMS })
+        );
     }
 }

@@ -1,4 +1,4 @@
-//! `idempotency-lab storm`: retry storms on the command line: one workload
+//! `idempotency-lab storms`: retry storms on the command line: one workload
 //! run (or `--reps` of them, with their means), or the AWS experiment's
 //! published sweep.
 
@@ -20,10 +20,10 @@ const EXTRAS: &[Extra] =
     &[Extra { flag: "--reps", allowed: "a whole number from 1 to 10000" }, Extra { flag: "--sweep", allowed: "aws" }];
 
 pub fn help() -> String {
-    let mut out = "idempotency-lab storm: many clients retrying against one server\n\n\
-         Usage:\n  idempotency-lab storm [options]              one run of the workload\n  \
-         idempotency-lab storm --reps N [options]     N runs (seeds from --seed on) and their means\n  \
-         idempotency-lab storm --sweep aws [--reps N] the AWS experiment's sweep (default 100 runs per cell)\n\n\
+    let mut out = "idempotency-lab storms: many clients retrying against one server\n\n\
+         Usage:\n  idempotency-lab storms [options]             one run of the workload\n  \
+         idempotency-lab storms --reps N [options]    N runs (seeds from --seed on) and their means\n  \
+         idempotency-lab storms --sweep aws [--reps N] the AWS experiment's sweep (default 100 runs per cell)\n\n\
          Options (omitted ones take the defaults):\n"
         .to_owned();
     out.push_str(&args::params_help::<StormSettings>());
@@ -42,7 +42,7 @@ fn seed_of(base: u64, rep: u64) -> u64 {
 }
 
 pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
-    let parsed = args::parse_lab::<StormSettings>("storm", raw_args, EXTRAS)?;
+    let parsed = args::parse_lab::<StormSettings>("storms", raw_args, EXTRAS)?;
     if parsed.help {
         return Ok(help());
     }

@@ -52,7 +52,18 @@ pub enum Kind {
         min: u64,
         max: u64,
     },
+    /// A link's flag: `1` or `0` (`true` and `false` too).
+    Flag,
+    /// A colour as three or six hex digits (`#` allowed before them): held
+    /// as `0x1000000 | rgb`, 0 for none.
+    Colour,
+    /// A model time (in links, seconds with at most three decimals), or
+    /// none: held as milliseconds, [`NO_MOMENT`] for none.
+    Moment,
 }
+
+/// A [`Kind::Moment`] parameter's value when the link gives none.
+pub const NO_MOMENT: u64 = u64::MAX;
 
 /// Declares a choice parameter's enum together with its options: each
 /// variant with its spelling in flags, links and files and its label in the
@@ -160,6 +171,39 @@ impl Value for Option<super::time::Millis> {
     }
 }
 
+/// A model time or none ([`Kind::Moment`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Moment(pub Option<super::time::Millis>);
+
+impl Value for Moment {
+    fn from_raw(raw: u64) -> Moment {
+        Moment((raw != NO_MOMENT).then_some(super::time::Millis(raw)))
+    }
+    fn to_raw(self) -> u64 {
+        self.0.map_or(NO_MOMENT, |t| t.ms())
+    }
+}
+
+/// A colour or none ([`Kind::Colour`]): 24 bits of colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Colour(pub Option<u32>);
+
+impl Colour {
+    /// Six lowercase hex digits.
+    pub fn hex(self) -> Option<String> {
+        self.0.map(|rgb| format!("{rgb:06x}"))
+    }
+}
+
+impl Value for Colour {
+    fn from_raw(raw: u64) -> Colour {
+        Colour((raw & COLOUR_SET != 0).then_some((raw & 0xff_ffff) as u32))
+    }
+    fn to_raw(self) -> u64 {
+        self.0.map_or(0, |rgb| COLOUR_SET | u64::from(rgb))
+    }
+}
+
 /// A parameter whose value has a type: `settings.get(&FAULT)` is a
 /// `Fault`, `settings.get(&TIMEOUT)` a `Millis`. It is its definition
 /// everywhere a [`ParamDef`] is asked for.
@@ -255,6 +299,8 @@ pub enum Problem {
     /// Allowed on its own, but not together with the other settings; the
     /// text says what would be allowed.
     Conflict(String),
+    /// Not written as the parameter's kind is (a colour, a model time).
+    Malformed,
 }
 
 /// A refused value: which parameter, what was given, and why.
@@ -300,6 +346,14 @@ impl FieldError {
             Problem::Conflict(detail) => {
                 format!("{name}: {value} does not fit the other settings; allowed: {detail}")
             }
+            Problem::Malformed => {
+                let what = match self.param.kind {
+                    Kind::Colour => "a colour",
+                    Kind::Moment => "a number of seconds with at most three decimals",
+                    _ => "allowed",
+                };
+                format!("{name}: \"{value}\" is not {what}; allowed: {allowed}")
+            }
         }
     }
 }
@@ -339,6 +393,24 @@ fn in_range(value: u64, min: u64, max: u64) -> Result<u64, Problem> {
     if (min..=max).contains(&value) { Ok(value) } else { Err(Problem::OutOfRange) }
 }
 
+/// The bit a [`Kind::Colour`] value sets beside its 24 bits of colour, so
+/// black is not "no colour".
+pub const COLOUR_SET: u64 = 1 << 24;
+
+/// `1f56b3`, `#1F56B3` or `15b` (hex digits only) as 24 bits of colour.
+pub fn parse_hex_colour(text: &str) -> Option<u64> {
+    let hex = text.strip_prefix('#').unwrap_or(text);
+    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let six: String = match hex.len() {
+        6 => hex.to_owned(),
+        3 => hex.chars().flat_map(|c| [c, c]).collect(),
+        _ => return None,
+    };
+    u64::from_str_radix(&six, 16).ok()
+}
+
 impl ParamDef {
     /// The allowed values, as flags and files spell them.
     pub fn allowed(&self) -> String {
@@ -352,6 +424,9 @@ impl ParamDef {
                 format!("off, or a whole number of milliseconds from {min} to {max}")
             }
             Kind::Count { min, max } => format!("a whole number from {min} to {max}"),
+            Kind::Flag => "1 or 0".to_owned(),
+            Kind::Colour => "three or six hex digits such as 1f56b3".to_owned(),
+            Kind::Moment => "a model time in seconds such as 2.05".to_owned(),
         }
     }
 
@@ -370,7 +445,7 @@ impl ParamDef {
 
     /// Whether values are milliseconds (shown as seconds to people).
     pub fn is_duration(&self) -> bool {
-        matches!(self.kind, Kind::Millis { .. } | Kind::MillisOrOff { .. })
+        matches!(self.kind, Kind::Millis { .. } | Kind::MillisOrOff { .. } | Kind::Moment)
     }
 
     /// Validates text as flags and files give it. Surrounding whitespace is
@@ -398,6 +473,13 @@ impl ParamDef {
                     in_range(whole_number(text)?, min, max)
                 }
             }
+            Kind::Flag => match text {
+                "1" | "true" => Ok(1),
+                "0" | "false" => Ok(0),
+                _ => Err(Problem::UnknownChoice),
+            },
+            Kind::Colour => parse_hex_colour(text).map(|rgb| COLOUR_SET | rgb).ok_or(Problem::Malformed),
+            Kind::Moment => whole_number(text).map_err(|_| Problem::Malformed),
         }
     }
 
@@ -411,13 +493,13 @@ impl ParamDef {
         if trimmed.is_empty() {
             return Err(FieldError::new(self, text, Problem::Missing));
         }
-        let (min, max) = match self.kind {
-            Kind::Millis { min, max } | Kind::MillisOrOff { min, max } => (min, max),
-            _ => unreachable!("durations are Millis or MillisOrOff"),
+        let (min, max, malformed) = match self.kind {
+            Kind::Millis { min, max } | Kind::MillisOrOff { min, max } => (min, max, Problem::NotANumber),
+            _ => (0, NO_MOMENT - 1, Problem::Malformed),
         };
         match seconds_to_ms(trimmed) {
             Some(ms) => in_range(ms, min, max).map_err(|p| FieldError::new(self, text, p)),
-            None => Err(FieldError::new(self, text, Problem::NotANumber)),
+            None => Err(FieldError::new(self, text, malformed)),
         }
     }
 
@@ -428,6 +510,11 @@ impl ParamDef {
             Kind::Switch { off, on } => if value == 0 { off } else { on }.to_owned(),
             Kind::MillisOrOff { .. } if value == 0 => "off".to_owned(),
             Kind::Millis { .. } | Kind::MillisOrOff { .. } | Kind::Count { .. } => value.to_string(),
+            Kind::Flag => if value == 0 { "0" } else { "1" }.to_owned(),
+            Kind::Colour if value == 0 => String::new(),
+            Kind::Colour => format!("{:06x}", value & !COLOUR_SET),
+            Kind::Moment if value == NO_MOMENT => String::new(),
+            Kind::Moment => value.to_string(),
         }
     }
 
@@ -435,6 +522,7 @@ impl ParamDef {
     pub fn format_human(&self, value: u64) -> String {
         match self.kind {
             Kind::Millis { .. } => ms_to_seconds_text(value),
+            Kind::Moment if value != NO_MOMENT => ms_to_seconds_text(value),
             Kind::MillisOrOff { .. } if value != 0 => ms_to_seconds_text(value),
             _ => self.format(value),
         }
@@ -444,6 +532,7 @@ impl ParamDef {
     pub fn to_json_doc(&self, value: u64) -> Json {
         match self.kind {
             Kind::Millis { .. } | Kind::Count { .. } => Json::num(value),
+            Kind::Moment if value != NO_MOMENT => Json::num(value),
             Kind::MillisOrOff { .. } if value != 0 => Json::num(value),
             _ => Json::Str(self.format(value)),
         }
@@ -453,6 +542,7 @@ impl ParamDef {
     pub fn to_json(&self, value: u64) -> JsonValue {
         match self.kind {
             Kind::Millis { .. } | Kind::Count { .. } => JsonValue::from(value),
+            Kind::Moment if value != NO_MOMENT => JsonValue::from(value),
             Kind::MillisOrOff { .. } if value != 0 => JsonValue::from(value),
             _ => JsonValue::from(self.format(value)),
         }

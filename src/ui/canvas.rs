@@ -12,7 +12,7 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
 use crate::view::linechart::{ChartColours, LineChart, Stroke, default_colours, draw_lines};
-use crate::view::url::Theme;
+use crate::view::page::Theme;
 
 use super::dom;
 

@@ -2,76 +2,58 @@
 //! run B beside run A on one clock, the panel that says what B changes,
 //! and the "Differences" region. Run B is run A with some settings
 //! changed; it follows A when A's settings change. A lab plugs in by
-//! saying, through [`Comparable`], how its runs are made and compared.
+//! saying, through `view::lab::LabModel`, how its runs are made and compared.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 
 use crate::sim::{Millis, ParamDef, Schema};
-use crate::view::compare::DiffLine;
-#[cfg(not(feature = "lite"))]
 use crate::view::compare::what_b_changes;
-use crate::view::url::LinkCompare;
+use crate::view::lab::LabModel;
 
-#[cfg(not(feature = "lite"))]
 use super::form::{FieldControl, FieldState};
-#[cfg(not(feature = "lite"))]
 use super::text_panels::diff_list;
 
-/// A lab's run, as a comparison needs it.
-pub trait Comparable: Send + Sync + Sized + 'static {
-    type Settings: Schema + Clone + Send + Sync + 'static;
-    /// What differs between two runs.
-    type Diff: Send + Sync + 'static;
-    /// The setting the panel offers first.
-    const FIRST: &'static ParamDef;
-    fn simulate(settings: &Self::Settings) -> Result<Self, String>;
-    fn settings(&self) -> &Self::Settings;
-    fn compare(&self, b: &Self) -> Self::Diff;
-    /// The "Differences" panel's lines; `fork` is when B was forked.
-    fn differences(&self, b: &Self, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine>;
+/// Which run a diagram draws: the run on screen (A), or run B of a
+/// comparison. Run B's diagram is the same component drawn a second time,
+/// so its element ids are scoped here: every id a diagram makes goes
+/// through [`Side::id`], and run A's stay plain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
 }
 
-impl Comparable for crate::sim::ack::Run {
-    type Settings = crate::sim::ack::Settings;
-    type Diff = crate::sim::ack::compare::Comparison;
-    const FIRST: &'static ParamDef = crate::sim::ack::settings::DEDUP.def();
-    fn simulate(settings: &Self::Settings) -> Result<Self, String> {
-        Self::simulate(settings).map_err(|e| e.to_string())
+impl Side {
+    /// A timeline's heading: run A's says so while run B is shown.
+    pub(crate) fn heading(self, comparing: bool) -> &'static str {
+        match self {
+            Side::A if comparing => "Run A: timeline",
+            Side::A => "Timeline",
+            Side::B => "Run B: timeline",
+        }
     }
-    fn settings(&self) -> &Self::Settings {
-        self.settings()
-    }
-    fn compare(&self, b: &Self) -> Self::Diff {
-        Self::Diff::of(self, b)
-    }
-    fn differences(&self, b: &Self, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine> {
-        crate::view::ack::compare::differences(self, b, diff, fork)
-    }
-}
 
-impl Comparable for crate::sim::risk::Run {
-    type Settings = crate::sim::risk::Settings;
-    type Diff = crate::sim::risk::compare::Comparison;
-    const FIRST: &'static ParamDef = crate::sim::risk::settings::IDEMPOTENT_CREATE.def();
-    fn simulate(settings: &Self::Settings) -> Result<Self, String> {
-        Self::simulate(settings).map_err(|e| e.to_string())
+    /// The accessible name of a timeline's scrolling diagram.
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Side::A => "Timeline diagram, scrolls sideways",
+            Side::B => "Run B's timeline diagram, scrolls sideways",
+        }
     }
-    fn settings(&self) -> &Self::Settings {
-        self.settings()
-    }
-    fn compare(&self, b: &Self) -> Self::Diff {
-        Self::Diff::of(self, b)
-    }
-    fn differences(&self, b: &Self, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine> {
-        crate::view::risk::compare::differences(self, b, diff, fork)
+
+    /// Element ids within one page or element: A keeps the plain ones.
+    pub(crate) fn id(self, name: &str) -> String {
+        match self {
+            Side::A => name.to_owned(),
+            Side::B => format!("{name}-b"),
+        }
     }
 }
 
 /// Run B's settings: run A's with `changes` applied in order. A change a
 /// cross-field check refuses is reported by the setting it conflicts with.
-#[cfg(not(feature = "lite"))]
 pub fn b_settings<S: Schema>(a: &S, changes: &[(&'static ParamDef, u64)]) -> Result<S, String> {
     changes.iter().try_fold(a.clone(), |s, &(param, value)| {
         s.with(param, value).map_err(|e| format!("Run B cannot use this change: {}", e.human_message(e.param.label)))
@@ -80,7 +62,6 @@ pub fn b_settings<S: Schema>(a: &S, changes: &[(&'static ParamDef, u64)]) -> Res
 
 /// Whether run B changed: memos here are rebuilt only when their inputs
 /// change, so comparing by pointer spares a deep comparison.
-#[cfg(not(feature = "lite"))]
 fn changed<T>(old: Option<&Result<Arc<T>, String>>, new: Option<&Result<Arc<T>, String>>) -> bool {
     match (old, new) {
         (Some(Ok(x)), Some(Ok(y))) => !Arc::ptr_eq(x, y),
@@ -91,95 +72,37 @@ fn changed<T>(old: Option<&Result<Arc<T>, String>>, new: Option<&Result<Arc<T>, 
 
 /// The comparison's state. Closed, it costs nothing: run B is simulated
 /// only while someone looks at it.
-///
-/// An opening build (feature `lite`) never shows run B: its whole build
-/// does. There the state is only whether the comparison was asked for and
-/// with what (for the link the whole build starts from), the accessors
-/// say at once that run B is not shown, and what runs, compares and draws
-/// run B is left out.
-pub struct Compare<R: Comparable> {
+pub struct Compare<L: LabModel> {
     pub open: RwSignal<bool>,
     /// What B changes from A, at most one entry per parameter.
     pub changes: RwSignal<Vec<(&'static ParamDef, u64)>>,
     /// The model time B was forked at, if it was.
     pub fork: RwSignal<Option<Millis>>,
-    #[cfg(not(feature = "lite"))]
-    whole: Whole<R>,
-    #[cfg(feature = "lite")]
-    run: std::marker::PhantomData<fn() -> R>,
-}
-
-/// What only the whole build keeps of a comparison.
-#[cfg(not(feature = "lite"))]
-struct Whole<R: Comparable> {
     /// The setting the panel's control edits.
     chosen: RwSignal<&'static ParamDef>,
     /// The panel control's text and message.
     field: FieldState,
     /// Run B, or why it cannot be run.
-    b: Memo<Result<Arc<R>, String>>,
+    b: Memo<Result<Arc<L::Run>, String>>,
     /// A against B, while B runs.
-    diff: Memo<Option<Arc<R::Diff>>>,
+    diff: Memo<Option<Arc<L::Diff>>>,
 }
 
-#[cfg(not(feature = "lite"))]
-impl<R: Comparable> Clone for Whole<R> {
+impl<L: LabModel> Clone for Compare<L> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-#[cfg(not(feature = "lite"))]
-impl<R: Comparable> Copy for Whole<R> {}
+impl<L: LabModel> Copy for Compare<L> {}
 
-impl<R: Comparable> Clone for Compare<R> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<R: Comparable> Copy for Compare<R> {}
-
-#[cfg(feature = "lite")]
-impl<R: Comparable> Compare<R> {
-    pub fn new(_a: RwSignal<Arc<R>>) -> Compare<R> {
-        Compare {
-            open: RwSignal::new(false),
-            changes: RwSignal::new(Vec::new()),
-            fork: RwSignal::new(None),
-            run: std::marker::PhantomData,
-        }
-    }
-
-    pub fn showing(&self) -> bool {
-        false
-    }
-
-    pub fn run_b(&self) -> Option<Arc<R>> {
-        None
-    }
-
-    pub fn b_untracked(&self) -> Option<Arc<R>> {
-        None
-    }
-
-    pub fn b_error(&self) -> Option<String> {
-        None
-    }
-
-    pub fn diff(&self) -> Option<Arc<R::Diff>> {
-        None
-    }
-}
-
-#[cfg(not(feature = "lite"))]
-impl<R: Comparable> Compare<R> {
-    pub fn new(a: RwSignal<Arc<R>>) -> Compare<R> {
+impl<L: LabModel> Compare<L> {
+    pub fn new(a: RwSignal<Arc<L::Run>>) -> Compare<L> {
         let changes = RwSignal::new(Vec::new());
         let b = Memo::new_with_compare(
             move |_| {
-                let settings = a.with(|a| changes.with(|c| b_settings(a.settings(), c)))?;
-                R::simulate(&settings)
+                let settings = a.with(|a| changes.with(|c| b_settings(L::settings(a), c)))?;
+                L::simulate(&settings)
                     .map(Arc::new)
                     .map_err(|e| format!("Run B could not be simulated: {e}. Run A stays on screen."))
             },
@@ -188,7 +111,7 @@ impl<R: Comparable> Compare<R> {
         let diff = Memo::new_with_compare(
             move |_| {
                 let b = b.get().ok()?;
-                Some(Arc::new(a.with(|a| a.compare(&b))))
+                Some(Arc::new(a.with(|a| L::compare(a, &b))))
             },
             |_, _| true,
         );
@@ -196,77 +119,79 @@ impl<R: Comparable> Compare<R> {
             open: RwSignal::new(false),
             changes,
             fork: RwSignal::new(None),
-            whole: Whole { chosen: RwSignal::new(R::FIRST), field: FieldState::new(String::new()), b, diff },
+            chosen: RwSignal::new(L::FIRST_CHANGE),
+            field: FieldState::new(String::new()),
+            b,
+            diff,
         }
     }
 
     /// Whether run B is on screen (the comparison is open and B runs).
     pub fn showing(&self) -> bool {
-        self.open.get() && self.whole.b.with(|b| b.is_ok())
+        self.open.get() && self.b.with(|b| b.is_ok())
     }
 
     /// Run B while it is on screen.
-    pub fn run_b(&self) -> Option<Arc<R>> {
-        if !self.open.get() { None } else { self.whole.b.get().ok() }
+    pub fn run_b(&self) -> Option<Arc<L::Run>> {
+        if !self.open.get() { None } else { self.b.get().ok() }
     }
 
     /// Run B when it is on screen (untracked).
-    pub fn b_untracked(&self) -> Option<Arc<R>> {
+    pub fn b_untracked(&self) -> Option<Arc<L::Run>> {
         untrack(|| self.run_b())
     }
 
     /// Why run B cannot be run, if it cannot (untracked).
     pub fn b_error(&self) -> Option<String> {
-        self.whole.b.get_untracked().err()
+        self.b.get_untracked().err()
     }
 
     /// A against B while run B is on screen.
-    pub fn diff(&self) -> Option<Arc<R::Diff>> {
-        if !self.open.get() { None } else { self.whole.diff.get() }
+    pub fn diff(&self) -> Option<Arc<L::Diff>> {
+        if !self.open.get() { None } else { self.diff.get() }
     }
 
     /// B's value of `param` given A's settings.
-    fn b_value(&self, a: &R::Settings, param: &'static ParamDef) -> u64 {
+    fn b_value(&self, a: &L::Settings, param: &'static ParamDef) -> u64 {
         self.changes
             .with_untracked(|c| c.iter().find(|(p, _)| p.name == param.name).map(|&(_, v)| v))
             .unwrap_or_else(|| a.get(param))
     }
 
     /// Shows `param`'s value for B in the panel's control.
-    pub fn choose(&self, a: &R::Settings, param: &'static ParamDef) {
-        self.whole.chosen.set(param);
-        self.whole.field.show(param, self.b_value(a, param));
+    pub fn choose(&self, a: &L::Settings, param: &'static ParamDef) {
+        self.chosen.set(param);
+        self.field.show(param, self.b_value(a, param));
     }
 
     /// The panel's control changed: B takes `text` for the chosen setting
     /// (a value equal to A's removes the change).
-    pub fn edit(&self, a: &R::Settings, text: String) {
-        let param = self.whole.chosen.get_untracked();
-        let Some(value) = self.whole.field.read(param, text) else { return };
+    pub fn edit(&self, a: &L::Settings, text: String) {
+        let param = self.chosen.get_untracked();
+        let Some(value) = self.field.read(param, text) else { return };
         let mut next = self.changes.get_untracked();
         next.retain(|(p, _)| p.name != param.name);
         if value != a.get(param) {
             next.push((param, value));
         }
         // Refuse a combination that cannot run, keeping the last good B.
-        match b_settings(a, &next).and_then(|s| R::simulate(&s).map(|_| ())) {
+        match b_settings(a, &next).and_then(|s| L::simulate(&s).map(|_| ())) {
             Ok(()) => {
-                self.whole.field.error.set(None);
+                self.field.error.set(None);
                 self.changes.set(next);
             }
-            Err(message) => self.whole.field.error.set(Some(message)),
+            Err(message) => self.field.error.set(Some(message)),
         }
     }
 }
 
-impl<R: Comparable> Compare<R> {
+impl<L: LabModel> Compare<L> {
     /// Opens the comparison with `changes` (from a link or a file), or
     /// keeps what it had when `changes` is `None`.
     pub fn open_with(&self, changes: Option<Vec<(&'static ParamDef, u64)>>, fork: Option<Millis>) {
         if let Some(changes) = changes {
-            #[cfg(not(feature = "lite"))]
             if let Some(&(first, _)) = changes.first() {
-                self.whole.chosen.set(first);
+                self.chosen.set(first);
             }
             self.changes.set(changes);
         }
@@ -291,7 +216,7 @@ impl<R: Comparable> Compare<R> {
     /// Opens the comparison with run B's settings `b` (from a file): every
     /// setting where B differs from A's `a` is B's change. If B cannot be
     /// run so, the comparison stays closed and this says why.
-    pub fn open_as(&self, a: &R::Settings, b: &R::Settings, fork: Option<Millis>) -> Result<(), String> {
+    pub fn open_as(&self, a: &L::Settings, b: &L::Settings, fork: Option<Millis>) -> Result<(), String> {
         self.open_checked(changes_between(a, b), fork)
     }
 
@@ -308,20 +233,18 @@ impl<R: Comparable> Compare<R> {
         }
     }
 
-    /// Run B as a link says it, while the comparison is open.
-    pub fn link(&self) -> Option<LinkCompare> {
-        self.open
-            .get_untracked()
-            .then(|| LinkCompare { changes: self.changes.get_untracked(), fork: self.fork.get_untracked() })
+    /// Run B's changes, while the comparison is open (for its link).
+    pub fn link(&self) -> Option<Vec<(&'static ParamDef, u64)>> {
+        self.open.get_untracked().then(|| self.changes.get_untracked())
     }
 
     /// Run B and A against B, while run B is on screen (untracked).
-    pub fn pair_untracked(&self) -> Option<(Arc<R>, Arc<R::Diff>)> {
+    pub fn pair_untracked(&self) -> Option<(Arc<L::Run>, Arc<L::Diff>)> {
         untrack(|| self.pair())
     }
 
     /// Run B and A against B, while run B is on screen.
-    pub fn pair(&self) -> Option<(Arc<R>, Arc<R::Diff>)> {
+    pub fn pair(&self) -> Option<(Arc<L::Run>, Arc<L::Diff>)> {
         Some((self.run_b()?, self.diff()?))
     }
 }
@@ -333,8 +256,7 @@ pub fn changes_between<S: Schema>(a: &S, b: &S) -> Vec<(&'static ParamDef, u64)>
 }
 
 /// "Compare with…", which opens the comparison or closes it.
-#[cfg(not(feature = "lite"))]
-pub fn compare_button<R: Comparable>(c: Compare<R>, toggle: impl Fn() + Send + Sync + 'static) -> impl IntoView {
+pub fn compare_button<L: LabModel>(c: Compare<L>, toggle: impl Fn() + Send + Sync + 'static) -> impl IntoView {
     view! {
         <button
             type="button"
@@ -342,17 +264,6 @@ pub fn compare_button<R: Comparable>(c: Compare<R>, toggle: impl Fn() + Send + S
             aria-expanded=move || if c.open.get() { "true" } else { "false" }
             on:click=move |_| toggle()
         >
-            "Compare with…"
-        </button>
-    }
-}
-
-/// "Compare with…" in an opening build, where the comparison is never on
-/// screen: opening it hands the lab over to its whole build.
-#[cfg(feature = "lite")]
-pub fn compare_button<R: Comparable>(_: Compare<R>, toggle: impl Fn() + Send + Sync + 'static) -> impl IntoView {
-    view! {
-        <button type="button" aria-expanded="false" on:click=move |_| toggle()>
             "Compare with…"
         </button>
     }
@@ -375,20 +286,19 @@ pub fn fork_here(embed: bool, fork: impl Fn() + Send + Sync + 'static) -> impl I
 }
 
 /// The panel that says what run B is and changes one of its settings.
-#[cfg(not(feature = "lite"))]
-pub fn compare_panel<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl IntoView {
-    let a_settings = move || a.with(|r| r.settings().clone());
+pub fn compare_panel<L: LabModel>(a: RwSignal<Arc<L::Run>>, c: Compare<L>) -> impl IntoView {
+    let a_settings = move || a.with(|r| L::settings(r).clone());
     // Show B's value of the chosen setting whenever the panel opens.
     Effect::new(move |_| {
         if c.open.get() {
-            let a = a.with_untracked(|r| r.settings().clone());
-            c.choose(&a, c.whole.chosen.get_untracked());
+            let a = a.with_untracked(|r| L::settings(r).clone());
+            c.choose(&a, c.chosen.get_untracked());
         }
     });
     let summary = move || {
         let a = a.get();
-        match c.whole.b.get() {
-            Ok(b) => format!("Run B is run A with {}.", what_b_changes(a.settings(), b.settings())),
+        match c.b.get() {
+            Ok(b) => format!("Run B is run A with {}.", what_b_changes(L::settings(&a), L::settings(&b))),
             Err(message) => message,
         }
     };
@@ -406,13 +316,13 @@ pub fn compare_panel<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl 
     // first control.
     let select = NodeRef::<leptos::html::Select>::new();
     request_animation_frame(move || {
-        if let Some(el) = select.get_untracked() {
+        if let Some(el) = select.try_get_untracked().flatten() {
             let _ = el.focus();
         }
     });
     let control = move || {
-        let param = c.whole.chosen.get();
-        view! { <FieldControl param state=c.whole.field on_edit prefix="b-"/> }
+        let param = c.chosen.get();
+        view! { <FieldControl param state=c.field on_edit prefix="b-"/> }
     };
     view! {
         <section class="panel compare-setup" id="compare-panel" aria-labelledby="compare-h">
@@ -427,17 +337,17 @@ pub fn compare_panel<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl 
                         node_ref=select
                         on:change:target=move |ev| {
                             let name = ev.target().value();
-                            if let Some(param) = <R::Settings as Schema>::PARAMS.iter().copied().find(|p| p.name == name) {
+                            if let Some(param) = <L::Settings as Schema>::PARAMS.iter().copied().find(|p| p.name == name) {
                                 c.choose(&a_settings(), param);
                             }
                         }
                     >
-                        {<R::Settings as Schema>::PARAMS
+                        {<L::Settings as Schema>::PARAMS
                             .iter()
                             .copied()
                             .map(|p| {
                                 view! {
-                                    <option value=p.name prop:selected=move || c.whole.chosen.get().name == p.name>
+                                    <option value=p.name prop:selected=move || c.chosen.get().name == p.name>
                                         {p.label}
                                     </option>
                                 }
@@ -456,19 +366,18 @@ pub fn compare_panel<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl 
 
 /// The "Differences" region: counters, outcomes, the first divergence,
 /// the ledger entries one run has and the other not, and the fork check.
-#[cfg(not(feature = "lite"))]
-pub fn differences<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl IntoView {
+pub fn differences<L: LabModel>(a: RwSignal<Arc<L::Run>>, c: Compare<L>) -> impl IntoView {
     let lines = move || {
-        let diff = c.whole.diff.get()?;
-        let b = c.whole.b.get().ok()?;
+        let diff = c.diff.get()?;
+        let b = c.b.get().ok()?;
         let a = a.get();
-        Some(a.differences(&b, &diff, c.fork.get()))
+        Some(L::differences(&a, &b, &diff, c.fork.get()))
     };
     view! {
         <section class="panel differences" aria-labelledby="differences-h">
             <h2 id="differences-h">"Differences"</h2>
             {move || match lines() {
-                Some(lines) => diff_list(lines.into_iter().map(|l| (l.label.to_owned(), l.text))).into_any(),
+                Some(lines) => diff_list(lines.into_iter().map(|l| (l.label, l.text))).into_any(),
                 None => view! { <p>"Run B is not running; see the message above."</p> }.into_any(),
             }}
         </section>
@@ -476,8 +385,7 @@ pub fn differences<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl In
 }
 
 /// Run B's panel and the differences, side by side, while comparing.
-#[cfg(not(feature = "lite"))]
-pub fn comparison<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl IntoView {
+pub fn comparison<L: LabModel>(a: RwSignal<Arc<L::Run>>, c: Compare<L>) -> impl IntoView {
     move || {
         c.open.get().then(|| {
             view! {
@@ -492,7 +400,6 @@ pub fn comparison<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl Int
 
 /// The differences alone, while comparing (in an embed, which has no
 /// settings).
-#[cfg(not(feature = "lite"))]
-pub fn differences_while_open<R: Comparable>(a: RwSignal<Arc<R>>, c: Compare<R>) -> impl IntoView {
+pub fn differences_while_open<L: LabModel>(a: RwSignal<Arc<L::Run>>, c: Compare<L>) -> impl IntoView {
     move || c.open.get().then(|| differences(a, c))
 }

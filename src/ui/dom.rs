@@ -4,7 +4,7 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::view::url::LabKind;
+use crate::view::labs::Lab;
 
 pub fn window() -> Option<web_sys::Window> {
     web_sys::window()
@@ -51,78 +51,25 @@ fn lab_host() -> Option<JsValue> {
     host.is_object().then_some(host)
 }
 
-/// The element `lab` mounts into on the page that hosts every lab (its
-/// boot script's `roots`; the lab may be set aside, hidden, or not yet in
-/// the page while it mounts);
-/// `None` on a lab's own page.
-pub fn lab_root(lab: LabKind) -> Option<web_sys::HtmlElement> {
-    let roots = js_sys::Reflect::get(&lab_host()?, &JsValue::from_str("roots")).ok()?;
-    js_sys::Reflect::get(&roots, &JsValue::from_str(lab.name())).ok()?.dyn_into().ok()
-}
-
-/// Whether `lab` is the one the reader sees: always on a lab's own page;
-/// on the page that hosts every lab, the one its root element names
-/// (`data-lab`). A lab that is set aside neither writes the address nor
-/// answers keys nor sets the page's theme.
-pub fn is_showing(lab: LabKind) -> bool {
-    document()
-        .and_then(|d| d.document_element())
-        .and_then(|root| root.get_attribute("data-lab"))
-        .is_none_or(|shown| shown == lab.name())
-}
-
-/// The query `lab` starts from: the one the host page gave its root (a
-/// lab made ready before it is shown, while the address still belongs to
-/// another), or the address's.
-pub fn lab_query(lab: LabKind) -> String {
-    lab_root(lab).and_then(|root| root.get_attribute("data-query")).unwrap_or_else(location_search)
-}
-
-/// Where `lab`'s own files are, relative to the page (`data-base` on its
-/// root; nothing on its own page).
-pub fn lab_base(lab: LabKind) -> String {
-    lab_root(lab).and_then(|root| root.get_attribute("data-base")).unwrap_or_default()
-}
-
-/// Asks the page that hosts every lab to show `lab`, starting from
-/// `query` if it is not ready yet. False on a lab's own page, which has
-/// no such host.
-pub fn switch_lab(lab: LabKind, query: &str) -> bool {
-    call_host("switchTo", &[lab.name(), query])
-}
-
-/// Calls the host page's function `name` with `strings`; false where
-/// there is no such host or it failed.
-fn call_host(name: &str, strings: &[&str]) -> bool {
+/// Asks the page that hosts every lab to show `lab` in place of the one on
+/// screen. False where there is no such host (a custom element's page).
+pub fn switch_lab(lab: Lab) -> bool {
     let Some(host) = lab_host() else { return false };
-    let Some(function) =
-        js_sys::Reflect::get(&host, &JsValue::from_str(name)).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    let Some(function) = js_sys::Reflect::get(&host, &JsValue::from_str("switchTo"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
     else {
         return false;
     };
-    let args = strings.iter().map(|s| JsValue::from_str(s)).collect::<js_sys::Array>();
-    function.apply(&host, &args).is_ok()
+    function.call1(&host, &JsValue::from_str(lab.id)).is_ok()
 }
 
-/// Asks the page that hosts every lab to put the whole build of `lab` in
-/// place of its opening build (which carries only what the page shows at
-/// first), started from `query`, then to do `intent` and to show the
-/// `notices` the reader had (see [`lab_handed`]). False where there is no
-/// such host.
-pub fn load_whole_lab(lab: LabKind, query: &str, intent: &str, notices: &str) -> bool {
-    call_host("loadWhole", &[lab.name(), query, intent, notices])
+/// Sets the page's title.
+pub fn set_title(title: &str) {
+    if let Some(d) = document() {
+        d.set_title(title);
+    }
 }
-
-/// What a lab's opening build handed its whole build beyond its link: `data-intent` (what the reader asked for, empty if nothing) and
-/// `data-notices` (the notices on screen, as [`NOTICES_APART`] keeps them)
-/// on its root.
-pub fn lab_handed(lab: LabKind, what: &str) -> String {
-    lab_root(lab).and_then(|root| root.get_attribute(what)).unwrap_or_default()
-}
-
-/// What separates the notices handed to a lab's whole build (the ASCII
-/// record separator; a notice's own is sent as a space).
-pub const NOTICES_APART: char = '\u{1e}';
 
 /// Opens another address (another lab's page).
 pub fn navigate(url: &str) {
@@ -131,12 +78,9 @@ pub fn navigate(url: &str) {
     }
 }
 
-/// Rewrites the address bar for `lab`, without a navigation or a history
-/// entry; a lab set aside leaves the address to the shown one.
-pub fn replace_query(lab: LabKind, query: &str) {
-    if !is_showing(lab) {
-        return;
-    }
+/// Rewrites the address bar's query, without a navigation or a history
+/// entry.
+pub fn replace_query(query: &str) {
     let Some(w) = window() else { return };
     let Ok(history) = w.history() else { return };
     let path = w.location().pathname().unwrap_or_else(|_| "/".to_owned());

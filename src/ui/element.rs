@@ -1,16 +1,9 @@
-//! The `<idempotency-lab>` custom element's Rust side. The element's script
-//! (`assets/idempotency-lab-element.js`) gives each element an open shadow
-//! root and calls [`mount`] with the element's attributes as a query
-//! string; everything page-wide (the theme, the accent, keyboard shortcuts,
-//! links back to the lab) then goes to that element, so several elements
-//! on one page never share state.
+//! Where a lab lives: the whole page, or one `<idempotency-lab>` custom
+//! element (see `ack::element`). Everything page-wide (the theme, the
+//! accent, keyboard shortcuts, links back to the lab) goes to the
+//! element, so several elements on one page never share state.
 
 use leptos::prelude::*;
-
-use crate::view::url::{LabKind, parse_query};
-
-use super::app::Workbench;
-use super::state::Lab;
 
 /// Where the app lives: the whole page, or one custom element.
 #[derive(Clone, Copy)]
@@ -23,6 +16,11 @@ pub struct Host {
 
 impl Host {
     pub const PAGE: Host = Host { element: None, base: None };
+
+    /// The custom element `element`, whose lab's page is at `base`.
+    pub fn element_at(element: web_sys::HtmlElement, base: String) -> Host {
+        Host { element: Some(StoredValue::new_local(element)), base: Some(StoredValue::new(base)) }
+    }
 
     /// The host of the component being built (the page unless an element
     /// provided itself).
@@ -81,30 +79,4 @@ impl Host {
             None => super::dom::set_root_property(name, value),
         }
     }
-}
-
-/// Mounts the lab in `mount` (inside `host`'s shadow root), configured by
-/// `query` (the element's attributes in the link's names); `base` is the
-/// lab's address.
-pub fn mount(host: web_sys::HtmlElement, mount: web_sys::HtmlElement, query: &str, base: String) {
-    let link = parse_query(query);
-    let mut notices = link.notices;
-    let mut state = link.state;
-    if state.lab != LabKind::Ack {
-        notices.push(format!(
-            "lab: the {} lab is a page of its own and cannot be an element; this element shows the lost-acknowledgement lab. Open the {} page with a link instead.",
-            state.lab.label(),
-            state.lab.label()
-        ));
-        state.lab = LabKind::Ack;
-    }
-    let handle = leptos::mount::mount_to(mount, move || {
-        provide_context(Host { element: Some(StoredValue::new_local(host)), base: Some(StoredValue::new(base)) });
-        // An element is configured by its attributes alone: it never reads
-        // or writes the remembered settings of the page it sits in.
-        let lab = Lab::new(state, true, notices);
-        view! { <Workbench lab/> }
-    });
-    // The element keeps its app for as long as the page lives.
-    handle.forget();
 }

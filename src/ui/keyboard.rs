@@ -68,13 +68,7 @@ pub fn install<R: Replay>(lab: R, dialog: NodeRef<html::Dialog>) {
     };
     match Host::current().element() {
         None => {
-            // On the page that hosts every lab, only the shown lab listens.
-            let showing = super::chrome::shown_here();
-            let handle = window_event_listener(ev::keydown, move |e| {
-                if showing() {
-                    handler(e);
-                }
-            });
+            let handle = window_event_listener(ev::keydown, handler);
             on_cleanup(move || handle.remove());
         }
         Some(element) => {

@@ -54,18 +54,6 @@ impl Default for Notices {
     }
 }
 
-/// Shows the notices a lab's opening build handed its whole build, but
-/// for those this build gave again from the same link.
-#[cfg(not(feature = "lite"))]
-pub fn show_handed(lab: crate::view::url::LabKind, notices: Notices) {
-    let handed = super::dom::lab_handed(lab, "data-notices");
-    for text in handed.split(super::dom::NOTICES_APART).filter(|t| !t.is_empty()) {
-        if !notices.list.with_untracked(|list| list.iter().any(|n| n.text == text)) {
-            notices.notify(text.to_owned());
-        }
-    }
-}
-
 /// The notices, each with its Dismiss button (one listener for them all).
 /// A notice stays the same element while it is on screen, as in a keyed
 /// list: a new one is added at the end and one that goes is removed, so

@@ -185,10 +185,6 @@ pub fn Playback<R: Replay>(lab: R) -> impl IntoView {
 pub fn playback<R: Replay>(lab: R, extra: impl IntoView) -> impl IntoView {
     let end = move || lab.end_tracked();
     let player = lab.player();
-    // On the page that hosts every lab, a lab set aside stops playing: the
-    // reader comes back to where they left it.
-    let playing = player.playing;
-    super::chrome::on_set_aside(move || playing.set(false));
     let playhead = player.playhead;
     let opening_speed = player.speed.get_untracked();
     view! {

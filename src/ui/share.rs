@@ -29,7 +29,7 @@ pub fn share_url_at(base: &str, state: &LinkState) -> String {
 /// An iframe showing `state` in its compact embed.
 pub fn embed_snippet(state: &LinkState, title: &str, height: u32) -> String {
     let mut embedded = state.clone();
-    embedded.embed = true;
+    embedded.page.embed = true;
     format!(
         "<iframe src=\"{}\" title=\"{title}\" width=\"100%\" height=\"{height}\" loading=\"lazy\"></iframe>",
         crate::view::timeline::escape(&share_url(&embedded))

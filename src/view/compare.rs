@@ -13,7 +13,7 @@ use super::fields::changes;
 /// One line of the differences: a short label and what it says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiffLine {
-    pub label: &'static str,
+    pub label: String,
     pub text: String,
 }
 
@@ -38,7 +38,7 @@ pub fn fork_line<R: Copy + Timed, E: Copy>(c: &Comparison<R, E>, at: Millis) -> 
         }
         _ => format!("at {at}: the runs agree on every event before the fork"),
     };
-    DiffLine { label: "Fork", text }
+    DiffLine { label: "Fork".to_owned(), text }
 }
 
 /// The divergence's side for one run: its event's phrase (with its time
@@ -69,7 +69,7 @@ pub fn divergence_line<R: Copy + Timed, E: Copy>(
             )
         }
     };
-    DiffLine { label: "First divergence", text }
+    DiffLine { label: "First divergence".to_owned(), text }
 }
 
 /// Two runs' mirrors under one clock line, then the differences. Each of

@@ -23,8 +23,9 @@ pub fn control(param: &ParamDef) -> Control {
     match param.kind {
         Kind::Choice(options) => Control::Select(options),
         Kind::Switch { on, off } => Control::Checkbox { on, off },
-        Kind::Millis { .. } | Kind::MillisOrOff { .. } => Control::Seconds,
-        Kind::Count { .. } => Control::Count,
+        Kind::Millis { .. } | Kind::MillisOrOff { .. } | Kind::Moment => Control::Seconds,
+        // A page's own link parameters never appear in a form.
+        Kind::Count { .. } | Kind::Flag | Kind::Colour => Control::Count,
     }
 }
 
@@ -49,6 +50,7 @@ pub fn hint(param: &ParamDef) -> String {
             format!("one of {}", options.iter().map(|o| o.label).collect::<Vec<_>>().join(", "))
         }
         Kind::Switch { on, off } => format!("{on} or {off}"),
+        Kind::Flag | Kind::Colour | Kind::Moment => param.allowed(),
     }
 }
 

@@ -7,12 +7,11 @@ mod risk;
 use idempotency_lab::sim::Millis;
 use idempotency_lab::sim::ack::Settings;
 use idempotency_lab::sim::ack::settings::DEDUP;
+use idempotency_lab::ui::ack::{Ack, Chart, Controls, Mirror, RecentEvents, ResultsStrip, Timeline};
 use idempotency_lab::ui::notices::Notices;
-use idempotency_lab::ui::state::Lab;
-use idempotency_lab::ui::{
-    Chart, Controls, Mirror, NoticeList, Playback, RecentEvents, Replay, ResultsStrip, Timeline,
-};
-use idempotency_lab::view::url::LinkState;
+use idempotency_lab::ui::{NoticeList, Playback, Replay};
+use idempotency_lab::view::page::Page;
+use idempotency_lab::view::url::LabLink;
 use leptos::mount::mount_to;
 use leptos::prelude::*;
 use leptos::task::tick;
@@ -23,8 +22,8 @@ use web_sys::{HtmlElement, HtmlInputElement};
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// A state for `settings`, not reading anything the page remembered.
-fn lab_with(settings: Settings) -> Lab {
-    Lab::new(LinkState { settings, ..LinkState::default() }, true, Vec::new())
+fn lab_with(settings: Settings) -> Ack {
+    Ack::new(LabLink { settings, b: None, notices: Vec::new(), is_link: true }, Page::default())
 }
 
 fn container() -> HtmlElement {
@@ -65,7 +64,7 @@ fn dispatch(element: &web_sys::Element, event: &str) {
 async fn results_strip_and_mirror_show_the_opening_run() {
     let root = container();
     let lab = lab_with(Settings::default());
-    let _mounted = mount_to(root.clone(), move || view! { <ResultsStrip lab/> <Mirror lab/> });
+    let _mounted = mount_to(root.clone(), move || view! { <ResultsStrip ack=lab/> <Mirror ack=lab/> });
     tick().await;
     assert_eq!(text(&root, ".figure .counter"), "1");
     assert_eq!(text(&root, ".figure .outcome"), "succeeded at 4.05 s");
@@ -83,7 +82,7 @@ async fn results_strip_and_mirror_show_the_opening_run() {
 async fn clearing_deduplication_doubles_the_counter_and_says_so() {
     let root = container();
     let lab = lab_with(Settings::default());
-    let _mounted = mount_to(root.clone(), move || view! { <Controls lab/> <ResultsStrip lab/> });
+    let _mounted = mount_to(root.clone(), move || view! { <Controls ack=lab/> <ResultsStrip ack=lab/> });
     tick().await;
     let checkbox: HtmlInputElement = root.query_selector("#f-dedup").unwrap().unwrap().unchecked_into();
     assert!(checkbox.checked());
@@ -99,7 +98,7 @@ async fn clearing_deduplication_doubles_the_counter_and_says_so() {
 async fn an_invalid_field_shows_its_message_and_keeps_the_last_run() {
     let root = container();
     let lab = lab_with(Settings::default());
-    let _mounted = mount_to(root.clone(), move || view! { <Controls lab/> <ResultsStrip lab/> });
+    let _mounted = mount_to(root.clone(), move || view! { <Controls ack=lab/> <ResultsStrip ack=lab/> });
     tick().await;
     let timeout: HtmlInputElement = root.query_selector("#f-timeout").unwrap().unwrap().unchecked_into();
     timeout.set_value("soon");
@@ -127,7 +126,7 @@ async fn an_invalid_field_shows_its_message_and_keeps_the_last_run() {
 async fn the_timeline_draws_the_lost_acknowledgement_and_moves_the_playhead_on_click() {
     let root = container();
     let lab = lab_with(Settings::default());
-    let _mounted = mount_to(root.clone(), move || view! { <Timeline lab/> <Mirror lab/> });
+    let _mounted = mount_to(root.clone(), move || view! { <Timeline ack=lab/> <Mirror ack=lab/> });
     tick().await;
     assert!(root.query_selector("svg.diagram path.response.lost").unwrap().is_some());
     let labels = root.query_selector("svg.diagram").unwrap().unwrap().text_content().unwrap();
@@ -149,7 +148,7 @@ async fn the_timeline_draws_the_lost_acknowledgement_and_moves_the_playhead_on_c
 async fn playback_buttons_step_between_events() {
     let root = container();
     let lab = lab_with(Settings::default());
-    let _mounted = mount_to(root.clone(), move || view! { <Playback lab/> <Mirror lab/> <RecentEvents lab/> });
+    let _mounted = mount_to(root.clone(), move || view! { <Playback lab/> <Mirror ack=lab/> <RecentEvents ack=lab/> });
     tick().await;
     let next = button(&root, "Next event");
     next.click();
@@ -181,7 +180,7 @@ async fn the_chart_describes_and_draws_the_counter() {
     let root = container();
     let settings = Settings::from_pairs(&[(&DEDUP, "off")]).unwrap();
     let lab = lab_with(settings);
-    let _mounted = mount_to(root.clone(), move || view! { <Chart lab/> });
+    let _mounted = mount_to(root.clone(), move || view! { <Chart ack=lab/> });
     tick().await;
     let svg = root.query_selector("svg.chart-svg").unwrap().unwrap();
     let label = svg.get_attribute("aria-label").unwrap();

@@ -6,7 +6,8 @@ use idempotency_lab::sim::risk::settings::{MODE, PRESET};
 use idempotency_lab::sim::risk::{Mode, Preset, Run, Settings};
 use idempotency_lab::ui::Replay;
 use idempotency_lab::ui::risk::{ChecksPanel, DatabaseTable, Risk, StateMachine};
-use idempotency_lab::view::url::LinkState;
+use idempotency_lab::view::page::Page;
+use idempotency_lab::view::url::LabLink;
 use leptos::mount::mount_to;
 use leptos::prelude::*;
 use leptos::task::tick;
@@ -16,7 +17,15 @@ use web_sys::HtmlElement;
 
 /// A page state for a preset in a mode, with the playhead at `at`.
 fn risk(preset: Preset, mode: Mode, at: Millis) -> Risk {
-    Risk::new(Settings::preset(preset, mode), &LinkState { at: Some(at), ..LinkState::default() }, Vec::new())
+    risk_at(Settings::preset(preset, mode), at)
+}
+
+/// A page state for `settings`, with the playhead at `at`.
+fn risk_at(settings: Settings, at: Millis) -> Risk {
+    Risk::new(
+        LabLink { settings, b: None, notices: Vec::new(), is_link: true },
+        &Page { at: Some(at), ..Page::default() },
+    )
 }
 
 fn container() -> HtmlElement {
@@ -148,7 +157,7 @@ async fn switching_the_mode_and_a_pattern_reruns_the_checks() {
     let root = container();
     let s = Settings::from_pairs(&[(&PRESET, "not-found-resend"), (&MODE, "patterns")]).unwrap();
     let end = Run::simulate(&s).unwrap().summary().end;
-    let risk = Risk::new(s, &LinkState { at: Some(end), ..LinkState::default() }, Vec::new());
+    let risk = risk_at(s, end);
     let _mounted = mount_to(root.clone(), move || view! { <ChecksPanel risk/> });
     tick().await;
     let claim = || texts(&root, "li").into_iter().find(|t| t.contains("single_claim_winner")).unwrap();

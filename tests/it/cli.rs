@@ -170,8 +170,9 @@ fn bad_input_is_refused_with_one_clear_line() {
         (&["run", "--settings", "/nonexistent/settings.json"], &["--settings", "/nonexistent/settings.json"]),
         (&["bench", "--runs", "0"], &["--runs", "0", "from 1 to"]),
         (&["bench", "--fast"], &["--fast", "--runs"]),
-        (&["frobnicate"], &["frobnicate", "run, risk, storm, bench, --help"]),
-        (&[], &["missing command", "run, risk, storm, bench, --help"]),
+        (&["frobnicate"], &["frobnicate", "ack, risk, storms, bench, labs, --help"]),
+        (&[], &["missing command", "ack, risk, storms, bench, labs, --help"]),
+        (&["bench", "--lab", "moon"], &["--lab", "moon", "ack, risk, storms"]),
     ];
     for (args, mentions) in cases {
         let out = cli(args);
@@ -187,10 +188,20 @@ fn bad_input_is_refused_with_one_clear_line() {
 }
 
 #[test]
-fn help_lists_every_option_with_its_default() {
+fn help_lists_every_lab_and_each_lab_every_option_with_its_default() {
     let out = cli(&["--help"]);
     assert!(out.status.success());
     let text = stdout(&out);
+    for lab in ["ack", "risk", "storms"] {
+        assert!(text.contains(&format!("idempotency-lab {lab} ")), "help lacks {lab}: {text}");
+    }
+    // The first lab's command is `ack`, and `run` as it always was.
+    for command in ["ack", "run"] {
+        let out = cli(&[command, "--help"]);
+        assert!(out.status.success());
+        assert_eq!(stdout(&out), stdout(&cli(&["ack", "--help"])));
+    }
+    let text = stdout(&cli(&["ack", "--help"]));
     for flag in [
         "--fault",
         "--dedup",

@@ -4,7 +4,8 @@
 use idempotency_lab::cli::main_with;
 use idempotency_lab::sim::ack::{Run, Settings};
 use idempotency_lab::sim::params_file::{parse_settings_file, parse_settings_json};
-use idempotency_lab::view::url::{ParsedLink, parse_query, to_query};
+use idempotency_lab::view::labs::ACK;
+use idempotency_lab::view::url::{LinkState, ParsedLink, parse_query, read_lab, to_query};
 use proptest::prelude::*;
 
 /// Fragments that make random text look like the real thing often enough
@@ -121,15 +122,21 @@ proptest! {
 
     #[test]
     fn any_query_decodes_without_panic_and_notices_say_something(query in prop_oneof![any::<String>(), query_like()]) {
-        let ParsedLink { state, notices, .. } = parse_query(&query);
-        for n in &notices {
+        let link = parse_query(&query, ACK);
+        let read = read_lab::<Settings>(&link);
+        for n in &read.notices {
             prop_assert!(n.contains(':') && n.len() > 10, "{n:?}");
             prop_assert!(n.len() < 400, "notices stay short: {n:?}");
         }
         // Whatever was accepted round-trips through a link.
-        let ParsedLink { state: again, notices: more, .. } = parse_query(&to_query(&state));
-        prop_assert!(more.is_empty(), "{more:?}");
-        prop_assert_eq!(again.settings, state.settings);
+        let accepted = LinkState::of(ACK, &read.settings, read.b.as_deref(), link.state.page.clone());
+        let again = parse_query(&to_query(&accepted), ACK);
+        let reread = read_lab::<Settings>(&again);
+        prop_assert!(reread.notices.is_empty(), "{:?}", reread.notices);
+        prop_assert_eq!(&reread.settings, &read.settings);
+        prop_assert_eq!(&reread.b, &read.b);
+        prop_assert_eq!(&again.state.page, &link.state.page);
+        let ParsedLink { .. } = again;
     }
 
     #[test]

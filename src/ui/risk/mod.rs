@@ -33,55 +33,50 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::sim::risk::Settings;
-use crate::view::url::{LabKind, asks_lab_b, decode_settings, parse_query_on, to_query};
+use crate::view::labs::RISK;
+use crate::view::url::{parse_query, read_lab, to_query};
 
-use super::chrome::{CurrentLab, embed_footer, masthead, pass_on, shown_again};
-use super::compare::{compare_button, fork_here};
+use super::chrome::{CurrentLab, embed_footer, masthead};
+use super::compare::{Side, compare_button, comparison, differences_while_open, fork_here};
 use super::dom;
 use super::element::Host;
 use super::keyboard::{self, ShortcutsDialog};
+use super::mount::{Boot, on_leave};
 use super::notices::{LiveRegion, NoticeList};
 use super::playback::playback;
 use super::share::{share_url, toolbar};
 
-/// The risk-review lab's page, configured from its address.
+/// The risk-review lab's page, configured from its link.
 #[component]
 pub fn RiskApp() -> impl IntoView {
-    let query = dom::lab_query(LabKind::Risk);
-    let link = parse_query_on(&query, LabKind::Risk);
-    pass_on(link.state.lab, LabKind::Risk);
-    let (settings, refused) = decode_settings::<Settings>(&link.state.lab_params);
-    let notices = link.notices.into_iter().chain(refused).collect();
-    let asks_b = asks_lab_b(&link.state.lab_params);
-    let risk = Risk::new(settings, &link.state, notices);
-    if parts::risk_started(risk, &query, asks_b) {
-        // Handed over to the whole build before it is drawn here.
-        return ().into_any();
-    }
+    let link = parse_query(&Boot::current().query, RISK);
+    let risk = Risk::new(read_lab::<Settings>(&link), &link.state.page);
     keep_address(risk);
-    view! { <RiskWorkbench risk/> }.into_any()
+    provide_context(CurrentLab(RISK, risk.look.theme));
+    view! { <RiskWorkbench risk/> }
 }
 
-/// Keeps the address bar and the Lab switcher in step with the lab.
+/// Keeps the address bar in step with the lab.
 fn keep_address(risk: Risk) {
-    let shown = shown_again(LabKind::Risk, risk.look.theme);
     // The address bar follows the settings and the playhead, but not every
     // frame of playback (browsers limit how often it may change), and a
     // moment after a change rather than in the same frame: rewriting the
     // address costs the browser more than redrawing the panels.
+    let write = move || {
+        let mut state = risk.link_state();
+        state.page.at = state.page.at.filter(|t| t.ms() > 0);
+        dom::replace_query(&to_query(&state));
+    };
+    // Left while playing, or before the moment's rewrite: the moment now.
+    on_leave(write);
     let pending = StoredValue::new(0u32);
     Effect::new(move |_| {
         risk.run.track();
         risk.player.playhead.track();
-        // (An opening build hands run B over instead.)
-        #[cfg(not(feature = "lite"))]
-        {
-            risk.compare.open.track();
-            risk.compare.changes.track();
-            risk.compare.fork.track();
-        }
+        risk.compare.open.track();
+        risk.compare.changes.track();
+        risk.compare.fork.track();
         risk.look.theme.track();
-        shown.track();
         if risk.player.playing.get() {
             return;
         }
@@ -89,59 +84,28 @@ fn keep_address(risk: Risk) {
         pending.set_value(ticket);
         set_timeout(
             move || {
-                // (Gone if the lab was handed over to its whole build.)
+                // (Gone if the lab was unmounted meanwhile.)
                 if pending.try_get_value() == Some(ticket) {
-                    let mut state = risk.link_state();
-                    state.at = state.at.filter(|t| t.ms() > 0);
-                    dom::replace_query(LabKind::Risk, &to_query(&state));
+                    write();
                 }
             },
             std::time::Duration::from_millis(120),
         );
     });
-    provide_context(CurrentLab(LabKind::Risk, risk.look.theme));
 }
 
-// The risk page's opening build (feature `lite`) leaves out run B and its
-// differences: its whole build, which the page loads when the reader first
-// compares, takes its place.
-#[cfg(feature = "lite")]
-use super::lite as parts;
+/// Run B's diagram, while comparing.
+fn risk_b(risk: Risk) -> impl IntoView {
+    move || risk.compare.showing().then(|| view! { <RiskTimeline risk side=Side::B/> })
+}
 
-/// Run B and its differences (`super::lite` stands in for them in the
-/// opening build).
-#[cfg(not(feature = "lite"))]
-mod parts {
-    use leptos::prelude::*;
-
-    use super::super::compare::{comparison, differences_while_open};
-    use super::super::dom;
-    use super::super::notices::show_handed;
-    use super::super::timeline::Side;
-    use super::{Risk, RiskTimeline};
-    use crate::view::url::LabKind;
-
-    /// Shows the notices the opening build had and asks the question it
-    /// handed over, if any; the lab is drawn here.
-    pub fn risk_started(risk: Risk, _query: &str, _asks_b: bool) -> bool {
-        show_handed(LabKind::Risk, risk.notices);
-        super::questions::ask_handed(risk, &dom::lab_handed(LabKind::Risk, "data-intent"));
-        false
-    }
-
-    /// Run B's diagram, while comparing.
-    pub fn risk_b(risk: Risk) -> impl IntoView {
-        move || risk.compare.showing().then(|| view! { <RiskTimeline risk side=Side::B/> })
-    }
-
-    /// Run B's settings and the differences, while comparing; an embed,
-    /// which has no settings, shows the differences alone.
-    pub fn risk_comparison(risk: Risk) -> impl IntoView {
-        if risk.embed {
-            differences_while_open(risk.run, risk.compare).into_any()
-        } else {
-            comparison(risk.run, risk.compare).into_any()
-        }
+/// Run B's settings and the differences, while comparing; an embed, which
+/// has no settings, shows the differences alone.
+fn risk_comparison(risk: Risk) -> impl IntoView {
+    if risk.embed {
+        differences_while_open(risk.run, risk.compare).into_any()
+    } else {
+        comparison(risk.run, risk.compare).into_any()
     }
 }
 
@@ -164,7 +128,7 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
         risk.player.playhead.track();
         risk.run.track();
         let mut state = risk.link_state();
-        state.embed = false;
+        state.page.embed = false;
         share_url(&state)
     };
     let first_below = NodeRef::<html::Div>::new();
@@ -192,9 +156,9 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                 <main class="stage">
                     <RiskFigures risk/>
                     <RiskTimeline risk/>
-                    {parts::risk_b(risk)}
+                    {risk_b(risk)}
                     {playback(risk, fork_here(embed, move || risk.fork_here()))}
-                    {parts::risk_comparison(risk)}
+                    {risk_comparison(risk)}
                     {chrome(&|| view! { <Incident risk/> }.into_any())}
                     <div class="risk-grid" node_ref=first_below>
                         <DatabaseTable risk=below/>

@@ -1,19 +1,13 @@
 //! Presets with a question each: choose one, predict, then see the run's
 //! answer explained with its own figures. The panel's markup comes from
-//! `view::risk::html`; one listener reads which button was chosen. The
-//! opening build lists the presets, and choosing one hands the lab over to
-//! the whole build, which asks the question.
+//! `view::risk::html`; one listener reads which button was chosen.
 
 use leptos::prelude::*;
 
 use crate::sim::risk::Preset;
-use crate::view::risk::html::preset_buttons;
-#[cfg(not(feature = "lite"))]
-use crate::view::risk::html::question_card;
-#[cfg(not(feature = "lite"))]
+use crate::view::risk::html::{preset_buttons, question_card};
 use crate::view::risk::questions::{answer, explain, question, verdict};
 
-#[cfg(not(feature = "lite"))]
 use super::super::dom;
 use super::super::markup::chosen;
 use super::state::Risk;
@@ -25,7 +19,6 @@ fn title(preset: Preset) -> &'static str {
 
 /// Moves focus to the question's heading once it is drawn, so the question
 /// (and later the answer) is where the reader is.
-#[cfg(not(feature = "lite"))]
 fn focus_card() {
     request_animation_frame(|| dom::focus_by_id("question-title"));
 }
@@ -60,37 +53,8 @@ fn panel(
     }
 }
 
-/// The intent that starts a preset's question in the whole build.
-const QUESTION: &str = "question=";
-
-/// The questions' panel of the opening build: choosing a preset hands the
-/// lab over to the whole build, which asks its question.
-#[cfg(feature = "lite")]
-pub fn questions(risk: Risk) -> impl IntoView {
-    panel(
-        (),
-        || list(None),
-        move |ev| {
-            if let Some(preset) = chosen_preset(&ev) {
-                risk.hand_over_to_ask(format!("{QUESTION}{}", preset.value()));
-            }
-        },
-    )
-}
-
-/// Asks the question the opening build handed over (`intent`), if any.
-#[cfg(not(feature = "lite"))]
-pub fn ask_handed(risk: Risk, intent: &str) {
-    let Some(name) = intent.strip_prefix(QUESTION) else { return };
-    if let Some(preset) = Preset::ALL.iter().copied().find(|p| p.value() == name) {
-        risk.start_question(preset);
-        focus_card();
-    }
-}
-
 /// The questions' panel: the presets, and the question in progress with
 /// its answer once the reader has predicted.
-#[cfg(not(feature = "lite"))]
 pub fn questions(risk: Risk) -> impl IntoView {
     let card = move || {
         risk.question.get().map_or_else(String::new, |state| {

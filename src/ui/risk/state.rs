@@ -12,16 +12,15 @@ use crate::sim::risk::facts::CallId;
 use crate::sim::risk::settings::{MODE, PRESET};
 use crate::sim::risk::{Check, Mode, Pattern, Preset, Run, Settings, Snapshot};
 use crate::sim::{Millis, ParamDef, Schema};
+use crate::view::labs::RISK;
+use crate::view::page::Page;
 use crate::view::playback::{moment_words, playhead_within};
+use crate::view::risk::RiskLab;
 use crate::view::risk::diagram::end_of;
 use crate::view::risk::names;
 use crate::view::risk::sentence;
 use crate::view::risk::trace::interesting_call;
-#[cfg(feature = "lite")]
-use crate::view::url::LinkCompare;
-use crate::view::url::{LabKind, LinkState, settings_params};
-#[cfg(not(feature = "lite"))]
-use crate::view::url::{decode_lab_b, decode_lab_fork};
+use crate::view::url::{LabLink, LinkState};
 
 use super::super::chrome::Look;
 use super::super::compare::Compare;
@@ -56,7 +55,7 @@ pub struct Risk {
     /// The nine checks at the playhead.
     pub checks: Memo<Arc<Vec<Check>>>,
     /// Run B and the comparison, while open.
-    pub compare: Compare<Run>,
+    pub compare: Compare<RiskLab>,
     pub embed: bool,
     pub look: Look,
 }
@@ -137,31 +136,24 @@ impl Risk {
         Risk { run, snapshot, checks, ..self }
     }
 
-    /// The state for `settings` and the rest of a link (playhead, embed,
-    /// theme, look), with notices for anything refused on the way.
-    pub fn new(settings: Settings, link: &LinkState, mut notices: Vec<String>) -> Risk {
+    /// The state for what a link said (`read` for the lab, `page` for the
+    /// page: playhead, embed, theme, look), with notices for anything
+    /// refused on the way.
+    pub fn new(read: LabLink<Settings>, page: &Page) -> Risk {
+        let LabLink { settings, b, mut notices, .. } = read;
         let (settings, run) = run_or_opening(settings, Run::simulate, &mut notices);
         let a_end = end_of(&run);
         let selected = RwSignal::new(interesting_call(&run));
         let run = RwSignal::new(Arc::new(run));
         let compare = Compare::new(run);
-        // (An opening build hands a link that opens run B over as it
-        // came, and the whole build reads it.)
-        #[cfg(not(feature = "lite"))]
-        match decode_lab_b(&settings, &link.lab_params) {
-            Some(Ok(changes)) => {
-                if let Err(message) = compare.open_checked(changes, decode_lab_fork(&link.lab_params)) {
-                    notices.push(message);
-                }
-            }
-            Some(Err(message)) => {
-                notices.push(format!("{message}. The second run was not opened; run A is shown alone."))
-            }
-            None => {}
+        if let Some(changes) = b
+            && let Err(message) = compare.open_checked(changes, page.fork)
+        {
+            notices.push(message);
         }
         // The playhead lives on the shared clock.
         let end = compare.b_untracked().map_or(a_end, |b| a_end.max(end_of(&b)));
-        let (playhead, past_end) = playhead_within(link.at.unwrap_or(Millis::ZERO), end);
+        let (playhead, past_end) = playhead_within(page.at.unwrap_or(Millis::ZERO), end);
         notices.extend(past_end);
         let player = Player::new(playhead);
         let playhead = player.playhead;
@@ -177,8 +169,8 @@ impl Risk {
             snapshot,
             checks,
             compare,
-            embed: link.embed,
-            look: Look::new(link),
+            embed: page.embed,
+            look: Look::new(page),
         };
         for n in notices {
             risk.notices.notify(n);
@@ -288,73 +280,39 @@ impl Risk {
     /// True while a question waits for a prediction: the answer is hidden.
     /// (The opening build asks none: its whole build does.)
     pub fn answer_hidden(&self) -> bool {
-        !cfg!(feature = "lite") && waiting(self.question).is_some()
+        waiting(self.question).is_some()
     }
 
     /// Opens the comparison (or closes it).
     pub fn toggle_compare(&self) {
-        #[cfg(not(feature = "lite"))]
         self.compare.toggle();
-        #[cfg(feature = "lite")]
-        self.open_comparison(Vec::new(), None);
     }
 
     /// Opens the comparison forked at the playhead.
     pub fn fork_here(&self) {
         self.player.playing.set(false);
         let at = self.player.playhead.get_untracked();
-        #[cfg(not(feature = "lite"))]
-        {
-            self.compare.open_with(None, Some(at));
-            self.player.say(format!("Forked at {}: choose the setting run B changes.", names::when(at)));
-        }
-        #[cfg(feature = "lite")]
-        self.open_comparison(Vec::new(), Some(at));
+        self.compare.open_with(None, Some(at));
+        self.player.say(format!("Forked at {}: choose the setting run B changes.", names::when(at)));
     }
 
     /// Opens the comparison with run B's settings `b` (from a file).
     pub fn open_b_as(&self, b: &Settings, fork: Option<Millis>) {
-        #[cfg(not(feature = "lite"))]
         if let Err(message) = self.compare.open_as(&self.settings(), b, fork) {
             self.notices.notify(message);
         }
-        #[cfg(feature = "lite")]
-        self.open_comparison(super::super::compare::changes_between(&self.settings(), b), fork);
     }
 
-    /// The opening build shows no run B: asking for one hands the lab
-    /// over to the whole build, started from this link with run B in it.
-    /// The hand-over waits a frame for the action to finish, so what it says (an
-    /// import's notice) comes along.
-    #[cfg(feature = "lite")]
-    fn open_comparison(&self, changes: Vec<(&'static ParamDef, u64)>, fork: Option<Millis>) {
-        let risk = *self;
-        request_animation_frame(move || {
-            let mut link = risk.link_state();
-            link.compare = Some(LinkCompare { changes, fork });
-            super::super::lite::hand_over_at(risk, link, "");
-        });
-    }
-
-    /// The opening build asks no questions: choosing one hands the lab
-    /// over to the whole build, which asks it (`intent`).
-    #[cfg(feature = "lite")]
-    pub fn hand_over_to_ask(&self, intent: String) {
-        super::super::lite::hand_over_at(*self, self.link_state(), &intent);
-    }
-
+    /// The link to this run and moment.
     pub fn link_state(&self) -> LinkState {
-        let mut state = LinkState {
-            lab: LabKind::Risk,
-            lab_params: settings_params(&self.settings()),
-            #[cfg(not(feature = "lite"))]
-            compare: self.compare.link(),
+        let mut page = Page {
             at: Some(self.player.playhead.get_untracked()),
             embed: self.embed,
-            ..LinkState::default()
+            fork: self.compare.fork.get_untracked(),
+            ..Page::default()
         };
-        self.look.keep_in(&mut state);
-        state
+        self.look.keep_in(&mut page);
+        LinkState::of(RISK, &self.settings(), self.compare.link().as_deref(), page)
     }
 }
 

@@ -11,9 +11,9 @@ use crate::view::risk::diagram::{diagram, diagram_on, shared_axis};
 use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg, lane_titles_svg};
 use crate::view::timeline::Diagram;
 
+use super::super::compare::Side;
 use super::super::markup::chosen_moment;
 use super::super::playback::Replay;
-use super::super::timeline::Side;
 use super::state::{Risk, changed};
 
 /// Width of the pinned lane titles.

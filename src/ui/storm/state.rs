@@ -11,11 +11,13 @@ use wasm_bindgen::prelude::Closure;
 
 use crate::sim::storm::StormSettings;
 use crate::sim::{ParamDef, Schema};
+use crate::view::labs::STORMS;
+use crate::view::page::{Page, Theme};
 use crate::view::storm::compare::Difference;
 use crate::view::storm::presets::{AXES, Figure, PRESETS, relevant};
 use crate::view::storm::protocol::{Answer, Axis, GridCell, Job, Reply, Request, SweepCell};
 use crate::view::storm::report::StormDoc;
-use crate::view::url::{LabKind, LinkState, Theme, lab_b_params, settings_params};
+use crate::view::url::LinkState;
 
 use super::super::form::{FieldState, Form};
 use super::super::notices::Notices;
@@ -78,6 +80,8 @@ pub struct Storm {
     pub b_chosen: RwSignal<&'static ParamDef>,
     pub b_field: FieldState,
     worker: StoredValue<Option<web_sys::Worker>, LocalStorage>,
+    /// Where the worker's files are, relative to the page.
+    base: StoredValue<String>,
     /// Whether the worker has said it listens; until then the latest
     /// request waits here.
     ready: StoredValue<bool>,
@@ -87,7 +91,8 @@ pub struct Storm {
 }
 
 impl Storm {
-    pub fn new(settings: StormSettings, embed: bool, theme: RwSignal<Theme>) -> Storm {
+    /// The state for `settings`; the lab's files (its worker) are at `base`.
+    pub fn new(settings: StormSettings, embed: bool, theme: RwSignal<Theme>, base: String) -> Storm {
         let form = Form::new(&settings);
         Storm {
             settings: RwSignal::new(settings),
@@ -106,28 +111,36 @@ impl Storm {
             theme,
             b_open: RwSignal::new(false),
             b_change: RwSignal::new(None),
-            b_chosen: RwSignal::new(&crate::sim::storm::settings::MAX_ATTEMPTS),
+            b_chosen: RwSignal::new(crate::sim::storm::settings::MAX_ATTEMPTS.def()),
             b_field: FieldState::new(String::new()),
             worker: StoredValue::new_local(None),
+            base: StoredValue::new(base),
             ready: StoredValue::new(false),
             waiting: StoredValue::new(None),
             current: StoredValue::new(0),
         }
     }
 
+    /// The link to these settings (and run B's change, while it is open).
     pub fn link_state(&self, theme: Theme) -> LinkState {
-        LinkState {
-            lab: LabKind::Storms,
-            lab_params: {
-                let mut params = settings_params(&self.settings.get_untracked());
-                if self.b_open.get_untracked() {
-                    params.extend(lab_b_params(self.b_change.get_untracked().as_slice()));
-                }
-                params
-            },
-            embed: self.embed,
-            theme,
-            ..LinkState::default()
+        let change = self.b_change.get_untracked();
+        let b = self.b_open.get_untracked().then(|| change.into_iter().collect::<Vec<_>>());
+        let page = Page { embed: self.embed, theme, ..Page::default() };
+        LinkState::of(STORMS, &self.settings.get_untracked(), b.as_deref(), page)
+    }
+
+    /// Whether the lab is still mounted: a frame or a worker's answer may
+    /// come after it was unmounted, and then finds nothing to update.
+    pub fn is_alive(&self) -> bool {
+        self.settings.try_get_untracked().is_some()
+    }
+
+    /// Ends the worker when the lab is unmounted: a storm under way stops
+    /// with it.
+    pub fn end(&self) {
+        let worker = self.worker.try_update_value(|w| w.take()).flatten();
+        if let Some(worker) = worker {
+            worker.terminate();
         }
     }
 
@@ -319,11 +332,13 @@ impl Storm {
         if let Some(w) = self.worker.with_value(|w| w.clone()) {
             return Some(w);
         }
-        let url = format!("{}{WORKER_LOADER}", super::super::dom::lab_base(LabKind::Storms));
+        let url = format!("{}{WORKER_LOADER}", self.base.get_value());
         let worker = web_sys::Worker::new(&url).ok()?;
         let me = *self;
         let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            if let Some(text) = e.data().as_string() {
+            if let Some(text) = e.data().as_string()
+                && me.is_alive()
+            {
                 me.on_reply(&text);
             }
         });
@@ -333,6 +348,9 @@ impl Storm {
         onmessage.forget();
         let me = *self;
         let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            if !me.is_alive() {
+                return;
+            }
             me.busy.set(None);
             me.notices.notify("The storm worker failed; the last results stay on screen.".to_owned());
         });

@@ -8,7 +8,7 @@ use crate::view::linechart::LineChart;
 use crate::view::storm::charts::{aws_chart, load_chart, run_pair, work_chart};
 use crate::view::storm::presets::{AXES, Figure, PRESETS, heat, relevant};
 use crate::view::storm::report::{OverloadReport, StormDoc};
-use crate::view::url::{LabKind, to_query};
+use crate::view::url::to_query;
 
 use super::super::canvas::LineChartView;
 use super::super::chrome::masthead;
@@ -19,24 +19,20 @@ use super::super::text_panels::diff_list;
 use super::state::Storm;
 
 #[component]
-pub fn StormWorkbench(
-    storm: Storm,
-    /// Fires when the page that hosts every lab shows this one again.
-    #[prop(optional)]
-    shown: Option<Trigger>,
-) -> impl IntoView {
-    // The address bar follows the settings (while this lab is shown).
+pub fn StormWorkbench(storm: Storm) -> impl IntoView {
+    // The address bar follows the settings.
     Effect::new(move |_| {
         storm.settings.track();
         storm.b_open.track();
         storm.b_change.track();
-        if let Some(shown) = shown {
-            shown.track();
-        }
-        dom::replace_query(LabKind::Storms, &to_query(&storm.link_state(storm.theme.get())));
+        dom::replace_query(&to_query(&storm.link_state(storm.theme.get())));
     });
     // The first run, once the page is up.
-    request_animation_frame(move || storm.run());
+    request_animation_frame(move || {
+        if storm.is_alive() {
+            storm.run();
+        }
+    });
     let results = view! {
         <Progress storm/>
         <Totals storm/>

@@ -71,11 +71,11 @@ fn ledger_list(entries: &[LedgerEntry]) -> String {
 pub fn differences(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -> Vec<DiffLine> {
     let (sa, sb) = (a.summary(), b.summary());
     let mut lines = Vec::with_capacity(6);
-    lines.push(DiffLine { label: "Counter", text: counts(sa.committed, sb.committed, increments) });
+    lines.push(DiffLine { label: "Counter".to_owned(), text: counts(sa.committed, sb.committed, increments) });
     let outcome = |s: &crate::sim::ack::Summary| format!("{} at {}", outcome_text(s.outcome), s.outcome_at);
     let both_succeed = sa.outcome == sb.outcome && sa.outcome == crate::sim::ack::Outcome::Succeeded;
     lines.push(DiffLine {
-        label: "Client outcome",
+        label: "Client outcome".to_owned(),
         text: format!(
             "A: {}, B: {}{}",
             outcome(sa),
@@ -84,8 +84,8 @@ pub fn differences(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -> Ve
         ),
     });
     lines.push(divergence_line(c, phrase, (a.end(), b.end())));
-    lines.push(DiffLine { label: "Only in A's ledger", text: ledger_list(&c.only_a) });
-    lines.push(DiffLine { label: "Only in B's ledger", text: ledger_list(&c.only_b) });
+    lines.push(DiffLine { label: "Only in A's ledger".to_owned(), text: ledger_list(&c.only_a) });
+    lines.push(DiffLine { label: "Only in B's ledger".to_owned(), text: ledger_list(&c.only_b) });
     lines.extend(fork.map(|at| fork_line(c, at)));
     lines
 }

@@ -14,3 +14,71 @@ pub use diagram::diagram;
 pub use mirror::text_mirror;
 pub use report::run_to_json;
 pub use sentences::{increments, sentence};
+
+use crate::sim::ack::{Run, Settings};
+use crate::sim::{Millis, ParamDef};
+
+use super::compare::DiffLine;
+use super::lab::{LabModel, Preset};
+use super::labs::Lab;
+
+/// The lost-acknowledgement lab, as the shells see it.
+pub struct AckLab;
+
+impl LabModel for AckLab {
+    const LAB: Lab = &super::labs::LABS[0];
+    type Settings = Settings;
+    type Run = Run;
+    type Diff = crate::sim::ack::compare::Comparison;
+    const FIRST_CHANGE: &'static ParamDef = crate::sim::ack::settings::DEDUP.def();
+
+    fn simulate(settings: &Settings) -> Result<Run, String> {
+        Run::simulate(settings).map_err(|e| e.to_string())
+    }
+    fn settings(run: &Run) -> &Settings {
+        run.settings()
+    }
+    fn last_moment(run: &Run) -> Millis {
+        run.end()
+    }
+    fn text_mirror(run: &Run, at: Millis) -> String {
+        text_mirror(run, at)
+    }
+    fn event_lines(run: &Run) -> String {
+        run.records()
+            .iter()
+            .map(|r| {
+                format!(
+                    "{:>9}  {:<22} {:<8} {:<10} {}\n",
+                    r.t.to_string(),
+                    r.kind(),
+                    format!("#{}", r.attempt),
+                    r.key.map_or_else(|| "-".to_owned(), |k| k.to_string()),
+                    sentence(r)
+                )
+            })
+            .collect()
+    }
+    fn report(run: &Run) -> String {
+        run_to_json(run)
+    }
+    fn compare(a: &Run, b: &Run) -> Self::Diff {
+        Self::Diff::of(a, b)
+    }
+    fn differences(a: &Run, b: &Run, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine> {
+        compare::differences(a, b, diff, fork)
+    }
+    fn presets() -> Vec<Preset> {
+        experiments::EXPERIMENTS.iter().map(|e| Preset { id: e.id, title: e.title }).collect()
+    }
+}
+
+#[cfg(test)]
+mod lab_tests {
+    use super::*;
+
+    #[test]
+    fn the_first_lab_is_the_registry_first_entry() {
+        assert_eq!(AckLab::LAB, super::super::labs::ACK);
+    }
+}

@@ -78,12 +78,12 @@ fn phrase(record: &crate::sim::risk::Record) -> String {
 pub fn differences(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -> Vec<DiffLine> {
     let count = |run: &Run| run.reviews().len() as u64;
     let mut lines = vec![
-        DiffLine { label: "Reviews at the Risk API", text: counts(count(a), count(b), reviews) },
-        DiffLine { label: "Agent", text: format!("A: {}; B: {}", agent_outcome(a), agent_outcome(b)) },
-        DiffLine { label: "Checks", text: checks(a, b) },
+        DiffLine { label: "Reviews at the Risk API".to_owned(), text: counts(count(a), count(b), reviews) },
+        DiffLine { label: "Agent".to_owned(), text: format!("A: {}; B: {}", agent_outcome(a), agent_outcome(b)) },
+        DiffLine { label: "Checks".to_owned(), text: checks(a, b) },
         divergence_line(c, phrase, (a.horizon(), b.horizon())),
-        DiffLine { label: "Only in A's Risk API", text: review_list(&c.only_a) },
-        DiffLine { label: "Only in B's Risk API", text: review_list(&c.only_b) },
+        DiffLine { label: "Only in A's Risk API".to_owned(), text: review_list(&c.only_a) },
+        DiffLine { label: "Only in B's Risk API".to_owned(), text: review_list(&c.only_b) },
     ];
     lines.extend(fork.map(|at| fork_line(c, at)));
     lines

@@ -255,7 +255,7 @@ fn bad_input_is_refused_with_one_clear_line() {
         (&["risk", "--at-ms", "30001"], &["--at-ms", "30001", "from 0 to 30000"]),
         (&["risk", "--wat"], &["--wat", "--preset", "--cas", "--settings"]),
         (&["risk", "--settings", "/nonexistent/risk.json"], &["--settings", "/nonexistent/risk.json"]),
-        (&["bench", "--lab", "storms"], &["--lab", "storms", "ack, risk, storm"]),
+        (&["bench", "--lab", "stroms"], &["--lab", "stroms", "ack, risk, storms"]),
     ];
     for (args, mentions) in cases {
         let out = cli(args);

@@ -9,25 +9,29 @@ use leptos::prelude::*;
 use crate::sim::ack::{Run, Settings};
 use crate::sim::params_file::parse_settings_json;
 use crate::sim::{Millis, ParamDef, Schema};
+use crate::view::ack::AckLab;
 use crate::view::ack::experiments::EXPERIMENTS;
 use crate::view::ack::sentence;
+use crate::view::labs::ACK;
+use crate::view::page::{MAX_PINS, Page, Pin};
 use crate::view::playback::{moment_words, playhead_within};
-use crate::view::url::{LinkCompare, LinkState, MAX_PINS, Pin};
+use crate::view::url::{LabLink, LinkState};
 
-use super::chrome::Look;
-use super::compare::Compare;
-use super::dom;
-use super::element::Host;
-use super::form::{Form, run_or_opening};
-use super::notices::Notices;
-use super::playback::{Player, Replay};
-use super::predict::{Asked, ask_on_replay, reveal, waiting};
+use super::super::chrome::Look;
+use super::super::compare::Compare;
+use super::super::dom;
+use super::super::element::Host;
+use super::super::form::{Form, run_or_opening};
+use super::super::notices::Notices;
+use super::super::playback::{Player, Replay};
+use super::super::predict::{Asked, ask_on_replay, reveal, waiting};
 use super::present::pin_between;
 
 const STORAGE_KEY: &str = "idempotency-lab.settings.v1";
 
+/// The lost-acknowledgement lab's state.
 #[derive(Clone, Copy)]
-pub struct Lab {
+pub struct Ack {
     pub run: RwSignal<Arc<Run>>,
     /// The playhead, playback and the live region.
     pub player: Player,
@@ -39,7 +43,7 @@ pub struct Lab {
     pub embed: bool,
     pub look: Look,
     /// Run B beside this run, when comparing.
-    pub compare: Compare<Run>,
+    pub compare: Compare<AckLab>,
     /// Presenter mode: the diagram large, the caption, no settings.
     pub present: RwSignal<bool>,
     /// Prediction checkpoints, in the order they were pinned.
@@ -53,14 +57,15 @@ pub struct Lab {
     remember: bool,
 }
 
-impl Lab {
-    /// Builds the state from a link, with notices for anything refused along
-    /// the way. Only a bare address (`is_link` false) in the full page uses
-    /// the settings remembered from last time: a link names its run exactly,
+impl Ack {
+    /// Builds the state from what a link said (`read` for the lab, `page`
+    /// for the page), with notices for anything refused along the way.
+    /// Only a bare address (`is_link` false) in the full page uses the
+    /// settings remembered from last time: a link names its run exactly,
     /// and an embedded widget shows what its host chose.
-    pub fn new(link: LinkState, is_link: bool, mut notices: Vec<String>) -> Lab {
-        let mut settings = link.settings.clone();
-        let remember = !link.embed && !Host::current().is_element();
+    pub fn new(read: LabLink<Settings>, page: Page) -> Ack {
+        let LabLink { mut settings, b, mut notices, is_link } = read;
+        let remember = !page.embed && !Host::current().is_element();
         if !is_link
             && remember
             && let Some(saved) = dom::storage_get(STORAGE_KEY)
@@ -74,19 +79,19 @@ impl Lab {
         let (settings, run) = run_or_opening(settings, Run::simulate, &mut notices);
         let form = Form::new(&settings);
         let run = RwSignal::new(Arc::new(run));
-        let compare = Compare::new(run);
-        if let Some(LinkCompare { changes, fork }) = link.compare.clone()
-            && let Err(message) = compare.open_checked(changes, fork)
+        let compare: Compare<AckLab> = Compare::new(run);
+        if let Some(changes) = b
+            && let Err(message) = compare.open_checked(changes, page.fork)
         {
             notices.push(message);
         }
         // The playhead and the checkpoints live on the shared clock.
         let a_end = run.with_untracked(|r| r.end());
         let end = compare.b_untracked().map_or(a_end, |b| a_end.max(b.end()));
-        let (playhead, past_end) = playhead_within(link.at.unwrap_or(Millis::ZERO), end);
+        let (playhead, past_end) = playhead_within(page.at.unwrap_or(Millis::ZERO), end);
         notices.extend(past_end);
         let mut pins = Vec::new();
-        for pin in link.pins.iter().take(MAX_PINS) {
+        for pin in page.pins.iter().take(MAX_PINS) {
             if pin.at > end {
                 notices.push(format!(
                     "pin: {} is past the end of this run ({end}); that checkpoint was left out.",
@@ -96,26 +101,26 @@ impl Lab {
                 pins.push(pin.clone());
             }
         }
-        let lab = Lab {
+        let ack = Ack {
             run,
             player: Player::new(playhead),
             form,
             notices: Notices::new(),
             experiment: RwSignal::new(None),
-            embed: link.embed,
-            look: Look::new(&link),
+            embed: page.embed,
+            look: Look::new(&page),
             compare,
-            present: RwSignal::new(link.present),
+            present: RwSignal::new(page.present),
             pins: RwSignal::new(pins),
             checkpoint: RwSignal::new(None),
             resume: StoredValue::new(false),
             remember,
         };
         for n in notices {
-            lab.notices.notify(n);
+            ack.notices.notify(n);
         }
-        lab.sync_inspection();
-        lab
+        ack.sync_inspection();
+        ack
     }
 
     /// Replaces every setting at once (an experiment, an import, a reset).
@@ -171,8 +176,7 @@ impl Lab {
 
     /// True while an experiment waits for a prediction: the answer is hidden.
     pub fn answer_hidden(&self) -> bool {
-        // The opening page's build runs no experiment (the whole lab does).
-        !cfg!(feature = "lite") && waiting(self.experiment).is_some()
+        waiting(self.experiment).is_some()
     }
 
     /// Opens the comparison forked at the playhead.
@@ -243,26 +247,25 @@ impl Lab {
     pub fn suggested_question(&self) -> String {
         self.experiment
             .with(|e| e.as_ref().and_then(|e| EXPERIMENTS.get(e.which)).map(|e| e.question.text().to_owned()))
-            .unwrap_or_else(|| crate::view::url::DEFAULT_QUESTION.to_owned())
+            .unwrap_or_else(|| crate::view::page::DEFAULT_QUESTION.to_owned())
     }
 
+    /// The link to this run and moment.
     pub fn link_state(&self) -> LinkState {
-        let mut state = LinkState {
-            lab: crate::view::url::LabKind::Ack,
-            settings: self.settings(),
+        let mut page = Page {
             at: Some(self.player.playhead.get_untracked()),
             embed: self.embed,
-            compare: self.compare.link(),
+            fork: self.compare.fork.get_untracked(),
             present: self.present.get_untracked(),
             pins: self.pins.get_untracked(),
-            ..LinkState::default()
+            ..Page::default()
         };
-        self.look.keep_in(&mut state);
-        state
+        self.look.keep_in(&mut page);
+        LinkState::of(ACK, &self.settings(), self.compare.link().as_deref(), page)
     }
 }
 
-impl Replay for Lab {
+impl Replay for Ack {
     fn player(&self) -> Player {
         self.player
     }
@@ -299,11 +302,7 @@ impl Replay for Lab {
         let b = self.compare.b_untracked().map(|b| at(&b));
         let text = moment_words(&t.to_string(), a, b, format!("Model time {t}."));
         self.player.say(text);
-        // Stepping onto a checkpoint shows its question too (checkpoints
-        // are the whole lab's: the opening page's build has none).
-        if cfg!(feature = "lite") {
-            return;
-        }
+        // Stepping onto a checkpoint shows its question too.
         if let Some(i) = self.pins.with_untracked(|p| p.iter().position(|p| p.at == t)) {
             self.show_checkpoint(i, false);
         }
@@ -311,9 +310,6 @@ impl Replay for Lab {
 
     /// A checkpoint on the way stops playback exactly at it.
     fn stop_between(&self, from: Millis, to: Millis) -> bool {
-        if cfg!(feature = "lite") {
-            return false;
-        }
         let Some((i, at)) = self.pins.with_untracked(|p| pin_between(p, from, to).map(|i| (i, p[i].at))) else {
             return false;
         };

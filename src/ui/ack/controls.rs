@@ -8,25 +8,25 @@ use crate::sim::ack::Settings;
 use crate::sim::ack::settings::PARAMS;
 use crate::sim::params::Group;
 
-use super::form::FieldControl;
-use super::state::Lab;
+use super::super::form::FieldControl;
+use super::state::Ack;
 
 #[component]
-pub fn Controls(lab: Lab) -> impl IntoView {
+pub fn Controls(ack: Ack) -> impl IntoView {
     let group = |group: Group| {
         PARAMS
             .iter()
             .copied()
             .filter(move |p| p.group == group)
             .map(|param| {
-                let state = lab.form.field(param);
-                let on_edit = Callback::new(move |text: String| lab.edit(param, text));
+                let state = ack.form.field(param);
+                let on_edit = Callback::new(move |text: String| ack.edit(param, text));
                 view! { <FieldControl param state on_edit/> }
             })
             .collect_view()
     };
     // Open from the start when the run already uses a fault of v2.
-    let opening = lab.settings();
+    let opening = ack.settings();
     let faults_open = PARAMS.iter().any(|p| p.group == Group::Faults && opening.get(*p) != p.default);
     view! {
         <section class="panel controls" aria-labelledby="controls-h">
@@ -44,8 +44,8 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 type="button"
                 class="reset"
                 on:click=move |_| {
-                    lab.experiment.set(None);
-                    lab.apply(Settings::default());
+                    ack.experiment.set(None);
+                    ack.apply(Settings::default());
                 }
             >
                 "Reset to opening settings"

@@ -7,29 +7,30 @@ use leptos::prelude::*;
 use crate::view::chart::ChartData;
 use crate::view::num::d1;
 
-use super::state::Lab;
+use super::state::Ack;
 
 fn num(v: f64) -> String {
     d1(v).to_string()
 }
 
 #[component]
-pub fn Chart(lab: Lab) -> impl IntoView {
-    let data = Memo::new(move |_| lab.run.with(|run| ChartData::of(run)));
+pub fn Chart(ack: Ack) -> impl IntoView {
+    let data = Memo::new(move |_| ack.run.with(|run| ChartData::of(run)));
     let frame = NodeRef::<leptos::html::Div>::new();
     // The chart is laid out for the width its panel has; a new width (a
     // resized window, a rotated phone, the lab shown again after the window
     // changed) lays it out again.
     let width = RwSignal::new(640.0);
+    // (A frame may come after the lab was unmounted: then nothing is there.)
     let measure = move || {
-        if let Some(el) = frame.get_untracked() {
+        if let Some(el) = frame.try_get_untracked().flatten() {
             let w = f64::from(el.client_width());
-            if w > 0.0 && (w - width.get_untracked()).abs() >= 1.0 {
+            if w > 0.0 && width.try_get_untracked().is_some_and(|old| (w - old).abs() >= 1.0) {
                 width.set(w);
             }
         }
     };
-    let relaid = super::chrome::relayout();
+    let relaid = super::super::chrome::relayout();
     Effect::new(move |_| {
         relaid.track();
         measure();
@@ -37,7 +38,7 @@ pub fn Chart(lab: Lab) -> impl IntoView {
     request_animation_frame(measure);
     let geometry = Memo::new(move |_| data.with(|d| d.geometry(width.get())));
     let description = move || {
-        if lab.answer_hidden() {
+        if ack.answer_hidden() {
             "Chart hidden until you make your prediction.".to_owned()
         } else {
             data.with(|d| d.describe())
@@ -47,7 +48,7 @@ pub fn Chart(lab: Lab) -> impl IntoView {
         let g = geometry.get();
         let playhead = {
             let g = g.clone();
-            move || g.playhead(lab.player.playhead.get())
+            move || g.playhead(ack.player.playhead.get())
         };
         view! {
             <svg

@@ -9,58 +9,24 @@ use crate::sim::ack::Run;
 use crate::view::ack::diagram::{diagram as draw_run, diagram_on, stop_times};
 use crate::view::timeline::{Diagram, Item, Shape};
 
-use super::playback::Replay;
+use super::super::compare::Side;
+use super::super::playback::Replay;
 use super::present::PRESENT_SCALE;
-use super::state::Lab;
-
-/// Which run a timeline draws: the run on screen (A), or run B of a
-/// comparison.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
-    A,
-    B,
-}
-
-impl Side {
-    /// A timeline's heading: run A's says so while run B is shown.
-    pub(crate) fn heading(self, comparing: bool) -> &'static str {
-        match self {
-            Side::A if comparing => "Run A: timeline",
-            Side::A => "Timeline",
-            Side::B => "Run B: timeline",
-        }
-    }
-
-    /// The accessible name of a timeline's scrolling diagram.
-    pub(crate) fn label(self) -> &'static str {
-        match self {
-            Side::A => "Timeline diagram, scrolls sideways",
-            Side::B => "Run B's timeline diagram, scrolls sideways",
-        }
-    }
-
-    /// Element ids within one page or element: A keeps the plain ones.
-    pub(crate) fn id(self, name: &str) -> String {
-        match self {
-            Side::A => name.to_owned(),
-            Side::B => format!("{name}-b"),
-        }
-    }
-}
+use super::state::Ack;
 
 fn num(v: f64) -> String {
     crate::view::num::d1(v).to_string()
 }
 
-fn item_view(lab: Lab, run: Arc<Run>, item: Item, arrow: &str, diverge: Signal<Option<usize>>) -> AnyView {
+fn item_view(ack: Ack, run: Arc<Run>, item: Item, arrow: &str, diverge: Signal<Option<usize>>) -> AnyView {
     let t = item.t;
-    let future = move || t > lab.player.playhead.get();
+    let future = move || t > ack.player.playhead.get();
     let record = item.record;
     let clickable = record.is_some();
     let diverges = move || record.is_some() && diverge.get() == record;
     let on_click = move |_| {
         if let Some(at) = record.and_then(|i| run.records().get(i)).map(|r| r.t) {
-            lab.seek(at, true);
+            ack.seek(at, true);
         }
     };
     let class = item.class;
@@ -127,7 +93,7 @@ fn lane_titles(d: &Diagram, scale: f64) -> impl IntoView + use<> {
 const LANE_TITLES_W: f64 = 96.0;
 
 fn diagram_view(
-    lab: Lab,
+    ack: Ack,
     side: Side,
     run: Arc<Run>,
     d: Arc<Diagram>,
@@ -144,18 +110,18 @@ fn diagram_view(
             view! { <rect class=format!("lane-band lane-{i}") x="0" y=num(band.top) width=num(w) height=num(band.height)/> }
         })
         .collect_view();
-    let items = d.items.iter().cloned().map(|item| item_view(lab, run.clone(), item, &arrow, diverge)).collect_view();
+    let items = d.items.iter().cloned().map(|item| item_view(ack, run.clone(), item, &arrow, diverge)).collect_view();
     let (title_id, desc_id) = (side.id("diagram-title"), side.id("diagram-desc"));
     let labelled_by = format!("{title_id} {desc_id}");
     let title = match side {
-        Side::A if lab.compare.open.get_untracked() => "Timeline of run A",
+        Side::A if ack.compare.open.get_untracked() => "Timeline of run A",
         Side::A => "Timeline of the run",
         Side::B => "Timeline of run B",
     };
     let summary = d.summary.clone();
     let playhead_x = {
         let d = d.clone();
-        move || num(d.x_at(lab.player.playhead.get()))
+        move || num(d.x_at(ack.player.playhead.get()))
     };
     view! {
         <svg
@@ -191,9 +157,9 @@ fn diagram_view(
 
 /// The diagram of `side`'s run; when comparing, both runs are drawn on one
 /// clock (the union of their stops, to the later end).
-fn drawn(lab: Lab, side: Side) -> Option<(Arc<Run>, Arc<Diagram>)> {
-    let a = lab.run.get();
-    let b = lab.compare.run_b();
+fn drawn(ack: Ack, side: Side) -> Option<(Arc<Run>, Arc<Diagram>)> {
+    let a = ack.run.get();
+    let b = ack.compare.run_b();
     let run = match side {
         Side::A => a.clone(),
         Side::B => b.clone()?,
@@ -210,13 +176,13 @@ fn drawn(lab: Lab, side: Side) -> Option<(Arc<Run>, Arc<Diagram>)> {
 }
 
 #[component]
-pub fn Timeline(lab: Lab, #[prop(optional)] side: Option<Side>) -> impl IntoView {
+pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView {
     let side = side.unwrap_or(Side::A);
-    let drawn = Memo::new(move |_| drawn(lab, side));
-    let scale = Memo::new(move |_| if lab.present.get() { PRESENT_SCALE } else { 1.0 });
+    let drawn = Memo::new(move |_| drawn(ack, side));
+    let scale = Memo::new(move |_| if ack.present.get() { PRESENT_SCALE } else { 1.0 });
     // The first divergence of a comparison, marked in both diagrams.
     let diverge = Signal::derive(move || {
-        let diff = lab.compare.diff()?;
+        let diff = ack.compare.diff()?;
         let d = diff.divergence?;
         match side {
             Side::A => d.a.map(|_| d.index),
@@ -227,10 +193,10 @@ pub fn Timeline(lab: Lab, #[prop(optional)] side: Option<Side>) -> impl IntoView
     // Keep the playhead in view as it moves, without fighting a reader who
     // scrolls while paused; and again when the lab is shown again (set
     // aside, the scroller forgot where it was).
-    let relaid = super::chrome::relayout();
+    let relaid = super::super::chrome::relayout();
     Effect::new(move |_| {
         relaid.track();
-        let t = lab.player.playhead.get();
+        let t = ack.player.playhead.get();
         let Some(x) = drawn.with(|d| d.as_ref().map(|(_, d)| d.x_at(t) * scale.get())) else {
             return;
         };
@@ -243,7 +209,7 @@ pub fn Timeline(lab: Lab, #[prop(optional)] side: Option<Side>) -> impl IntoView
     });
     let heading_id = side.id("timeline-h");
     let labelled_by = heading_id.clone();
-    let heading = move || side.heading(lab.compare.showing());
+    let heading = move || side.heading(ack.compare.showing());
     let label = side.label();
     view! {
         <section class="panel timeline" class:timeline-b=side == Side::B aria-labelledby=labelled_by>
@@ -261,7 +227,7 @@ pub fn Timeline(lab: Lab, #[prop(optional)] side: Option<Side>) -> impl IntoView
                     {move || {
                         drawn
                             .get()
-                            .map(|(run, d)| diagram_view(lab, side, run, d, scale.get(), diverge))
+                            .map(|(run, d)| diagram_view(ack, side, run, d, scale.get(), diverge))
                     }}
                 </div>
                 {move || drawn.get().map(|(_, d)| lane_titles(&d, scale.get()))}

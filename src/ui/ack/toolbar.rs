@@ -10,12 +10,12 @@ use crate::view::ack::report::compare_to_json;
 use crate::view::ack::{diagram, run_to_json};
 use crate::view::url::LinkState;
 
-use super::compare::compare_button;
-use super::notices::Notices;
-use super::share::{Share, toolbar};
-use super::state::Lab;
+use super::super::compare::compare_button;
+use super::super::notices::Notices;
+use super::super::share::{Share, toolbar};
+use super::state::Ack;
 
-impl Share for Lab {
+impl Share for Ack {
     type Settings = Settings;
     const FILES: &'static str = "idempotency-lab";
     const EMBED: (&'static str, u32) = ("Idempotency Lab: retries and lost acknowledgements", 720);
@@ -55,12 +55,12 @@ impl Share for Lab {
 }
 
 /// The shared toolbar with this lab's Compare with… and Present.
-pub fn lab_toolbar(lab: Lab, on_shortcuts: Callback<()>) -> impl IntoView {
+pub fn lab_toolbar(ack: Ack, on_shortcuts: Callback<()>) -> impl IntoView {
     let extra = view! {
-        {compare_button(lab.compare, move || lab.toggle_compare())}
-        <button type="button" on:click=move |_| lab.present.set(true)>
+        {compare_button(ack.compare, move || ack.toggle_compare())}
+        <button type="button" on:click=move |_| ack.present.set(true)>
             "Present"
         </button>
     };
-    toolbar(lab, on_shortcuts, extra)
+    toolbar(ack, on_shortcuts, extra)
 }

@@ -5,9 +5,9 @@ use leptos::prelude::*;
 
 use crate::view::ack::experiments::{EXPERIMENTS, verdict};
 
-use super::element::Host;
-use super::predict::Prediction;
-use super::state::Lab;
+use super::super::element::Host;
+use super::super::predict::Prediction;
+use super::state::Ack;
 
 /// Moves focus to the experiment's heading once it is rendered, so the
 /// question (and later the answer) is where the reader is, on screen and
@@ -16,7 +16,7 @@ fn focus_card(host: Host) {
     request_animation_frame(move || host.focus_by_id("experiment-title"));
 }
 
-fn card(lab: Lab, host: Host, state: Prediction<usize>) -> impl IntoView {
+fn card(ack: Ack, host: Host, state: Prediction<usize>) -> impl IntoView {
     let Some(e) = EXPERIMENTS.get(state.which) else {
         return ().into_any();
     };
@@ -35,7 +35,7 @@ fn card(lab: Lab, host: Host, state: Prediction<usize>) -> impl IntoView {
                                 <button
                                     type="button"
                                     on:click=move |_| {
-                                        lab.predict((*choice).to_owned());
+                                        ack.predict((*choice).to_owned());
                                         focus_card(host);
                                     }
                                 >
@@ -49,7 +49,7 @@ fn card(lab: Lab, host: Host, state: Prediction<usize>) -> impl IntoView {
                     type="button"
                     class="link"
                     on:click=move |_| {
-                        lab.predict(String::new());
+                        ack.predict(String::new());
                         focus_card(host);
                     }
                 >
@@ -59,7 +59,7 @@ fn card(lab: Lab, host: Host, state: Prediction<usize>) -> impl IntoView {
         }
         .into_any(),
         Some(prediction) => {
-            let (answer, explanation) = lab.run.with(|run| (e.question.answer(run), e.explain(run)));
+            let (answer, explanation) = ack.run.with(|run| (e.question.answer(run), e.explain(run)));
             let headline =
                 if prediction.is_empty() { format!("Answer: {answer}.") } else { verdict(&prediction, &answer) };
             view! {
@@ -70,7 +70,7 @@ fn card(lab: Lab, host: Host, state: Prediction<usize>) -> impl IntoView {
                         <strong>{headline}</strong>
                     </p>
                     <p class="explanation">{explanation}</p>
-                    <button type="button" class="link" on:click=move |_| lab.experiment.set(None)>
+                    <button type="button" class="link" on:click=move |_| ack.experiment.set(None)>
                         "Close experiment"
                     </button>
                 </div>
@@ -81,11 +81,11 @@ fn card(lab: Lab, host: Host, state: Prediction<usize>) -> impl IntoView {
 }
 
 #[component]
-pub fn Experiments(lab: Lab) -> impl IntoView {
+pub fn Experiments(ack: Ack) -> impl IntoView {
     let host = Host::current();
-    let active = move || lab.experiment.with(|e| e.as_ref().map(|e| e.which));
+    let active = move || ack.experiment.with(|e| e.as_ref().map(|e| e.which));
     panel(view! {
-            {move || lab.experiment.get().map(|state| card(lab, host, state))}
+            {move || ack.experiment.get().map(|state| card(ack, host, state))}
             <ul class="experiment-list">
                 {EXPERIMENTS
                     .iter()
@@ -97,7 +97,7 @@ pub fn Experiments(lab: Lab) -> impl IntoView {
                                     type="button"
                                     aria-pressed=move || if active() == Some(i) { "true" } else { "false" }
                                     on:click=move |_| {
-                                        lab.start_experiment(i);
+                                        ack.start_experiment(i);
                                         focus_card(host);
                                     }
                                 >

@@ -11,40 +11,40 @@ use crate::view::ack::sentences::outcome_reason;
 use crate::view::ack::{increments, sentence, text_mirror};
 use crate::view::markup::{EventLine, event_items};
 
-use super::state::Lab;
-use super::text_panels::{recent_events, state_as_text};
+use super::super::text_panels::{recent_events, state_as_text};
+use super::state::Ack;
 
 #[component]
-pub fn RecentEvents(lab: Lab) -> impl IntoView {
+pub fn RecentEvents(ack: Ack) -> impl IntoView {
     let count = move || {
-        let t = lab.player.playhead.get();
-        lab.run.with(|r| r.records_until(t).len())
+        let t = ack.player.playhead.get();
+        ack.run.with(|r| r.records_until(t).len())
     };
     // A run of this lab is short: every event so far is listed.
     let line = |r: &Record| EventLine { kind: r.kind(), t: r.t, time: r.t.to_string(), sentence: sentence(r) };
-    recent_events(lab, usize::MAX, count, move |count| {
-        lab.run.with(|r| event_items(r.records(), count, usize::MAX, line))
+    recent_events(ack, usize::MAX, count, move |count| {
+        ack.run.with(|r| event_items(r.records(), count, usize::MAX, line))
     })
 }
 
 #[component]
-pub fn Mirror(lab: Lab) -> impl IntoView {
+pub fn Mirror(ack: Ack) -> impl IntoView {
     state_as_text(Memo::new(move |_| {
-        let t = lab.player.playhead.get();
-        let c = lab.compare;
+        let t = ack.player.playhead.get();
+        let c = ack.compare;
         let both = c.diff().zip(c.run_b());
         match both {
-            Some((diff, b)) => lab.run.with(|a| compare_mirror(a, &b, &diff, c.fork.get(), t)),
-            None => lab.run.with(|r| text_mirror(r, t)),
+            Some((diff, b)) => ack.run.with(|a| compare_mirror(a, &b, &diff, c.fork.get(), t)),
+            None => ack.run.with(|r| text_mirror(r, t)),
         }
     }))
 }
 
 #[component]
-pub fn ResultsStrip(lab: Lab) -> impl IntoView {
-    let summary = move || lab.run.with(|r| *r.summary());
-    let max_attempts = move || lab.run.with(|r| r.settings().max_attempts());
-    let hidden = move || lab.answer_hidden();
+pub fn ResultsStrip(ack: Ack) -> impl IntoView {
+    let summary = move || ack.run.with(|r| *r.summary());
+    let max_attempts = move || ack.run.with(|r| r.settings().max_attempts());
+    let hidden = move || ack.answer_hidden();
     let shown = move |text: String| if hidden() { "?".to_owned() } else { text };
     let verdict = move || {
         if hidden() {

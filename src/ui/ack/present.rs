@@ -6,19 +6,19 @@ use leptos::prelude::*;
 
 use crate::sim::Millis;
 use crate::view::ack::sentence;
-use crate::view::url::{MAX_PINS, Pin, clean_question};
+use crate::view::page::{MAX_PINS, Pin, clean_question};
 
-use super::playback::Replay;
-use super::state::Lab;
+use super::super::playback::Replay;
+use super::state::Ack;
 
 /// How much larger the diagram is drawn when presenting: its 12 px labels
 /// become 24 px.
 pub const PRESENT_SCALE: f64 = 2.0;
 
 /// The latest event at or before the playhead, in words, with its time.
-pub fn caption_text(lab: &Lab) -> String {
-    let t = lab.player.playhead.get();
-    lab.run.with(|run| {
+pub fn caption_text(ack: &Ack) -> String {
+    let t = ack.player.playhead.get();
+    ack.run.with(|run| {
         let past = run.records_until(t);
         match past.last() {
             None => format!("{t}: the run has not started; attempt 1 is about to be sent."),
@@ -32,8 +32,8 @@ pub fn caption_text(lab: &Lab) -> String {
 }
 
 #[component]
-pub fn Caption(lab: Lab) -> impl IntoView {
-    view! { <p class="caption">{move || caption_text(&lab)}</p> }
+pub fn Caption(ack: Ack) -> impl IntoView {
+    view! { <p class="caption">{move || caption_text(&ack)}</p> }
 }
 
 /// Where a pin stops playback moving from `from` to `to`: the earliest pin
@@ -44,14 +44,14 @@ pub fn pin_between(pins: &[Pin], from: Millis, to: Millis) -> Option<usize> {
 
 /// The checkpoint playback stopped at: its question, and Continue.
 #[component]
-pub fn CheckpointPrompt(lab: Lab) -> impl IntoView {
+pub fn CheckpointPrompt(ack: Ack) -> impl IntoView {
     let current = move || {
-        let i = lab.checkpoint.get()?;
-        lab.pins.with(|p| p.get(i).cloned())
+        let i = ack.checkpoint.get()?;
+        ack.pins.with(|p| p.get(i).cloned())
     };
     let button = NodeRef::<leptos::html::Button>::new();
     Effect::new(move |_| {
-        if lab.checkpoint.get().is_some()
+        if ack.checkpoint.get().is_some()
             && let Some(b) = button.get()
         {
             let _ = b.focus();
@@ -65,7 +65,7 @@ pub fn CheckpointPrompt(lab: Lab) -> impl IntoView {
                         <section class="checkpoint-prompt" aria-labelledby="checkpoint-h">
                             <h2 id="checkpoint-h">{format!("Checkpoint at {}", pin.at)}</h2>
                             <p class="checkpoint-question">{pin.question}</p>
-                            <button type="button" class="primary" node_ref=button on:click=move |_| lab.continue_from_checkpoint()>
+                            <button type="button" class="primary" node_ref=button on:click=move |_| ack.continue_from_checkpoint()>
                                 "Continue"
                             </button>
                         </section>
@@ -77,19 +77,19 @@ pub fn CheckpointPrompt(lab: Lab) -> impl IntoView {
 
 /// Pinning checkpoints at the playhead, and the list of them.
 #[component]
-pub fn Checkpoints(lab: Lab) -> impl IntoView {
+pub fn Checkpoints(ack: Ack) -> impl IntoView {
     let question = RwSignal::new(String::new());
     let pin = move |_| {
-        let at = lab.player.playhead.get_untracked();
+        let at = ack.player.playhead.get_untracked();
         let text = clean_question(&question.get_untracked());
-        lab.pin(Pin { at, question: text });
+        ack.pin(Pin { at, question: text });
         question.set(String::new());
     };
-    let placeholder = move || lab.suggested_question();
-    let full = move || lab.pins.with(|p| p.len() >= MAX_PINS);
+    let placeholder = move || ack.suggested_question();
+    let full = move || ack.pins.with(|p| p.len() >= MAX_PINS);
     checkpoints_panel(view! {
             <div class="field">
-                <label for="pin-question">{move || format!("Question at {}", lab.player.playhead.get())}</label>
+                <label for="pin-question">{move || format!("Question at {}", ack.player.playhead.get())}</label>
                 <input
                     id="pin-question"
                     type="text"
@@ -105,7 +105,7 @@ pub fn Checkpoints(lab: Lab) -> impl IntoView {
             </button>
             <ul class="pin-list">
                 {move || {
-                    lab.pins
+                    ack.pins
                         .get()
                         .into_iter()
                         .enumerate()
@@ -113,7 +113,7 @@ pub fn Checkpoints(lab: Lab) -> impl IntoView {
                             let at = p.at;
                             view! {
                                 <li>
-                                    <button type="button" class="link" on:click=move |_| lab.seek(at, true)>
+                                    <button type="button" class="link" on:click=move |_| ack.seek(at, true)>
                                         {format!("{}: {}", p.at, p.question)}
                                     </button>
                                     " "
@@ -121,7 +121,7 @@ pub fn Checkpoints(lab: Lab) -> impl IntoView {
                                         type="button"
                                         class="link"
                                         aria-label=format!("Remove the checkpoint at {}", p.at)
-                                        on:click=move |_| lab.unpin(i)
+                                        on:click=move |_| ack.unpin(i)
                                     >
                                         "Remove"
                                     </button>
@@ -135,9 +135,8 @@ pub fn Checkpoints(lab: Lab) -> impl IntoView {
 }
 
 /// The checkpoints' panel, its heading and what checkpoints do, around
-/// `body` (the question field and the list, or on the opening page a
-/// button that goes to them).
-pub fn checkpoints_panel(body: impl IntoView) -> impl IntoView {
+/// `body` (the question field and the list).
+fn checkpoints_panel(body: impl IntoView) -> impl IntoView {
     view! {
         <section class="panel checkpoints" aria-labelledby="checkpoints-h">
             <h2 id="checkpoints-h">"Checkpoints"</h2>

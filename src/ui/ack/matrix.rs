@@ -4,15 +4,15 @@
 use leptos::prelude::*;
 
 use crate::view::ack::matrix::{crash_heading, crash_matrix, store_heading};
-use crate::view::url::LinkState;
+use crate::view::url::{LinkState, settings_params};
 
-use super::share::share_url;
-use super::state::Lab;
+use super::super::share::share_url;
+use super::state::Ack;
 
 #[component]
-pub fn CrashMatrix(lab: Lab) -> impl IntoView {
-    let matrix = Memo::new(move |_| lab.run.with(|r| crash_matrix(r.settings())));
-    let current = move || lab.run.with(|r| (r.settings().crash(), r.settings().store_kind()));
+pub fn CrashMatrix(ack: Ack) -> impl IntoView {
+    let matrix = Memo::new(move |_| ack.run.with(|r| crash_matrix(r.settings())));
+    let current = move || ack.run.with(|r| (r.settings().crash(), r.settings().store_kind()));
     let rows = move || {
         matrix.with(|m| {
             m.iter()
@@ -24,7 +24,8 @@ pub fn CrashMatrix(lab: Lab) -> impl IntoView {
                             None => view! { <td>"could not be simulated"</td> }.into_any(),
                             Some(cell) => {
                                 let settings = cell.settings.clone();
-                                let href = share_url(&LinkState { settings: settings.clone(), ..lab.link_state() });
+                                let href =
+                                    share_url(&LinkState { params: settings_params(&settings), ..ack.link_state() });
                                 let here = (cell.crash, cell.store);
                                 let trouble = cell.is_trouble();
                                 view! {
@@ -34,8 +35,8 @@ pub fn CrashMatrix(lab: Lab) -> impl IntoView {
                                             aria-current=move || (current() == here).then_some("true")
                                             on:click=move |ev| {
                                                 ev.prevent_default();
-                                                lab.experiment.set(None);
-                                                lab.apply(settings.clone());
+                                                ack.experiment.set(None);
+                                                ack.apply(settings.clone());
                                             }
                                         >
                                             {cell.text()}
@@ -61,10 +62,10 @@ pub fn CrashMatrix(lab: Lab) -> impl IntoView {
         .map(|store| view! { <th scope="col">{store_heading(store)}</th> })
         .collect_view();
     panel(view! {
-            <p class="hint" hidden=move || !lab.answer_hidden()>
+            <p class="hint" hidden=move || !ack.answer_hidden()>
                 "Make your prediction in the experiment to reveal the matrix."
             </p>
-            <div class="matrix-scroll" hidden=move || lab.answer_hidden()>
+            <div class="matrix-scroll" hidden=move || ack.answer_hidden()>
                 <table>
                     <caption class="visually-hidden">"Crash point by deduplication store"</caption>
                     <thead>
@@ -80,8 +81,8 @@ pub fn CrashMatrix(lab: Lab) -> impl IntoView {
 }
 
 /// The crash matrix's panel, its heading and what it shows, around `body`
-/// (the table, or on the opening page the button that shows it).
-pub fn panel(body: impl IntoView) -> impl IntoView {
+/// (the table).
+fn panel(body: impl IntoView) -> impl IntoView {
     view! {
         <section class="panel matrix" aria-labelledby="matrix-h">
             <h2 id="matrix-h" tabindex="-1">"Crash matrix"</h2>

@@ -1,0 +1,216 @@
+//! The lost-acknowledgement lab's page: reads the link, builds the state
+//! ([`Ack`]), lays out the panels, and keeps the address bar in step with
+//! the state. What every page has around its lab (the masthead, the Lab
+//! switcher, the theme) is in `chrome`; what every lab's run B has, in
+//! `compare`.
+
+mod chart;
+mod controls;
+pub mod element;
+mod experiments;
+mod matrix;
+mod panels;
+mod present;
+mod state;
+mod timeline;
+mod toolbar;
+
+pub use chart::Chart;
+pub use controls::Controls;
+pub use experiments::Experiments;
+pub use matrix::CrashMatrix;
+pub use panels::{Mirror, RecentEvents, ResultsStrip};
+pub use state::Ack;
+pub use timeline::Timeline;
+
+use leptos::html;
+use leptos::prelude::*;
+
+pub use crate::view::ack::AckLab;
+use crate::view::labs::ACK;
+use crate::view::url::{parse_query, read_lab, to_query};
+
+use super::chrome::{CurrentLab, embed_footer, masthead};
+use super::compare::{Side, comparison, differences_while_open, fork_here};
+use super::dom;
+use super::element::Host;
+use super::keyboard::{self, ShortcutsDialog};
+use super::mount::{Boot, on_leave};
+use super::notices::{LiveRegion, NoticeList};
+use super::playback::playback;
+use super::share::share_url_at;
+use present::{Caption, CheckpointPrompt, Checkpoints};
+use toolbar::lab_toolbar;
+
+/// The lost-acknowledgement lab, configured from its link.
+#[component]
+pub fn AckApp() -> impl IntoView {
+    let link = parse_query(&Boot::current().query, ACK);
+    let ack = Ack::new(read_lab(&link), link.state.page.clone());
+    keep_address(ack);
+    provide_context(CurrentLab(ACK, ack.look.theme));
+    view! { <Workbench ack/> }
+}
+
+/// The address bar follows the run's settings and the playhead, but not
+/// every frame of playback (browsers limit how often it may change); the
+/// moment playback reached goes there when the lab is left.
+fn keep_address(ack: Ack) {
+    let write = move || {
+        // The address bar stays clean at the start of a run; shared links
+        // always say where the playhead is.
+        let mut state = ack.link_state();
+        state.page.at = state.page.at.filter(|t| t.ms() > 0);
+        dom::replace_query(&to_query(&state));
+    };
+    on_leave(write);
+    Effect::new(move |_| {
+        ack.run.track();
+        ack.player.playhead.track();
+        ack.compare.open.track();
+        ack.compare.changes.track();
+        ack.compare.fork.track();
+        ack.present.track();
+        ack.pins.track();
+        ack.look.theme.track();
+        if !ack.player.playing.get() {
+            write();
+        }
+    });
+}
+
+/// Everything below the address: mountable on its own (the browser tests
+/// mount it with a state of their choosing).
+#[component]
+pub fn Workbench(ack: Ack) -> impl IntoView {
+    let host = Host::current();
+    ack.look.show_on(host);
+    let dialog = NodeRef::<html::Dialog>::new();
+    keyboard::install(ack, dialog);
+    let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
+    if ack.embed {
+        return embedded(ack, host, dialog).into_any();
+    }
+    let page = move || {
+        if ack.present.get() { view! { <Presenting ack/> }.into_any() } else { working(ack, open_shortcuts).into_any() }
+    };
+    view! {
+        {page}
+        <LiveRegion announcer=ack.player.announcer/>
+        <ShortcutsDialog dialog/>
+    }
+    .into_any()
+}
+
+/// Run B's diagram, while comparing.
+fn run_b(ack: Ack) -> impl IntoView {
+    move || ack.compare.showing().then(|| view! { <Timeline ack side=Side::B/> })
+}
+
+/// The compact embed: the controls and the diagram first, so both fit a
+/// small frame without scrolling; the figures and the words are one
+/// disclosure away.
+fn embedded(ack: Ack, host: Host, dialog: NodeRef<html::Dialog>) -> impl IntoView {
+    let stage = view! {
+        {playback(ack, fork_here(ack.embed, move || ack.fork_here()))}
+        <CheckpointPrompt ack/>
+        <Timeline ack/>
+        {run_b(ack)}
+        <details class="embed-more">
+            <summary>"Results, recent events and the state as text"</summary>
+            <ResultsStrip ack/>
+            {differences_while_open(ack.run, ack.compare)}
+            <div class="text-panels">
+                <RecentEvents ack/>
+                <Mirror ack/>
+            </div>
+        </details>
+    };
+    let full = move || {
+        let mut state = ack.link_state();
+        state.page.embed = false;
+        share_url_at(&host.base(), &state)
+    };
+    view! {
+        <div class="app embed" class:predicting=move || ack.answer_hidden()>
+            <NoticeList notices=ack.notices/>
+            <main class="stage">{stage}</main>
+            {embed_footer(full)}
+            <LiveRegion announcer=ack.player.announcer/>
+            <ShortcutsDialog dialog/>
+        </div>
+    }
+}
+
+/// The full page: settings, the stage, the experiments.
+fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
+    let stage = view! {
+        <ResultsStrip ack/>
+        <Timeline ack/>
+        {run_b(ack)}
+        {playback(ack, fork_here(ack.embed, move || ack.fork_here()))}
+        <CheckpointPrompt ack/>
+        {comparison(ack.run, ack.compare)}
+        <div class="text-panels">
+            <RecentEvents ack/>
+            <Mirror ack/>
+        </div>
+    };
+    view! {
+        <div class="app" class:predicting=move || ack.answer_hidden()>
+            {masthead(
+                "A client that reports one success can leave two increments in the ledger. Lose an acknowledgement, retry, and see why.",
+                ack.look.theme,
+                lab_toolbar(ack, open_shortcuts),
+            )}
+            <NoticeList notices=ack.notices/>
+            // Settings, then what they produce, then the guided experiments:
+            // one column on phones; on wide screens the grid puts settings and
+            // experiments side by side with the stage.
+            <div class="workspace">
+                <div class="area-controls">
+                    <Controls ack/>
+                </div>
+                <main class="stage">
+                    {stage}
+                    <Chart ack/>
+                    <CrashMatrix ack/>
+                </main>
+                <div class="area-experiments">
+                    <Experiments ack/>
+                    <Checkpoints ack/>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// Presenter mode, for a projector: the caption, the diagram twice as
+/// large, playback and the results; no settings.
+#[component]
+fn Presenting(ack: Ack) -> impl IntoView {
+    view! {
+        <div class="app present">
+            <header class="present-bar">
+                <p class="present-title">"Idempotency Lab"</p>
+                <button type="button" aria-keyshortcuts="Escape" on:click=move |_| ack.present.set(false)>
+                    "Exit presentation"
+                </button>
+            </header>
+            <NoticeList notices=ack.notices/>
+            <main class="stage">
+                <Caption ack/>
+                <CheckpointPrompt ack/>
+                <Timeline ack/>
+                {run_b(ack)}
+                {playback(ack, fork_here(ack.embed, move || ack.fork_here()))}
+                {differences_while_open(ack.run, ack.compare)}
+                <ResultsStrip ack/>
+                <div class="text-panels">
+                    <RecentEvents ack/>
+                    <Mirror ack/>
+                </div>
+            </main>
+        </div>
+    }
+}

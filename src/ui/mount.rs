@@ -1,0 +1,78 @@
+//! Mounting a lab. Each lab is a bundle of its own; the page that hosts
+//! every lab (assets/boot.js) loads the bundle of the lab a link names and
+//! calls its `mount` with a root element, the link's query and where the
+//! lab's files are, and its `unmount` when the reader switches to another
+//! lab: the lab's effects, listeners, timers and workers end with it.
+//! Every lab's bundle exports the two through `lab_bundle!`.
+
+use std::any::Any;
+use std::cell::RefCell;
+
+use leptos::prelude::*;
+
+use crate::view::labs::Lab;
+
+use super::dom;
+
+/// What the host gave the lab it mounted.
+#[derive(Clone, Debug, Default)]
+pub struct Boot {
+    /// The link's query (with or without its `?`).
+    pub query: String,
+    /// Where the lab's own files are, relative to the page (its worker).
+    pub base: String,
+}
+
+impl Boot {
+    /// The mounted lab's boot, or the page's own address where a
+    /// component is mounted alone (in a test).
+    pub fn current() -> Boot {
+        use_context::<Boot>().unwrap_or_else(|| Boot { query: dom::location_search(), base: String::new() })
+    }
+}
+
+thread_local! {
+    /// The mounted lab, until it is unmounted.
+    static MOUNTED: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+    /// What the mounted lab does as it is unmounted, before any of it is gone.
+    static LEAVING: RefCell<Vec<Box<dyn Fn()>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Calls `f` when the mounted lab is unmounted, while all of its state is
+/// still there: a lab writes its last moment into the address then (while
+/// it plays, the address does not follow every frame), so coming back to
+/// it, or going Back, finds it where the reader left it.
+pub fn on_leave(f: impl Fn() + 'static) {
+    LEAVING.with(|l| l.borrow_mut().push(Box::new(f)));
+}
+
+/// Mounts `lab`'s `app` in `root`, started from `query`, with its files at
+/// `base`; a lab mounted before is unmounted first. The page's title
+/// becomes the lab's, and once the first complete render reaches the
+/// screen the performance mark [`super::RENDERED_MARK`] is set.
+pub fn mount<V: IntoView + 'static>(lab: Lab, root: web_sys::HtmlElement, query: String, base: String, app: fn() -> V) {
+    unmount();
+    dom::set_title(lab.title);
+    let boot = Boot { query, base };
+    let mounted = leptos::mount::mount_to(root, move || {
+        provide_context(boot);
+        app()
+    });
+    MOUNTED.with(|m| *m.borrow_mut() = Some(Box::new(mounted)));
+    request_animation_frame(|| {
+        if let Some(performance) = dom::window().and_then(|w| w.performance()) {
+            let _ = performance.mark(super::RENDERED_MARK);
+        }
+    });
+}
+
+/// Unmounts the mounted lab, if there is one: Leptos disposes of its
+/// reactive graph, and with it every effect, listener and timer it owns.
+pub fn unmount() {
+    let leaving = LEAVING.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    for f in leaving {
+        f();
+    }
+    let mounted = MOUNTED.with(|m| m.borrow_mut().take());
+    drop(mounted);
+}
