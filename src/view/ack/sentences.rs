@@ -1,7 +1,9 @@
 //! Words for the lost-acknowledgement lab's facts: one plain sentence per
 //! event, and the short names the diagram and the mirror share.
 
-use crate::sim::ack::{CrashPoint, Decision, ExhaustedBy, MismatchWith, Outcome, Payload, Record, Status, What};
+use crate::sim::ack::{
+    Attempt, CrashPoint, Decision, ExhaustedBy, MismatchWith, Outcome, Payload, Record, Status, What,
+};
 
 /// "1 increment", "2 increments": how every view counts the ledger.
 pub fn increments(n: u64) -> String {
@@ -77,15 +79,93 @@ pub fn crash_point_text(point: CrashPoint) -> &'static str {
     }
 }
 
-/// One plain sentence saying what happened.
+/// One plain sentence saying what happened, in the words of the actor whose
+/// fact it is: the client, the network, the server, the deduplication store
+/// or the ledger.
 pub fn sentence(record: &Record) -> String {
     let n = record.attempt;
     let key = record.key.map_or_else(String::new, |k| k.to_string());
-    match record.what {
+    let what = record.what;
+    match what {
+        What::AttemptSent { .. }
+        | What::ResponseDelivered { .. }
+        | What::ResponseLate { .. }
+        | What::AttemptTimedOut { .. } => client_sentence(what, n, &key),
+        What::ResponseLost { .. } => network_sentence(what, n),
+        What::RequestRefused { .. }
+        | What::RequestRejected
+        | What::RequestUnavailable
+        | What::PayloadMismatch { .. }
+        | What::InFlightConflict { .. }
+        | What::OperationStarted { .. }
+        | What::ServerRestarted { .. } => server_sentence(what, n, &key),
+        What::DedupJoined { .. }
+        | What::DedupReplayed { .. }
+        | What::StoredResultExpired { .. }
+        | What::LeaseEnded { .. } => store_sentence(what, n, &key),
+        What::OperationCommitted { .. } | What::ServerCrashed { .. } => ledger_sentence(what, n, &key),
+    }
+}
+
+/// What the client sends, hears and decides about attempt `n`.
+fn client_sentence(what: What, n: Attempt, key: &str) -> String {
+    match what {
         What::AttemptSent { deadline, payload, .. } => format!(
             "Client sends attempt {n} with key {key}{}; it times out at {deadline} unless answered.",
             payload_clause(payload)
         ),
+        What::ResponseDelivered { status, decision, .. } => {
+            let noun = status_noun(status);
+            match decision {
+                Decision::Done(Outcome::Succeeded) => {
+                    format!("Attempt {n}'s {noun} reaches the client: the client reports success.")
+                }
+                Decision::Done(Outcome::Rejected(_)) => {
+                    format!("Attempt {n}'s {noun} reaches the client: outcome rejected, never retried.")
+                }
+                Decision::Done(Outcome::Exhausted(by)) => format!(
+                    "Attempt {n}'s {noun} reaches the client and {}: outcome exhausted; {RECONCILE}.",
+                    exhausted_clause(by)
+                ),
+                Decision::Retry { next, at, delay } => format!(
+                    "Attempt {n}'s {noun} reaches the client: it will send attempt {next} at {at} (backoff {delay})."
+                ),
+            }
+        }
+        What::ResponseLate { status, .. } => format!(
+            "Attempt {n}'s {} arrives late: the client is no longer waiting for it and ignores it.",
+            status_noun(status)
+        ),
+        What::AttemptTimedOut { decision } => match decision {
+            Decision::Retry { next, at, delay } => format!(
+                "Attempt {n} times out unanswered: the client will send attempt {next} at {at} (backoff {delay})."
+            ),
+            Decision::Done(outcome) => {
+                let by = outcome.exhausted_by().unwrap_or(ExhaustedBy::Attempts);
+                format!(
+                    "Attempt {n} times out unanswered and {}: outcome exhausted; {RECONCILE}.",
+                    exhausted_clause(by)
+                )
+            }
+        },
+        _ => unreachable!("sentence() hands the client only its own facts"),
+    }
+}
+
+/// What the network does to a response: it loses it.
+fn network_sentence(what: What, n: Attempt) -> String {
+    match what {
+        What::ResponseLost { status, .. } => {
+            format!("Attempt {n}'s {} is lost in the network; the client never sees it.", status_noun(status))
+        }
+        _ => unreachable!("sentence() hands the network only its own facts"),
+    }
+}
+
+/// How the server answers attempt `n`'s request (or starts its operation),
+/// and its restart after a crash.
+fn server_sentence(what: What, n: Attempt, key: &str) -> String {
+    match what {
         What::RequestRefused { delivers_at } => format!(
             "The server is down: attempt {n}'s request is refused, and the client hears \"connection refused\" at {delivers_at}."
         ),
@@ -124,6 +204,17 @@ pub fn sentence(record: &Record) -> String {
                 "Server reserves key {key}{fresh} and starts attempt {n}'s operation; it commits at {commits_at}{lease}."
             )
         }
+        What::ServerRestarted { crashed_at } => {
+            format!("The server restarts (down since {crashed_at}) and serves requests again.")
+        }
+        _ => unreachable!("sentence() hands the server only its own facts"),
+    }
+}
+
+/// What the deduplication store holds for key `key`: an operation to join,
+/// a result to replay, and the ends of both.
+fn store_sentence(what: What, n: Attempt, key: &str) -> String {
+    match what {
         What::DedupJoined { origin, commits_at: Some(commits_at), mismatched } => format!(
             "Key {key} is already in flight: attempt {n} joins attempt {origin}'s operation and will be answered \
              when it commits at {commits_at} (deduplication hit){}.",
@@ -139,6 +230,25 @@ pub fn sentence(record: &Record) -> String {
              server answers attempt {n} with it at once and does not execute again (deduplication hit){}.",
             mismatch_note(mismatched)
         ),
+        What::StoredResultExpired { .. } => {
+            format!("The stored result for key {key} expires: a request with this key would now execute again.")
+        }
+        What::LeaseEnded { reserved_at, orphaned: true } => format!(
+            "The lease on key {key} (reserved at {reserved_at} by attempt {n}'s operation, which died in the crash) \
+             ends: the orphaned reservation no longer blocks the key."
+        ),
+        What::LeaseEnded { reserved_at, orphaned: false } => format!(
+            "The lease on key {key} (reserved at {reserved_at} by attempt {n}'s operation, still running) ends: \
+             a duplicate would now reserve the key again and execute."
+        ),
+        _ => unreachable!("sentence() hands the store only its own facts"),
+    }
+}
+
+/// What attempt `n`'s commit does to the ledger: the counter moves, or a
+/// crash interrupts the commit at its crash point.
+fn ledger_sentence(what: What, n: Attempt, key: &str) -> String {
+    match what {
         What::OperationCommitted { value, payload, stored_until, released, answered, .. } => {
             let applied = if payload == Payload::B { " with payload B" } else { "" };
             let stored = match stored_until {
@@ -180,57 +290,7 @@ pub fn sentence(record: &Record) -> String {
             text.push_str(&format!(". It is down until {restarts_at}."));
             text
         }
-        What::ServerRestarted { crashed_at } => {
-            format!("The server restarts (down since {crashed_at}) and serves requests again.")
-        }
-        What::ResponseDelivered { status, decision, .. } => {
-            let noun = status_noun(status);
-            match decision {
-                Decision::Done(Outcome::Succeeded) => {
-                    format!("Attempt {n}'s {noun} reaches the client: the client reports success.")
-                }
-                Decision::Done(Outcome::Rejected(_)) => {
-                    format!("Attempt {n}'s {noun} reaches the client: outcome rejected, never retried.")
-                }
-                Decision::Done(Outcome::Exhausted(by)) => format!(
-                    "Attempt {n}'s {noun} reaches the client and {}: outcome exhausted; {RECONCILE}.",
-                    exhausted_clause(by)
-                ),
-                Decision::Retry { next, at, delay } => format!(
-                    "Attempt {n}'s {noun} reaches the client: it will send attempt {next} at {at} (backoff {delay})."
-                ),
-            }
-        }
-        What::ResponseLate { status, .. } => format!(
-            "Attempt {n}'s {} arrives late: the client is no longer waiting for it and ignores it.",
-            status_noun(status)
-        ),
-        What::ResponseLost { status, .. } => {
-            format!("Attempt {n}'s {} is lost in the network; the client never sees it.", status_noun(status))
-        }
-        What::AttemptTimedOut { decision } => match decision {
-            Decision::Retry { next, at, delay } => format!(
-                "Attempt {n} times out unanswered: the client will send attempt {next} at {at} (backoff {delay})."
-            ),
-            Decision::Done(outcome) => {
-                let by = outcome.exhausted_by().unwrap_or(ExhaustedBy::Attempts);
-                format!(
-                    "Attempt {n} times out unanswered and {}: outcome exhausted; {RECONCILE}.",
-                    exhausted_clause(by)
-                )
-            }
-        },
-        What::StoredResultExpired { .. } => {
-            format!("The stored result for key {key} expires: a request with this key would now execute again.")
-        }
-        What::LeaseEnded { reserved_at, orphaned: true } => format!(
-            "The lease on key {key} (reserved at {reserved_at} by attempt {n}'s operation, which died in the crash) \
-             ends: the orphaned reservation no longer blocks the key."
-        ),
-        What::LeaseEnded { reserved_at, orphaned: false } => format!(
-            "The lease on key {key} (reserved at {reserved_at} by attempt {n}'s operation, still running) ends: \
-             a duplicate would now reserve the key again and execute."
-        ),
+        _ => unreachable!("sentence() hands the ledger only its own facts"),
     }
 }
 
