@@ -147,12 +147,34 @@ impl Draw<'_> {
         }
     }
 
+    /// Draws one fact on the lanes of the actor that emits it.
     fn record(&mut self, i: usize, r: &Record) {
-        let (t, n) = (r.t, r.attempt);
-        let key = r.key;
-        let key_text = key.map_or_else(String::new, |k| k.to_string());
-        let x = self.b.x(t);
-        let here = Some(i);
+        match r.what {
+            What::AttemptSent { .. }
+            | What::ResponseDelivered { .. }
+            | What::ResponseLate { .. }
+            | What::AttemptTimedOut { .. } => self.client(i, r),
+            What::ResponseLost { .. } => self.network(i, r),
+            What::RequestRefused { .. }
+            | What::RequestRejected
+            | What::RequestUnavailable
+            | What::PayloadMismatch { .. }
+            | What::InFlightConflict { .. }
+            | What::OperationStarted { .. }
+            | What::ServerRestarted { .. } => self.server(i, r),
+            What::DedupJoined { .. }
+            | What::DedupReplayed { .. }
+            | What::StoredResultExpired { .. }
+            | What::LeaseEnded { .. } => self.store(i, r),
+            What::OperationCommitted { .. } | What::ServerCrashed { .. } => self.ledger(i, r),
+        }
+    }
+
+    /// What the client does: each attempt it sends, the answers it hears
+    /// (in time or late), its timeouts, and what each of them decides.
+    fn client(&mut self, i: usize, r: &Record) {
+        let (t, n, x, here) = (r.t, r.attempt, self.b.x(r.t), Some(i));
+        let key_text = r.key.map_or_else(String::new, |k| k.to_string());
         match r.what {
             What::AttemptSent { deadline, arrives_at, payload } => {
                 self.windows.push(Window { attempt: n, sent: t, deadline, decided: None, record: i });
@@ -161,6 +183,72 @@ impl Draw<'_> {
                 let text = format!("attempt {n} sent · key {key_text}{}", self.payload_note(payload));
                 self.b.label(CLIENT, x, text, "label send-label", t, here);
             }
+            What::ResponseDelivered { status, sent_at, decision } => {
+                self.decide(n, t);
+                let xs = self.b.x(sent_at);
+                self.b.line((xs, Y::Track(SERVER)), (x, Y::Track(CLIENT)), true, response_class(status), sent_at, here);
+                let word = status_word(status);
+                let (glyph, text) = match decision {
+                    Decision::Done(Outcome::Succeeded) => {
+                        (Glyph::Tick, format!("success for attempt {n}: client reports success"))
+                    }
+                    Decision::Done(Outcome::Rejected(_)) => {
+                        (Glyph::Cross, format!("{word} for attempt {n}: rejected, no retry"))
+                    }
+                    Decision::Done(Outcome::Exhausted(by)) => {
+                        (Glyph::Cross, format!("{word} for attempt {n}: exhausted ({})", exhausted_word(by)))
+                    }
+                    Decision::Retry { .. } => (Glyph::Cross, format!("{word} for attempt {n}: retry")),
+                };
+                self.b.mark(x, Y::Track(CLIENT), glyph, "mark delivered", t, here);
+                self.b.label(CLIENT, x, text, "label delivered-label", t, here);
+                self.decision(t, decision, i);
+            }
+            What::ResponseLate { status, sent_at } => {
+                let xs = self.b.x(sent_at);
+                self.b.line((xs, Y::Track(SERVER)), (x, Y::Track(CLIENT)), true, "response late", sent_at, here);
+                let text = format!("late {} for attempt {n}: ignored", status_word(status));
+                self.b.label(CLIENT, x, text, "label late-label", t, here);
+            }
+            What::AttemptTimedOut { decision } => {
+                self.decide(n, t);
+                self.b.mark(x, Y::Track(CLIENT), Glyph::Bar, "mark timeout", t, here);
+                let text = match decision {
+                    Decision::Done(outcome) => format!(
+                        "attempt {n} times out: exhausted ({})",
+                        exhausted_word(outcome.exhausted_by().unwrap_or(ExhaustedBy::Attempts))
+                    ),
+                    Decision::Retry { .. } => format!("attempt {n} times out"),
+                };
+                self.b.label(CLIENT, x, text, "label timeout-label", t, here);
+                self.decision(t, decision, i);
+            }
+            _ => unreachable!("record() hands the client only its own facts"),
+        }
+    }
+
+    /// A response the network loses: its arrow stops at the network's lane.
+    fn network(&mut self, i: usize, r: &Record) {
+        let (t, n, x, here) = (r.t, r.attempt, self.b.x(r.t), Some(i));
+        match r.what {
+            What::ResponseLost { status, sent_at } => {
+                let xs = self.b.x(sent_at);
+                self.b.line((xs, Y::Track(SERVER)), (x, Y::Track(NETWORK)), false, "response lost", sent_at, here);
+                self.b.mark(x, Y::Track(NETWORK), Glyph::Cross, "mark lost", t, here);
+                let text = format!("{} for attempt {n} lost", status_word(status));
+                self.b.label(NETWORK, x + 8.0, text, "label lost-label", t, here);
+            }
+            _ => unreachable!("record() hands the network only its own facts"),
+        }
+    }
+
+    /// How the server answers a request: a refusal, an answer without
+    /// effect, or an operation it starts (with the key it reserves); and its
+    /// restart after a crash.
+    fn server(&mut self, i: usize, r: &Record) {
+        let (t, n, x, here) = (r.t, r.attempt, self.b.x(r.t), Some(i));
+        let key = r.key;
+        match r.what {
             What::RequestRefused { .. } => {
                 self.b.mark(x, Y::Track(SERVER), Glyph::Cross, "mark refused", t, here);
                 self.b.label(SERVER, x, format!("refused: server down (attempt {n})"), "label refused-label", t, here);
@@ -198,6 +286,22 @@ impl Draw<'_> {
                     self.b.label(STORE, x, label, "label", t, here);
                 }
             }
+            What::ServerRestarted { .. } => {
+                self.b.mark(x, Y::Track(SERVER), Glyph::Tick, "mark restart", t, here);
+                self.b.label(SERVER, x, "server restarts".to_owned(), "label", t, here);
+            }
+            _ => unreachable!("record() hands the server only its own facts"),
+        }
+    }
+
+    /// What the deduplication store makes of a key: a join to the operation
+    /// that holds it, a replay of its stored result, and the ends of results
+    /// and leases.
+    fn store(&mut self, i: usize, r: &Record) {
+        let (t, n, x, here) = (r.t, r.attempt, self.b.x(r.t), Some(i));
+        let key = r.key;
+        let key_text = r.key.map_or_else(String::new, |k| k.to_string());
+        match r.what {
             What::DedupJoined { origin, commits_at, mismatched } => {
                 let row = self.op_of(origin, key).map_or(0, |op| self.op_row(op));
                 self.b.mark(x, Y::Bar(SERVER, row), Glyph::Diamond, "mark join", t, here);
@@ -225,6 +329,30 @@ impl Draw<'_> {
                     self.b.label(STORE, x, text, "label replay-label", t, here);
                 }
             }
+            What::StoredResultExpired { .. } => {
+                let row = key.map_or(0, |k| self.key_row(k));
+                self.b.mark(x, Y::Bar(STORE, row), Glyph::Bar, "mark expired", t, here);
+                self.b.label(STORE, x, format!("{key_text} result expires"), "label", t, here);
+            }
+            What::LeaseEnded { orphaned, .. } => {
+                let text = if orphaned {
+                    format!("lease on {key_text} ends: orphaned reservation cleared")
+                } else {
+                    format!("lease on {key_text} ends while attempt {n} still runs")
+                };
+                self.b.mark(x, Y::Track(STORE), Glyph::Bar, "mark lease-ended", t, here);
+                self.b.label(STORE, x, text, "label lease-label", t, here);
+            }
+            _ => unreachable!("record() hands the store only its own facts"),
+        }
+    }
+
+    /// A commit, where the ledger gets its increment and the store its
+    /// result, or the crash that interrupts it.
+    fn ledger(&mut self, i: usize, r: &Record) {
+        let (t, n, x, here) = (r.t, r.attempt, self.b.x(r.t), Some(i));
+        let key = r.key;
+        match r.what {
             What::OperationCommitted { op, value, payload, stored_until, .. } => {
                 let row = self.op_row(op);
                 self.b.mark(x, Y::Bar(SERVER, row), Glyph::Tick, "mark commit", t, here);
@@ -254,71 +382,7 @@ impl Draw<'_> {
                     self.stored(key, x, t, until, i);
                 }
             }
-            What::ServerRestarted { .. } => {
-                self.b.mark(x, Y::Track(SERVER), Glyph::Tick, "mark restart", t, here);
-                self.b.label(SERVER, x, "server restarts".to_owned(), "label", t, here);
-            }
-            What::ResponseDelivered { status, sent_at, decision } => {
-                self.decide(n, t);
-                let xs = self.b.x(sent_at);
-                self.b.line((xs, Y::Track(SERVER)), (x, Y::Track(CLIENT)), true, response_class(status), sent_at, here);
-                let word = status_word(status);
-                let (glyph, text) = match decision {
-                    Decision::Done(Outcome::Succeeded) => {
-                        (Glyph::Tick, format!("success for attempt {n}: client reports success"))
-                    }
-                    Decision::Done(Outcome::Rejected(_)) => {
-                        (Glyph::Cross, format!("{word} for attempt {n}: rejected, no retry"))
-                    }
-                    Decision::Done(Outcome::Exhausted(by)) => {
-                        (Glyph::Cross, format!("{word} for attempt {n}: exhausted ({})", exhausted_word(by)))
-                    }
-                    Decision::Retry { .. } => (Glyph::Cross, format!("{word} for attempt {n}: retry")),
-                };
-                self.b.mark(x, Y::Track(CLIENT), glyph, "mark delivered", t, here);
-                self.b.label(CLIENT, x, text, "label delivered-label", t, here);
-                self.decision(t, decision, i);
-            }
-            What::ResponseLate { status, sent_at } => {
-                let xs = self.b.x(sent_at);
-                self.b.line((xs, Y::Track(SERVER)), (x, Y::Track(CLIENT)), true, "response late", sent_at, here);
-                let text = format!("late {} for attempt {n}: ignored", status_word(status));
-                self.b.label(CLIENT, x, text, "label late-label", t, here);
-            }
-            What::ResponseLost { status, sent_at } => {
-                let xs = self.b.x(sent_at);
-                self.b.line((xs, Y::Track(SERVER)), (x, Y::Track(NETWORK)), false, "response lost", sent_at, here);
-                self.b.mark(x, Y::Track(NETWORK), Glyph::Cross, "mark lost", t, here);
-                let text = format!("{} for attempt {n} lost", status_word(status));
-                self.b.label(NETWORK, x + 8.0, text, "label lost-label", t, here);
-            }
-            What::AttemptTimedOut { decision } => {
-                self.decide(n, t);
-                self.b.mark(x, Y::Track(CLIENT), Glyph::Bar, "mark timeout", t, here);
-                let text = match decision {
-                    Decision::Done(outcome) => format!(
-                        "attempt {n} times out: exhausted ({})",
-                        exhausted_word(outcome.exhausted_by().unwrap_or(ExhaustedBy::Attempts))
-                    ),
-                    Decision::Retry { .. } => format!("attempt {n} times out"),
-                };
-                self.b.label(CLIENT, x, text, "label timeout-label", t, here);
-                self.decision(t, decision, i);
-            }
-            What::StoredResultExpired { .. } => {
-                let row = key.map_or(0, |k| self.key_row(k));
-                self.b.mark(x, Y::Bar(STORE, row), Glyph::Bar, "mark expired", t, here);
-                self.b.label(STORE, x, format!("{key_text} result expires"), "label", t, here);
-            }
-            What::LeaseEnded { orphaned, .. } => {
-                let text = if orphaned {
-                    format!("lease on {key_text} ends: orphaned reservation cleared")
-                } else {
-                    format!("lease on {key_text} ends while attempt {n} still runs")
-                };
-                self.b.mark(x, Y::Track(STORE), Glyph::Bar, "mark lease-ended", t, here);
-                self.b.label(STORE, x, text, "label lease-label", t, here);
-            }
+            _ => unreachable!("record() hands the ledger only its own facts"),
         }
     }
 
