@@ -4,8 +4,8 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
-    Actor, AgentDecision, Answer, CallShape, Cause, Claim, DsKind, ErrorCode, Heard, IntentOutcome, Issuer, Policy,
-    Read, Record, Reply, Route, Stmt, Tool, UniqueKey, What,
+    Actor, AgentDecision, Answer, CallShape, Cause, Claim, DsKind, ErrorCode, Heard, IntentOutcome, Policy, Read,
+    Record, Reply, Route, Stmt, Tool, UniqueKey, What,
 };
 use crate::sim::risk::{Check, Figure, Value};
 
@@ -112,11 +112,40 @@ fn shape_clause(shape: CallShape) -> &'static str {
     }
 }
 
-/// One plain sentence saying what happened.
+/// One plain sentence saying what happened, in the words of the actor whose
+/// fact it is.
 pub fn sentence(record: &Record) -> String {
-    let who = actor(record.actor);
-    let issuer = |by: Issuer| actor(by.actor());
-    let stmt_clause = || record.statement().map(|(stmt, rows)| sql_clause(stmt, rows)).unwrap_or_default();
+    match record.what {
+        What::ToolCall { .. } | What::ResultReceived { .. } | What::DeadlinePassed { .. } => agent_sentence(record),
+        What::Routed { .. } => balancer_sentence(record),
+        What::CallAdmitted { .. }
+        | What::CallQueued { .. }
+        | What::Overloaded { .. }
+        | What::CallStarted { .. }
+        | What::Policy { .. }
+        | What::ToolResult { .. }
+        | What::RpcError { .. } => replica_sentence(record),
+        What::RowInserted { .. } | What::InsertConflict { .. } | What::RowRead { .. } | What::Scanned { .. } => {
+            database_rows_sentence(record)
+        }
+        What::Transition { .. } | What::WriteSkipped { .. } | What::Claim { .. } => database_updates_sentence(record),
+        What::CreateSent { .. }
+        | What::DownstreamReply { .. }
+        | What::DownstreamTimeout { .. }
+        | What::LateReply { .. }
+        | What::ReplyUnheard { .. } => caller_sentence(record),
+        What::ProbeSent { .. } | What::WorkerCrashed { .. } => worker_sentence(record),
+        What::RequestLost { .. }
+        | What::FindHangs { .. }
+        | What::ReviewCreated { .. }
+        | What::ReviewReplayed { .. }
+        | What::ResponseLost { .. } => risk_api_sentence(record),
+    }
+}
+
+/// What the agent does: the tool calls it makes, and what it hears back or
+/// stops waiting for.
+fn agent_sentence(record: &Record) -> String {
     match record.what {
         What::ToolCall { call, tool: Tool::RequestRiskReview, attempt, request_key, order, shape, .. } => {
             let key = request_key.map_or_else(String::new, names::request_key);
@@ -137,6 +166,23 @@ pub fn sentence(record: &Record) -> String {
                 names::call(call)
             )
         }
+        What::ResultReceived { call, made_at, decision: d } => {
+            format!("The agent hears back on {} after {}: {}.", names::call(call), record.t.since(made_at), decision(d))
+        }
+        What::DeadlinePassed { call, made_at, decision: d } => format!(
+            "{} is still unanswered {} after it was made (the client deadline): {}.",
+            capitalised(&names::call(call)),
+            record.t.since(made_at),
+            decision(d)
+        ),
+        _ => unreachable!("sentence() sends only the agent's facts here"),
+    }
+}
+
+/// Where the load balancer sends a call (twice, under the duplicate-delivery
+/// fault).
+fn balancer_sentence(record: &Record) -> String {
+    match record.what {
         What::Routed { call, replica, route: Route::RoundRobin } => {
             format!("The load balancer sends {} to replica {} (round robin).", names::call(call), replica.name())
         }
@@ -145,6 +191,15 @@ pub fn sentence(record: &Record) -> String {
             names::call(call),
             replica.name()
         ),
+        _ => unreachable!("sentence() sends only the load balancer's facts here"),
+    }
+}
+
+/// How a replica handles a call: its gates (a slot, the queue or
+/// OVERLOADED), the authorization policy, and the result it returns.
+fn replica_sentence(record: &Record) -> String {
+    let who = actor(record.actor);
+    match record.what {
         What::CallAdmitted { call, in_flight, queued } => {
             format!("{who} takes {} into a slot ({in_flight} in flight, {queued} queued).", names::call(call))
         }
@@ -186,21 +241,20 @@ pub fn sentence(record: &Record) -> String {
         What::RpcError { call, error } => {
             format!("{who} answers {} with {}, never a tool result.", names::call(call), heard(Heard::Rpc(error)))
         }
-        What::ResultReceived { call, made_at, decision: d } => {
-            format!("The agent hears back on {} after {}: {}.", names::call(call), record.t.since(made_at), decision(d))
-        }
-        What::DeadlinePassed { call, made_at, decision: d } => format!(
-            "{} is still unanswered {} after it was made (the client deadline): {}.",
-            capitalised(&names::call(call)),
-            record.t.since(made_at),
-            decision(d)
-        ),
+        _ => unreachable!("sentence() sends only a replica's facts here"),
+    }
+}
+
+/// The database's inserts, reads and scans, with the SQL they stand for and
+/// the rows they touched.
+fn database_rows_sentence(record: &Record) -> String {
+    match record.what {
         What::RowInserted { by, insert } => format!(
             "{} inserts row {} for {} as PENDING: {}",
-            issuer(by),
+            actor(by.actor()),
             names::row(insert.row),
             names::request_key(insert.request_key),
-            stmt_clause()
+            stmt_clause(record)
         ),
         What::InsertConflict { by, on, existing, .. } => {
             let key = match on {
@@ -209,9 +263,9 @@ pub fn sentence(record: &Record) -> String {
             };
             format!(
                 "{}'s insert runs into the unique {key} of row {}: no new row. {}",
-                issuer(by),
+                actor(by.actor()),
                 names::row(existing),
-                stmt_clause()
+                stmt_clause(record)
             )
         }
         What::RowRead { by, read, found } => {
@@ -223,26 +277,34 @@ pub fn sentence(record: &Record) -> String {
                 || "nothing".to_owned(),
                 |(row, status)| format!("{} is {}", names::row(row), status.name()),
             );
-            format!("{} {what}: {found}. {}", issuer(by), stmt_clause())
+            format!("{} {what}: {found}. {}", actor(by.actor()), stmt_clause(record))
         }
         What::Scanned { by, due, .. } => {
-            format!("Worker {}'s scan finds {} due: {}", by.name(), sql::rows(due), stmt_clause())
+            format!("Worker {}'s scan finds {} due: {}", by.name(), sql::rows(due), stmt_clause(record))
         }
+        _ => unreachable!("sentence() sends only the database's inserts and reads here"),
+    }
+}
+
+/// The database's guarded updates and claims, with the SQL they stand for and
+/// whether they changed the row.
+fn database_updates_sentence(record: &Record) -> String {
+    match record.what {
         What::Transition { by, update, cause, legal } => format!(
             "{} moves row {} {} -> {} ({}): {}",
-            issuer(by),
+            actor(by.actor()),
             names::row(update.row),
             update.from.name(),
             update.to.name(),
             cause_text(cause, legal),
-            stmt_clause()
+            stmt_clause(record)
         ),
         What::WriteSkipped { by, update, cause } => format!(
             "{}'s write ({}) finds row {} changed since it read it: nothing happens. {}",
-            issuer(by),
+            actor(by.actor()),
             cause.name(),
             names::row(update.row),
-            stmt_clause()
+            stmt_clause(record)
         ),
         What::Claim { by, claim, version, won, from, legal } => {
             let row = names::row(claim.row());
@@ -256,47 +318,28 @@ pub fn sentence(record: &Record) -> String {
                     by.name(),
                     from.name(),
                     cause_text(Cause::ClaimWon, legal),
-                    stmt_clause()
+                    stmt_clause(record)
                 ),
                 _ => format!(
                     "Worker {}'s claim of row {row} ({how}, read at version {version}) loses: another claim got there first. {}",
                     by.name(),
-                    stmt_clause()
+                    stmt_clause(record)
                 ),
             }
         }
+        _ => unreachable!("sentence() sends only the database's updates here"),
+    }
+}
+
+/// A Risk API call as its caller (a replica or a worker) sees it: sent,
+/// answered, timed out, answered too late or after a crash.
+fn caller_sentence(record: &Record) -> String {
+    let who = actor(record.actor);
+    match record.what {
         What::CreateSent { row, request_key, .. } => format!(
             "{who} calls the Risk API: CreateReview({}) for row {}.",
             names::request_key(request_key),
             names::row(row)
-        ),
-        What::ProbeSent { row, request_key, .. } => format!(
-            "{who} probes the Risk API: FindByRequestKey({}) for row {}.",
-            names::request_key(request_key),
-            names::row(row)
-        ),
-        What::RequestLost { request_key, .. } => format!(
-            "The create for {} is lost on the way: it never reaches the Risk API.",
-            names::request_key(request_key)
-        ),
-        What::FindHangs { request_key, .. } => {
-            format!("The Risk API's FindByRequestKey({}) hangs: no answer will come.", names::request_key(request_key))
-        }
-        What::ReviewCreated { review, request_key, order, .. } => format!(
-            "The Risk API creates review {} for {} (order {}).",
-            names::review(review),
-            names::request_key(request_key),
-            names::order(order)
-        ),
-        What::ReviewReplayed { review, request_key, .. } => format!(
-            "The Risk API already has review {} for {} and returns it: no new review (idempotent create).",
-            names::review(review),
-            names::request_key(request_key)
-        ),
-        What::ResponseLost { answer: a, request_key, .. } => format!(
-            "The Risk API's answer to the create for {} ({}) is lost on the way back: its caller never hears it.",
-            names::request_key(request_key),
-            answer(a)
         ),
         What::DownstreamReply { kind, answer: a, sent_at, request_key, .. } => format!(
             "{who} hears from the Risk API after {} ({}({})): {}.",
@@ -327,11 +370,61 @@ pub fn sentence(record: &Record) -> String {
             answer(a),
             actor_object(record.actor)
         ),
+        _ => unreachable!("sentence() sends only a Risk API call's caller's facts here"),
+    }
+}
+
+/// A worker's own acts: probing the Risk API, and crashing.
+fn worker_sentence(record: &Record) -> String {
+    let who = actor(record.actor);
+    match record.what {
+        What::ProbeSent { row, request_key, .. } => format!(
+            "{who} probes the Risk API: FindByRequestKey({}) for row {}.",
+            names::request_key(request_key),
+            names::row(row)
+        ),
         What::WorkerCrashed { worker } => format!(
             "Worker {} crashes right after sending its create: its claimed row stays PENDING until the claim lease ends.",
             worker.name()
         ),
+        _ => unreachable!("sentence() sends only a worker's own facts here"),
     }
+}
+
+/// What the Risk API does with a call: creates or returns a review, or a
+/// fault loses the call, its answer, or hangs it.
+fn risk_api_sentence(record: &Record) -> String {
+    match record.what {
+        What::RequestLost { request_key, .. } => format!(
+            "The create for {} is lost on the way: it never reaches the Risk API.",
+            names::request_key(request_key)
+        ),
+        What::FindHangs { request_key, .. } => {
+            format!("The Risk API's FindByRequestKey({}) hangs: no answer will come.", names::request_key(request_key))
+        }
+        What::ReviewCreated { review, request_key, order, .. } => format!(
+            "The Risk API creates review {} for {} (order {}).",
+            names::review(review),
+            names::request_key(request_key),
+            names::order(order)
+        ),
+        What::ReviewReplayed { review, request_key, .. } => format!(
+            "The Risk API already has review {} for {} and returns it: no new review (idempotent create).",
+            names::review(review),
+            names::request_key(request_key)
+        ),
+        What::ResponseLost { answer: a, request_key, .. } => format!(
+            "The Risk API's answer to the create for {} ({}) is lost on the way back: its caller never hears it.",
+            names::request_key(request_key),
+            answer(a)
+        ),
+        _ => unreachable!("sentence() sends only the Risk API's facts here"),
+    }
+}
+
+/// The SQL a database record stands for, with the rows it touched.
+fn stmt_clause(record: &Record) -> String {
+    record.statement().map(|(stmt, rows)| sql_clause(stmt, rows)).unwrap_or_default()
 }
 
 fn call_name(kind: DsKind) -> &'static str {
