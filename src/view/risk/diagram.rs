@@ -566,14 +566,49 @@ impl Draw<'_> {
         self.b.mark(x, Y::Track(lane), glyph, class, t, Some(i));
     }
 
+    /// Draws one record, labelled as `how` says, in the method of the actor
+    /// that emits it.
     fn record(&mut self, i: usize, r: &Record, how: Label) {
+        self.at = (r.t, i);
+        let how = &how;
+        match r.what {
+            What::ToolCall { .. } | What::ResultReceived { .. } | What::DeadlinePassed { .. } => self.agent(i, r, how),
+            What::Routed { .. } => self.balancer(i, r, how),
+            What::CallAdmitted { .. }
+            | What::CallQueued { .. }
+            | What::CallStarted { .. }
+            | What::Overloaded { .. }
+            | What::Policy { .. }
+            | What::ToolResult { .. }
+            | What::RpcError { .. } => self.replica(i, r, how),
+            What::RowInserted { .. } | What::InsertConflict { .. } | What::RowRead { .. } | What::Scanned { .. } => {
+                self.database_rows(i, r, how)
+            }
+            What::Transition { .. } | What::WriteSkipped { .. } | What::Claim { .. } => {
+                self.database_updates(i, r, how)
+            }
+            What::CreateSent { .. }
+            | What::DownstreamReply { .. }
+            | What::DownstreamTimeout { .. }
+            | What::LateReply { .. }
+            | What::ReplyUnheard { .. } => self.caller(i, r, how),
+            What::ProbeSent { .. } | What::WorkerCrashed { .. } => self.worker(i, r, how),
+            What::RequestLost { .. }
+            | What::FindHangs { .. }
+            | What::ReviewCreated { .. }
+            | What::ReviewReplayed { .. }
+            | What::ResponseLost { .. } => self.risk_api(i, r, how),
+        }
+    }
+
+    /// The agent's lane: each tool call it makes, and what it hears back or
+    /// stops waiting for (a result's arrow is drawn by the replica that
+    /// returns it).
+    fn agent(&mut self, i: usize, r: &Record, how: &Label) {
         let t = r.t;
-        self.at = (t, i);
         let x = self.b.x(t);
-        let lane = drawn_lane(r);
         let agent = lane_of(Actor::Agent);
         let balancer = lane_of(Actor::LoadBalancer);
-        let how = &how;
         match r.what {
             What::ToolCall { call, tool, request_key, review, .. } => {
                 self.line((t, agent), (t, balancer), false, "request", i);
@@ -587,6 +622,42 @@ impl Draw<'_> {
                 };
                 self.label(agent, x, text, "label call-label", how);
             }
+            What::ResultReceived { call, decision, .. } => {
+                let heard = self.ix.heard.get(call.0).map(|(_, h)| h);
+                let glyph = match decision {
+                    AgentDecision::Done(IntentOutcome::Succeeded(_)) => Glyph::Tick,
+                    AgentDecision::Done(_) => Glyph::Cross,
+                    _ => Glyph::Dot,
+                };
+                let class = match (glyph, heard) {
+                    (Glyph::Tick, _) => "mark delivered",
+                    (Glyph::Cross, _) => "mark refused",
+                    _ => "mark heard",
+                };
+                self.mark(agent, t, glyph, class, i);
+                let text = format!(
+                    "call {}: {} → {}",
+                    call.0,
+                    heard.map_or_else(String::new, heard_short),
+                    decision_short(decision)
+                );
+                self.label(agent, x, text, "label heard-label", how);
+            }
+            What::DeadlinePassed { call, .. } => {
+                self.mark(agent, t, Glyph::Bar, "mark timeout", i);
+                let text = format!("call {}: no answer by the client deadline", call.0);
+                self.label(agent, x, text, "label timeout-label", how);
+            }
+            _ => unreachable!("record() sends only the agent's facts here"),
+        }
+    }
+
+    /// The load balancer's gap: the arrow of each call to its replica.
+    fn balancer(&mut self, i: usize, r: &Record, how: &Label) {
+        let t = r.t;
+        let x = self.b.x(t);
+        let balancer = lane_of(Actor::LoadBalancer);
+        match r.what {
             What::Routed { call, replica, route } => {
                 let to = lane_of(Actor::Replica(replica));
                 let arrives = self.ix.arrived.get(call.0).unwrap_or(t);
@@ -599,6 +670,18 @@ impl Draw<'_> {
                 };
                 self.label(balancer, x + 4.0, text, "label", how);
             }
+            _ => unreachable!("record() sends only the load balancer's facts here"),
+        }
+    }
+
+    /// A replica's lane: its gates, its policy decisions, and the arrow of
+    /// each result back to the agent.
+    fn replica(&mut self, i: usize, r: &Record, how: &Label) {
+        let t = r.t;
+        let x = self.b.x(t);
+        let lane = drawn_lane(r);
+        let agent = lane_of(Actor::Agent);
+        match r.what {
             What::CallAdmitted { .. } => {
                 // Taking a free slot is the ordinary case: a mark, and words
                 // only for a crowd.
@@ -641,32 +724,16 @@ impl Draw<'_> {
                 };
                 self.line((t, lane), (heard_at, agent), true, response_class(heard), i);
             }
-            What::ResultReceived { call, decision, .. } => {
-                let heard = self.ix.heard.get(call.0).map(|(_, h)| h);
-                let glyph = match decision {
-                    AgentDecision::Done(IntentOutcome::Succeeded(_)) => Glyph::Tick,
-                    AgentDecision::Done(_) => Glyph::Cross,
-                    _ => Glyph::Dot,
-                };
-                let class = match (glyph, heard) {
-                    (Glyph::Tick, _) => "mark delivered",
-                    (Glyph::Cross, _) => "mark refused",
-                    _ => "mark heard",
-                };
-                self.mark(agent, t, glyph, class, i);
-                let text = format!(
-                    "call {}: {} → {}",
-                    call.0,
-                    heard.map_or_else(String::new, heard_short),
-                    decision_short(decision)
-                );
-                self.label(agent, x, text, "label heard-label", how);
-            }
-            What::DeadlinePassed { call, .. } => {
-                self.mark(agent, t, Glyph::Bar, "mark timeout", i);
-                let text = format!("call {}: no answer by the client deadline", call.0);
-                self.label(agent, x, text, "label timeout-label", how);
-            }
+            _ => unreachable!("record() sends only a replica's facts here"),
+        }
+    }
+
+    /// The database's inserts, reads and scans.
+    fn database_rows(&mut self, i: usize, r: &Record, how: &Label) {
+        let t = r.t;
+        let x = self.b.x(t);
+        let lane = drawn_lane(r);
+        match r.what {
             What::RowInserted { insert, .. } => {
                 self.mark(lane, t, Glyph::Dot, "mark insert", i);
                 let text =
@@ -696,6 +763,17 @@ impl Draw<'_> {
                 self.mark(lane, t, Glyph::Dot, "mark read", i);
                 self.label(lane, x, format!("{} scan: {due} due", by.name()), "label", how);
             }
+            _ => unreachable!("record() sends only the database's inserts and reads here"),
+        }
+    }
+
+    /// The database's guarded updates and claims (a claim on its worker's
+    /// lane): a legal move and an illegal one look different.
+    fn database_updates(&mut self, i: usize, r: &Record, how: &Label) {
+        let t = r.t;
+        let x = self.b.x(t);
+        let lane = drawn_lane(r);
+        match r.what {
             What::Transition { update, cause, legal, .. } => {
                 let class = if legal { "mark transition" } else { "mark illegal" };
                 self.mark(lane, t, Glyph::Diamond, class, i);
@@ -726,17 +804,73 @@ impl Draw<'_> {
                 let class = if won { "label claim-label" } else { "label lost-label" };
                 self.label(lane, x, text, class, how);
             }
+            _ => unreachable!("record() sends only the database's updates here"),
+        }
+    }
+
+    /// A Risk API call on its caller's lane (a replica's or a worker's): the
+    /// request, and then its answer, timeout, late answer or unheard answer.
+    fn caller(&mut self, i: usize, r: &Record, how: &Label) {
+        let t = r.t;
+        let x = self.b.x(t);
+        let lane = drawn_lane(r);
+        match r.what {
             What::CreateSent { ds, request_key, .. } => {
                 if !self.ix.request_lost.contains(&ds) {
                     self.line((t, lane), (t, RISK_API), true, "request create", i);
                 }
                 self.label(lane, x, format!("CreateReview({})", names::request_key(request_key)), "label", how);
             }
+            What::DownstreamReply { kind, answer, sent_at, .. } => {
+                self.line((t, RISK_API), (t, lane), true, answer_class(answer), i);
+                let text = format!("{}: {} after {}", call_name(kind), answer_short(answer), t.since(sent_at));
+                self.label(lane, x, text, "label", how);
+            }
+            What::DownstreamTimeout { kind, sent_at, .. } => {
+                self.mark(lane, t, Glyph::Bar, "mark timeout", i);
+                let text = format!("{} times out after {}", call_name(kind), t.since(sent_at));
+                self.label(lane, x, text, "label timeout-label", how);
+            }
+            What::LateReply { kind, answer, .. } => {
+                self.line((t, RISK_API), (t, lane), true, "response late", i);
+                let text = format!("late {}: {} (ignored)", call_name(kind), answer_short(answer));
+                self.label(lane, x, text, "label late-label", how);
+            }
+            What::ReplyUnheard { kind, answer, .. } => {
+                self.line((t, RISK_API), (t, lane), true, "response unheard", i);
+                self.mark(lane, t, Glyph::Cross, "mark crash", i);
+                let text = format!("{}: {} unheard (crashed)", call_name(kind), answer_short(answer));
+                self.label(lane, x, text, "label lost-label", how);
+            }
+            _ => unreachable!("record() sends only a Risk API call's caller's facts here"),
+        }
+    }
+
+    /// A worker's own acts: its probes and its crash.
+    fn worker(&mut self, i: usize, r: &Record, how: &Label) {
+        let t = r.t;
+        let x = self.b.x(t);
+        let lane = drawn_lane(r);
+        match r.what {
             What::ProbeSent { request_key, .. } => {
                 self.line((t, lane), (t, RISK_API), true, "request find", i);
                 let text = format!("FindByRequestKey({})", names::request_key(request_key));
                 self.label(lane, x, text, "label", how);
             }
+            What::WorkerCrashed { worker } => {
+                self.mark(lane, t, Glyph::Cross, "mark crash", i);
+                self.label(lane, x, format!("{} crashes", worker.name()), "label crash-label", how);
+            }
+            _ => unreachable!("record() sends only a worker's own facts here"),
+        }
+    }
+
+    /// The Risk API's lane, this lab's ledger: every review it creates or
+    /// returns, and the faults that lose a call, hang it or lose its answer.
+    fn risk_api(&mut self, i: usize, r: &Record, how: &Label) {
+        let t = r.t;
+        let x = self.b.x(t);
+        match r.what {
             What::RequestLost { ds, request_key, .. } => {
                 let from = self.ix.issuer_lane(ds);
                 self.line((t, from), (t, RISK_API), false, "request lost", i);
@@ -767,31 +901,7 @@ impl Draw<'_> {
                 let text = format!("response to {to_name} lost");
                 self.label(RISK_API, x + 8.0, text, "label lost-label", how);
             }
-            What::DownstreamReply { kind, answer, sent_at, .. } => {
-                self.line((t, RISK_API), (t, lane), true, answer_class(answer), i);
-                let text = format!("{}: {} after {}", call_name(kind), answer_short(answer), t.since(sent_at));
-                self.label(lane, x, text, "label", how);
-            }
-            What::DownstreamTimeout { kind, sent_at, .. } => {
-                self.mark(lane, t, Glyph::Bar, "mark timeout", i);
-                let text = format!("{} times out after {}", call_name(kind), t.since(sent_at));
-                self.label(lane, x, text, "label timeout-label", how);
-            }
-            What::LateReply { kind, answer, .. } => {
-                self.line((t, RISK_API), (t, lane), true, "response late", i);
-                let text = format!("late {}: {} (ignored)", call_name(kind), answer_short(answer));
-                self.label(lane, x, text, "label late-label", how);
-            }
-            What::ReplyUnheard { kind, answer, .. } => {
-                self.line((t, RISK_API), (t, lane), true, "response unheard", i);
-                self.mark(lane, t, Glyph::Cross, "mark crash", i);
-                let text = format!("{}: {} unheard (crashed)", call_name(kind), answer_short(answer));
-                self.label(lane, x, text, "label lost-label", how);
-            }
-            What::WorkerCrashed { worker } => {
-                self.mark(lane, t, Glyph::Cross, "mark crash", i);
-                self.label(lane, x, format!("{} crashes", worker.name()), "label crash-label", how);
-            }
+            _ => unreachable!("record() sends only the Risk API's facts here"),
         }
     }
 }
