@@ -8,7 +8,7 @@ use crate::sim::risk::agent::IntentState;
 use crate::sim::risk::calls::Stage;
 use crate::sim::risk::settings::Pattern;
 use crate::sim::risk::worker::WorkerState;
-use crate::sim::risk::{IntentOutcome, Run, Status};
+use crate::sim::risk::{IntentOutcome, Run, Settings, Snapshot, Status};
 
 use super::names;
 use super::sentences::{check_line, heard, outcome, sentence};
@@ -44,32 +44,60 @@ pub(super) fn intent_kind(state: IntentState) -> &'static str {
     }
 }
 
-/// The text mirror of `run` at model time `t` (clamped to the horizon).
+/// The text mirror of `run` at model time `t` (clamped to the horizon): the
+/// run's settings, then a section per actor in the page's order (the agent,
+/// the replicas' gates, the database table, the Risk API's reviews, the
+/// workers), the checks and the latest event.
 pub fn text_mirror(run: &Run, t: Millis) -> String {
     let t = t.min(run.horizon());
     let s = run.snapshot_at(t);
-    let settings = run.settings();
     let mut lines: Vec<String> = Vec::with_capacity(64);
-    let mut line = |text: String| lines.push(text);
 
-    line(format!("Risk-review lab: preset {}, mode {}.", settings.preset.value(), settings.mode.value()));
-    line(format!(
+    header_lines(run, t, &mut lines);
+    lines.push("Agent (acting for u-1001):".to_owned());
+    call_lines(&s, &mut lines);
+    intent_lines(&s, &mut lines);
+    gate_lines(&s, &mut lines);
+    table_lines(&s, run.settings(), &mut lines);
+    lines.push(reviews_line(&s));
+    worker_lines(&s, &mut lines);
+
+    lines.push("Checks:".to_owned());
+    for check in run.checks_at(t) {
+        lines.push(format!("  {}", check_line(&check)));
+    }
+
+    if let Some(latest) = run.records_until(t).last() {
+        lines.push(format!("Latest event ({}): {}", names::clock(latest.t), sentence(latest)));
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+/// The preset, the mode, the moment and which patterns are on.
+fn header_lines(run: &Run, t: Millis, lines: &mut Vec<String>) {
+    let settings = run.settings();
+    lines.push(format!("Risk-review lab: preset {}, mode {}.", settings.preset.value(), settings.mode.value()));
+    lines.push(format!(
         "Model time: {t}, {} on the wall clock (the run ends at its horizon, {}).",
         names::clock(t),
         run.horizon()
     ));
     let switches: Vec<String> =
         Pattern::ALL.iter().map(|p| format!("{} {}", p.name(), on_off(settings.switches.get(*p)))).collect();
-    line(format!("Patterns: {}.", switches.join(", ")));
+    lines.push(format!("Patterns: {}.", switches.join(", ")));
+}
 
-    line("Agent (acting for u-1001):".to_owned());
+/// The agent's calls, the older ones summarised once there are many.
+fn call_lines(s: &Snapshot, lines: &mut Vec<String>) {
     if s.calls.is_empty() {
-        line("  no calls yet.".to_owned());
+        lines.push("  no calls yet.".to_owned());
     }
     let skipped = s.calls.len().saturating_sub(LIST_LIMIT);
     if skipped > 0 {
         let heard_by_then = s.calls[..skipped].iter().filter(|c| c.received_at.is_some()).count();
-        line(format!("  {skipped} earlier calls, {heard_by_then} of them answered; the latest {LIST_LIMIT}:"));
+        lines.push(format!("  {skipped} earlier calls, {heard_by_then} of them answered; the latest {LIST_LIMIT}:"));
     }
     for c in &s.calls[skipped..] {
         let what = match (c.request_key, c.review) {
@@ -88,17 +116,21 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
             (None, _, Stage::Travelling) => "on its way to the replica".to_owned(),
             (None, _, _) => "being handled".to_owned(),
         };
-        line(format!(
+        lines.push(format!(
             "  {} at {}: {what} via replica {}: {state}.",
             names::call(c.id),
             names::clock(c.made_at),
             c.replica.name()
         ));
     }
+}
+
+/// Every intent the agent has invoked; a burst's are counted by state.
+fn intent_lines(s: &Snapshot, lines: &mut Vec<String>) {
     let invoked: Vec<_> = s.intents.iter().filter(|i| i.state != IntentState::NotInvoked).collect();
     if invoked.len() <= LIST_LIMIT {
         for intent in invoked {
-            line(format!(
+            lines.push(format!(
                 "  intent {} ({}, order {}): {}.",
                 intent.id.0,
                 names::request_key(intent.request_key),
@@ -117,16 +149,19 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
             }
         }
         let parts: Vec<String> = counts.iter().map(|(kind, n)| format!("{n} {kind}")).collect();
-        line(format!("  {} intents: {}.", invoked.len(), parts.join(", ")));
+        lines.push(format!("  {} intents: {}.", invoked.len(), parts.join(", ")));
     }
+}
 
+/// Each replica's gates: how full they are now, and at most so far.
+fn gate_lines(s: &Snapshot, lines: &mut Vec<String>) {
     for g in &s.gates {
         let limits = if g.on {
             format!("{} of {} slots in flight, {} of {} queued", g.in_flight, g.cap, g.queued, g.capacity)
         } else {
             format!("gates off, {} in flight and no queue bound (cap {} unused)", g.in_flight, g.cap)
         };
-        line(format!(
+        lines.push(format!(
             "Replica {}: {limits}; so far at most {} in flight and {} queued, {} OVERLOADED.",
             g.replica.name(),
             g.max_in_flight,
@@ -134,22 +169,25 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
             g.overloaded
         ));
     }
+}
 
-    line(format!(
+/// The database table, the rows past the limit counted by status.
+fn table_lines(s: &Snapshot, settings: &Settings, lines: &mut Vec<String>) {
+    lines.push(format!(
         "Database table risk_requests ({}; unique request_key {}, unique business_key {}):",
         super::sql::rows(s.rows.len() as u32),
         on_off(settings.switches.unique_request_key),
         on_off(settings.switches.unique_business_key)
     ));
     if !s.rows.is_empty() {
-        line(format!(
+        lines.push(format!(
             "  {:<7} {:<12} {:<20} {:<10} {:<8} {:<12} {}",
             "id", "request_key", "business_key", "status", "version", "retry_count", "next_retry_at"
         ));
     }
     for row in s.rows.iter().take(LIST_LIMIT) {
         let next = row.next_retry_at.map_or_else(|| "-".to_owned(), names::clock);
-        line(format!(
+        lines.push(format!(
             "  {:<7} {:<12} {:<20} {:<10} {:<8} {:<12} {next}",
             names::row(row.id),
             names::request_key(row.request_key),
@@ -166,31 +204,36 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
             .filter(|(_, n)| *n > 0)
             .map(|(st, n)| format!("{n} {}", st.name()))
             .collect();
-        line(format!("  ... and {} more rows: {}.", s.rows.len() - LIST_LIMIT, by_status.join(", ")));
+        lines.push(format!("  ... and {} more rows: {}.", s.rows.len() - LIST_LIMIT, by_status.join(", ")));
     }
+}
 
+/// The Risk API's reviews: this lab's ledger.
+fn reviews_line(s: &Snapshot) -> String {
     if s.reviews.is_empty() {
-        line("Risk API reviews: none.".to_owned());
-    } else {
-        let parts: Vec<String> = s
-            .reviews
-            .iter()
-            .take(LIST_LIMIT)
-            .map(|r| {
-                format!(
-                    "{} for {} (order {}) at {}",
-                    names::review(r.review),
-                    names::request_key(r.request_key),
-                    names::order(r.order),
-                    names::clock(r.at)
-                )
-            })
-            .collect();
-        let more = s.reviews.len().saturating_sub(LIST_LIMIT);
-        let more = if more > 0 { format!("; and {more} more") } else { String::new() };
-        line(format!("Risk API reviews ({}): {}{more}.", s.reviews.len(), parts.join("; ")));
+        return "Risk API reviews: none.".to_owned();
     }
+    let parts: Vec<String> = s
+        .reviews
+        .iter()
+        .take(LIST_LIMIT)
+        .map(|r| {
+            format!(
+                "{} for {} (order {}) at {}",
+                names::review(r.review),
+                names::request_key(r.request_key),
+                names::order(r.order),
+                names::clock(r.at)
+            )
+        })
+        .collect();
+    let more = s.reviews.len().saturating_sub(LIST_LIMIT);
+    let more = if more > 0 { format!("; and {more} more") } else { String::new() };
+    format!("Risk API reviews ({}): {}{more}.", s.reviews.len(), parts.join("; "))
+}
 
+/// Each worker's state and its last claim.
+fn worker_lines(s: &Snapshot, lines: &mut Vec<String>) {
     for w in &s.workers {
         let state = match w.state {
             WorkerState::Crashed { at } => format!("crashed at {}", names::clock(at)),
@@ -206,18 +249,6 @@ pub fn text_mirror(run: &Run, t: Millis) -> String {
                 if c.won { "won" } else { "lost" }
             ),
         };
-        line(format!("Worker {}: {state}; {claim}.", w.worker.name()));
+        lines.push(format!("Worker {}: {state}; {claim}.", w.worker.name()));
     }
-
-    line("Checks:".to_owned());
-    for check in run.checks_at(t) {
-        line(format!("  {}", check_line(&check)));
-    }
-
-    if let Some(latest) = run.records_until(t).last() {
-        line(format!("Latest event ({}): {}", names::clock(latest.t), sentence(latest)));
-    }
-    let mut out = lines.join("\n");
-    out.push('\n');
-    out
 }
