@@ -11,7 +11,7 @@ use crate::sim::params::Schema;
 use crate::sim::risk::compare::Comparison;
 use crate::sim::risk::facts::{Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, What};
 use crate::sim::risk::settings::Pattern;
-use crate::sim::risk::{Check, Review, Run, Value};
+use crate::sim::risk::{Check, Review, Row, Run, Summary, Value};
 use crate::view::compare::comparison_json;
 
 use super::compare::differences;
@@ -236,32 +236,81 @@ pub fn compare_to_json(a: &Run, b: &Run, c: &Comparison, fork: Option<Millis>) -
     comparison_json([run_doc(a), run_doc(b)], c, fork, differences(a, b, c, fork), event_json, reviews)
 }
 
-/// The run's document.
+/// The run's document: its settings and summary, what it left behind (the
+/// reviews and the table), then the agent's calls and results, the row
+/// moves, the Risk API calls, the claims, the gates, the checks and every
+/// event.
 fn run_doc(run: &Run) -> Json {
     let s = run.summary();
     let records = run.records();
-    // When the agent heard each call's result, by call number (from 1).
-    let mut received: Vec<Option<u64>> = Vec::new();
-    for r in records {
-        if let What::ResultReceived { call, .. } = r.what {
-            let i = call.0 as usize;
-            if received.len() <= i {
-                received.resize(i + 1, None);
-            }
-            received[i] = Some(r.t.ms());
-        }
-    }
-    let mut tool_calls = Vec::new();
-    let mut tool_results = Vec::new();
-    let mut jsonrpc_errors = Vec::new();
-    let mut transitions = Vec::new();
-    let mut claims = Vec::new();
-    for r in records {
-        let t = r.t;
-        match r.what {
-            What::ToolCall { call, tool, intent, attempt, request_key, order, review, subject, replica, .. } => {
-                tool_calls.push(timed(
-                    t,
+    let switches =
+        Pattern::ALL.iter().map(|p| (p.name().to_owned(), Json::Bool(run.settings().switches.get(*p)))).collect();
+    let reviews = run.reviews().iter().map(review_json).collect();
+    let rows = run.rows().iter().map(row_json).collect();
+    let events = records.iter().map(event_json).collect();
+    Json::obj([
+        ("lab", Json::str("risk")),
+        ("settings", run.settings().to_json_doc()),
+        ("switches", map(switches)),
+        ("clock_origin", Json::str(names::clock(Millis::ZERO))),
+        ("horizon_ms", num(run.horizon().ms())),
+        ("end_ms", num(s.end.ms())),
+        ("summary", summary_json(&s)),
+        ("reviews", Json::Arr(reviews)),
+        ("rows", Json::Arr(rows)),
+        ("tool_calls", tool_calls(records)),
+        ("tool_results", tool_results(records)),
+        ("jsonrpc_errors", jsonrpc_errors(records)),
+        ("transitions", transitions(records)),
+        ("downstream_calls", downstream_calls(records)),
+        ("claims", claims(records)),
+        ("gates", gates(run)),
+        ("checks", checks_json(&run.checks())),
+        ("events", Json::Arr(events)),
+    ])
+}
+
+/// The run's counts.
+fn summary_json(s: &Summary) -> Json {
+    Json::obj([
+        ("tool_calls", num(s.tool_calls.into())),
+        ("reviews", num(s.reviews.into())),
+        ("rows", num(s.rows.into())),
+        ("creates", num(s.creates.into())),
+        ("finds", num(s.finds.into())),
+        ("claims_won", num(s.claims_won.into())),
+        ("claims_lost", num(s.claims_lost.into())),
+        ("overloaded", num(s.overloaded.into())),
+    ])
+}
+
+/// A row of the table at the end of the run, every column.
+fn row_json(row: &Row) -> Json {
+    Json::obj([
+        ("id", Json::str(names::row(row.id))),
+        ("request_key", Json::str(names::request_key(row.request_key))),
+        ("business_key", Json::str(names::business_key(row.business_key()))),
+        ("order_id", Json::str(names::order(row.order))),
+        ("requester_id", Json::str(names::user(row.requester))),
+        ("status", Json::str(row.status.name())),
+        ("downstream_ref", opt_text(row.downstream_ref.map(names::review))),
+        ("retry_count", num(row.retry_count.into())),
+        // Model milliseconds, as the SQL writes it.
+        ("next_retry_at", opt_num(row.next_retry_at.map(Millis::ms))),
+        ("version", num(row.version.into())),
+    ])
+}
+
+/// Every tool call the agent made, with its arguments.
+fn tool_calls(records: &[Record]) -> Json {
+    Json::Arr(
+        records
+            .iter()
+            .filter_map(|r| match r.what {
+                What::ToolCall {
+                    call, tool, intent, attempt, request_key, order, review, subject, replica, ..
+                } => Some(timed(
+                    r.t,
                     [
                         ("call", num(call.0.into())),
                         ("tool", Json::str(tool.name())),
@@ -273,118 +322,128 @@ fn run_doc(run: &Run) -> Json {
                         ("attempt", num(attempt.into())),
                         ("subject", opt_text(subject.map(names::user))),
                     ],
-                ));
+                )),
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+/// When the agent heard each call's result, by call number (from 1).
+fn received_times(records: &[Record]) -> Vec<Option<u64>> {
+    let mut received: Vec<Option<u64>> = Vec::new();
+    for r in records {
+        if let What::ResultReceived { call, .. } = r.what {
+            let i = call.0 as usize;
+            if received.len() <= i {
+                received.resize(i + 1, None);
             }
-            What::ToolResult { call, tool, reply } => {
-                let (code, status) = match reply {
-                    Reply::Review { status, .. } => (None, Some(status.name())),
-                    Reply::Error { code, .. } => (Some(code.name()), None),
-                };
-                tool_results.push(timed(
-                    t,
-                    [
-                        ("call", num(call.0.into())),
-                        ("tool", Json::str(tool.name())),
-                        ("replica", Json::str(r.actor.name())),
-                        ("is_error", Json::Bool(reply.is_error())),
-                        ("code", opt_text(code)),
-                        ("review_id", opt_text(reply.row().map(names::row))),
-                        ("status", opt_text(status)),
-                        ("received_ms", opt_num(received.get(call.0 as usize).copied().flatten())),
-                    ],
-                ));
-            }
-            What::RpcError { call, error } => jsonrpc_errors.push(timed(
-                t,
-                [
-                    ("call", num(call.0.into())),
-                    ("replica", Json::str(r.actor.name())),
-                    ("code", Json::num(error.code())),
-                    ("message", Json::str(error.name())),
-                ],
-            )),
-            What::Claim { by, claim, version, won, .. } => claims.push(timed(
-                t,
-                [
-                    ("worker", Json::str(by.name())),
-                    ("row", Json::str(names::row(claim.row()))),
-                    ("version", num(version.into())),
-                    ("won", Json::Bool(won)),
-                ],
-            )),
-            _ => {}
-        }
-        if let Some(m) = r.row_move() {
-            let actor = match m.by {
-                Issuer::Replica(replica, _) => replica.name(),
-                Issuer::Worker(worker) => worker.name(),
-            };
-            transitions.push(timed(
-                t,
-                [
-                    ("row", Json::str(names::row(m.row))),
-                    ("from", opt_text(m.from.map(|f| f.name()))),
-                    ("to", Json::str(m.to.name())),
-                    ("cause", Json::str(m.cause.name())),
-                    ("actor", Json::str(actor)),
-                    ("legal", Json::Bool(m.legal)),
-                ],
-            ));
+            received[i] = Some(r.t.ms());
         }
     }
-    let switches =
-        Pattern::ALL.iter().map(|p| (p.name().to_owned(), Json::Bool(run.settings().switches.get(*p)))).collect();
-    let summary = Json::obj([
-        ("tool_calls", num(s.tool_calls.into())),
-        ("reviews", num(s.reviews.into())),
-        ("rows", num(s.rows.into())),
-        ("creates", num(s.creates.into())),
-        ("finds", num(s.finds.into())),
-        ("claims_won", num(s.claims_won.into())),
-        ("claims_lost", num(s.claims_lost.into())),
-        ("overloaded", num(s.overloaded.into())),
-    ]);
-    let reviews = run.reviews().iter().map(review_json).collect();
-    let rows = run
-        .rows()
-        .iter()
-        .map(|row| {
-            Json::obj([
-                ("id", Json::str(names::row(row.id))),
-                ("request_key", Json::str(names::request_key(row.request_key))),
-                ("business_key", Json::str(names::business_key(row.business_key()))),
-                ("order_id", Json::str(names::order(row.order))),
-                ("requester_id", Json::str(names::user(row.requester))),
-                ("status", Json::str(row.status.name())),
-                ("downstream_ref", opt_text(row.downstream_ref.map(names::review))),
-                ("retry_count", num(row.retry_count.into())),
-                // Model milliseconds, as the SQL writes it.
-                ("next_retry_at", opt_num(row.next_retry_at.map(Millis::ms))),
-                ("version", num(row.version.into())),
-            ])
-        })
-        .collect();
-    let events = records.iter().map(event_json).collect();
-    Json::obj([
-        ("lab", Json::str("risk")),
-        ("settings", run.settings().to_json_doc()),
-        ("switches", map(switches)),
-        ("clock_origin", Json::str(names::clock(Millis::ZERO))),
-        ("horizon_ms", num(run.horizon().ms())),
-        ("end_ms", num(s.end.ms())),
-        ("summary", summary),
-        ("reviews", Json::Arr(reviews)),
-        ("rows", Json::Arr(rows)),
-        ("tool_calls", Json::Arr(tool_calls)),
-        ("tool_results", Json::Arr(tool_results)),
-        ("jsonrpc_errors", Json::Arr(jsonrpc_errors)),
-        ("transitions", Json::Arr(transitions)),
-        ("downstream_calls", downstream_calls(records)),
-        ("claims", Json::Arr(claims)),
-        ("gates", gates(run)),
-        ("checks", checks_json(&run.checks())),
-        ("events", Json::Arr(events)),
-    ])
+    received
+}
+
+/// Every tool result a replica returned, and when the agent heard it.
+fn tool_results(records: &[Record]) -> Json {
+    let received = received_times(records);
+    Json::Arr(
+        records
+            .iter()
+            .filter_map(|r| match r.what {
+                What::ToolResult { call, tool, reply } => {
+                    let (code, status) = match reply {
+                        Reply::Review { status, .. } => (None, Some(status.name())),
+                        Reply::Error { code, .. } => (Some(code.name()), None),
+                    };
+                    Some(timed(
+                        r.t,
+                        [
+                            ("call", num(call.0.into())),
+                            ("tool", Json::str(tool.name())),
+                            ("replica", Json::str(r.actor.name())),
+                            ("is_error", Json::Bool(reply.is_error())),
+                            ("code", opt_text(code)),
+                            ("review_id", opt_text(reply.row().map(names::row))),
+                            ("status", opt_text(status)),
+                            ("received_ms", opt_num(received.get(call.0 as usize).copied().flatten())),
+                        ],
+                    ))
+                }
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+/// Every JSON-RPC error a replica answered with, never a tool result.
+fn jsonrpc_errors(records: &[Record]) -> Json {
+    Json::Arr(
+        records
+            .iter()
+            .filter_map(|r| match r.what {
+                What::RpcError { call, error } => Some(timed(
+                    r.t,
+                    [
+                        ("call", num(call.0.into())),
+                        ("replica", Json::str(r.actor.name())),
+                        ("code", Json::num(error.code())),
+                        ("message", Json::str(error.name())),
+                    ],
+                )),
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+/// Every row move (inserts, updates and winning claims), legal or not, with
+/// the replica or worker that made it.
+fn transitions(records: &[Record]) -> Json {
+    Json::Arr(
+        records
+            .iter()
+            .filter_map(|r| {
+                let m = r.row_move()?;
+                let actor = match m.by {
+                    Issuer::Replica(replica, _) => replica.name(),
+                    Issuer::Worker(worker) => worker.name(),
+                };
+                Some(timed(
+                    r.t,
+                    [
+                        ("row", Json::str(names::row(m.row))),
+                        ("from", opt_text(m.from.map(|f| f.name()))),
+                        ("to", Json::str(m.to.name())),
+                        ("cause", Json::str(m.cause.name())),
+                        ("actor", Json::str(actor)),
+                        ("legal", Json::Bool(m.legal)),
+                    ],
+                ))
+            })
+            .collect(),
+    )
+}
+
+/// Every claim a worker made, won or lost.
+fn claims(records: &[Record]) -> Json {
+    Json::Arr(
+        records
+            .iter()
+            .filter_map(|r| match r.what {
+                What::Claim { by, claim, version, won, .. } => Some(timed(
+                    r.t,
+                    [
+                        ("worker", Json::str(by.name())),
+                        ("row", Json::str(names::row(claim.row()))),
+                        ("version", num(version.into())),
+                        ("won", Json::Bool(won)),
+                    ],
+                )),
+                _ => None,
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]
