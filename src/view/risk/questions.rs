@@ -3,7 +3,7 @@
 //! question answers itself correctly in either mode and with any switch.
 
 use crate::sim::Millis;
-use crate::sim::risk::facts::{Actor, FORGED_ORDER, OrderId, Record, RowId, What};
+use crate::sim::risk::facts::{Actor, FORGED_ORDER, OrderId, Record, What};
 use crate::sim::risk::{CheckName, Preset, Run, Value};
 
 use super::names;
@@ -111,112 +111,140 @@ fn when_of(records: &[Record], keep: impl Fn(&Record) -> bool) -> Option<Millis>
     records.iter().find(|r| keep(r)).map(|r| r.t)
 }
 
-/// Why the run answers as it does, in its own figures.
+/// Why the run answers as it does, in its own figures: each preset's
+/// lesson explains itself.
 pub fn explain(run: &Run) -> String {
-    let records = run.records();
-    let reviews = |order| reviews_for(run, order);
-    let row_moves = |row: RowId| -> String {
-        records
-            .iter()
-            .filter_map(|r| r.row_move().filter(|m| m.row == row).map(|m| (r.t, m)))
-            .map(|(t, m)| {
-                format!(
-                    "{} at {}{}",
-                    m.to.name(),
-                    names::clock(t),
-                    if m.legal { String::new() } else { format!(" ({}, illegal)", m.cause.name()) }
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", then ")
-    };
-    let first = run.rows().first().map(|r| r.id);
     match run.settings().preset {
-        Preset::Incident => {
-            let list: Vec<String> = run
-                .reviews()
-                .iter()
-                .map(|r| format!("{} at {}", names::review(r.review), names::clock(r.at)))
-                .collect();
+        Preset::Incident => explain_incident(run),
+        Preset::SameRequestKey | Preset::SameBusinessKey => explain_unique_keys(run),
+        Preset::LostCreateResponse | Preset::WorkerCrash => explain_lost_response(run),
+        Preset::NotFoundResend => explain_resends(run),
+        Preset::ForgedOrder => explain_forged_order(run),
+        Preset::Overload => explain_overload(run),
+        Preset::RandomFaults => explain_random_faults(run),
+    }
+}
+
+/// Every status the run's first row (R10086) went through, with when, and
+/// why for an illegal move; empty without a row.
+fn first_row_moves(run: &Run) -> String {
+    let Some(first) = run.rows().first().map(|r| r.id) else {
+        return String::new();
+    };
+    run.records()
+        .iter()
+        .filter_map(|r| r.row_move().filter(|m| m.row == first).map(|m| (r.t, m)))
+        .map(|(t, m)| {
             format!(
-                "The Risk API holds {} review(s) for O20260728001 ({}). The table has {} row(s); R10086 went {}.",
-                reviews(OrderId(1)),
-                list.join(", "),
-                run.rows().len(),
-                first.map_or_else(String::new, row_moves)
+                "{} at {}{}",
+                m.to.name(),
+                names::clock(t),
+                if m.legal { String::new() } else { format!(" ({}, illegal)", m.cause.name()) }
             )
-        }
-        Preset::SameRequestKey | Preset::SameBusinessKey => {
-            let conflicts = records.iter().filter(|r| matches!(r.what, What::InsertConflict { .. })).count();
-            format!(
-                "{} row(s) and {} review(s): {} insert(s) ran into a unique key and read the existing row instead.",
-                run.rows().len(),
-                run.reviews().len(),
-                conflicts
-            )
-        }
-        Preset::LostCreateResponse | Preset::WorkerCrash => {
-            let probes = records.iter().filter(|r| matches!(r.what, What::ProbeSent { .. })).count();
-            format!(
-                "R10086 went {}. Probes sent: {probes}; creates resent by workers: {}; reviews at the Risk API: {}.",
-                first.map_or_else(String::new, row_moves),
-                resends(records),
-                run.reviews().len()
-            )
-        }
-        Preset::NotFoundResend => {
-            let claims: Vec<String> = records
-                .iter()
-                .filter_map(|r| match r.what {
-                    What::Claim { by, won, .. } => {
-                        Some(format!("{} {} at {}", by.name(), if won { "won" } else { "lost" }, names::clock(r.t)))
-                    }
-                    _ => None,
-                })
-                .collect();
-            let claims =
-                if claims.is_empty() { "no claims".to_owned() } else { format!("claims: {}", claims.join(", ")) };
-            format!(
-                "R10086 went {}; {claims}; {} resend(s) and {} review(s).",
-                first.map_or_else(String::new, row_moves),
-                resends(records),
-                run.reviews().len()
-            )
-        }
-        Preset::ForgedOrder => {
-            let refused = when_of(records, |r| {
-                matches!(r.what, What::Policy { decision: crate::sim::risk::facts::Policy::Forbidden, .. })
-            });
-            match refused {
-                Some(at) => format!(
-                    "The replica refused the call at {} with FORBIDDEN: no row, and {} Risk API call(s) for O20260728999.",
-                    names::clock(at),
-                    forged_creates(records)
-                ),
-                None => format!(
-                    "Nobody checked who owns the order: {} row(s) and {} Risk API call(s) for O20260728999.",
-                    run.rows().len(),
-                    forged_creates(records)
-                ),
+        })
+        .collect::<Vec<_>>()
+        .join(", then ")
+}
+
+/// The incident: the reviews the retry left at the Risk API, and where the
+/// first row went.
+fn explain_incident(run: &Run) -> String {
+    let list: Vec<String> =
+        run.reviews().iter().map(|r| format!("{} at {}", names::review(r.review), names::clock(r.at))).collect();
+    format!(
+        "The Risk API holds {} review(s) for O20260728001 ({}). The table has {} row(s); R10086 went {}.",
+        reviews_for(run, OrderId(1)),
+        list.join(", "),
+        run.rows().len(),
+        first_row_moves(run)
+    )
+}
+
+/// Two inserts for one key: the unique constraints they ran into.
+fn explain_unique_keys(run: &Run) -> String {
+    let conflicts = run.records().iter().filter(|r| matches!(r.what, What::InsertConflict { .. })).count();
+    format!(
+        "{} row(s) and {} review(s): {} insert(s) ran into a unique key and read the existing row instead.",
+        run.rows().len(),
+        run.reviews().len(),
+        conflicts
+    )
+}
+
+/// A lost create response (or a crashed worker): how the row converged,
+/// and the probes and resends on the way.
+fn explain_lost_response(run: &Run) -> String {
+    let records = run.records();
+    let probes = records.iter().filter(|r| matches!(r.what, What::ProbeSent { .. })).count();
+    format!(
+        "R10086 went {}. Probes sent: {probes}; creates resent by workers: {}; reviews at the Risk API: {}.",
+        first_row_moves(run),
+        resends(records),
+        run.reviews().len()
+    )
+}
+
+/// A create that never arrived: which worker won the claim to resend it.
+fn explain_resends(run: &Run) -> String {
+    let records = run.records();
+    let claims: Vec<String> = records
+        .iter()
+        .filter_map(|r| match r.what {
+            What::Claim { by, won, .. } => {
+                Some(format!("{} {} at {}", by.name(), if won { "won" } else { "lost" }, names::clock(r.t)))
             }
-        }
-        Preset::Overload => format!(
-            "{} OVERLOADED result(s), the slowest {} after its call arrived; the slowest answer took {} of the {} deadline; {} answer(s) came late.",
-            count_figure(run, CheckName::OverloadFastBounded, "overloaded"),
-            Millis(count_figure(run, CheckName::OverloadFastBounded, "slowest_overloaded_ms")),
-            Millis(count_figure(run, CheckName::OverloadFastBounded, "slowest_answer_ms")),
-            run.settings().agent.deadline,
-            count_figure(run, CheckName::OverloadFastBounded, "late_answers"),
+            _ => None,
+        })
+        .collect();
+    let claims = if claims.is_empty() { "no claims".to_owned() } else { format!("claims: {}", claims.join(", ")) };
+    format!(
+        "R10086 went {}; {claims}; {} resend(s) and {} review(s).",
+        first_row_moves(run),
+        resends(records),
+        run.reviews().len()
+    )
+}
+
+/// Someone else's order: whether a replica refused it before any write.
+fn explain_forged_order(run: &Run) -> String {
+    let records = run.records();
+    let refused = when_of(records, |r| {
+        matches!(r.what, What::Policy { decision: crate::sim::risk::facts::Policy::Forbidden, .. })
+    });
+    match refused {
+        Some(at) => format!(
+            "The replica refused the call at {} with FORBIDDEN: no row, and {} Risk API call(s) for O20260728999.",
+            names::clock(at),
+            forged_creates(records)
         ),
-        Preset::RandomFaults => {
-            let failed: Vec<&str> =
-                run.checks().iter().filter(|c| c.holds == Some(false)).map(|c| c.name.name()).collect();
-            if failed.is_empty() {
-                "Every check holds or has nothing to judge.".to_owned()
-            } else {
-                format!("Failing: {}.", failed.join(", "))
-            }
-        }
+        None => format!(
+            "Nobody checked who owns the order: {} row(s) and {} Risk API call(s) for O20260728999.",
+            run.rows().len(),
+            forged_creates(records)
+        ),
+    }
+}
+
+/// The burst: how fast OVERLOADED came back, and whether answers stayed
+/// within the deadline.
+fn explain_overload(run: &Run) -> String {
+    format!(
+        "{} OVERLOADED result(s), the slowest {} after its call arrived; the slowest answer took {} of the {} deadline; {} answer(s) came late.",
+        count_figure(run, CheckName::OverloadFastBounded, "overloaded"),
+        Millis(count_figure(run, CheckName::OverloadFastBounded, "slowest_overloaded_ms")),
+        Millis(count_figure(run, CheckName::OverloadFastBounded, "slowest_answer_ms")),
+        run.settings().agent.deadline,
+        count_figure(run, CheckName::OverloadFastBounded, "late_answers"),
+    )
+}
+
+/// Faults from the seed: the checks they made fail.
+fn explain_random_faults(run: &Run) -> String {
+    let failed: Vec<&str> = run.checks().iter().filter(|c| c.holds == Some(false)).map(|c| c.name.name()).collect();
+    if failed.is_empty() {
+        "Every check holds or has nothing to judge.".to_owned()
+    } else {
+        format!("Failing: {}.", failed.join(", "))
     }
 }
 
