@@ -196,11 +196,32 @@ impl Tally {
         g
     }
 
+    /// Folds one record into the tally, in the method of the actor that
+    /// emits it.
     fn fold(&mut self, r: &Record, cap: u32) {
-        let replica = match r.actor {
-            Actor::Replica(replica) => replica,
-            _ => ReplicaId::A,
-        };
+        match r.what {
+            What::ToolCall { .. } | What::ResultReceived { .. } => self.fold_agent(r),
+            What::CallAdmitted { .. }
+            | What::CallStarted { .. }
+            | What::CallQueued { .. }
+            | What::Overloaded { .. }
+            | What::ToolResult { .. }
+            | What::RpcError { .. } => self.fold_replica(r, cap),
+            What::RowInserted { .. } | What::Transition { .. } | What::Claim { .. } => self.fold_database(r),
+            What::CreateSent { .. }
+            | What::DownstreamTimeout { .. }
+            | What::LateReply { .. }
+            | What::DownstreamReply { .. } => self.fold_caller(r),
+            What::ProbeSent { .. } | What::WorkerCrashed { .. } => self.fold_worker(r),
+            What::ReviewCreated { .. } | What::ReviewReplayed { .. } | What::ResponseLost { .. } => {
+                self.fold_risk_api(r)
+            }
+            _ => {}
+        }
+    }
+
+    /// The agent's calls, and when it heard each answer.
+    fn fold_agent(&mut self, r: &Record) {
         match r.what {
             What::ToolCall { tool, request_key, order, subject, .. } => self.calls.push(CallFacts {
                 tool,
@@ -212,6 +233,23 @@ impl Tally {
                 overloaded_at: None,
                 received_at: None,
             }),
+            What::ResultReceived { call, .. } => {
+                if let Some(c) = self.call(call) {
+                    c.received_at = Some(r.t);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A replica's gates, and the results it returned (with how long an
+    /// OVERLOADED one took).
+    fn fold_replica(&mut self, r: &Record, cap: u32) {
+        let replica = match r.actor {
+            Actor::Replica(replica) => replica,
+            _ => ReplicaId::A,
+        };
+        match r.what {
             What::CallAdmitted { in_flight, queued, .. } | What::CallStarted { in_flight, queued, .. } => {
                 self.gate(replica, in_flight, queued, cap);
             }
@@ -240,11 +278,13 @@ impl Tally {
                     c.heard = Some(Heard::Rpc(error));
                 }
             }
-            What::ResultReceived { call, .. } => {
-                if let Some(c) = self.call(call) {
-                    c.received_at = Some(r.t);
-                }
-            }
+            _ => {}
+        }
+    }
+
+    /// The rows the database holds and moves, and the claims on them.
+    fn fold_database(&mut self, r: &Record) {
+        match r.what {
             What::RowInserted { insert, .. } => {
                 self.rows.insert(
                     insert.row,
@@ -277,6 +317,14 @@ impl Tally {
                     }
                 }
             }
+            _ => {}
+        }
+    }
+
+    /// A Risk API call as its caller sees it: sent, timed out, or a performed
+    /// create whose answer came too late or as a reset.
+    fn fold_caller(&mut self, r: &Record) {
+        match r.what {
             What::CreateSent { row, request_key, order, .. } => {
                 self.downstream.push(DsFacts {
                     kind: DsKind::Create,
@@ -290,33 +338,6 @@ impl Tally {
                 *self.creates_by_order.entry(order).or_default() += 1;
                 if matches!(r.actor, Actor::Worker(_)) {
                     self.resends += 1;
-                }
-            }
-            What::ProbeSent { row, request_key, .. } => self.downstream.push(DsFacts {
-                kind: DsKind::Find,
-                row,
-                request_key,
-                performed: false,
-                timed_out_at: None,
-                lost_at: None,
-            }),
-            What::ReviewCreated { ds, order, .. } => {
-                self.reviews += 1;
-                *self.reviews_by_order.entry(order).or_default() += 1;
-                if let Some(d) = self.ds(ds) {
-                    d.performed = true;
-                }
-            }
-            What::ReviewReplayed { ds, .. } => {
-                if let Some(d) = self.ds(ds) {
-                    d.performed = true;
-                }
-            }
-            What::ResponseLost { ds, .. } => {
-                if let Some(d) = self.ds(ds)
-                    && d.performed
-                {
-                    d.lost_at = Some(r.t);
                 }
             }
             What::DownstreamTimeout { ds, .. } => {
@@ -339,7 +360,48 @@ impl Tally {
                     d.lost_at = Some(r.t);
                 }
             }
+            _ => {}
+        }
+    }
+
+    /// A worker's probes, and its crash.
+    fn fold_worker(&mut self, r: &Record) {
+        match r.what {
+            What::ProbeSent { row, request_key, .. } => self.downstream.push(DsFacts {
+                kind: DsKind::Find,
+                row,
+                request_key,
+                performed: false,
+                timed_out_at: None,
+                lost_at: None,
+            }),
             What::WorkerCrashed { worker } => self.workers_alive[worker.index()] = false,
+            _ => {}
+        }
+    }
+
+    /// What the Risk API performed, and a performed create's lost answer.
+    fn fold_risk_api(&mut self, r: &Record) {
+        match r.what {
+            What::ReviewCreated { ds, order, .. } => {
+                self.reviews += 1;
+                *self.reviews_by_order.entry(order).or_default() += 1;
+                if let Some(d) = self.ds(ds) {
+                    d.performed = true;
+                }
+            }
+            What::ReviewReplayed { ds, .. } => {
+                if let Some(d) = self.ds(ds) {
+                    d.performed = true;
+                }
+            }
+            What::ResponseLost { ds, .. } => {
+                if let Some(d) = self.ds(ds)
+                    && d.performed
+                {
+                    d.lost_at = Some(r.t);
+                }
+            }
             _ => {}
         }
     }
