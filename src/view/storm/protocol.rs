@@ -130,10 +130,6 @@ fn settings_of(value: &Value) -> Result<StormSettings, String> {
 
 /// Handles one request; `progress` hears each step of a long job.
 pub fn serve(request: &str, mut progress: impl FnMut(Reply)) -> Reply {
-    use crate::sim::storm::settings::Workload;
-    use crate::sim::storm::sweep::aws_sweep;
-    use crate::sim::storm::{OccRunner, OverloadRun};
-
     let request: Request = match serde_json::from_str(request) {
         Ok(r) => r,
         Err(e) => {
@@ -144,119 +140,125 @@ pub fn serve(request: &str, mut progress: impl FnMut(Reply)) -> Reply {
         }
     };
     let id = request.id;
-    let fail = |message: String| Reply { id, answer: Answer::Error { message } };
-    match request.job {
-        Job::Run { settings } => {
-            let settings = match settings_of(&settings) {
-                Ok(s) => s,
-                Err(e) => return fail(e),
-            };
-            let report = match settings.workload {
-                Workload::Occ => OccRunner::default()
-                    .run(settings.occ, crate::sim::rng::Rng::new(settings.seed))
-                    .map(|r| super::report::StormDoc::occ(&settings, &[r])),
-                Workload::Overload => {
-                    OverloadRun::simulate(&settings).map(|r| super::report::StormDoc::overload(&settings, &[r]))
-                }
-            };
-            match report {
-                Ok(report) => {
-                    let json = report.to_json() + "\n";
-                    Reply { id, answer: Answer::Run { report, json } }
-                }
-                Err(e) => fail(format!("the run could not finish: {e}")),
-            }
+    let mut step = |done, total| progress(Reply { id, answer: Answer::Progress { done, total } });
+    let answer = match request.job {
+        Job::Run { settings } => run_job(&settings),
+        Job::Compare { a, b } => compare_job(&a, &b),
+        Job::AwsSweep { seed, reps } => sweep_job(seed, reps, &mut step),
+        Job::Grid { settings, x, y } => grid_job(&settings, &x, &y, &mut step),
+    };
+    Reply { id, answer: answer.unwrap_or_else(|message| Answer::Error { message }) }
+}
+
+/// One run of either workload: its report, and the same document as the
+/// command line prints it.
+fn run_job(settings: &Value) -> Result<Answer, String> {
+    use crate::sim::storm::settings::Workload;
+    use crate::sim::storm::{OccRunner, OverloadRun};
+
+    let settings = settings_of(settings)?;
+    let report = match settings.workload {
+        Workload::Occ => OccRunner::default()
+            .run(settings.occ, crate::sim::rng::Rng::new(settings.seed))
+            .map(|r| super::report::StormDoc::occ(&settings, &[r])),
+        Workload::Overload => {
+            OverloadRun::simulate(&settings).map(|r| super::report::StormDoc::overload(&settings, &[r]))
         }
-        Job::Compare { a, b } => {
-            use super::report::StormDoc;
-            use crate::sim::storm::compare::StormPair;
-            let (a, b) = match (settings_of(&a), settings_of(&b)) {
-                (Ok(a), Ok(b)) => (a, b),
-                (Err(e), _) => return fail(e),
-                (_, Err(e)) => return fail(format!("run B: {e}")),
-            };
-            let pair = match StormPair::simulate(&a, &b) {
-                Ok(pair) => pair,
-                Err(e) => return fail(format!("the runs could not be compared: {e}")),
-            };
-            let differences = super::compare::differences(&a, &b, &pair);
-            let (doc_a, doc_b) = match &pair {
-                StormPair::Overload { a: ra, b: rb, .. } => (
-                    StormDoc::overload(&a, std::slice::from_ref(&**ra)),
-                    StormDoc::overload(&b, std::slice::from_ref(&**rb)),
-                ),
-                StormPair::Occ { a: ra, b: rb, .. } => (StormDoc::occ(&a, &[*ra]), StormDoc::occ(&b, &[*rb])),
-            };
-            let json = doc_a.to_json() + "\n";
-            let export = compare_json(&doc_a, &doc_b, &differences);
-            Reply { id, answer: Answer::Compare { a: doc_a, b: doc_b, json, export, differences } }
+    };
+    match report {
+        Ok(report) => {
+            let json = report.to_json() + "\n";
+            Ok(Answer::Run { report, json })
         }
-        Job::AwsSweep { seed, reps } => {
-            let total = 95;
-            let mut done = 0;
-            let cells = aws_sweep(seed, reps.clamp(1, 1000), |_| {
-                done += 1;
-                progress(Reply { id, answer: Answer::Progress { done, total } });
+        Err(e) => Err(format!("the run could not finish: {e}")),
+    }
+}
+
+/// Run A and run B walked side by side: both reports, the comparison's
+/// export and their differences.
+fn compare_job(a: &Value, b: &Value) -> Result<Answer, String> {
+    use super::report::StormDoc;
+    use crate::sim::storm::compare::StormPair;
+
+    let (a, b) = match (settings_of(a), settings_of(b)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) => return Err(e),
+        (_, Err(e)) => return Err(format!("run B: {e}")),
+    };
+    let pair = StormPair::simulate(&a, &b).map_err(|e| format!("the runs could not be compared: {e}"))?;
+    let differences = super::compare::differences(&a, &b, &pair);
+    let (doc_a, doc_b) = match &pair {
+        StormPair::Overload { a: ra, b: rb, .. } => {
+            (StormDoc::overload(&a, std::slice::from_ref(&**ra)), StormDoc::overload(&b, std::slice::from_ref(&**rb)))
+        }
+        StormPair::Occ { a: ra, b: rb, .. } => (StormDoc::occ(&a, &[*ra]), StormDoc::occ(&b, &[*rb])),
+    };
+    let json = doc_a.to_json() + "\n";
+    let export = compare_json(&doc_a, &doc_b, &differences);
+    Ok(Answer::Compare { a: doc_a, b: doc_b, json, export, differences })
+}
+
+/// The AWS experiment's sweep, a step for each of its cells, with the
+/// reference means beside it.
+fn sweep_job(seed: u64, reps: u32, step: &mut impl FnMut(u32, u32)) -> Result<Answer, String> {
+    use crate::sim::storm::sweep::aws_sweep;
+
+    let total = 95;
+    let mut done = 0;
+    let cells = aws_sweep(seed, reps.clamp(1, 1000), |_| {
+        done += 1;
+        step(done, total);
+    });
+    match cells {
+        Ok(cells) => Ok(Answer::Sweep {
+            cells: cells
+                .into_iter()
+                .map(|c| SweepCell {
+                    clients: c.clients,
+                    algorithm: c.algorithm.name().to_owned(),
+                    mean_calls: c.mean_calls,
+                    mean_time_ms: c.mean_time_ms,
+                })
+                .collect(),
+            reference: aws_reference(),
+        }),
+        Err(e) => Err(format!("the sweep could not finish: {e}")),
+    }
+}
+
+/// A heat map: one overload run per pair of values, row by row, a step
+/// for each cell.
+fn grid_job(settings: &Value, x: &Axis, y: &Axis, step: &mut impl FnMut(u32, u32)) -> Result<Answer, String> {
+    use crate::sim::storm::OverloadRun;
+
+    let base = settings_of(settings)?;
+    let (Some(px), Some(py)) = (StormSettings::by_link(&x.param), StormSettings::by_link(&y.param)) else {
+        return Err(format!("unknown sweep parameters {} and {}", x.param, y.param));
+    };
+    let total = (x.values.len() * y.values.len()) as u32;
+    let mut cells = Vec::with_capacity(total as usize);
+    for yv in &y.values {
+        for xv in &x.values {
+            let cell = px
+                .parse_human(xv)
+                .and_then(|v| base.with(px, v))
+                .and_then(|s| py.parse_human(yv).and_then(|v| s.with(py, v)));
+            let settings = cell.map_err(|e| e.human_message(e.param.link))?;
+            let run = OverloadRun::simulate(&settings).map_err(|e| format!("a cell could not finish: {e}"))?;
+            let intents = run.totals.intents.max(1) as f64;
+            cells.push(GridCell {
+                x: xv.clone(),
+                y: yv.clone(),
+                wasted: run.totals.wasted as f64 / intents,
+                duplicates: run.totals.duplicate_effects as f64,
+                p99_ms: run.percentile_us(99).map(|us| us as f64 / 1000.0),
+                amplification: run.amplification(),
+                saturated_ms: run.saturated_after_spike_us() as f64 / 1000.0,
             });
-            match cells {
-                Ok(cells) => Reply {
-                    id,
-                    answer: Answer::Sweep {
-                        cells: cells
-                            .into_iter()
-                            .map(|c| SweepCell {
-                                clients: c.clients,
-                                algorithm: c.algorithm.name().to_owned(),
-                                mean_calls: c.mean_calls,
-                                mean_time_ms: c.mean_time_ms,
-                            })
-                            .collect(),
-                        reference: aws_reference(),
-                    },
-                },
-                Err(e) => fail(format!("the sweep could not finish: {e}")),
-            }
-        }
-        Job::Grid { settings, x, y } => {
-            let base = match settings_of(&settings) {
-                Ok(s) => s,
-                Err(e) => return fail(e),
-            };
-            let (Some(px), Some(py)) = (StormSettings::by_link(&x.param), StormSettings::by_link(&y.param)) else {
-                return fail(format!("unknown sweep parameters {} and {}", x.param, y.param));
-            };
-            let total = (x.values.len() * y.values.len()) as u32;
-            let mut cells = Vec::with_capacity(total as usize);
-            for yv in &y.values {
-                for xv in &x.values {
-                    let cell = px
-                        .parse_human(xv)
-                        .and_then(|v| base.with(px, v))
-                        .and_then(|s| py.parse_human(yv).and_then(|v| s.with(py, v)));
-                    let settings = match cell {
-                        Ok(s) => s,
-                        Err(e) => return fail(e.human_message(e.param.link)),
-                    };
-                    let run = match OverloadRun::simulate(&settings) {
-                        Ok(r) => r,
-                        Err(e) => return fail(format!("a cell could not finish: {e}")),
-                    };
-                    let intents = run.totals.intents.max(1) as f64;
-                    cells.push(GridCell {
-                        x: xv.clone(),
-                        y: yv.clone(),
-                        wasted: run.totals.wasted as f64 / intents,
-                        duplicates: run.totals.duplicate_effects as f64,
-                        p99_ms: run.percentile_us(99).map(|us| us as f64 / 1000.0),
-                        amplification: run.amplification(),
-                        saturated_ms: run.saturated_after_spike_us() as f64 / 1000.0,
-                    });
-                    progress(Reply { id, answer: Answer::Progress { done: cells.len() as u32, total } });
-                }
-            }
-            Reply { id, answer: Answer::Grid { cells } }
+            step(cells.len() as u32, total);
         }
     }
+    Ok(Answer::Grid { cells })
 }
 
 /// A comparison's export: run A and run B, each the document the command
