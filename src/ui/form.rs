@@ -9,6 +9,7 @@ use std::marker::PhantomData;
 
 use leptos::prelude::*;
 
+use crate::sim::params::Opt;
 use crate::sim::{ParamDef, Schema};
 use crate::view::fields::{self, Control};
 
@@ -176,97 +177,134 @@ pub fn FieldControl(
     #[prop(optional)] prefix: &'static str,
 ) -> impl IntoView {
     let id = format!("{prefix}{}", fields::element_id(param));
-    let error_id = format!("{id}-error");
-    let hint_id = format!("{id}-hint");
-    let error = {
-        let error_id = error_id.clone();
-        move || {
-            state.error.get().map(|message| {
-                view! {
-                    <p class="field-error" id=error_id.clone()>
-                        {message}
-                    </p>
-                }
-            })
-        }
-    };
-    let invalid = move || state.error.with(|e| e.is_some()).then_some("true");
-    // Point at the message only while there is one.
-    let describe_error = {
-        let error_id = error_id.clone();
-        move || state.error.with(|e| e.is_some()).then(|| error_id.clone())
-    };
     match fields::control(param) {
-        Control::Select(options) => view! {
-            <div class="field">
-                <label for=id.clone()>{param.label}</label>
-                <select
-                    id=id
-                    aria-invalid=invalid
-                    aria-describedby=describe_error
-                    on:change:target=move |ev| on_edit.run(ev.target().value())
-                >
-                    {options
-                        .iter()
-                        .map(|o| {
-                            let value = o.value;
-                            view! {
-                                <option value=value prop:selected=move || state.text.with(|t| t == value)>
-                                    {o.label}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-                {error}
-            </div>
-        }
-        .into_any(),
-        Control::Checkbox { on, off } => view! {
-            <div class="field check">
-                <input
-                    type="checkbox"
-                    id=id.clone()
-                    aria-describedby=describe_error
-                    prop:checked=move || state.text.with(|t| t == on)
-                    on:change:target=move |ev| {
-                        let value = if ev.target().checked() { on } else { off };
-                        on_edit.run(value.to_owned())
-                    }
-                />
-                <label for=id>{param.label}</label>
-                {error}
-            </div>
-        }
-        .into_any(),
-        Control::Seconds | Control::Count => {
-            let hint = fields::hint(param);
-            let described = {
-                let hint_id = hint_id.clone();
-                move || match describe_error() {
-                    Some(error_id) => format!("{hint_id} {error_id}"),
-                    None => hint_id.clone(),
-                }
-            };
+        Control::Select(options) => select_field(param, state, on_edit, id, options).into_any(),
+        Control::Checkbox { on, off } => checkbox_field(param, state, on_edit, id, on, off).into_any(),
+        Control::Seconds | Control::Count => text_field(param, state, on_edit, id).into_any(),
+    }
+}
+
+/// The message beside the control with id `id`, while its text is refused.
+fn field_error(state: FieldState, id: &str) -> impl IntoView + use<> {
+    let error_id = format!("{id}-error");
+    move || {
+        state.error.get().map(|message| {
             view! {
-                <div class="field">
-                    <label for=id.clone()>{param.label}</label>
-                    <input
-                        type="text"
-                        id=id
-                        inputmode="decimal"
-                        autocomplete="off"
-                        spellcheck="false"
-                        aria-invalid=invalid
-                        aria-describedby=described
-                        prop:value=move || state.text.get()
-                        on:input:target=move |ev| on_edit.run(ev.target().value())
-                    />
-                    <span class="hint" id=hint_id>{hint}</span>
-                    {error}
-                </div>
+                <p class="field-error" id=error_id.clone()>
+                    {message}
+                </p>
             }
-            .into_any()
+        })
+    }
+}
+
+/// Whether the control's text is refused, as `aria-invalid` says it.
+fn invalid(state: FieldState) -> impl Fn() -> Option<&'static str> + Copy {
+    move || state.error.with(|e| e.is_some()).then_some("true")
+}
+
+/// The id of the message beside the control with id `id`: controls point
+/// at the message only while there is one.
+fn error_reference(state: FieldState, id: &str) -> impl Fn() -> Option<String> + Clone + use<> {
+    let error_id = format!("{id}-error");
+    move || state.error.with(|e| e.is_some()).then(|| error_id.clone())
+}
+
+/// A choice: a select over the parameter's options.
+fn select_field(
+    param: &'static ParamDef,
+    state: FieldState,
+    on_edit: Callback<String>,
+    id: String,
+    options: &'static [Opt],
+) -> impl IntoView {
+    let describe_error = error_reference(state, &id);
+    let error = field_error(state, &id);
+    view! {
+        <div class="field">
+            <label for=id.clone()>{param.label}</label>
+            <select
+                id=id
+                aria-invalid=invalid(state)
+                aria-describedby=describe_error
+                on:change:target=move |ev| on_edit.run(ev.target().value())
+            >
+                {options
+                    .iter()
+                    .map(|o| {
+                        let value = o.value;
+                        view! {
+                            <option value=value prop:selected=move || state.text.with(|t| t == value)>
+                                {o.label}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+            {error}
+        </div>
+    }
+}
+
+/// A switch: a checkbox, ticked for `on`.
+fn checkbox_field(
+    param: &'static ParamDef,
+    state: FieldState,
+    on_edit: Callback<String>,
+    id: String,
+    on: &'static str,
+    off: &'static str,
+) -> impl IntoView {
+    let describe_error = error_reference(state, &id);
+    let error = field_error(state, &id);
+    view! {
+        <div class="field check">
+            <input
+                type="checkbox"
+                id=id.clone()
+                aria-describedby=describe_error
+                prop:checked=move || state.text.with(|t| t == on)
+                on:change:target=move |ev| {
+                    let value = if ev.target().checked() { on } else { off };
+                    on_edit.run(value.to_owned())
+                }
+            />
+            <label for=id>{param.label}</label>
+            {error}
+        </div>
+    }
+}
+
+/// Seconds or a count: a text input, described by its hint and, while the
+/// text is refused, its message.
+fn text_field(param: &'static ParamDef, state: FieldState, on_edit: Callback<String>, id: String) -> impl IntoView {
+    let hint_id = format!("{id}-hint");
+    let hint = fields::hint(param);
+    let described = {
+        let hint_id = hint_id.clone();
+        let describe_error = error_reference(state, &id);
+        move || match describe_error() {
+            Some(error_id) => format!("{hint_id} {error_id}"),
+            None => hint_id.clone(),
         }
+    };
+    let error = field_error(state, &id);
+    view! {
+        <div class="field">
+            <label for=id.clone()>{param.label}</label>
+            <input
+                type="text"
+                id=id
+                inputmode="decimal"
+                autocomplete="off"
+                spellcheck="false"
+                aria-invalid=invalid(state)
+                aria-describedby=described
+                prop:value=move || state.text.get()
+                on:input:target=move |ev| on_edit.run(ev.target().value())
+            />
+            <span class="hint" id=hint_id>{hint}</span>
+            {error}
+        </div>
     }
 }
