@@ -6,7 +6,8 @@ use crate::sim::params::Group;
 use crate::sim::storm::settings::{PARAMS, SEED, WORKLOAD, Workload};
 use crate::view::linechart::LineChart;
 use crate::view::storm::charts::{aws_chart, load_chart, run_pair, work_chart};
-use crate::view::storm::presets::{AXES, Figure, PRESETS, heat, relevant};
+use crate::view::storm::presets::{AXES, Axes, Figure, PRESETS, heat, relevant};
+use crate::view::storm::protocol::GridCell;
 use crate::view::storm::report::{OverloadReport, StormDoc};
 use crate::view::url::to_query;
 
@@ -16,7 +17,7 @@ use super::super::dom;
 use super::super::form::FieldControl;
 use super::super::notices::NoticeList;
 use super::super::text_panels::diff_list;
-use super::state::Storm;
+use super::state::{Grid, Storm};
 
 #[component]
 pub fn StormWorkbench(storm: Storm) -> impl IntoView {
@@ -384,105 +385,126 @@ fn HeatMap(storm: Storm) -> impl IntoView {
     let overload_only = move || storm.settings.with(|s| s.workload == Workload::Overload);
     let cells = move || {
         let figure = storm.figure.get();
-        storm.grid.get().map(|grid| {
-            let axes = AXES[grid.axes];
-            let values: Vec<f64> = grid.cells.iter().map(|c| figure.of(c)).collect();
-            let (low, high) = values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
-            let head = axes.x.1.iter().map(|v| view! { <th scope="col">{format!("{} {v}", axes.x.0.link)}</th> }).collect_view();
-            let rows = axes
-                .y
-                .1
-                .iter()
-                .map(|yv| {
-                    let row = grid
-                        .cells
-                        .iter()
-                        .filter(|c| c.y == *yv)
-                        .map(|c| {
-                            let value = figure.of(c);
-                            let text = if figure == Figure::Wasted { format!("{value:.2}") } else { format!("{value:.0}") };
-                            let label = format!("{} {}, {} {}: {} {}", axes.x.0.label, c.x, axes.y.0.label, c.y, figure.label(), text);
-                            let (x, y) = (c.x.clone(), c.y.clone());
-                            let class = format!("heat heat-{}", heat(value, low, high));
-                            view! {
-                                <td>
-                                    <button
-                                        type="button"
-                                        class=class
-                                        aria-label=label
-                                        on:click=move |_| {
-                                            let s = storm.settings.get_untracked();
-                                            let cell = axes
-                                                .x
-                                                .0
-                                                .parse_human(&x)
-                                                .and_then(|v| crate::sim::Schema::with(&s, axes.x.0, v))
-                                                .and_then(|s| axes.y.0.parse_human(&y).and_then(|v| crate::sim::Schema::with(&s, axes.y.0, v)));
-                                            if let Ok(s) = cell {
-                                                storm.preset.set(None);
-                                                storm.apply(s);
-                                            }
-                                        }
-                                    >
-                                        {text}
-                                    </button>
-                                </td>
-                            }
-                        })
-                        .collect_view();
-                    view! {
-                        <tr>
-                            <th scope="row">{format!("{} {yv}", axes.y.0.link)}</th>
-                            {row}
-                        </tr>
-                    }
-                })
-                .collect_view();
-            view! {
-                <table class="heat-map">
-                    <caption class="visually-hidden">{format!("{}, coloured by {}", axes.label, figure.label())}</caption>
-                    <thead>
-                        <tr>
-                            <td></td>
-                            {head}
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            }
-        })
+        storm.grid.get().map(|grid| heat_table(storm, &grid, figure))
     };
     view! {
         <section class="panel heat" aria-labelledby="heat-h" hidden=move || !overload_only()>
             <h2 id="heat-h">"Sweep heat map"</h2>
-            <div class="heat-controls">
-                <label for="heat-axes">"Sweep"</label>
-                <select id="heat-axes" on:change:target=move |ev| {
-                    if let Ok(i) = ev.target().value().parse::<usize>() {
-                        storm.axes.set(i.min(AXES.len() - 1));
-                    }
-                }>
-                    {AXES
-                        .iter()
-                        .enumerate()
-                        .map(|(i, a)| view! { <option value=i.to_string() prop:selected=move || storm.axes.get() == i>{a.label}</option> })
-                        .collect_view()}
-                </select>
-                <label for="heat-figure">"Colour by"</label>
-                <select id="heat-figure" on:change:target=move |ev| {
-                    if let Some(f) = Figure::ALL.into_iter().find(|f| f.label() == ev.target().value()) {
-                        storm.figure.set(f);
-                    }
-                }>
-                    {Figure::ALL
-                        .into_iter()
-                        .map(|f| view! { <option value=f.label() prop:selected=move || storm.figure.get() == f>{f.label()}</option> })
-                        .collect_view()}
-                </select>
-            </div>
+            {heat_controls(storm)}
             <p class="hint">"Run sweep fills the map, one run per cell; choose a cell to open its run."</p>
             {cells}
         </section>
+    }
+}
+
+/// Which pair of settings the map sweeps, and which figure colours it.
+fn heat_controls(storm: Storm) -> impl IntoView {
+    view! {
+        <div class="heat-controls">
+            <label for="heat-axes">"Sweep"</label>
+            <select id="heat-axes" on:change:target=move |ev| {
+                if let Ok(i) = ev.target().value().parse::<usize>() {
+                    storm.axes.set(i.min(AXES.len() - 1));
+                }
+            }>
+                {AXES
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| view! { <option value=i.to_string() prop:selected=move || storm.axes.get() == i>{a.label}</option> })
+                    .collect_view()}
+            </select>
+            <label for="heat-figure">"Colour by"</label>
+            <select id="heat-figure" on:change:target=move |ev| {
+                if let Some(f) = Figure::ALL.into_iter().find(|f| f.label() == ev.target().value()) {
+                    storm.figure.set(f);
+                }
+            }>
+                {Figure::ALL
+                    .into_iter()
+                    .map(|f| view! { <option value=f.label() prop:selected=move || storm.figure.get() == f>{f.label()}</option> })
+                    .collect_view()}
+            </select>
+        </div>
+    }
+}
+
+/// The finished sweep as a table: a row per value of the y setting, a
+/// column per value of the x setting, each cell coloured by `figure`
+/// between the map's lowest and highest values.
+fn heat_table(storm: Storm, grid: &Grid, figure: Figure) -> impl IntoView + use<> {
+    let axes = AXES[grid.axes];
+    let values: Vec<f64> = grid.cells.iter().map(|c| figure.of(c)).collect();
+    let range = values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
+    let head =
+        axes.x.1.iter().map(|v| view! { <th scope="col">{format!("{} {v}", axes.x.0.link)}</th> }).collect_view();
+    let rows = axes
+        .y
+        .1
+        .iter()
+        .map(|yv| {
+            let row = grid
+                .cells
+                .iter()
+                .filter(|c| c.y == *yv)
+                .map(|c| heat_cell(storm, axes, c, figure, range))
+                .collect_view();
+            view! {
+                <tr>
+                    <th scope="row">{format!("{} {yv}", axes.y.0.link)}</th>
+                    {row}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="heat-map">
+            <caption class="visually-hidden">{format!("{}, coloured by {}", axes.label, figure.label())}</caption>
+            <thead>
+                <tr>
+                    <td></td>
+                    {head}
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+/// One cell of the map: its figure, coloured within `(low, high)`, as a
+/// button that opens the cell's run.
+fn heat_cell(storm: Storm, axes: Axes, c: &GridCell, figure: Figure, (low, high): (f64, f64)) -> impl IntoView + use<> {
+    let value = figure.of(c);
+    let text = if figure == Figure::Wasted { format!("{value:.2}") } else { format!("{value:.0}") };
+    let label = format!("{} {}, {} {}: {} {}", axes.x.0.label, c.x, axes.y.0.label, c.y, figure.label(), text);
+    let (x, y) = (c.x.clone(), c.y.clone());
+    let class = format!("heat heat-{}", heat(value, low, high));
+    view! {
+        <td>
+            <button
+                type="button"
+                class=class
+                aria-label=label
+                on:click=move |_| open_cell(storm, axes, &x, &y)
+            >
+                {text}
+            </button>
+        </td>
+    }
+}
+
+/// Applies the settings of the cell at `x` and `y` on the map's axes, if
+/// the current settings take them.
+fn open_cell(storm: Storm, axes: Axes, x: &str, y: &str) {
+    let s = storm.settings.get_untracked();
+    let cell = axes
+        .x
+        .0
+        .parse_human(x)
+        .and_then(|v| crate::sim::Schema::with(&s, axes.x.0, v))
+        .and_then(|s| axes.y.0.parse_human(y).and_then(|v| crate::sim::Schema::with(&s, axes.y.0, v)));
+    if let Ok(s) = cell {
+        storm.preset.set(None);
+        storm.apply(s);
     }
 }
 
