@@ -7,7 +7,7 @@
 
 pub mod args;
 mod bench;
-mod lab;
+pub mod lab;
 mod storm;
 
 use std::io::Write;

@@ -79,6 +79,7 @@ pub const NO_MOMENT: u64 = u64::MAX;
 ///     }
 /// }
 /// ```
+#[macro_export]
 macro_rules! choice {
     ($(#[$meta:meta])* $vis:vis enum $name:ident {
         $($(#[$vmeta:meta])* $variant:ident($value:literal, $label:literal)),+ $(,)?
@@ -125,7 +126,7 @@ macro_rules! choice {
         }
     };
 }
-pub(crate) use choice;
+pub use crate::choice;
 
 /// The type of a parameter's value as settings read it, and how it is held
 /// (every value is held as a `u64`).

@@ -4,7 +4,9 @@
 
 mod against_reference;
 mod cli;
+mod fourth_lab;
 mod hostile;
+mod labs;
 mod properties;
 mod reference;
 mod risk;
