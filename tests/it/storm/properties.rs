@@ -150,3 +150,54 @@ fn full_jitter_and_a_token_bucket_recover_within_one_timeout() {
     let no_budget = OverloadRun::simulate(&StormSettings::default()).unwrap();
     assert!(run.totals.retries * 10 < no_budget.totals.retries, "the budget stops most retries");
 }
+
+#[test]
+fn jitter_deduplication_and_a_small_queue_each_change_the_metastable_overload_and_say_by_how_much() {
+    // STORMS.md: "full jitter, a retry budget, deduplication with stable
+    // keys, or a queue bound with fast 429s each change that, and the run's
+    // own figures say by how much". Each preset is the default spike with
+    // one change; its explanation is filled in with its own run's figures.
+    use idempotency_lab::view::storm::presets::PRESETS;
+    use idempotency_lab::view::storm::report::OverloadReport;
+    let run_of = |id: &str| {
+        let preset = PRESETS.iter().find(|p| p.id == id).unwrap();
+        let mut s = StormSettings::default();
+        for &(param, value) in preset.setup {
+            s = s.with_text(param, value).unwrap();
+        }
+        let run = OverloadRun::simulate(&s).unwrap();
+        (preset.explain(&OverloadReport::of(&run)), run)
+    };
+    let (_, spike) = run_of("spike");
+    let saturated = |run: &OverloadRun| format!("{:.2} s", OverloadReport::of(run).saturated_after_spike_ms / 1000.0);
+    let t = spike.totals;
+    // The spike alone: most work wasted, duplicates, saturated for seconds.
+    assert!(t.duplicate_effects > 0 && spike.saturated_after_spike_us() > 2 * 1_000_000);
+
+    // Full jitter spreads the retries but keeps them: as many retries, and
+    // a different time over capacity, which its explanation states.
+    let (words, jitter) = run_of("spike-jitter");
+    assert_ne!(jitter.saturated_after_spike_us(), spike.saturated_after_spike_us());
+    assert!(jitter.totals.retries * 2 > t.retries, "jitter does not make retries fewer");
+    assert!(words.contains(&format!("{} retries in all", jitter.totals.retries)), "{words}");
+    assert!(words.contains(&format!("over capacity for {}", saturated(&jitter))), "{words}");
+
+    // Deduplication with stable keys: no duplicate effect, less work per
+    // intent, a shorter overload.
+    let (words, dedup) = run_of("dedup");
+    assert_eq!(dedup.totals.duplicate_effects, 0);
+    assert!(dedup.totals.operations < t.operations);
+    assert!(dedup.saturated_after_spike_us() < spike.saturated_after_spike_us());
+    assert!(words.contains("0 duplicate effects"), "{words}");
+    assert!(words.contains(&format!("over capacity for {}", saturated(&dedup))), "{words}");
+
+    // A queue of 20 that answers 429: refusals at once instead of waits past
+    // the timeout, nothing executed for nobody, and the overload gone sooner.
+    let (words, small) = run_of("small-queue");
+    assert!(small.totals.rejected > 0);
+    assert!(small.totals.timeouts < t.timeouts / 10);
+    assert!(small.totals.wasted < t.wasted / 10);
+    assert!(small.saturated_after_spike_us() < spike.saturated_after_spike_us());
+    assert!(words.contains(&format!("({} 429s)", small.totals.rejected)), "{words}");
+    assert!(words.contains(&format!("({} wasted operations)", small.totals.wasted)), "{words}");
+}
