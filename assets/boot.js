@@ -26,37 +26,25 @@ function labIn(search) {
 }
 
 function say(text) {
-  const message = document.createElement("p");
-  message.className = "boot-error";
+  const message = Object.assign(document.createElement("p"), { className: "boot-error", textContent: text });
   message.setAttribute("role", "alert");
-  message.textContent = text;
   document.body.append(message);
 }
 
 // A stylesheet, and a promise that settles once it has loaded (or failed:
 // the lab still works unstyled rather than not at all).
 function stylesheet(href) {
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  const done = new Promise((resolve) => {
-    link.addEventListener("load", resolve, { once: true });
-    link.addEventListener("error", resolve, { once: true });
-  });
+  const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href });
   document.head.append(link);
-  return done;
+  return new Promise((resolve) => (link.onload = link.onerror = resolve));
 }
 
-// Fetches, compiles and starts `lab`'s bundle, with its styles, once.
+// Fetches, compiles and starts `lab`'s bundle, with its styles, once (a
+// lab that failed to load may be tried again).
 function load(lab) {
   if (!loaded.has(lab)) {
-    const loading = Promise.all([import(`./${lab}/${lab}.js`), stylesheet(`./${lab}/${lab}.css`)]).then(
-      async ([module]) => {
-        await module.default();
-        return module;
-      },
-    );
-    // A lab that failed to load may be tried again.
+    const module = import(`./${lab}/${lab}.js`).then((m) => m.default().then(() => m));
+    const loading = Promise.all([module, stylesheet(`./${lab}/${lab}.css`)]).then(([m]) => m);
     loading.catch(() => loaded.delete(lab));
     loaded.set(lab, loading);
   }
@@ -105,10 +93,7 @@ async function show(lab, push) {
     module = await load(lab);
   } catch (error) {
     if (mine !== generation) return;
-    if (!shown) {
-      say(`Idempotency Lab could not start in this browser (${error}). It needs WebAssembly.`);
-      return;
-    }
+    if (!shown) return say(`Idempotency Lab could not start in this browser (${error}). It needs WebAssembly.`);
     say(`The ${lab} lab could not be loaded (${error}). The lab on screen still works.`);
     const switcher = shown.root.querySelector("#lab-switch");
     if (switcher) switcher.value = shown.lab;
@@ -130,8 +115,7 @@ async function show(lab, push) {
   }
   const back = left.get(lab);
   if (push) history.pushState(null, "", location.pathname + withTheme(back?.search ?? `?lab=${lab}`));
-  const root = document.createElement("div");
-  root.className = "lab-root";
+  const root = Object.assign(document.createElement("div"), { className: "lab-root" });
   document.body.append(root);
   page.dataset.lab = lab;
   shown = { lab, module, root };
@@ -155,11 +139,7 @@ document.addEventListener("focusin", reach);
 window.addEventListener("popstate", () => show(labIn(location.search), false));
 
 // The Lab switcher calls this.
-window.idempotencyLab = {
-  switchTo(lab) {
-    if (LABS.includes(lab)) show(lab, true);
-  },
-};
+window.idempotencyLab = { switchTo: (lab) => LABS.includes(lab) && show(lab, true) };
 
 show(labIn(location.search), false);
 
