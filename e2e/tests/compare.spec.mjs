@@ -4,7 +4,7 @@
 // result at 4.00 s (1 increment, acknowledged at 4.05 s); without, it runs
 // again and commits at 6.00 s (2 increments, acknowledged at 6.05 s).
 import { readFileSync } from "node:fs";
-import { test, expect, open, mirror, figure, modelTime, hostOrigin, seriousViolations } from "./fixtures.mjs";
+import { test, expect, open, mirror, figure, modelTime, hostOrigin, seriousViolations, expectModelTime } from "./fixtures.mjs";
 
 
 function differences(page) {
@@ -23,11 +23,16 @@ function runB(page) {
   return page.getByRole("region", { name: "Run B", exact: true });
 }
 
+/** Steps event by event, each step seen on screen before the next, until
+ * the playhead is at `time`. */
 async function stepTo(page, time) {
-  for (let i = 0; i < 12 && (await modelTime(page)) !== time; i++) {
+  for (let i = 0; i < 12; i++) {
+    const now = await modelTime(page);
+    if (now === time) break;
     await page.getByRole("button", { name: "Next event" }).click();
+    await expect(mirror(page)).not.toContainText(`Model time: ${now} s`);
   }
-  expect(await modelTime(page)).toBe(time);
+  await expectModelTime(page, time);
 }
 
 /** The x of the playhead line in each diagram. */
@@ -119,7 +124,7 @@ test("a link carrying both runs reopens them", async ({ page, context }) => {
   await expect(diffLine(other, "Counter")).toHaveText("A: 1 increment, B: 2 increments");
   await expect(diffLine(other, "Fork")).toHaveText("at 4.00 s: the runs agree on every event before the fork");
   await expect(other.locator("svg.diagram")).toHaveCount(2);
-  expect(await modelTime(other)).toBe("4.00");
+  await expectModelTime(other, "4.00");
 });
 
 test("a broken or hostile second run in a link gets a notice and run A alone", async ({ page }) => {
@@ -182,10 +187,16 @@ test.describe("presenter mode", () => {
     expect(await caption.evaluate((c) => parseFloat(getComputedStyle(c).fontSize))).toBeGreaterThanOrEqual(28);
     await page.keyboard.press("ArrowRight");
     await expect(caption).toContainText("2.00 s:");
-    expect(await modelTime(page)).toBe("2.00");
+    await expectModelTime(page, "2.00");
     await expect(page).toHaveURL(/present=1/);
     await page.getByRole("button", { name: "Exit presentation" }).click();
     await expect(page.getByRole("region", { name: "Settings" })).toBeVisible();
+    // Escape leaves presenter mode too.
+    await page.getByRole("button", { name: "Present" }).click();
+    await expect(page.getByRole("region", { name: "Settings" })).toHaveCount(0);
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("region", { name: "Settings" })).toBeVisible();
+    await expect(page).not.toHaveURL(/present=1/);
   });
 
   test("a pinned checkpoint stops playback at its event until the presenter continues", async ({ page, context }) => {
@@ -200,19 +211,24 @@ test.describe("presenter mode", () => {
 
     // The checkpoint travels in the link, into presenter mode.
     const other = await context.newPage();
+    await other.clock.install();
     await other.setViewportSize({ width: 1920, height: 1080 });
     await other.goto(link.replace(/at=[^&]*/, "at=0") + "&present=1");
     await expect(other.locator(".caption")).toBeVisible();
     await other.getByLabel("Speed").selectOption("4x");
     await other.getByRole("button", { name: "Play" }).click();
+    // At 4x the run's 60 inspection seconds take 15 s: 2.05 s comes after
+    // about 7.6 s.
+    await other.clock.runFor(10_000);
     const prompt = other.getByRole("region", { name: "Checkpoint at 2.05 s" });
-    await expect(prompt).toBeVisible({ timeout: 20_000 });
+    await expect(prompt).toBeVisible();
     await expect(prompt).toContainText("Will the client retry?");
     await expect(other.getByRole("button", { name: "Play" })).toBeVisible();
-    expect(await modelTime(other)).toBe("2.05");
-    // It stays put until the presenter continues.
-    await other.waitForTimeout(500);
-    expect(await modelTime(other)).toBe("2.05");
+    await expectModelTime(other, "2.05");
+    // It stays put until the presenter continues: five more seconds of
+    // frames and timers move nothing.
+    await other.clock.runFor(5_000);
+    await expectModelTime(other, "2.05");
     await prompt.getByRole("button", { name: "Continue" }).click();
     await expect(prompt).toHaveCount(0);
     await expect(other.getByRole("button", { name: "Pause" })).toBeVisible();
@@ -267,6 +283,35 @@ test.describe("custom element", () => {
       await expect(page.locator("idempotency-lab").nth(1).locator("svg.diagram")).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
     });
+  });
+
+  test("theme, accent and font attributes and the host's custom properties restyle an element; one wasm for all", async ({ page }) => {
+    const wasm = [];
+    page.on("request", (r) => r.url().endsWith(".wasm") && wasm.push(new URL(r.url()).pathname));
+    await page.goto(`${hostOrigin}/element-look`);
+    const labs = page.locator("idempotency-lab");
+    await expect(labs.nth(0).locator("svg.diagram")).toBeVisible();
+    await expect(labs.nth(1).locator("svg.diagram")).toBeVisible();
+    const looks = await labs.evaluateAll((els) =>
+      els.map((el) => ({
+        theme: el.getAttribute("data-theme"),
+        accent: el.style.getPropertyValue("--il-accent"),
+        font: el.style.getPropertyValue("--il-font"),
+        play: getComputedStyle(el.shadowRoot.querySelector("button.play")).backgroundColor,
+        text: getComputedStyle(el.shadowRoot.querySelector(".app")).fontFamily,
+      })),
+    );
+    // The first: dark, an accent of #aa3300 on its Play button, a monospace font.
+    expect(looks[0].theme).toBe("dark");
+    expect(looks[0].accent).toBe("#aa3300");
+    expect(looks[0].play).toBe("rgb(170, 51, 0)");
+    expect(looks[0].text).toContain("monospace");
+    // The second: the host page's --il-accent on the element.
+    expect(looks[1].accent).toBe("");
+    expect(looks[1].play).toBe("rgb(17, 119, 51)");
+    expect(looks[1].text).not.toContain("monospace");
+    // Two elements, one WebAssembly download and compile.
+    expect(wasm).toEqual(["/ack/ack_bg.wasm"]);
   });
 
   test("from another origin, with bad attributes: a notice, and the lab still runs", async ({ page }) => {

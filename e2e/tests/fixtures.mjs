@@ -54,7 +54,12 @@ export function figure(page, name) {
 
 export async function modelTime(page) {
   const text = await mirror(page).textContent();
-  return text.match(/^Model time: (\d+\.\d{2,3}) s/)[1];
+  return text.match(/Model time: (\d+\.\d{2,3}) s/)[1];
+}
+
+/** Waits until the mirror says the playhead is at model time `t` ("2.05"). */
+export async function expectModelTime(page, t) {
+  await expect(mirror(page)).toContainText(`Model time: ${t} s`);
 }
 
 // The serious and critical accessibility violations axe finds on the page

@@ -1,6 +1,6 @@
 // The inspector as students and instructors use it: settings, the results
 // strip, playback, the text regions, experiments and the chart.
-import { test, expect, open, mirror, results, figure, modelTime } from "./fixtures.mjs";
+import { test, expect, open, mirror, results, figure, modelTime, expectModelTime } from "./fixtures.mjs";
 
 test("the opening run ends succeeded with counter 1 at 4.05 s", async ({ page }) => {
   await open(page);
@@ -78,18 +78,18 @@ test("next, previous, restart and the time slider move the playhead and the mirr
   const readout = page.locator(".readout output");
   await expect(readout).toHaveText("Inspection 0.0 s of 60.0 s · Model 0.00 s of 4.05 s");
   await page.getByRole("button", { name: "Next event" }).click();
-  expect(await modelTime(page)).toBe("2.00");
+  await expectModelTime(page, "2.00");
   await expect(mirror(page)).toContainText("Ledger: 1 increment: 2.00 s by attempt 1 (key intent-1).");
   await page.getByRole("button", { name: "Next event" }).click();
   await expect(mirror(page)).toContainText("Lost responses: attempt 1's success response vanished at 2.05 s.");
   await page.getByRole("button", { name: "Previous event" }).click();
-  expect(await modelTime(page)).toBe("2.00");
+  await expectModelTime(page, "2.00");
   await page.getByRole("button", { name: "Restart" }).click();
-  expect(await modelTime(page)).toBe("0.00");
+  await expectModelTime(page, "0.00");
   // Arrow keys on the slider move a hundredth of the run (40 ms here).
   await page.getByRole("slider", { name: "Time" }).press("ArrowRight");
   await page.getByRole("slider", { name: "Time" }).press("ArrowRight");
-  expect(await modelTime(page)).toBe("0.08");
+  await expectModelTime(page, "0.08");
   await page.getByRole("slider", { name: "Time" }).fill("3500");
   await expect(mirror(page)).toContainText("Client: backing off; attempt 2 goes out at 4.00 s.");
   await expect(readout).toHaveText("Inspection 51.9 s of 60.0 s · Model 3.50 s of 4.05 s");
@@ -98,29 +98,39 @@ test("next, previous, restart and the time slider move the playhead and the mirr
   await expect(events).toHaveCount(5);
   await expect(events.first()).toContainText("3.00 s");
   await events.nth(3).getByRole("button").click();
-  expect(await modelTime(page)).toBe("0.00");
+  await expectModelTime(page, "0.00");
 });
 
 test("clicking a drawn event moves the playhead to it", async ({ page }) => {
   await open(page);
   await page.locator("svg.diagram path.mark.lost").click();
-  expect(await modelTime(page)).toBe("2.05");
+  await expectModelTime(page, "2.05");
   await page.locator("svg.diagram text", { hasText: "replayed to attempt 2" }).click();
-  expect(await modelTime(page)).toBe("4.00");
+  await expectModelTime(page, "4.00");
 });
 
 test("play advances the playhead over 60 inspection seconds and pause stops it", async ({ page }) => {
+  await page.clock.install();
   await open(page);
   await page.getByRole("combobox", { name: "Speed" }).selectOption("4x");
   await page.getByRole("button", { name: "Play" }).click();
   await expect(page.getByRole("button", { name: "Pause" })).toBeVisible();
-  // At 4x the 4.05 s replay takes 15 s; after a second or so it has moved.
-  await expect.poll(async () => Number(await modelTime(page)), { timeout: 5000 }).toBeGreaterThan(0.1);
+  // At 4x the 4.05 s replay takes 15 s: 7.5 s in, it is half way through,
+  // near 2.025 s.
+  await page.clock.runFor(7_500);
+  const halfway = Number(await modelTime(page));
+  expect(halfway).toBeGreaterThan(1.9);
+  expect(halfway).toBeLessThan(2.1);
   await page.getByRole("button", { name: "Pause" }).click();
   const paused = await modelTime(page);
-  await page.waitForTimeout(500);
-  expect(await modelTime(page)).toBe(paused);
-  expect(Number(paused)).toBeLessThan(4.05);
+  // Ten more seconds of frames and timers move nothing.
+  await page.clock.runFor(10_000);
+  await expectModelTime(page, paused);
+  // Played on, it reaches the end 15 s in and stops there.
+  await page.getByRole("button", { name: "Play" }).click();
+  await page.clock.runFor(10_000);
+  await expectModelTime(page, "4.05");
+  await expect(page.getByRole("button", { name: "Play" })).toBeVisible();
 });
 
 test("an invalid field shows its message and the app keeps working", async ({ page }) => {
@@ -149,10 +159,10 @@ test("changing a setting keeps the playhead's model time, clamped to the new end
   await open(page);
   await page.getByRole("slider", { name: "Time" }).fill("3000");
   await page.getByLabel("Server execution time").fill("1");
-  expect(await modelTime(page)).toBe("3.00");
+  await expectModelTime(page, "3.00");
   await page.getByLabel("Response fault").selectOption({ label: "No response fault" });
   // The run now ends when the first response lands at 1.05 s.
-  expect(await modelTime(page)).toBe("1.05");
+  await expectModelTime(page, "1.05");
   await expect(figure(page, "Client outcome")).toHaveText("succeeded at 1.05 s");
 });
 

@@ -4,7 +4,7 @@
 // same order; with the idempotent create the Risk API answers it with the
 // first review instead, so run B has one review and the runs part there.
 import { readFileSync } from "node:fs";
-import { test, expect, seriousViolations } from "./fixtures.mjs";
+import { test, expect, seriousViolations, expectModelTime } from "./fixtures.mjs";
 
 const risk = (page) => page.locator(".lab-root");
 
@@ -119,7 +119,7 @@ test("fork at 4.2 s with the idempotent create: the runs agree before the fork, 
   await expect(diffLine(other, "Fork")).toHaveText("at 4.20 s: the runs agree on every event before the fork");
   await expect(diffLine(other, "Reviews at the Risk API")).toHaveText("A: 2 reviews, B: 1 review");
   await expect(risk(other).locator("svg.diagram")).toHaveCount(2);
-  expect(await modelTime(other)).toBe("4.20");
+  await expectModelTime(other, "4.20");
   await expect(risk(other)).toHaveCount(1);
 
   // A setting that acts from the start is caught by the fork check.
