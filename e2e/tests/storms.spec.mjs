@@ -1,11 +1,16 @@
 // The storm lab's page: its own bundle, with the engine in a Web Worker.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { test, expect, seriousViolations } from "./fixtures.mjs";
 
 const cli = new URL("../../target/release/idempotency-lab", import.meta.url).pathname;
+const native = (args) => JSON.parse(execFileSync(cli, ["storms", "--format", "json", ...args], { encoding: "utf8" }));
+/** A figure of the Totals region, by its label. */
+const total = (page, name) =>
+  page.getByRole("region", { name: "Totals" }).locator(".figure").filter({ has: page.locator("dt", { hasText: new RegExp(`^${name}$`) }) }).locator("dd");
 
 async function openStorms(page, query = "") {
-  await page.goto(`/storms/${query ? `?${query}` : ""}`);
+  await page.goto(`/?lab=storms${query ? `&${query}` : ""}`);
   await expect(page.getByRole("region", { name: "Totals" })).toContainText("Intents", { timeout: 20_000 });
 }
 
@@ -16,6 +21,20 @@ test("the Lab switcher shows the storm lab in place and its worker fills the tot
   const totals = page.getByRole("region", { name: "Totals" });
   await expect(totals).toContainText("Intents", { timeout: 20_000 });
   await expect(totals).toContainText("Little's law");
+  // The worker's run is the command line's, figure by figure.
+  const t = native([]).runs[0].totals;
+  for (const [name, value] of [
+    ["Acknowledged", t.acknowledged],
+    ["Exhausted", t.exhausted],
+    ["Operations executed", t.operations],
+    ["Wasted operations", t.wasted_operations],
+    ["Duplicate effects", t.duplicate_effects],
+    ["Retries", t.retries],
+    ["429s", t.rejected_429],
+    ["Timeouts", t.timeouts],
+  ]) {
+    await expect(total(page, name), name).toHaveText(String(value));
+  }
   await expect(page.getByRole("img", { name: /^Load over time/ })).toBeVisible();
   await expect(page.getByRole("img", { name: /^Queue and work over time/ })).toBeVisible();
   // And back.
@@ -32,9 +51,9 @@ test("the same settings and seed give the command line's JSON in the browser", a
   ]);
   const exported = await (await download.createReadStream()).toArray();
   const browser = Buffer.concat(exported).toString("utf8");
-  const native = execFileSync(cli, ["storm", "--format", "json", "--clients", "800", "--seed", "17", "--algorithm", "full"], { encoding: "utf8" });
-  expect(JSON.parse(browser)).toEqual(JSON.parse(native));
-  expect(browser).toBe(native);
+  const cliJson = execFileSync(cli, ["storms", "--format", "json", "--clients", "800", "--seed", "17", "--algorithm", "full"], { encoding: "utf8" });
+  expect(JSON.parse(browser)).toEqual(JSON.parse(cliJson));
+  expect(browser).toBe(cliJson);
 });
 
 test("the AWS preset draws both of the blog's charts", async ({ page }) => {
@@ -47,10 +66,28 @@ test("the AWS preset draws both of the blog's charts", async ({ page }) => {
   const time = page.getByRole("img", { name: /^Completion time: time \(s\) against clients/ });
   await expect(work).toBeVisible({ timeout: 120_000 });
   await expect(time).toBeVisible();
-  // One line per algorithm, and the reference means (the Python port's) beside them.
+  // One line per algorithm with the sweep's means (the command line's, for
+  // the same seed and runs), and the reference means (the Python port's)
+  // beside them; each line is described by its first, last and peak value.
+  const sweep = JSON.parse(
+    execFileSync(cli, ["storms", "--workload", "occ", "--clients", "100", "--sweep", "aws", "--format", "json"], {
+      encoding: "utf8",
+    }),
+  );
+  const reference = JSON.parse(readFileSync(new URL("../../tests/data/aws-reference.json", import.meta.url), "utf8"));
+  const round = (v) => (Math.abs(v) >= 10 ? String(Math.round(v)) : (Math.round(v * 10) / 10).toFixed(1));
+  const described = (cells, name, label, value) => {
+    const ys = cells.filter((c) => c.algorithm === name).sort((a, b) => a.clients - b.clients).map(value);
+    return `${label} from ${round(ys[0])} to ${round(ys.at(-1))} (peak ${round(Math.max(...ys))})`;
+  };
+  const calls = (c) => c.mean_calls;
+  const seconds = (c) => c.mean_time_ms / 1000;
+  const [workLabel, timeLabel] = [await work.getAttribute("aria-label"), await time.getAttribute("aria-label")];
   for (const name of ["none", "exponential", "full", "equal", "decorrelated"]) {
-    await expect(work).toHaveAttribute("aria-label", new RegExp(`${name} from`));
-    await expect(work).toHaveAttribute("aria-label", new RegExp(`${name} \\(reference, Python port\\) from`));
+    expect(workLabel).toContain(described(sweep.cells, name, name, calls));
+    expect(workLabel).toContain(described(reference.cells, name, `${name} (reference, Python port)`, calls));
+    expect(timeLabel).toContain(described(sweep.cells, name, name, seconds));
+    expect(timeLabel).toContain(described(reference.cells, name, `${name} (reference, Python port)`, seconds));
   }
 });
 
@@ -133,8 +170,7 @@ test("run B beside run A: the same seed, one setting changed, and where they par
     page.getByRole("button", { name: "Export run (JSON)" }).click(),
   ]);
   const both = JSON.parse(Buffer.concat(await (await download.createReadStream()).toArray()).toString("utf8"));
-  const native = execFileSync(cli, ["storm", "--format", "json", "--seed", "3"], { encoding: "utf8" });
-  expect(both.a).toEqual(JSON.parse(native));
+  expect(both.a).toEqual(native(["--seed", "3"]));
   expect(both.b.settings.max_attempts).toBe(1);
   expect(both.differences.map((d) => d.text)).toContain("Maximum total attempts: 4 → 1");
   // The link carries run B, and reopens both runs.
@@ -156,7 +192,8 @@ test("run B beside run A: the same seed, one setting changed, and where they par
     page.waitForEvent("download"),
     page.getByRole("button", { name: "Export run (JSON)" }).click(),
   ]);
-  expect(Buffer.concat(await (await single.createReadStream()).toArray()).toString("utf8")).toBe(native);
+  const alone = execFileSync(cli, ["storms", "--format", "json", "--seed", "3"], { encoding: "utf8" });
+  expect(Buffer.concat(await (await single.createReadStream()).toArray()).toString("utf8")).toBe(alone);
 });
 
 test("run B in the contention workload offers its settings and compares its counters", async ({ page }) => {
