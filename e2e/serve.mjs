@@ -3,8 +3,13 @@
 // also serves, on a second origin, a host page that embeds the app in an
 // iframe, as a documentation site would.
 //
-//   node serve.mjs --root ../dist --port 8090 [--host-port 8091]
+//   node serve.mjs --root ../dist --port 8090 [--host-port 8091] [--gzip 1]
+//
+// With --gzip, files go gzipped to a browser that accepts it, as a
+// production server sends them (`make bench` measures the phone profile's
+// download times so).
 import { createServer } from "node:http";
+import { gzipSync } from "node:zlib";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 
@@ -17,6 +22,8 @@ const args = Object.fromEntries(
 const root = resolve(args.root ?? "../dist");
 const port = Number(args.port ?? 8090);
 const hostPort = args["host-port"] ? Number(args["host-port"]) : null;
+const gzip = Boolean(args.gzip);
+const gzipped = new Map(); // file -> its gzipped bytes
 
 export const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -50,15 +57,21 @@ const app = createServer(async (req, res) => {
   }
   try {
     if ((await stat(file)).isDirectory()) file = join(file, "index.html");
-    const body = await readFile(file);
-    res.writeHead(200, {
+    let body = await readFile(file);
+    const headers = {
       "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
       "Content-Security-Policy": CSP,
       "Cache-Control": "no-store",
       // The custom element's module, wasm and styles may be loaded by a
       // page on another origin (README: "Custom element").
       "Access-Control-Allow-Origin": "*",
-    });
+    };
+    if (gzip && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
+      if (!gzipped.has(file)) gzipped.set(file, gzipSync(body, { level: 9 }));
+      body = gzipped.get(file);
+      headers["Content-Encoding"] = "gzip";
+    }
+    res.writeHead(200, headers);
     res.end(body);
   } catch {
     res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
@@ -70,6 +83,24 @@ if (hostPort) {
   // "localhost" and "127.0.0.1" are different origins: the iframe is cross-origin.
   const host = createServer((req, res) => {
     const url = new URL(req.url, "http://x");
+    if (url.pathname === "/element-look") {
+      // The elements' own look: one restyled by its attributes, one by the
+      // host page's CSS custom properties (the host allows its own inline
+      // style; the lab's styles stay inside each shadow root).
+      const app = `http://127.0.0.1:${port}`;
+      const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Retry guide</title>
+<style>idempotency-lab.branded { --il-accent: #117733; }</style>
+<script type="module" src="${app}/idempotency-lab-element.js"></script></head>
+<body><h1>Retry guide</h1>
+<idempotency-lab theme="dark" accent="a30" font="mono" compact></idempotency-lab>
+<idempotency-lab class="branded" compact></idempotency-lab></body></html>`;
+      res.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Security-Policy": `default-src 'self'; script-src ${app} 'wasm-unsafe-eval'; style-src ${app} 'unsafe-inline'; connect-src ${app}`,
+      });
+      res.end(page);
+      return;
+    }
     if (url.pathname === "/element") {
       // Two custom elements loaded across origins under a strict CSP; the
       // first has bad attributes.

@@ -98,7 +98,7 @@ test("every crash matrix cell matches the command line and opens its run", async
   await expect(figure(page, "Committed counter")).toHaveText(String(cliRun(["--fault", "none", "--timeout-ms", "2500", "--crash", "after-effect"]).committed));
 });
 
-test("served under /docs/retries/lab/ the app loads styled with no missing file", async ({ page }) => {
+test("served under /docs/retries/lab/ every lab loads styled with no missing file", async ({ page }) => {
   const missing = [];
   page.on("response", (r) => {
     if (r.status() >= 400) missing.push(`${r.status()} ${r.url()}`);
@@ -115,4 +115,12 @@ test("served under /docs/retries/lab/ the app loads styled with no missing file"
   // A copied link stays under the sub-path.
   await page.getByRole("button", { name: "Copy link" }).click();
   await expect(page.locator("#share-text")).toHaveValue(/\/docs\/retries\/lab\/\?/);
+  // The other labs too, the storm lab's worker among their files.
+  await page.goto("/docs/retries/lab/?lab=risk");
+  await expect(mirror(page)).toContainText("Risk-review lab: preset incident, mode naive");
+  await expect(page.locator(".risk .check-list li").first()).toBeVisible();
+  await page.goto("/docs/retries/lab/?lab=storms");
+  await expect(page.getByRole("region", { name: "Totals" })).toContainText("Intents", { timeout: 20_000 });
+  expect(page.workers().map((w) => new URL(w.url()).pathname)).toEqual(["/docs/retries/lab/storms/storm-worker_loader.js"]);
+  expect(missing).toEqual([]);
 });
