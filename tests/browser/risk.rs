@@ -122,10 +122,10 @@ async fn the_checks_panel_reads_each_verdict_with_its_figures() {
     // ends FAILED and the retry sends a second create for its key
     // (lost_response_converges fails); two reviews for one order
     // (one_review_per_business_key fails); PENDING -> FAILED on a timeout
-    // is illegal (legal_transitions fails); both rows end SUCCEEDED or
-    // FAILED (unknown_resolved holds). No second request_key for the order,
-    // no claim, no forged call and no overload: those four have nothing
-    // to judge.
+    // is illegal (legal_transitions fails). No row was ever UNKNOWN or
+    // RETRYABLE (a naive timeout is FAILED at once), no second request_key
+    // for the order, no claim, no forged call and no overload: those five
+    // have nothing to judge.
     let expected = [
         "fails",
         "not applicable",
@@ -135,7 +135,7 @@ async fn the_checks_panel_reads_each_verdict_with_its_figures() {
         "not applicable",
         "fails",
         "fails",
-        "holds",
+        "not applicable",
     ];
     assert_eq!(texts(&root, "li .verdict-word"), expected);
     assert_eq!(texts(&root, "li .check-name").len(), 9);

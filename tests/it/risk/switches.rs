@@ -20,19 +20,19 @@ fn each_switch_protects_an_invariant() {
             // 121). Idempotent create still keeps the ledger at one review:
             // create 2 at 531 returns RV-1. Two rows for one request_key.
             "--preset same-request-key --mode patterns --unique-request-key off --unique-business-key off",
-            "reviews=1 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=F-----TTT",
+            "reviews=1 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=F-----TT-",
         ),
         (
             // Unique business_key: the second click (rk-0002) inserts R10087 at
             // 421 and creates under its own key: RV-2 at 831.
             "--preset same-business-key --mode patterns --unique-business-key off",
-            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FTT",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-",
         ),
         (
             // Timeout is UNKNOWN: the timeout at 2621 marks R10086 FAILED at
             // 2622 (illegal) although RV-1 exists.
             "--preset lost-create-response --mode patterns --timeout-is-unknown off",
-            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TFT",
+            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TF-",
         ),
         (
             // Idempotent create with CAS: both read-then-write claims hit at
@@ -58,7 +58,7 @@ fn each_switch_protects_an_invariant() {
         (
             // Authorization: the forged order is inserted and reviewed.
             "--preset forged-order --mode patterns --authorize off",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TTT",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TT-",
         ),
     ];
     for (flags, expected) in table {
