@@ -85,8 +85,10 @@ function restore(root, at, frames = 4) {
 }
 
 // Shows `lab` in place of the lab on screen. `push` adds a history entry
-// for the switch (Back and Forward have moved the address already).
-async function show(lab, push) {
+// for the switch (Back and Forward have moved the address already);
+// `search`, if given, is the address to show it at (a lesson's next step,
+// which may be the lab on screen again).
+async function show(lab, push, search) {
   const mine = ++generation;
   let module;
   try {
@@ -99,7 +101,7 @@ async function show(lab, push) {
     if (switcher) switcher.value = shown.lab;
     return;
   }
-  if (mine !== generation || shown?.lab === lab) return;
+  if (mine !== generation || (shown?.lab === lab && search === undefined)) return;
   // Back and Forward have put the address of the lab to show already.
   const arrived = location.search;
   let hadFocus = false;
@@ -114,13 +116,13 @@ async function show(lab, push) {
     shown.root.remove();
   }
   const back = left.get(lab);
-  if (push) history.pushState(null, "", location.pathname + withTheme(back?.search ?? `?lab=${lab}`));
+  if (push) history.pushState(null, "", location.pathname + withTheme(search ?? back?.search ?? `?lab=${lab}`));
   const root = Object.assign(document.createElement("div"), { className: "lab-root" });
   document.body.append(root);
   page.dataset.lab = lab;
   shown = { lab, module, root };
   module.mount(root, location.search, `${lab}/`);
-  restore(root, back?.place);
+  restore(root, push && search !== undefined ? null : back?.place);
   // Whoever switched from the keyboard keeps their place: the new lab's
   // switcher takes the focus.
   if (hadFocus) root.querySelector("#lab-switch")?.focus();
@@ -135,11 +137,11 @@ function reach(event) {
 document.addEventListener("pointerover", reach);
 document.addEventListener("focusin", reach);
 
-// Back and Forward move between labs too.
-window.addEventListener("popstate", () => show(labIn(location.search), false));
+// Back and Forward move between labs, and between a lesson's steps.
+window.addEventListener("popstate", () => show(labIn(location.search), false, location.search));
 
-// The Lab switcher calls this.
-window.idempotencyLab = { switchTo: (lab) => LABS.includes(lab) && show(lab, true) };
+// The Lab switcher calls this, and a lesson moving to its next step.
+window.idempotencyLab = { switchTo: (lab, search) => LABS.includes(lab) && show(lab, true, search) };
 
 show(labIn(location.search), false);
 

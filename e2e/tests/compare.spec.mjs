@@ -4,7 +4,7 @@
 // result at 4.00 s (1 increment, acknowledged at 4.05 s); without, it runs
 // again and commits at 6.00 s (2 increments, acknowledged at 6.05 s).
 import { readFileSync } from "node:fs";
-import { test, expect, open, mirror, figure, modelTime, hostOrigin, seriousViolations, expectModelTime } from "./fixtures.mjs";
+import { test, expect, open, mirror, figure, endFigure, modelTime, hostOrigin, seriousViolations, expectModelTime } from "./fixtures.mjs";
 
 
 function differences(page) {
@@ -43,10 +43,10 @@ async function playheadXs(page) {
 test("compare dedup on with off: 1 increment against 2, diverging at 4.00 s", async ({ page }) => {
   await open(page);
   await page.getByRole("button", { name: "Compare with…" }).click();
-  await runB(page).getByLabel("Setting to change in run B").selectOption({ label: "Server deduplicates operation keys" });
-  await runB(page).getByLabel("Server deduplicates operation keys").uncheck();
+  await runB(page).getByLabel("Setting to change in run B").selectOption({ label: "Server deduplicates operation keys (idempotency keys)" });
+  await runB(page).getByLabel("Server deduplicates operation keys (idempotency keys)").uncheck();
   await expect(runB(page).locator(".compare-summary")).toHaveText(
-    "Run B is run A with Server deduplicates operation keys: on → off.",
+    "Run B is run A with Server deduplicates operation keys (idempotency keys): on → off.",
   );
   await expect(diffLine(page, "Counter")).toHaveText("A: 1 increment, B: 2 increments");
   await expect(diffLine(page, "Client outcome")).toHaveText(
@@ -74,7 +74,7 @@ test("compare dedup on with off: 1 increment against 2, diverging at 4.00 s", as
 
   // The text mirror describes both runs and the difference.
   const text = mirror(page);
-  await expect(text).toContainText("Run B is run A with Server deduplicates operation keys: on → off.");
+  await expect(text).toContainText("Run B is run A with Server deduplicates operation keys (idempotency keys): on → off.");
   await expect(text).toContainText("Run A (it ended at 4.05 s):");
   await expect(text).toContainText("Run B (it ended at 6.05 s):");
   await expect(text).toContainText("Counter: A: 1 increment, B: 2 increments");
@@ -112,8 +112,8 @@ test("a link carrying both runs reopens them", async ({ page, context }) => {
   await open(page);
   await stepTo(page, "4.00");
   await page.getByRole("button", { name: "Fork here" }).click();
-  await runB(page).getByLabel("Setting to change in run B").selectOption({ label: "Server deduplicates operation keys" });
-  await runB(page).getByLabel("Server deduplicates operation keys").uncheck();
+  await runB(page).getByLabel("Setting to change in run B").selectOption({ label: "Server deduplicates operation keys (idempotency keys)" });
+  await runB(page).getByLabel("Server deduplicates operation keys (idempotency keys)").uncheck();
   await expect(diffLine(page, "Counter")).toHaveText("A: 1 increment, B: 2 increments");
   await expect(page).toHaveURL(/b\.dedup=off/);
   await expect(page).toHaveURL(/fork=4/);
@@ -134,12 +134,12 @@ test("a broken or hostile second run in a link gets a notice and run A alone", a
   await expect(notice).toContainText("The second run was not opened; run A is shown alone.");
   await expect(differences(page)).toHaveCount(0);
   await expect(page.locator("svg.diagram")).toHaveCount(1);
-  await expect(figure(page, "Committed counter")).toHaveText("2");
+  await expect(await endFigure(page, "Committed counter")).toHaveText("2");
   await expect(page.locator("script", { hasText: "alert" })).toHaveCount(0);
 
   await open(page, "b.moon=1");
   await expect(page.locator(".notice-text").first()).toContainText("b.moon");
-  await expect(figure(page, "Committed counter")).toHaveText("1");
+  await expect(await endFigure(page, "Committed counter")).toHaveText("1");
 });
 
 test("exports carry both runs", async ({ page }) => {
@@ -159,7 +159,7 @@ test("exports carry both runs", async ({ page }) => {
   await page.locator("#import-file").setInputFiles(file);
   await expect(diffLine(page, "Counter")).toHaveText("A: 1 increment, B: 2 increments");
   await expect(runB(page).locator(".compare-summary")).toHaveText(
-    "Run B is run A with Server deduplicates operation keys: on → off.",
+    "Run B is run A with Server deduplicates operation keys (idempotency keys): on → off.",
   );
   await expect(page).toHaveURL(/b\.dedup=off/);
   // The notice the opening page gave comes along.
@@ -171,7 +171,7 @@ test.describe("presenter mode", () => {
 
   test("labels of at least 24 px, a caption, no settings, keyboard stepping", async ({ page }) => {
     await open(page);
-    await page.getByRole("button", { name: "Present" }).click();
+    await page.getByRole("button", { name: "Present", exact: true }).click();
     await expect(page.getByRole("region", { name: "Settings" })).toHaveCount(0);
     const sizes = await page.locator("svg.diagram text").evaluateAll((texts) =>
       texts.map((t) => {
@@ -192,7 +192,7 @@ test.describe("presenter mode", () => {
     await page.getByRole("button", { name: "Exit presentation" }).click();
     await expect(page.getByRole("region", { name: "Settings" })).toBeVisible();
     // Escape leaves presenter mode too.
-    await page.getByRole("button", { name: "Present" }).click();
+    await page.getByRole("button", { name: "Present", exact: true }).click();
     await expect(page.getByRole("region", { name: "Settings" })).toHaveCount(0);
     await page.keyboard.press("Escape");
     await expect(page.getByRole("region", { name: "Settings" })).toBeVisible();
@@ -245,17 +245,19 @@ test.describe("custom element", () => {
     const [first, second] = [labs.nth(0), labs.nth(1)];
     await expect(first.locator("svg.diagram")).toBeVisible();
     await expect(second.locator("svg.diagram")).toBeVisible();
-    await expect(readout(first)).toContainText("Model 0.00 s of 4.05 s");
-    await expect(readout(second)).toContainText("Model 4.05 s of 6.05 s");
+    // Each is shown at its end (the replayed success at 4.05 s; the second
+    // attempt's success at 6.05 s), as the words beside it say.
+    await expect(readout(first)).toContainText("Model 4.05 s of 4.05 s");
+    await expect(readout(second)).toContainText("Model 6.05 s of 6.05 s");
 
-    await first.getByRole("button", { name: "Next event" }).click();
-    await expect(readout(first)).toContainText("Model 2.00 s of 4.05 s");
-    await expect(readout(second)).toContainText("Model 4.05 s of 6.05 s");
+    await first.getByRole("button", { name: "Previous event" }).click();
+    await expect(readout(first)).toContainText("Model 4.00 s of 4.05 s");
+    await expect(readout(second)).toContainText("Model 6.05 s of 6.05 s");
     // Keys go to the element that has the focus.
     await second.getByRole("button", { name: "Previous event" }).focus();
     await page.keyboard.press("ArrowLeft");
-    await expect(readout(second)).not.toContainText("Model 4.05 s");
-    await expect(readout(first)).toContainText("Model 2.00 s of 4.05 s");
+    await expect(readout(second)).not.toContainText("Model 6.05 s of");
+    await expect(readout(first)).toContainText("Model 4.00 s of 4.05 s");
 
     await first.getByRole("button", { name: "Play" }).click();
     await expect(first.getByRole("button", { name: "Pause" })).toBeVisible();

@@ -2,7 +2,7 @@
 // experiments, the crash matrix against the command line, and hosting the
 // app under a sub-path.
 import { execFileSync } from "node:child_process";
-import { test, expect, open, mirror, figure, results } from "./fixtures.mjs";
+import { test, expect, open, mirror, figure, endFigure, results } from "./fixtures.mjs";
 
 const cli = new URL("../../target/release/idempotency-lab", import.meta.url).pathname;
 
@@ -44,16 +44,16 @@ test("the faults and storage group sets v2 parameters and the diagram shows the 
   const group = page.locator("details.faults");
   await group.locator("summary").click();
   await page.getByLabel("Server crash", { exact: true }).selectOption("after-effect");
-  await expect(figure(page, "Committed counter")).toHaveText("2");
+  await expect(await endFigure(page, "Committed counter")).toHaveText("2");
   await page.getByLabel("Deduplication store", { exact: true }).selectOption("durable-separate");
-  await expect(figure(page, "Client outcome")).toHaveText("exhausted at 12.00 s");
+  await expect(await endFigure(page, "Client outcome")).toHaveText("exhausted at 12.00 s");
   await expect(results(page)).toContainText("out of attempts");
   const diagram = page.locator("svg.diagram");
   await expect(diagram.locator("text", { hasText: "crash after the effect, before the result is stored" })).toHaveCount(1);
   await expect(diagram.locator("path.down")).toHaveCount(1);
   await expect(diagram.locator("path.reserved.orphaned")).toHaveCount(1);
   await page.getByLabel("Reservation lease").fill("5");
-  await expect(figure(page, "Client outcome")).toHaveText("succeeded at 11.05 s");
+  await expect(await endFigure(page, "Client outcome")).toHaveText("succeeded at 11.05 s");
   await expect(diagram.locator("text", { hasText: "lease on intent-1 ends: orphaned reservation cleared" })).toHaveCount(1);
   await page.getByLabel("Overall deadline").fill("never");
   await expect(page.locator("#f-deadline-error")).toContainText("Overall deadline");
@@ -95,7 +95,7 @@ test("every crash matrix cell matches the command line and opens its run", async
   await expect(page.getByLabel("Server crash", { exact: true })).toHaveValue("after-effect");
   await expect(page.getByLabel("Deduplication store", { exact: true })).toHaveValue("in-memory");
   await expect(cell).toHaveAttribute("aria-current", "true");
-  await expect(figure(page, "Committed counter")).toHaveText(String(cliRun(["--fault", "none", "--timeout-ms", "2500", "--crash", "after-effect"]).committed));
+  await expect(await endFigure(page, "Committed counter")).toHaveText(String(cliRun(["--fault", "none", "--timeout-ms", "2500", "--crash", "after-effect"]).committed));
 });
 
 test("served under /docs/retries/lab/ every lab loads styled with no missing file", async ({ page }) => {
@@ -105,7 +105,7 @@ test("served under /docs/retries/lab/ every lab loads styled with no missing fil
   });
   await page.goto("/docs/retries/lab/?dedup=off");
   await expect(mirror(page)).toContainText("Model time:");
-  await expect(figure(page, "Committed counter")).toHaveText("2");
+  await expect(await endFigure(page, "Committed counter")).toHaveText("2");
   expect(missing).toEqual([]);
   // Styled: the stylesheet's theme reached the page (no browser default).
   const font = await page.evaluate(() => getComputedStyle(document.body).fontFamily);

@@ -43,13 +43,26 @@ export function mirror(page) {
   return page.getByRole("region", { name: "State as text" }).locator("pre");
 }
 
+/** The results strip: the figures at the playhead. */
 export function results(page) {
-  return page.getByRole("region", { name: "Result of this run" });
+  return page.getByRole("region", { name: "At the playhead" });
 }
 
 /** The results strip's value for a figure, e.g. "Committed counter". */
 export function figure(page, name) {
   return results(page).locator(".figure", { hasText: name }).locator("dd");
+}
+
+/** Moves the playhead to the end of the run (the Time slider's End key). */
+export async function toEnd(page) {
+  await page.getByRole("slider", { name: "Time" }).press("End");
+}
+
+/** The results strip's figure `name` at the end of the run: the playhead
+ * moved there first (the strip reads at the playhead). */
+export async function endFigure(page, name) {
+  await toEnd(page);
+  return figure(page, name);
 }
 
 export async function modelTime(page) {

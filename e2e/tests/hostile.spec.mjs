@@ -1,6 +1,6 @@
 // Bad and hostile input: broken links, malformed files, damaged storage,
 // and a few hundred random interactions.
-import { test, expect, open, mirror, figure } from "./fixtures.mjs";
+import { test, expect, open, mirror, figure, endFigure } from "./fixtures.mjs";
 
 test("a broken link gets notices, keeps every good parameter and shows values as text", async ({ page }) => {
   const evil = "<img src=x onerror=alert(1)>";
@@ -13,9 +13,9 @@ test("a broken link gets notices, keeps every good parameter and shows values as
   await expect(notices.nth(3)).toContainText("at: 999 s is past the end of this run");
   await expect(page.locator(".notices img")).toHaveCount(0);
   // The good parameter survived; the bad ones fell back to their defaults.
-  await expect(page.getByLabel("Server deduplicates operation keys")).not.toBeChecked();
+  await expect(page.getByLabel("Server deduplicates operation keys (idempotency keys)")).not.toBeChecked();
   await expect(page.getByLabel("Timeout per attempt")).toHaveValue("3");
-  await expect(figure(page, "Committed counter")).toHaveText("2");
+  await expect(await endFigure(page, "Committed counter")).toHaveText("2");
   await expect(mirror(page)).toContainText("Model time: 6.05 s");
   await notices.nth(0).getByRole("button", { name: "Dismiss" }).click();
   await expect(notices).toHaveCount(3);
@@ -46,17 +46,17 @@ test("malformed or out-of-range settings files get a message and change nothing"
     mimeType: "application/json",
     buffer: Buffer.alloc(2 * 1024 * 1024, 0x20),
   });
-  await expect(page.locator(".notice").last()).toContainText("huge.json: the file is 2097152 bytes; allowed: a JSON settings file of at most 1048576 bytes");
+  await expect(page.locator(".notice").last()).toContainText("huge.json: the file is 2097152 bytes; allowed: a JSON settings file or a lesson of at most 1048576 bytes");
   await expect(page.locator(".notices b")).toHaveCount(0);
-  await expect(page.getByLabel("Server deduplicates operation keys")).not.toBeChecked();
-  await expect(figure(page, "Committed counter")).toHaveText("2");
+  await expect(page.getByLabel("Server deduplicates operation keys (idempotency keys)")).not.toBeChecked();
+  await expect(await endFigure(page, "Committed counter")).toHaveText("2");
 });
 
 test("damaged saved settings are reported and the opening settings are used", async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem("idempotency-lab.settings.v1", '{"timeout_ms": -1'));
   await open(page);
   await expect(page.locator(".notice")).toContainText("Your saved settings could not be used");
-  await expect(figure(page, "Committed counter")).toHaveText("1");
+  await expect(await endFigure(page, "Committed counter")).toHaveText("1");
 });
 
 /** A small seeded generator, so a failing sequence can be replayed. */
@@ -114,7 +114,7 @@ test("a few hundred random interactions leave no error and a consistent page", a
       const index = Math.floor(random() * 5);
       await act(page.getByLabel("Response fault"), (l) => l.selectOption({ index }, { timeout: 3000 }));
     } else if (roll < 0.72) {
-      await act(page.getByLabel(pick(["Server deduplicates operation keys", "Deterministic full-jitter example"])), (l) => l.click({ timeout: 3000 }));
+      await act(page.getByLabel(pick(["Server deduplicates operation keys (idempotency keys)", "Deterministic full-jitter example"])), (l) => l.click({ timeout: 3000 }));
     } else if (roll < 0.8) {
       const value = String(Math.floor(random() * 20000));
       await act(page.getByRole("slider", { name: "Time" }), (l) => l.fill(value, { timeout: 3000 }));
@@ -138,7 +138,7 @@ test("a few hundred random interactions leave no error and a consistent page", a
 
   // The mirror agrees with the settings shown wherever a field is valid.
   const text = await mirror(page).textContent();
-  const dedup = await page.getByLabel("Server deduplicates operation keys").isChecked();
+  const dedup = await page.getByLabel("Server deduplicates operation keys (idempotency keys)").isChecked();
   expect(text.includes("Deduplication: off;")).toBe(!dedup);
   if ((await page.locator("#f-attempts-error").count()) === 0) {
     const attempts = await page.getByLabel("Maximum total attempts").inputValue();

@@ -1,12 +1,12 @@
 // The inspector as students and instructors use it: settings, the results
 // strip, playback, the text regions, experiments and the chart.
-import { test, expect, open, mirror, results, figure, modelTime, expectModelTime } from "./fixtures.mjs";
+import { test, expect, open, mirror, results, figure, endFigure, modelTime, expectModelTime } from "./fixtures.mjs";
 
 test("the opening run ends succeeded with counter 1 at 4.05 s", async ({ page }) => {
   await open(page);
-  await expect(figure(page, "Committed counter")).toHaveText("1");
-  await expect(figure(page, "Client outcome")).toHaveText("succeeded at 4.05 s");
-  await expect(figure(page, "Deduplication hits")).toHaveText("1");
+  await expect(await endFigure(page, "Committed counter")).toHaveText("1");
+  await expect(await endFigure(page, "Client outcome")).toHaveText("succeeded at 4.05 s");
+  await expect(await endFigure(page, "Deduplication hits")).toHaveText("1");
   // Step to the end: the mirror tells the same story in words.
   const next = page.getByRole("button", { name: "Next event" });
   for (let i = 0; i < 6; i++) await next.click();
@@ -18,9 +18,9 @@ test("the opening run ends succeeded with counter 1 at 4.05 s", async ({ page })
 
 test("clearing deduplication gives counter 2 and the disagreement notice", async ({ page }) => {
   await open(page);
-  await page.getByLabel("Server deduplicates operation keys").uncheck();
-  await expect(figure(page, "Committed counter")).toHaveText("2");
-  await expect(figure(page, "Client outcome")).toHaveText("succeeded at 6.05 s");
+  await page.getByLabel("Server deduplicates operation keys (idempotency keys)").uncheck();
+  await expect(await endFigure(page, "Committed counter")).toHaveText("2");
+  await expect(await endFigure(page, "Client outcome")).toHaveText("succeeded at 6.05 s");
   await expect(results(page)).toContainText("The client status and the ledger disagree");
   await page.getByRole("slider", { name: "Time" }).fill("6050");
   await expect(mirror(page)).toContainText("Client and ledger disagree: the client reports one success, but the ledger holds 2 increments.");
@@ -76,7 +76,7 @@ test("a prediction is judged against the run", async ({ page }) => {
 test("next, previous, restart and the time slider move the playhead and the mirror follows", async ({ page }) => {
   await open(page);
   const readout = page.locator(".readout output");
-  await expect(readout).toHaveText("Inspection 0.0 s of 60.0 s · Model 0.00 s of 4.05 s");
+  await expect(readout).toHaveText("Model 0.00 s of 4.05 s · replay 0.0 s of 60.0 s");
   await page.getByRole("button", { name: "Next event" }).click();
   await expectModelTime(page, "2.00");
   await expect(mirror(page)).toContainText("Ledger: 1 increment: 2.00 s by attempt 1 (key intent-1).");
@@ -92,7 +92,7 @@ test("next, previous, restart and the time slider move the playhead and the mirr
   await expectModelTime(page, "0.08");
   await page.getByRole("slider", { name: "Time" }).fill("3500");
   await expect(mirror(page)).toContainText("Client: backing off; attempt 2 goes out at 4.00 s.");
-  await expect(readout).toHaveText("Inspection 51.9 s of 60.0 s · Model 3.50 s of 4.05 s");
+  await expect(readout).toHaveText("Model 3.50 s of 4.05 s · replay 51.9 s of 60.0 s");
   // The recent events list shows what happened up to here, newest first.
   const events = page.getByRole("region", { name: "Recent events" }).getByRole("listitem");
   await expect(events).toHaveCount(5);
@@ -140,19 +140,19 @@ test("an invalid field shows its message and the app keeps working", async ({ pa
   const message = page.locator("#f-timeout-error");
   await expect(message).toHaveText('Timeout per attempt: "-3" is not a number of seconds with at most three decimals; allowed: 0.001 to 600 seconds');
   await expect(timeout).toHaveAttribute("aria-invalid", "true");
-  await expect(figure(page, "Client outcome")).toHaveText("succeeded at 4.05 s");
+  await expect(await endFigure(page, "Client outcome")).toHaveText("succeeded at 4.05 s");
   await page.getByLabel("Maximum total attempts").fill("11");
   await expect(page.locator("#f-attempts-error")).toHaveText("Maximum total attempts: 11 is out of range; allowed: a whole number from 1 to 10");
   // Fixing the value clears the message and recomputes: with a 1 s timeout
   // the retry at 2.00 s joins the operation still in flight.
   await timeout.fill("1");
   await expect(message).toHaveCount(0);
-  await expect(figure(page, "Client outcome")).toHaveText("succeeded at 2.05 s");
+  await expect(await endFigure(page, "Client outcome")).toHaveText("succeeded at 2.05 s");
   // Other controls work alongside the field still in error: without
   // deduplication every retry executes and the client gives up at 6.00 s.
-  await page.getByLabel("Server deduplicates operation keys").uncheck();
-  await expect(figure(page, "Client outcome")).toHaveText("exhausted at 6.00 s");
-  await expect(figure(page, "Committed counter")).toHaveText("3");
+  await page.getByLabel("Server deduplicates operation keys (idempotency keys)").uncheck();
+  await expect(await endFigure(page, "Client outcome")).toHaveText("exhausted at 6.00 s");
+  await expect(await endFigure(page, "Committed counter")).toHaveText("3");
 });
 
 test("changing a setting keeps the playhead's model time, clamped to the new end", async ({ page }) => {
@@ -171,9 +171,9 @@ test("the advanced settings hold the backoff cap and both transit times", async 
   await expect(page.getByLabel("Backoff cap")).toBeHidden();
   await page.getByText("Advanced").click();
   await page.getByLabel("Response transit").fill("0");
-  await expect(figure(page, "Client outcome")).toHaveText("succeeded at 4.00 s");
+  await expect(await endFigure(page, "Client outcome")).toHaveText("succeeded at 4.00 s");
   await page.getByLabel("Request transit").fill("0.5");
-  await expect(figure(page, "Client outcome")).toHaveText("succeeded at 4.50 s");
+  await expect(await endFigure(page, "Client outcome")).toHaveText("succeeded at 4.50 s");
   await expect(page.getByLabel("Backoff cap")).toHaveValue("8");
 });
 

@@ -26,7 +26,7 @@ test("keyboard-only use reaches every control, with focus always visible", async
   }
   for (const name of [
     "Response fault",
-    "Server deduplicates operation keys",
+    "Server deduplicates operation keys (idempotency keys)",
     "Retry key",
     "Stored-result retention",
     "Timeout per attempt",
@@ -45,7 +45,7 @@ test("keyboard-only use reaches every control, with focus always visible", async
     "Speed",
     "Time",
     "Copy link",
-    "Import settings",
+    "Import settings or a lesson",
     "Lost acknowledgement, deduplication on",
   ]) {
     expect([...seen], `Tab never reached "${name}"`).toContain(name);

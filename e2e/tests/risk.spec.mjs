@@ -114,7 +114,7 @@ test("switching one pattern off flips the check it protects", async ({ page }) =
   await expect(verdictOf(page, "single_claim_winner")).toHaveText("fails");
   await expect(page).toHaveURL(/cas=off/);
   // The same switch's line says which check it protects.
-  await expect(page.locator(".switch", { has: box })).toContainText("Protects single_claim_winner.");
+  await expect(page.locator(".switch", { has: box })).toContainText("It protects the check \u201cOne claim wins\u201d.");
   // All on puts it back.
   await page.getByRole("button", { name: "All on" }).click();
   await expect(box).toBeChecked();

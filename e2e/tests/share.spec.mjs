@@ -1,13 +1,13 @@
 // Sharing, embedding, look and feel, and files.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { test, expect, open, openEmbedDetails, mirror, figure, modelTime, hostOrigin } from "./fixtures.mjs";
+import { test, expect, open, openEmbedDetails, mirror, figure, endFigure, modelTime, hostOrigin } from "./fixtures.mjs";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
 test("a copied link restores the same run and moment in a new page", async ({ page, context }) => {
   await open(page);
-  await page.getByLabel("Server deduplicates operation keys").uncheck();
+  await page.getByLabel("Server deduplicates operation keys (idempotency keys)").uncheck();
   await page.getByLabel("Retry key").selectOption({ label: "New key for every attempt" });
   await page.getByLabel("Server execution time").fill("1.5");
   for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Next event" }).click();
@@ -22,7 +22,7 @@ test("a copied link restores the same run and moment in a new page", async ({ pa
   await other.goto(link);
   await expect(mirror(other)).toHaveText(expected);
   await expect(other.getByLabel("Server execution time")).toHaveValue("1.5");
-  await expect(other.getByLabel("Server deduplicates operation keys")).not.toBeChecked();
+  await expect(other.getByLabel("Server deduplicates operation keys (idempotency keys)")).not.toBeChecked();
   await expect(figure(other, "Committed counter")).toHaveText(await figure(page, "Committed counter").textContent());
 });
 
@@ -33,18 +33,18 @@ test("a link to the opening run is not overridden by remembered settings", async
   const link = await page.locator("#share-text").inputValue();
   expect(link).toMatch(/\?at=2$/);
   // Now this browser remembers different settings.
-  await page.getByLabel("Server deduplicates operation keys").uncheck();
+  await page.getByLabel("Server deduplicates operation keys (idempotency keys)").uncheck();
   for (const address of [link, "/?embed=1"]) {
     const other = await context.newPage();
     await other.goto(address);
     await openEmbedDetails(other);
-    await expect(figure(other, "Committed counter")).toHaveText("1");
+    await expect(await endFigure(other, "Committed counter")).toHaveText("1");
     await other.close();
   }
   // A bare address is where remembered settings apply; the embed left them alone.
   const bare = await context.newPage();
   await bare.goto("/");
-  await expect(figure(bare, "Committed counter")).toHaveText("2");
+  await expect(await endFigure(bare, "Committed counter")).toHaveText("2");
 });
 
 test("the embed view works inside a cross-origin iframe under the strict CSP", async ({ page }) => {
@@ -57,10 +57,13 @@ test("the embed view works inside a cross-origin iframe under the strict CSP", a
   // No page chrome: no settings, no toolbar, no experiments.
   await expect(frame.getByLabel("Response fault")).toHaveCount(0);
   await expect(frame.getByRole("button", { name: "Copy link" })).toHaveCount(0);
-  // Deduplication off: the retry executes again, two increments.
-  await expect(
-    frame.getByRole("region", { name: "Result of this run" }).locator(".figure", { hasText: "Committed counter" }).locator("dd"),
-  ).toHaveText("2");
+  // Deduplication off: at 0 s nothing is counted yet; at the end the
+  // retry has executed again, two increments.
+  const counter = frame.getByRole("region", { name: "At the playhead" }).locator(".figure", { hasText: "Committed counter" }).locator("dd");
+  await expect(counter).toHaveText("0");
+  await frame.getByRole("slider", { name: "Time" }).press("End");
+  await expect(counter).toHaveText("2");
+  await frame.getByRole("button", { name: "Restart" }).click();
   await frame.getByRole("button", { name: "Next event" }).click();
   await expect(frameMirror).toContainText("Model time: 2.00 s");
   await frame.getByRole("combobox", { name: "Speed" }).selectOption("4x");
@@ -111,7 +114,7 @@ test("with reduced motion there are no transitions and playback still works", as
 test("export then import reproduces the same run", async ({ page }, testInfo) => {
   await open(page);
   await page.getByLabel("Response fault").selectOption({ label: "Lose all success responses" });
-  await page.getByLabel("Server deduplicates operation keys").uncheck();
+  await page.getByLabel("Server deduplicates operation keys (idempotency keys)").uncheck();
   await page.getByLabel("Maximum total attempts").fill("4");
   await page.getByLabel("Deterministic full-jitter example").check();
   await page.getByRole("slider", { name: "Time" }).fill("16000");
@@ -133,10 +136,10 @@ test("export then import reproduces the same run", async ({ page }, testInfo) =>
   expect(svgText).toContain("attempt 4 times out: exhausted");
 
   await page.getByRole("button", { name: "Reset to opening settings" }).click();
-  await expect(figure(page, "Client outcome")).toHaveText("succeeded at 4.05 s");
+  await expect(await endFigure(page, "Client outcome")).toHaveText("succeeded at 4.05 s");
   await page.getByLabel("Import settings").setInputFiles(path);
   await expect(page.locator(".notice")).toContainText("Imported settings from idempotency-lab-run.json.");
-  await expect(figure(page, "Client outcome")).toHaveText(expected.outcome);
+  await expect(await endFigure(page, "Client outcome")).toHaveText(expected.outcome);
   await page.getByRole("slider", { name: "Time" }).fill("16000");
   await expect(mirror(page)).toHaveText(expected.mirror);
   await expect(page.getByLabel("Maximum total attempts")).toHaveValue("4");
@@ -144,16 +147,16 @@ test("export then import reproduces the same run", async ({ page }, testInfo) =>
 
 test("the last settings are remembered and reset restores the opening settings", async ({ page }) => {
   await open(page);
-  await page.getByLabel("Server deduplicates operation keys").uncheck();
-  await expect(figure(page, "Committed counter")).toHaveText("2");
+  await page.getByLabel("Server deduplicates operation keys (idempotency keys)").uncheck();
+  await expect(await endFigure(page, "Committed counter")).toHaveText("2");
   await page.goto("/");
-  await expect(page.getByLabel("Server deduplicates operation keys")).not.toBeChecked();
-  await expect(figure(page, "Committed counter")).toHaveText("2");
+  await expect(page.getByLabel("Server deduplicates operation keys (idempotency keys)")).not.toBeChecked();
+  await expect(await endFigure(page, "Committed counter")).toHaveText("2");
   await page.getByRole("button", { name: "Reset to opening settings" }).click();
-  await expect(page.getByLabel("Server deduplicates operation keys")).toBeChecked();
-  await expect(figure(page, "Committed counter")).toHaveText("1");
+  await expect(page.getByLabel("Server deduplicates operation keys (idempotency keys)")).toBeChecked();
+  await expect(await endFigure(page, "Committed counter")).toHaveText("1");
   await page.goto("/");
-  await expect(figure(page, "Committed counter")).toHaveText("1");
+  await expect(await endFigure(page, "Committed counter")).toHaveText("1");
 });
 
 test("the compact embed shows the playback controls and the diagram in an 800 x 500 frame", async ({ page }) => {

@@ -52,8 +52,16 @@ fn lab_host() -> Option<JsValue> {
 }
 
 /// Asks the page that hosts every lab to show `lab` in place of the one on
-/// screen. False where there is no such host (a custom element's page).
+/// screen, where the reader left it. False where there is no such host (a
+/// custom element's page).
 pub fn switch_lab(lab: Lab) -> bool {
+    switch_lab_to(lab, None)
+}
+
+/// Asks the page that hosts every lab to show `lab` as `query` (with its
+/// `?`) says, the lab on screen too (it is mounted again); where the reader
+/// left it with no query. False where there is no such host.
+pub fn switch_lab_to(lab: Lab, query: Option<&str>) -> bool {
     let Some(host) = lab_host() else { return false };
     let Some(function) = js_sys::Reflect::get(&host, &JsValue::from_str("switchTo"))
         .ok()
@@ -61,7 +69,10 @@ pub fn switch_lab(lab: Lab) -> bool {
     else {
         return false;
     };
-    function.call1(&host, &JsValue::from_str(lab.id)).is_ok()
+    match query {
+        None => function.call1(&host, &JsValue::from_str(lab.id)).is_ok(),
+        Some(q) => function.call2(&host, &JsValue::from_str(lab.id), &JsValue::from_str(q)).is_ok(),
+    }
 }
 
 /// Sets the page's title.

@@ -1,7 +1,7 @@
 //! Keyboard shortcuts, the same on every lab's page that replays a run
-//! (Space plays or pauses, the arrows step between events, Home restarts,
-//! ? lists them, and Escape goes to the lab), and the dialog that lists
-//! them.
+//! (Space plays or pauses, the arrows step between events, PageDown and
+//! PageUp step through a lesson or between events, Home restarts, ? lists
+//! them, and Escape goes to the lab), and the dialog that lists them.
 
 use leptos::prelude::*;
 use leptos::{ev, html};
@@ -13,10 +13,12 @@ use super::dom::{self, KeyOwner};
 use super::element::Host;
 use super::playback::Replay;
 
-pub const SHORTCUTS: [(&str, &str); 6] = [
+pub const SHORTCUTS: [(&str, &str); 8] = [
     ("Space", "Play or pause"),
     ("Right arrow", "Next event"),
     ("Left arrow", "Previous event"),
+    ("Page Down", "Next step of the lesson, or next event"),
+    ("Page Up", "Previous step of the lesson, or previous event"),
     ("Home", "Restart"),
     ("Escape", "Leave presenter mode"),
     ("?", "Show these shortcuts"),
@@ -49,6 +51,14 @@ pub fn install<R: Replay>(lab: R, dialog: NodeRef<html::Dialog>) {
             }
             "ArrowLeft" => {
                 lab.previous_event();
+                true
+            }
+            "PageDown" => {
+                lab.page_step(true);
+                true
+            }
+            "PageUp" => {
+                lab.page_step(false);
                 true
             }
             "Home" => {

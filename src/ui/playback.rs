@@ -7,10 +7,11 @@
 use leptos::prelude::*;
 
 use crate::sim::Millis;
-use crate::view::playback::{INSPECTION_MS, Speed, advance, clock_readout, inspection_at, model_at, slider_text};
+use crate::view::playback::{Pace, Speed, advance, clock_readout, slider_text};
 
 use super::dom;
 use super::notices::Announcer;
+use super::present::Presenter;
 
 /// A lab's playhead, whether it plays and how fast, its frame loop, and
 /// the live region that says what a step landed on.
@@ -67,24 +68,43 @@ pub trait Replay: Copy + Send + Sync + 'static {
         None
     }
 
-    /// Stops playback on its way from `from` to `to` at a moment the reader
-    /// asked to stop at (a checkpoint); true if it did.
-    fn stop_between(&self, _from: Millis, _to: Millis) -> bool {
-        false
+    /// The lab's presenting (presenter mode, checkpoints, its lesson), if
+    /// it has them.
+    fn presenter(&self) -> Option<Presenter> {
+        None
     }
 
-    /// Playback is about to start.
-    fn before_play(&self) {}
+    /// Stops playback on its way from `from` to `to` at a moment the reader
+    /// asked to stop at (a checkpoint); true if it did.
+    fn stop_between(&self, from: Millis, to: Millis) -> bool {
+        self.presenter().is_some_and(|p| p.stop_between(*self, from, to))
+    }
 
-    /// Escape was pressed: true if the lab had a use for it.
+    /// Playback is about to start: a checkpoint's question goes.
+    fn before_play(&self) {
+        if let Some(p) = self.presenter() {
+            p.checkpoint.set(None);
+        }
+    }
+
+    /// Escape was pressed: true if the lab had a use for it (it leaves
+    /// presenter mode).
     fn escape(&self) -> bool {
-        false
+        self.presenter().is_some_and(|p| p.escape())
+    }
+
+    /// Every event time of the run, in order (what a replay paced by
+    /// events stops at).
+    fn moments(&self) -> Vec<Millis> {
+        std::iter::successors(self.next_event_time(Millis::ZERO), |&t| self.next_event_time(t)).collect()
     }
 
     /// Keeps the frame loop's position in step with the playhead.
     fn sync_inspection(&self) {
         let player = self.player();
-        player.inspection.set_value(inspection_at(player.playhead.get_untracked(), self.end()));
+        let moments = self.moments();
+        let pace = Pace { end: self.end(), moments: &moments, speed: player.speed.get_untracked() };
+        player.inspection.set_value(pace.inspection_at(player.playhead.get_untracked()));
     }
 
     /// Moves the playhead; `announce` says what happens there in the live
@@ -95,6 +115,9 @@ pub trait Replay: Copy + Send + Sync + 'static {
         self.sync_inspection();
         if announce {
             self.announce_at(t);
+            if let Some(p) = self.presenter() {
+                p.stepped_onto(self.player(), t);
+            }
         }
     }
 
@@ -113,6 +136,17 @@ pub trait Replay: Copy + Send + Sync + 'static {
             None if t > Millis::ZERO => self.seek(Millis::ZERO, true),
             None => self.player().say("Start of the run.".to_owned()),
         }
+    }
+
+    /// PageDown and PageUp, what a presentation clicker sends: the next or
+    /// previous step of the lesson on screen, or else the next or previous
+    /// event.
+    fn page_step(&self, forward: bool) {
+        let by = if forward { 1 } else { -1 };
+        if self.presenter().is_some_and(|p| p.step_lesson(self.player(), by)) {
+            return;
+        }
+        if forward { self.next_event() } else { self.previous_event() }
     }
 
     fn restart(&self) {
@@ -157,9 +191,12 @@ fn frame<R: Replay>(lab: R, generation: u32, last: f64) {
         return;
     }
     let now = dom::now_ms();
-    let inspection = advance(player.inspection.get_value(), now - last, player.speed.get_untracked());
+    let moments = lab.moments();
+    let pace = Pace { end: lab.end(), moments: &moments, speed: player.speed.get_untracked() };
+    let total = pace.total();
+    let inspection = advance(player.inspection.get_value(), now - last, pace.speed, total);
     player.inspection.set_value(inspection);
-    let t = model_at(inspection, lab.end());
+    let t = pace.model_at(inspection);
     let playhead = player.playhead;
     let from = playhead.get_untracked();
     if lab.stop_between(from, t) {
@@ -168,7 +205,7 @@ fn frame<R: Replay>(lab: R, generation: u32, last: f64) {
     if t != from {
         playhead.set(t);
     }
-    if inspection >= INSPECTION_MS {
+    if inspection >= total {
         player.playing.set(false);
         return;
     }
@@ -212,6 +249,9 @@ pub fn playback<R: Replay>(lab: R, extra: impl IntoView) -> impl IntoView {
                         on:change:target=move |ev| {
                             if let Some(speed) = Speed::from_label(&ev.target().value()) {
                                 player.speed.set(speed);
+                                // The same playhead sits elsewhere on a replay
+                                // paced differently.
+                                lab.sync_inspection();
                             }
                         }
                     >
@@ -263,7 +303,10 @@ pub fn playback<R: Replay>(lab: R, extra: impl IntoView) -> impl IntoView {
                 <output for="time">
                     {move || {
                         let t = playhead.get();
-                        clock_readout(t, end(), R::wall_clock(t).as_deref())
+                        let end = end();
+                        let moments = lab.moments();
+                        let pace = Pace { end, moments: &moments, speed: player.speed.get() };
+                        clock_readout(t, &pace, R::wall_clock(t).as_deref())
                     }}
                 </output>
             </p>

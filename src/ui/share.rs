@@ -93,15 +93,16 @@ fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
     });
 }
 
-/// Reads a settings file and hands its settings to the lab; anything
-/// refused on the way (too large, not text, not settings) is a notice and
-/// changes nothing.
+/// Reads a settings file and hands its settings to the lab, or a lesson
+/// file and opens its first step; anything refused on the way (too large,
+/// not text, neither settings nor a lesson) is a notice and changes
+/// nothing.
 fn import<L: Share>(lab: L, file: web_sys::File) {
     let notices = lab.notices();
     let name = crate::sim::params::shorten(&file.name());
     if file.size() > MAX_FILE_BYTES as f64 {
         notices.notify(format!(
-            "{name}: the file is {} bytes; allowed: a JSON settings file of at most {MAX_FILE_BYTES} bytes. Nothing changed.",
+            "{name}: the file is {} bytes; allowed: a JSON settings file or a lesson of at most {MAX_FILE_BYTES} bytes. Nothing changed.",
             // Whole bytes: formatting a float would pull in the float printer.
             file.size() as u64
         ));
@@ -112,6 +113,16 @@ fn import<L: Share>(lab: L, file: web_sys::File) {
             notices.notify(format!("{name}: the file could not be read as text. Nothing changed."));
             return;
         };
+        if crate::view::lesson::is_lesson_file(&name, &text) {
+            match crate::view::lesson::parse(&text) {
+                Ok(lesson) => {
+                    let at = crate::view::lesson::LessonAt { lesson, step: 0 };
+                    super::lesson::open_step(&at, &lab.link().page);
+                }
+                Err(e) => notices.notify(format!("{name}: {e}. Nothing changed.")),
+            }
+            return;
+        }
         match parse_import::<L::Settings>(&text) {
             Ok(file) => {
                 if lab.import(file) {
@@ -155,8 +166,13 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
             <button type="button" on:click=export_json>"Export run (JSON)"</button>
             <button type="button" on:click=export_svg>"Export diagram (SVG)"</button>
             <span class="file-button">
-                <input type="file" id="import-file" accept=".json,application/json" on:change=on_file/>
-                <label for="import-file">"Import settings"</label>
+                <input
+                    type="file"
+                    id="import-file"
+                    accept=".json,.lesson,.txt,application/json,text/plain"
+                    on:change=on_file
+                />
+                <label for="import-file">"Import settings or a lesson"</label>
             </span>
             <button type="button" aria-keyshortcuts="?" on:click=move |_| on_shortcuts.run(())>
                 "Keyboard shortcuts"

@@ -50,10 +50,14 @@ impl ChartData {
         } else {
             format!("{} ({})", last_value(&self.received), when(&self.received))
         };
+        let last = last_value(&self.counter);
+        let gap = match self.counter.get(1) {
+            Some((t, _)) => format!(" From {t} the ledger holds {} more than the one intent.", last - 1),
+            None => String::new(),
+        };
         format!(
-            "Chart over model time 0.00 s to {}: the committed counter {counter}; success responses the client received: {received}. Final counter {}.",
+            "Chart over model time 0.00 s to {}: the committed counter {counter}; success responses the client received: {received}. Final counter {last}.{gap}",
             self.end,
-            last_value(&self.counter)
         )
     }
 }
@@ -90,7 +94,29 @@ pub struct ChartGeometry {
     pub x_ticks: Vec<(f64, String)>,
     /// (y, label) of each value tick.
     pub y_ticks: Vec<(f64, String)>,
+    /// The gap between the one intent and the ledger: a band from the
+    /// second increment to the plot's right edge, from the line at 1 up to
+    /// the final counter, and its words.
+    pub gap: Option<Gap>,
     end: Millis,
+    /// Where the time axis ends: a little after the run, so that the state
+    /// it ends in shows as a stretch of its own rather than at the edge.
+    axis_end: Millis,
+}
+
+/// The band that shows more increments than intents.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gap {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+    pub text: String,
+}
+
+/// How much longer the time axis is than the run: an eighth.
+fn axis_end(end: Millis) -> Millis {
+    Millis(end.ms() + (end.ms() / 8).max(1))
 }
 
 impl ChartGeometry {
@@ -121,6 +147,18 @@ impl ChartGeometry {
                 ly = d1(bottom + 16.0)
             ));
         }
+        if let Some(Gap { x, y, w, h, text }) = &self.gap {
+            out.push_str(&format!(
+                "<rect class=\"chart-gap\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\
+                 <text class=\"chart-gap-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{text}</text>\n",
+                d1(*x),
+                d1(*y),
+                d1(*w),
+                d1(*h),
+                d1(x + w - 6.0),
+                d1(y + h / 2.0 + 4.0)
+            ));
+        }
         out.push_str(&format!(
             "<text class=\"chart-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">model time (s)</text>\n\
              <path class=\"chart-line counter\" d=\"{}\"/>\n<path class=\"chart-line received\" d=\"{}\"/>\n",
@@ -141,7 +179,7 @@ impl ChartGeometry {
     /// The x of model time `t` (clamped to the run).
     pub fn x_at(&self, t: Millis) -> f64 {
         let (left, _, right, _) = self.plot;
-        let span = self.end.ms().max(1) as f64;
+        let span = self.axis_end.ms().max(1) as f64;
         left + (right - left) * (t.min(self.end).ms() as f64 / span)
     }
 }
@@ -170,7 +208,7 @@ fn step_path(points: &[(Millis, u64)], g: &ChartGeometry, y_of: impl Fn(f64) -> 
         let x = d1(g.x_at(t));
         d.push_str(&format!("H{x}V{}", d1(y_of(v as f64) - lift)));
     }
-    d.push_str(&format!("H{}", d1(g.x_at(g.end))));
+    d.push_str(&format!("H{}", d1(g.plot.2)));
     d
 }
 
@@ -189,7 +227,9 @@ impl ChartData {
             received: String::new(),
             x_ticks: Vec::new(),
             y_ticks: (0..=y_max).map(|v| (y_of(v as f64), v.to_string())).collect(),
+            gap: None,
             end: self.end,
+            axis_end: axis_end(self.end),
         };
         let span = self.end.ms();
         let step = tick_step(span.max(1), ((plot.2 - plot.0) / PX_PER_X_LABEL).floor() as u64);
@@ -199,6 +239,11 @@ impl ChartData {
                 (g.x_at(t), crate::view::num::Fixed(t.ms() as f64 / 1000.0, 2).to_string())
             })
             .collect();
+        g.gap = self.counter.get(1).map(|&(t2, _)| {
+            let (x, top) = (g.x_at(t2), y_of(last_value(&self.counter) as f64));
+            let extra = last_value(&self.counter) - 1;
+            Gap { x, y: top, w: plot.2 - x, h: y_of(1.0) - top, text: format!("{extra} more than the one intent") }
+        });
         g.counter = step_path(&self.counter, &g, y_of, 0.0);
         g.received = step_path(&self.received, &g, y_of, 3.0);
         g
@@ -244,19 +289,22 @@ mod tests {
         let joined = data(&[(&FAULT, "none"), (&TIMEOUT, "1000"), (&EXEC, "2500")]);
         assert_eq!(joined.received.len(), 2, "the late success counts as received");
         assert!(d.describe().contains("rises to 1 at 2.00 s, 2 at 6.00 s"), "{}", d.describe());
+        assert!(d.describe().ends_with("Final counter 2. From 6.00 s the ledger holds 1 more than the one intent."));
     }
 
     #[test]
     fn the_geometry_puts_times_and_values_where_they_belong() {
         // Dedup off: the counter steps to 1 at 2.00 s and to 2 at 6.00 s;
-        // the run ends at 6.05 s. Plot area: x from 44 to 640 - 16 = 624,
+        // the run ends at 6.05 s and the axis an eighth later, at
+        // 6 050 + 756 = 6 806 ms. Plot area: x from 44 to 640 - 16 = 624,
         // y from 240 - 44 = 196 (value 0) up to 12 (value 3 = top + 1).
         let g = data(&[(&DEDUP, "off")]).geometry(640.0);
         assert_eq!(g.plot, (44.0, 12.0, 624.0, 196.0));
         assert_eq!(g.x_at(Millis(0)), 44.0);
-        assert_eq!(g.x_at(Millis(6050)), 624.0);
-        assert_eq!(g.x_at(Millis(9000)), 624.0, "clamped to the run");
-        let x2 = 44.0 + 580.0 * 2000.0 / 6050.0;
+        let x_end = 44.0 + 580.0 * 6050.0 / 6806.0;
+        assert!((g.x_at(Millis(6050)) - x_end).abs() < 1e-9);
+        assert_eq!(g.x_at(Millis(9000)), g.x_at(Millis(6050)), "clamped to the run");
+        let x2 = 44.0 + 580.0 * 2000.0 / 6806.0;
         assert!((g.x_at(Millis(2000)) - x2).abs() < 1e-9);
         // y: 196 - 184 * v / 3.
         assert_eq!(
@@ -265,8 +313,17 @@ mod tests {
         );
         assert_eq!(
             g.counter,
-            format!("M44.0 196.0H{}V134.7H{}V73.3H624.0", d1(x2), d1(44.0 + 580.0 * 6000.0 / 6050.0))
+            format!("M44.0 196.0H{}V134.7H{}V73.3H624.0", d1(x2), d1(44.0 + 580.0 * 6000.0 / 6806.0))
         );
+        // The gap: from the second increment (6.00 s) to the right edge,
+        // between 1 (y 134.7) and the final 2 (y 73.3).
+        let gap = g.gap.clone().unwrap();
+        let x6 = 44.0 + 580.0 * 6000.0 / 6806.0;
+        assert!((gap.x - x6).abs() < 1e-9 && (gap.x + gap.w - 624.0).abs() < 1e-9);
+        assert_eq!((d1(gap.y).to_string(), d1(gap.y + gap.h).to_string()), ("73.3".to_owned(), "134.7".to_owned()));
+        assert_eq!(gap.text, "1 more than the one intent");
+        assert!(gap.w > 60.0, "the band is wide enough to see: {}", gap.w);
+        assert_eq!(data(&[]).geometry(640.0).gap, None, "one increment, no gap");
         // 580 px give at most 6 labels: 6050 ms in steps of 2000 ms.
         assert_eq!(g.x_ticks.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>(), ["0.00", "2.00", "4.00", "6.00"]);
     }

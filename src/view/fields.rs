@@ -130,7 +130,7 @@ mod tests {
         assert_eq!(
             changes(&a, &b),
             [
-                "Server deduplicates operation keys: on → off",
+                "Server deduplicates operation keys (idempotency keys): on → off",
                 "Retry key: Reuse logical intent key → New key for every attempt"
             ]
         );

@@ -167,6 +167,8 @@ pub struct Page {
     pub present: bool,
     /// Prediction checkpoints, in the order they were pinned.
     pub pins: Vec<Pin>,
+    /// The lesson being taught, at its step on screen.
+    pub lesson: Option<super::lesson::LessonAt>,
 }
 
 impl Page {
@@ -182,6 +184,7 @@ impl Page {
             fork: settings.get(&FORK).0,
             present: settings.get(&PRESENT),
             pins: Vec::new(),
+            lesson: None,
         }
     }
 

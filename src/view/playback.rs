@@ -7,6 +7,12 @@ use crate::sim::Millis;
 /// One replay at 1x, in inspection milliseconds.
 pub const INSPECTION_MS: f64 = 60_000.0;
 
+/// One event's share of a replay paced by events, in inspection
+/// milliseconds: the playhead goes from one event to the next in this long.
+pub const EVENT_MS: f64 = 1_500.0;
+
+/// How fast a replay goes: a multiple of the 60 s replay, or one event
+/// every 1.5 s whatever the time between them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Speed {
     Quarter,
@@ -15,16 +21,17 @@ pub enum Speed {
     One,
     Two,
     Four,
+    ByEvent,
 }
 
 impl Speed {
-    pub const ALL: [Speed; 5] = [Speed::Quarter, Speed::Half, Speed::One, Speed::Two, Speed::Four];
+    pub const ALL: [Speed; 6] = [Speed::Quarter, Speed::Half, Speed::One, Speed::Two, Speed::Four, Speed::ByEvent];
 
     pub fn factor(self) -> f64 {
         match self {
             Speed::Quarter => 0.25,
             Speed::Half => 0.5,
-            Speed::One => 1.0,
+            Speed::One | Speed::ByEvent => 1.0,
             Speed::Two => 2.0,
             Speed::Four => 4.0,
         }
@@ -37,11 +44,74 @@ impl Speed {
             Speed::One => "1x",
             Speed::Two => "2x",
             Speed::Four => "4x",
+            Speed::ByEvent => "By event",
         }
     }
 
     pub fn from_label(label: &str) -> Option<Speed> {
         Speed::ALL.into_iter().find(|s| s.label() == label)
+    }
+}
+
+/// A replay's pace: where it ends, the moments of its events (sorted, from
+/// 0), and its speed.
+#[derive(Clone, Copy, Debug)]
+pub struct Pace<'a> {
+    pub end: Millis,
+    pub moments: &'a [Millis],
+    pub speed: Speed,
+}
+
+impl Pace<'_> {
+    /// The moments a replay paced by events goes through: 0, every event,
+    /// the end.
+    fn stops(&self) -> Vec<Millis> {
+        let mut stops: Vec<Millis> = std::iter::once(Millis::ZERO)
+            .chain(self.moments.iter().copied().filter(|&t| t <= self.end))
+            .chain(std::iter::once(self.end))
+            .collect();
+        stops.dedup();
+        stops
+    }
+
+    /// The whole replay in inspection milliseconds.
+    pub fn total(&self) -> f64 {
+        match self.speed {
+            Speed::ByEvent => EVENT_MS * (self.stops().len().saturating_sub(1)).max(1) as f64,
+            _ => INSPECTION_MS,
+        }
+    }
+
+    /// Where inspection time `inspection_ms` puts the playhead (rounded
+    /// down to a whole model millisecond, never past the end).
+    pub fn model_at(&self, inspection_ms: f64) -> Millis {
+        if self.speed != Speed::ByEvent {
+            return model_at(inspection_ms, self.end);
+        }
+        if !inspection_ms.is_finite() || inspection_ms <= 0.0 {
+            return Millis::ZERO;
+        }
+        let stops = self.stops();
+        let k = (inspection_ms / EVENT_MS).floor() as usize;
+        let (Some(&from), Some(&to)) = (stops.get(k), stops.get(k + 1)) else { return self.end };
+        let frac = inspection_ms / EVENT_MS - k as f64;
+        Millis(from.ms() + ((to.ms() - from.ms()) as f64 * frac).floor() as u64).min(self.end)
+    }
+
+    /// The inspection time at which the playhead reaches model time `t`.
+    pub fn inspection_at(&self, t: Millis) -> f64 {
+        if self.speed != Speed::ByEvent {
+            return inspection_at(t, self.end);
+        }
+        let stops = self.stops();
+        let k = stops.partition_point(|&s| s <= t).saturating_sub(1);
+        match stops.get(k + 1) {
+            None => self.total(),
+            Some(&to) => {
+                let from = stops[k];
+                EVENT_MS * (k as f64 + (t.ms() - from.ms()) as f64 / (to.ms() - from.ms()).max(1) as f64)
+            }
+        }
     }
 }
 
@@ -63,28 +133,31 @@ pub fn inspection_at(t: Millis, end: Millis) -> f64 {
     INSPECTION_MS * (t.min(end).ms() as f64) / (end.ms() as f64)
 }
 
-/// Advances a playing playhead by `wall_ms` of real time at `speed`. The
-/// inspection position is carried as a float so slow speeds still move.
-pub fn advance(inspection_ms: f64, wall_ms: f64, speed: Speed) -> f64 {
+/// Advances a playing playhead by `wall_ms` of real time at `speed`, up to
+/// `total` (the whole replay). The inspection position is carried as a
+/// float so slow speeds still move.
+pub fn advance(inspection_ms: f64, wall_ms: f64, speed: Speed, total: f64) -> f64 {
     let step = if wall_ms.is_finite() && wall_ms > 0.0 { wall_ms.min(1_000.0) } else { 0.0 };
-    (inspection_ms + step * speed.factor()).min(INSPECTION_MS)
+    (inspection_ms + step * speed.factor()).min(total)
 }
 
-/// "Inspection 14.8 s of 60.0 s · Model 1.00 s of 4.05 s"
-pub fn readout(t: Millis, end: Millis) -> String {
+/// "Model 1.00 s of 4.05 s · replay 14.8 s of 60.0 s": model time first,
+/// the replay's own clock after it.
+pub fn readout(t: Millis, pace: &Pace) -> String {
     format!(
-        "Inspection {} s of {} s · Model {t} of {end}",
-        crate::view::num::d1(inspection_at(t, end) / 1000.0),
-        crate::view::num::d1(INSPECTION_MS / 1000.0)
+        "Model {t} of {} · replay {} s of {} s",
+        pace.end,
+        crate::view::num::d1(pace.inspection_at(t) / 1000.0),
+        crate::view::num::d1(pace.total() / 1000.0)
     )
 }
 
 /// The readout under the Time slider: [`readout`], after the wall clock
 /// for a lab that has one (`wall`, its time at the playhead).
-pub fn clock_readout(t: Millis, end: Millis, wall: Option<&str>) -> String {
+pub fn clock_readout(t: Millis, pace: &Pace, wall: Option<&str>) -> String {
     match wall {
-        None => readout(t, end),
-        Some(wall) => format!("Wall clock {wall} · {}", readout(t, end)),
+        None => readout(t, pace),
+        Some(wall) => format!("Wall clock {wall} · {}", readout(t, pace)),
     }
 }
 
@@ -138,15 +211,38 @@ mod tests {
         assert_eq!(model_at(30_000.0, end), Millis(2025));
         assert_eq!(model_at(60_000.0, end), end);
         assert_eq!(model_at(1e12, end), end);
-        assert_eq!(readout(Millis(1000), end), "Inspection 14.8 s of 60.0 s · Model 1.00 s of 4.05 s");
+        let pace = Pace { end, moments: &[], speed: Speed::One };
+        // 60 000 × 1 000 / 4 050 = 14 814.8 inspection ms.
+        assert_eq!(readout(Millis(1000), &pace), "Model 1.00 s of 4.05 s · replay 14.8 s of 60.0 s");
+        assert_eq!(pace.model_at(30_000.0), Millis(2025));
+    }
+
+    #[test]
+    fn a_replay_paced_by_events_gives_each_gap_one_and_a_half_seconds() {
+        // Stops 0, 1.00, 2.00, 4.05 s: three gaps of 1 500 ms each.
+        let moments = [Millis(1000), Millis(2000), Millis(4050)];
+        let pace = Pace { end: Millis(4050), moments: &moments, speed: Speed::ByEvent };
+        assert_eq!(pace.total(), 4_500.0);
+        assert_eq!(pace.model_at(750.0), Millis(500));
+        assert_eq!(pace.model_at(2_250.0), Millis(1500));
+        // 2 000 + 2 050 × (2/3) = 3 366.7, rounded down.
+        assert_eq!(pace.model_at(4_000.0), Millis(3366));
+        assert_eq!(pace.model_at(9_000.0), Millis(4050));
+        assert_eq!(pace.inspection_at(Millis(1500)), 2_250.0);
+        assert_eq!(pace.inspection_at(Millis(4050)), 4_500.0);
+        assert_eq!(readout(Millis(2000), &pace), "Model 2.00 s of 4.05 s · replay 3.0 s of 4.5 s");
+        // A run with no events still takes one step.
+        let empty = Pace { end: Millis(0), moments: &[], speed: Speed::ByEvent };
+        assert_eq!(empty.total(), 1_500.0);
     }
 
     #[test]
     fn speed_scales_the_pace() {
-        assert_eq!(advance(0.0, 100.0, Speed::Four), 400.0);
-        assert_eq!(advance(0.0, 100.0, Speed::Quarter), 25.0);
-        assert_eq!(advance(59_990.0, 100.0, Speed::One), INSPECTION_MS);
-        assert_eq!(advance(10.0, f64::NAN, Speed::One), 10.0);
+        assert_eq!(advance(0.0, 100.0, Speed::Four, INSPECTION_MS), 400.0);
+        assert_eq!(advance(0.0, 100.0, Speed::Quarter, INSPECTION_MS), 25.0);
+        assert_eq!(advance(59_990.0, 100.0, Speed::One, INSPECTION_MS), INSPECTION_MS);
+        assert_eq!(advance(10.0, f64::NAN, Speed::One, INSPECTION_MS), 10.0);
+        assert_eq!(advance(4_400.0, 200.0, Speed::ByEvent, 4_500.0), 4_500.0);
     }
 
     #[test]
@@ -157,10 +253,11 @@ mod tests {
             slider_text(Millis(1000), end, Some("10:31:01.000")),
             "10:31:01.000 on the wall clock, model 1.00 s of 4.05 s"
         );
-        assert_eq!(clock_readout(Millis(1000), end, None), readout(Millis(1000), end));
+        let pace = Pace { end, moments: &[], speed: Speed::One };
+        assert_eq!(clock_readout(Millis(1000), &pace, None), readout(Millis(1000), &pace));
         assert_eq!(
-            clock_readout(Millis(1000), end, Some("10:31:01.000")),
-            "Wall clock 10:31:01.000 · Inspection 14.8 s of 60.0 s · Model 1.00 s of 4.05 s"
+            clock_readout(Millis(1000), &pace, Some("10:31:01.000")),
+            "Wall clock 10:31:01.000 · Model 1.00 s of 4.05 s · replay 14.8 s of 60.0 s"
         );
     }
 

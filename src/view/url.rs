@@ -13,10 +13,12 @@ use crate::sim::{Millis, ParamDef, Schema};
 
 use super::fields;
 use super::labs::{self, LAB, Lab};
+use super::lesson::{self, LessonAt};
 use super::page::{PIN, Page, PageSettings, read_page};
 
-/// Links longer than this are cut before decoding; no real link comes near.
-pub const MAX_QUERY_BYTES: usize = 8 * 1024;
+/// Links longer than this are cut before decoding; no real link comes near
+/// (the longest, one with a whole lesson in it, stays under it).
+pub const MAX_QUERY_BYTES: usize = 16 * 1024;
 /// At most this many notices are reported for one link.
 pub const MAX_NOTICES: usize = 8;
 
@@ -118,6 +120,7 @@ pub fn parse_query(query: &str, page_lab: Lab) -> ParsedLink {
     }
     let mut raw = Raw::<PageSettings>::human();
     let (mut pins, mut params, mut b_params) = (Vec::new(), Vec::new(), Vec::new());
+    let mut lesson = Vec::new();
     let mut is_link = false;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -129,6 +132,9 @@ pub fn parse_query(query: &str, page_lab: Lab) -> ParsedLink {
         } else if name == PIN {
             pins.push(value);
             is_link = true;
+        } else if name == LESSON || name == STEP {
+            lesson.push((name, value));
+            is_link = true;
         } else if let Some(b) = name.strip_prefix("b.") {
             b_params.push((b.to_owned(), value));
         } else {
@@ -136,7 +142,8 @@ pub fn parse_query(query: &str, page_lab: Lab) -> ParsedLink {
         }
     }
     let named = raw.get(&LAB).map(str::to_owned);
-    let (settings, page, refused) = read_page(&raw, &pins);
+    let (settings, mut page, refused) = read_page(&raw, &pins);
+    page.lesson = read_lesson(&lesson, &mut notices);
     notices.extend(
         refused.into_iter().map(|n| if n.starts_with("lab:") { format!("{n}. This page's lab is shown.") } else { n }),
     );
@@ -146,7 +153,44 @@ pub fn parse_query(query: &str, page_lab: Lab) -> ParsedLink {
         None => page_lab,
     };
     notices.truncate(MAX_NOTICES);
-    ParsedLink { state: LinkState { lab, params, b_params, page }, notices, is_link }
+    let mut state = LinkState { lab, params, b_params, page };
+    // A lesson's link written by hand may name only the lesson (and its
+    // step): the step's own link says the rest.
+    if let Some(at) = &state.page.lesson
+        && state.params.is_empty()
+        && state.b_params.is_empty()
+        && state.page.at.is_none()
+        && named.is_none()
+    {
+        state = lesson::step_link(at, &state.page);
+    }
+    ParsedLink { state, notices, is_link }
+}
+
+/// The link names of a lesson's text and of the step on screen.
+pub const LESSON: &str = "lesson";
+pub const STEP: &str = "step";
+
+/// The lesson a link's `lesson` and `step` values give (the last of each),
+/// with a notice for a lesson that does not read or a step it lacks.
+fn read_lesson(pairs: &[(String, String)], notices: &mut Vec<String>) -> Option<LessonAt> {
+    let last = |name: &str| pairs.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+    let lesson = match lesson::parse(last(LESSON)?) {
+        Ok(lesson) => lesson,
+        Err(message) => {
+            notices.push(format!("{message}. The lesson was not opened."));
+            return None;
+        }
+    };
+    let step = match last(STEP).map(|v| lesson::parse_step(v, lesson.steps.len())) {
+        None => 0,
+        Some(Ok(step)) => step,
+        Some(Err(message)) => {
+            notices.push(message);
+            0
+        }
+    };
+    Some(LessonAt { lesson, step })
 }
 
 /// What a lab reads from a link: run A's settings, run B's changes if the
@@ -280,6 +324,10 @@ pub fn to_query(state: &LinkState) -> String {
         parts.push(encode(name, value));
     }
     parts.extend(pins);
+    if let Some(at) = &state.page.lesson {
+        parts.push(encode(LESSON, &at.lesson.to_text()));
+        parts.push(format!("{STEP}={}", at.step + 1));
+    }
     parts.join("&")
 }
 
@@ -513,5 +561,39 @@ mod tests {
         let read = ack(&query);
         assert!(!read.settings.dedup());
         assert_eq!(read.notices.len(), 1);
+    }
+
+    #[test]
+    fn a_lesson_travels_in_the_link_with_its_step() {
+        let text = crate::view::lesson::LESSONS[0];
+        let lesson = crate::view::lesson::parse(text).unwrap();
+        let mut state = LinkState::default();
+        state.page.lesson = Some(LessonAt { lesson: lesson.clone(), step: 2 });
+        let query = to_query(&state);
+        assert!(query.len() < MAX_QUERY_BYTES / 2, "the shipped lesson fits a link: {} bytes", query.len());
+        assert!(query.starts_with("lesson=Lesson%3A") && query.ends_with("&step=3"), "{query}");
+        let back = parse_query(&query, ACK);
+        assert!(back.notices.is_empty(), "{:?}", back.notices);
+        assert_eq!(back.state.page.lesson, Some(LessonAt { lesson, step: 2 }));
+        // A step the lesson lacks shows the first; a lesson that does not
+        // read is left out; both say so.
+        let far = parse_query(&query.replace("step=3", "step=9"), ACK);
+        assert_eq!(far.state.page.lesson.as_ref().map(|l| l.step), Some(0));
+        assert!(
+            far.notices[0].starts_with("step: \"9\" is not a step of this lesson; allowed: a whole number from 1 to 5")
+        );
+        // A link with nothing but the lesson opens the step's run.
+        let bare = parse_query(&format!("step=4&{}", query.split('&').next().unwrap()), ACK);
+        assert_eq!(bare.state.lab, labs::by_id("ack").unwrap());
+        assert_eq!(bare.state.params, [("key".to_owned(), "per-attempt".to_owned())]);
+        assert_eq!(bare.state.page.at, Some(Millis(6_050)));
+        let risk = parse_query(&format!("step=5&{}", query.split('&').next().unwrap()), ACK);
+        assert_eq!(risk.state.lab, RISK, "the step's lab, for the page to switch to");
+        let bad = parse_query("lesson=Step%3A%20a%0ALab%3A%20moon", ACK);
+        assert_eq!(bad.state.page.lesson, None);
+        assert_eq!(
+            bad.notices,
+            ["lesson line 2: Lab: \"moon\" is not a lab; allowed: ack, risk, storms. The lesson was not opened."]
+        );
     }
 }

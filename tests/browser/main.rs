@@ -66,15 +66,24 @@ async fn results_strip_and_mirror_show_the_opening_run() {
     let lab = lab_with(Settings::default());
     let _mounted = mount_to(root.clone(), move || view! { <ResultsStrip ack=lab/> <Mirror ack=lab/> });
     tick().await;
+    // At 0 s attempt 1 is on its way and nothing is counted: the strip
+    // reads at the playhead, like the mirror.
+    assert_eq!(text(&root, ".figure .counter"), "0");
+    assert_eq!(text(&root, ".figure .outcome"), "not yet: waiting for attempt 1");
+    assert_eq!(text(&root, ".figure .attempts"), "1 of 3");
+    assert_eq!(
+        text(&root, ".end-line"),
+        "At the end of the run (4.05 s): 1 increment; the client succeeded at 4.05 s."
+    );
+    let mirror = text(&root, ".mirror-text");
+    assert!(mirror.starts_with("Model time: 0.00 s (the run ends at 4.05 s)"), "{mirror}");
+    lab.seek(Millis(4050), false);
+    tick().await;
     assert_eq!(text(&root, ".figure .counter"), "1");
     assert_eq!(text(&root, ".figure .outcome"), "succeeded at 4.05 s");
     assert_eq!(text(&root, ".figure .hits"), "1");
     assert_eq!(text(&root, ".figure .attempts"), "2 of 3");
     assert!(root.query_selector(".verdict.disagree").unwrap().is_none());
-    let mirror = text(&root, ".mirror-text");
-    assert!(mirror.starts_with("Model time: 0.00 s (the run ends at 4.05 s)"), "{mirror}");
-    lab.seek(Millis(4050), false);
-    tick().await;
     assert!(text(&root, ".mirror-text").contains("Client outcome: succeeded at 4.05 s"));
 }
 
@@ -89,6 +98,9 @@ async fn clearing_deduplication_doubles_the_counter_and_says_so() {
     checkbox.set_checked(false);
     dispatch(&checkbox, "change");
     tick().await;
+    // The second increment commits at 6.00 s.
+    lab.seek(Millis(6_050), false);
+    tick().await;
     assert_eq!(text(&root, ".figure .counter"), "2");
     let verdict = text(&root, ".verdict.disagree");
     assert!(verdict.contains("disagree") && verdict.contains("2 increments"), "{verdict}");
@@ -99,6 +111,7 @@ async fn an_invalid_field_shows_its_message_and_keeps_the_last_run() {
     let root = container();
     let lab = lab_with(Settings::default());
     let _mounted = mount_to(root.clone(), move || view! { <Controls ack=lab/> <ResultsStrip ack=lab/> });
+    lab.seek(Millis(4_050), false);
     tick().await;
     let timeout: HtmlInputElement = root.query_selector("#f-timeout").unwrap().unwrap().unchecked_into();
     timeout.set_value("soon");
@@ -154,7 +167,8 @@ async fn playback_buttons_step_between_events() {
     next.click();
     tick().await;
     assert!(text(&root, ".mirror-text").starts_with("Model time: 2.00 s"));
-    assert_eq!(text(&root, "output"), "Inspection 29.6 s of 60.0 s · Model 2.00 s of 4.05 s");
+    // 60 000 × 2 000 / 4 050 = 29 629.6 inspection ms.
+    assert_eq!(text(&root, "output"), "Model 2.00 s of 4.05 s · replay 29.6 s of 60.0 s");
     next.click();
     tick().await;
     assert!(text(&root, ".mirror-text").starts_with("Model time: 2.05 s"));

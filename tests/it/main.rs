@@ -7,6 +7,7 @@ mod cli;
 mod fourth_lab;
 mod hostile;
 mod labs;
+mod lessons;
 mod properties;
 mod reference;
 mod risk;

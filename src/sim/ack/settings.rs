@@ -32,7 +32,7 @@ pub static DEDUP: Param<bool> = Param::new(ParamDef {
     name: "dedup",
     flag: "--dedup",
     link: "dedup",
-    label: "Server deduplicates operation keys",
+    label: "Server deduplicates operation keys (idempotency keys)",
     kind: Kind::Switch { off: "off", on: "on" },
     default: 1,
     group: Group::Basics,

@@ -80,6 +80,17 @@ pub fn Chart(ack: Ack) -> impl IntoView {
                     <span class="swatch playhead"></span>
                     "Playhead"
                 </li>
+                {move || {
+                    geometry.with(|g| g.gap.is_some())
+                        .then(|| {
+                            view! {
+                                <li>
+                                    <span class="swatch gap"></span>
+                                    "Increments beyond the one intent"
+                                </li>
+                            }
+                        })
+                }}
             </ul>
             <div class="chart-frame" node_ref=frame>
                 {drawing}

@@ -87,6 +87,18 @@ pub fn Experiments(ack: Ack) -> impl IntoView {
     panel(view! {
             {move || ack.experiment.get().map(|state| card(ack, host, state))}
             <ul class="experiment-list">
+                <li>
+                    <button
+                        type="button"
+                        aria-pressed=move || ack.three_ways.get().to_string()
+                        on:click=move |_| {
+                            ack.three_ways.set(true);
+                            request_animation_frame(move || host.focus_by_id("three-ways-h"));
+                        }
+                    >
+                        "Break it three ways: where did idempotency break?"
+                    </button>
+                </li>
                 {EXPERIMENTS
                     .iter()
                     .enumerate()

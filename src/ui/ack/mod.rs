@@ -12,6 +12,7 @@ mod matrix;
 mod panels;
 mod present;
 mod state;
+mod three_ways;
 mod timeline;
 mod toolbar;
 
@@ -19,7 +20,7 @@ pub use chart::Chart;
 pub use controls::Controls;
 pub use experiments::Experiments;
 pub use matrix::CrashMatrix;
-pub use panels::{Mirror, RecentEvents, ResultsStrip};
+pub use panels::{Mirror, RecentEvents, ResultsStrip, WhereItBroke};
 pub use state::Ack;
 pub use timeline::Timeline;
 
@@ -27,6 +28,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 pub use crate::view::ack::AckLab;
+use crate::view::glossary::ACK_TERMS;
 use crate::view::labs::ACK;
 use crate::view::url::{parse_query, read_lab, to_query};
 
@@ -34,18 +36,22 @@ use super::chrome::{CurrentLab, embed_footer, masthead};
 use super::compare::{Side, comparison, differences_while_open, fork_here};
 use super::dom;
 use super::element::Host;
+use super::glossary;
 use super::keyboard::{self, ShortcutsDialog};
+use super::lesson;
 use super::mount::{Boot, on_leave};
 use super::notices::{LiveRegion, NoticeList};
 use super::playback::playback;
+use super::present::{checkpoint_prompt, checkpoints, present_bar};
 use super::share::share_url_at;
-use present::{Caption, CheckpointPrompt, Checkpoints};
+use present::Caption;
 use toolbar::lab_toolbar;
 
 /// The lost-acknowledgement lab, configured from its link.
 #[component]
 pub fn AckApp() -> impl IntoView {
     let link = parse_query(&Boot::current().query, ACK);
+    lesson::follow(&link, ACK);
     let ack = Ack::new(read_lab(&link), link.state.page.clone());
     keep_address(ack);
     provide_context(CurrentLab(ACK, ack.look.theme));
@@ -70,8 +76,7 @@ fn keep_address(ack: Ack) {
         ack.compare.open.track();
         ack.compare.changes.track();
         ack.compare.fork.track();
-        ack.present.track();
-        ack.pins.track();
+        ack.presenter.track();
         ack.look.theme.track();
         if !ack.player.playing.get() {
             write();
@@ -92,7 +97,11 @@ pub fn Workbench(ack: Ack) -> impl IntoView {
         return embedded(ack, host, dialog).into_any();
     }
     let page = move || {
-        if ack.present.get() { view! { <Presenting ack/> }.into_any() } else { working(ack, open_shortcuts).into_any() }
+        if ack.presenter.present.get() {
+            view! { <Presenting ack/> }.into_any()
+        } else {
+            working(ack, open_shortcuts).into_any()
+        }
     };
     view! {
         {page}
@@ -100,6 +109,12 @@ pub fn Workbench(ack: Ack) -> impl IntoView {
         <ShortcutsDialog dialog/>
     }
     .into_any()
+}
+
+/// The lesson's bar, when a lesson is being taught.
+fn lesson_here(ack: Ack) -> impl IntoView {
+    let say = Callback::new(move |text: String| ack.player.say(text));
+    ack.presenter.lesson.get_value().map(|at| lesson::lesson_bar(at, move || ack.link_state().page, say))
 }
 
 /// Run B's diagram, while comparing.
@@ -113,12 +128,13 @@ fn run_b(ack: Ack) -> impl IntoView {
 fn embedded(ack: Ack, host: Host, dialog: NodeRef<html::Dialog>) -> impl IntoView {
     let stage = view! {
         {playback(ack, fork_here(ack.embed, move || ack.fork_here()))}
-        <CheckpointPrompt ack/>
+        {checkpoint_prompt(ack, ack.presenter)}
+        <ResultsStrip ack/>
         <Timeline ack/>
         {run_b(ack)}
         <details class="embed-more">
-            <summary>"Results, recent events and the state as text"</summary>
-            <ResultsStrip ack/>
+            <summary>"Where it broke, recent events and the state as text"</summary>
+            <WhereItBroke ack/>
             {differences_while_open(ack.run, ack.compare)}
             <div class="text-panels">
                 <RecentEvents ack/>
@@ -145,11 +161,14 @@ fn embedded(ack: Ack, host: Host, dialog: NodeRef<html::Dialog>) -> impl IntoVie
 /// The full page: settings, the stage, the experiments.
 fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
     let stage = view! {
+        {lesson_here(ack)}
+        {move || ack.three_ways.get().then(|| view! { <three_ways::ThreeWays ack/> })}
         <ResultsStrip ack/>
+        <WhereItBroke ack/>
         <Timeline ack/>
         {run_b(ack)}
         {playback(ack, fork_here(ack.embed, move || ack.fork_here()))}
-        <CheckpointPrompt ack/>
+        {checkpoint_prompt(ack, ack.presenter)}
         {comparison(ack.run, ack.compare)}
         <div class="text-panels">
             <RecentEvents ack/>
@@ -178,7 +197,9 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
                 </main>
                 <div class="area-experiments">
                     <Experiments ack/>
-                    <Checkpoints ack/>
+                    {checkpoints(ack, ack.presenter, move || ack.suggested_question())}
+                    {lesson::lessons_panel(move || ack.link_state().page)}
+                    {glossary::words(ACK_TERMS)}
                 </div>
             </div>
         </div>
@@ -191,21 +212,18 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
 fn Presenting(ack: Ack) -> impl IntoView {
     view! {
         <div class="app present">
-            <header class="present-bar">
-                <p class="present-title">"Idempotency Lab"</p>
-                <button type="button" aria-keyshortcuts="Escape" on:click=move |_| ack.present.set(false)>
-                    "Exit presentation"
-                </button>
-            </header>
+            {present_bar(ack.presenter)}
             <NoticeList notices=ack.notices/>
             <main class="stage">
+                {lesson_here(ack)}
                 <Caption ack/>
-                <CheckpointPrompt ack/>
+                {checkpoint_prompt(ack, ack.presenter)}
                 <Timeline ack/>
                 {run_b(ack)}
                 {playback(ack, fork_here(ack.embed, move || ack.fork_here()))}
                 {differences_while_open(ack.run, ack.compare)}
                 <ResultsStrip ack/>
+                <WhereItBroke ack/>
                 <div class="text-panels">
                     <RecentEvents ack/>
                     <Mirror ack/>

@@ -5,12 +5,12 @@
 
 use leptos::prelude::*;
 
-use crate::sim::ack::{Outcome, Record, Status};
+use crate::sim::ack::Record;
 use crate::view::ack::compare::compare_mirror;
-use crate::view::ack::sentences::outcome_reason;
-use crate::view::ack::{increments, sentence, text_mirror};
+use crate::view::ack::{broke, results, sentence, text_mirror};
 use crate::view::markup::{EventLine, event_items};
 
+use super::super::glossary;
 use super::super::text_panels::{recent_events, state_as_text};
 use super::state::Ack;
 
@@ -40,12 +40,20 @@ pub fn Mirror(ack: Ack) -> impl IntoView {
     }))
 }
 
+/// The figures at the playhead: what has happened by then, nothing of what
+/// is still to come. The end of the run is a second line, left out where
+/// it would give the answer away (presenter mode, a prediction, a
+/// checkpoint).
 #[component]
 pub fn ResultsStrip(ack: Ack) -> impl IntoView {
-    let summary = move || ack.run.with(|r| *r.summary());
-    let max_attempts = move || ack.run.with(|r| r.settings().max_attempts());
+    let figures = Memo::new(move |_| {
+        let t = ack.player.playhead.get();
+        ack.run.with(|r| (results::at(r, t), results::verdict_at(r, t)))
+    });
     let hidden = move || ack.answer_hidden();
-    let shown = move |text: String| if hidden() { "?".to_owned() } else { text };
+    let shown = move |pick: fn(&results::Figures) -> String| {
+        move || if hidden() { "?".to_owned() } else { figures.with(|(f, _)| pick(f)) }
+    };
     let verdict = move || {
         if hidden() {
             return Some(
@@ -53,73 +61,79 @@ pub fn ResultsStrip(ack: Ack) -> impl IntoView {
                     .into_any(),
             );
         }
-        let s = summary();
-        let increments = increments(s.committed);
-        match s.outcome {
-            Outcome::Succeeded if s.disagrees() => Some(
-                view! {
-                    <p class="verdict disagree">
-                        <strong>"The client status and the ledger disagree: "</strong>
-                        {format!("the client reports one success, but the ledger holds {increments}.")}
-                    </p>
-                }
-                .into_any(),
-            ),
-            Outcome::Exhausted(_) => Some(
-                view! {
-                    <p class="verdict unknown">
-                        {format!(
-                            "The client gave up{} without knowing the result; the ledger holds {increments}. The intent is kept for reconciliation.",
-                            outcome_reason(s.outcome),
-                        )}
-                    </p>
-                }
-                .into_any(),
-            ),
-            Outcome::Rejected(Status::Unprocessable) => Some(
-                view! {
-                    <p class="verdict unknown">
-                        {format!(
-                            "The server refused the retry with 422: its payload differs from the one the key was first used with. The ledger holds {increments}.",
-                        )}
-                    </p>
-                }
-                .into_any(),
-            ),
-            Outcome::Succeeded if s.mismatched_hits > 0 => Some(
-                view! {
-                    <p class="verdict disagree">
-                        <strong>"A mismatched hit: "</strong>
-                        "the client believes its payload B was applied, but the ledger holds payload A."
-                    </p>
-                }
-                .into_any(),
-            ),
-            _ => None,
-        }
+        let results::Verdict { class, lead, text } = figures.with(|(_, v)| v.clone())?;
+        Some(
+            view! {
+                <p class=format!("verdict {class}")>
+                    {(!lead.is_empty()).then(|| view! { <strong>{lead}</strong> })}
+                    {text}
+                </p>
+            }
+            .into_any(),
+        )
+    };
+    let end = move || {
+        let quiet = hidden() || ack.presenter.end_hidden();
+        (!quiet).then(|| view! { <p class="end-line">{move || ack.run.with(|run| results::end_line(run))}</p> })
     };
     view! {
         <section class="results" aria-labelledby="results-h">
-            <h2 id="results-h">"Result of this run"</h2>
+            <h2 id="results-h">"At the playhead"</h2>
             <dl class="figures">
                 <div class="figure">
                     <dt>"Committed counter"</dt>
-                    <dd class="counter">{move || shown(summary().committed.to_string())}</dd>
+                    <dd class="counter">{shown(|f| f.counter.clone())}</dd>
                 </div>
                 <div class="figure">
                     <dt>"Client outcome"</dt>
-                    <dd class="outcome">{move || shown(format!("{} at {}", summary().outcome.name(), summary().outcome_at))}</dd>
+                    <dd class="outcome">{shown(|f| f.outcome.clone())}</dd>
                 </div>
                 <div class="figure">
-                    <dt>"Deduplication hits"</dt>
-                    <dd class="hits">{move || shown(summary().dedup_hits.to_string())}</dd>
+                    <dt>{glossary::term("Deduplication hits")}</dt>
+                    <dd class="hits">{shown(|f| f.hits.clone())}</dd>
                 </div>
                 <div class="figure">
                     <dt>"Attempts"</dt>
-                    <dd class="attempts">{move || shown(format!("{} of {}", summary().attempts, max_attempts()))}</dd>
+                    <dd class="attempts">{shown(|f| f.attempts.clone())}</dd>
                 </div>
             </dl>
             {verdict}
+            {end}
+        </section>
+    }
+}
+
+/// "Where it broke": once the run has counted its intent twice, the lane,
+/// the moment and why; before that, only what has happened so far.
+#[component]
+pub fn WhereItBroke(ack: Ack) -> impl IntoView {
+    let words = move || {
+        if ack.answer_hidden() {
+            return vec![("".to_owned(), "Make your prediction in the experiment first.".to_owned())];
+        }
+        let t = ack.player.playhead.get();
+        let a = ack.run.with(|r| broke::words_at(r, t));
+        match ack.compare.run_b() {
+            Some(b) => vec![("Run A".to_owned(), a), ("Run B".to_owned(), broke::words_at(&b, t))],
+            None => vec![(String::new(), a)],
+        }
+    };
+    view! {
+        <section class="panel where-it-broke" aria-labelledby="broke-h">
+            <h2 id="broke-h">"Where it broke"</h2>
+            {move || {
+                words()
+                    .into_iter()
+                    .map(|(run, text)| {
+                        view! {
+                            <p>
+                                {(!run.is_empty()).then(|| view! { <strong>{format!("{run}: ")}</strong> })}
+                                {text}
+                            </p>
+                        }
+                    })
+                    .collect_view()
+            }}
         </section>
     }
 }

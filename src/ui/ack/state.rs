@@ -13,7 +13,7 @@ use crate::view::ack::AckLab;
 use crate::view::ack::experiments::EXPERIMENTS;
 use crate::view::ack::sentence;
 use crate::view::labs::ACK;
-use crate::view::page::{MAX_PINS, Page, Pin};
+use crate::view::page::Page;
 use crate::view::playback::{moment_words, playhead_within};
 use crate::view::url::{LabLink, LinkState};
 
@@ -25,7 +25,7 @@ use super::super::form::{Form, run_or_opening};
 use super::super::notices::Notices;
 use super::super::playback::{Player, Replay};
 use super::super::predict::{Asked, ask_on_replay, reveal, waiting};
-use super::present::pin_between;
+use super::super::present::Presenter;
 
 const STORAGE_KEY: &str = "idempotency-lab.settings.v1";
 
@@ -44,14 +44,10 @@ pub struct Ack {
     pub look: Look,
     /// Run B beside this run, when comparing.
     pub compare: Compare<AckLab>,
-    /// Presenter mode: the diagram large, the caption, no settings.
-    pub present: RwSignal<bool>,
-    /// Prediction checkpoints, in the order they were pinned.
-    pub pins: RwSignal<Vec<Pin>>,
-    /// The checkpoint on screen, if playback stopped at one (an index into `pins`).
-    pub checkpoint: RwSignal<Option<usize>>,
-    /// Whether Continue resumes playing (playback stopped at the checkpoint).
-    resume: StoredValue<bool>,
+    /// Presenter mode, checkpoints, the future hidden, the lesson.
+    pub presenter: Presenter,
+    /// "Break it three ways" is open.
+    pub three_ways: RwSignal<bool>,
     /// Whether this app remembers its settings for the next visit (the full
     /// page does; embeds and custom elements do not).
     remember: bool,
@@ -90,17 +86,8 @@ impl Ack {
         let end = compare.b_untracked().map_or(a_end, |b| a_end.max(b.end()));
         let (playhead, past_end) = playhead_within(page.at.unwrap_or(Millis::ZERO), end);
         notices.extend(past_end);
-        let mut pins = Vec::new();
-        for pin in page.pins.iter().take(MAX_PINS) {
-            if pin.at > end {
-                notices.push(format!(
-                    "pin: {} is past the end of this run ({end}); that checkpoint was left out.",
-                    pin.at
-                ));
-            } else {
-                pins.push(pin.clone());
-            }
-        }
+        let look = Look::new(&page);
+        let presenter = Presenter::new(&page, look, end, &mut notices);
         let ack = Ack {
             run,
             player: Player::new(playhead),
@@ -108,12 +95,10 @@ impl Ack {
             notices: Notices::new(),
             experiment: RwSignal::new(None),
             embed: page.embed,
-            look: Look::new(&page),
+            look,
             compare,
-            present: RwSignal::new(page.present),
-            pins: RwSignal::new(pins),
-            checkpoint: RwSignal::new(None),
-            resume: StoredValue::new(false),
+            presenter,
+            three_ways: RwSignal::new(false),
             remember,
         };
         for n in notices {
@@ -179,6 +164,12 @@ impl Ack {
         waiting(self.experiment).is_some()
     }
 
+    /// True where marks and labels after the playhead are hidden, not
+    /// greyed: where the presenter hides them, and during a prediction.
+    pub fn future_hidden(&self) -> bool {
+        self.presenter.future_hidden() || self.answer_hidden()
+    }
+
     /// Opens the comparison forked at the playhead.
     pub fn fork_here(&self) {
         self.player.playing.set(false);
@@ -203,46 +194,6 @@ impl Ack {
         self.sync_inspection();
     }
 
-    /// Shows checkpoint `i`'s question; `resume` says whether Continue
-    /// plays on (playback stopped there) or only dismisses it (a step).
-    pub fn show_checkpoint(&self, i: usize, resume: bool) {
-        self.resume.set_value(resume);
-        self.checkpoint.set(Some(i));
-        if let Some(pin) = self.pins.with_untracked(|p| p.get(i).cloned()) {
-            self.player.say(format!("Checkpoint at {}: {}", pin.at, pin.question));
-        }
-    }
-
-    pub fn continue_from_checkpoint(&self) {
-        self.checkpoint.set(None);
-        if self.resume.get_value() && !self.player.playing.get_untracked() {
-            self.play();
-        }
-    }
-
-    /// Pins a checkpoint (replacing one at the same moment).
-    pub fn pin(&self, pin: Pin) {
-        let at = pin.at;
-        self.pins.update(|p| {
-            p.retain(|x| x.at != at);
-            if p.len() < MAX_PINS {
-                p.push(pin);
-                p.sort_by_key(|x| x.at);
-            }
-        });
-        self.checkpoint.set(None);
-        self.player.say(format!("Checkpoint pinned at {at}."));
-    }
-
-    pub fn unpin(&self, i: usize) {
-        self.checkpoint.set(None);
-        self.pins.update(|p| {
-            if i < p.len() {
-                p.remove(i);
-            }
-        });
-    }
-
     /// The question a new checkpoint suggests: the current experiment's.
     pub fn suggested_question(&self) -> String {
         self.experiment
@@ -256,11 +207,10 @@ impl Ack {
             at: Some(self.player.playhead.get_untracked()),
             embed: self.embed,
             fork: self.compare.fork.get_untracked(),
-            present: self.present.get_untracked(),
-            pins: self.pins.get_untracked(),
             ..Page::default()
         };
         self.look.keep_in(&mut page);
+        self.presenter.keep_in(&mut page);
         LinkState::of(ACK, &self.settings(), self.compare.link().as_deref(), page)
     }
 }
@@ -302,34 +252,9 @@ impl Replay for Ack {
         let b = self.compare.b_untracked().map(|b| at(&b));
         let text = moment_words(&t.to_string(), a, b, format!("Model time {t}."));
         self.player.say(text);
-        // Stepping onto a checkpoint shows its question too.
-        if let Some(i) = self.pins.with_untracked(|p| p.iter().position(|p| p.at == t)) {
-            self.show_checkpoint(i, false);
-        }
     }
 
-    /// A checkpoint on the way stops playback exactly at it.
-    fn stop_between(&self, from: Millis, to: Millis) -> bool {
-        let Some((i, at)) = self.pins.with_untracked(|p| pin_between(p, from, to).map(|i| (i, p[i].at))) else {
-            return false;
-        };
-        self.player.playing.set(false);
-        self.seek(at, false);
-        self.show_checkpoint(i, true);
-        true
-    }
-
-    /// A checkpoint's question goes once playback starts again.
-    fn before_play(&self) {
-        self.checkpoint.set(None);
-    }
-
-    /// Escape leaves presenter mode.
-    fn escape(&self) -> bool {
-        let presenting = self.present.get_untracked();
-        if presenting {
-            self.present.set(false);
-        }
-        presenting
+    fn presenter(&self) -> Option<Presenter> {
+        Some(self.presenter)
     }
 }

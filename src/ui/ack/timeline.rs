@@ -5,22 +5,30 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::sim::Millis;
 use crate::sim::ack::Run;
-use crate::view::ack::diagram::{diagram as draw_run, diagram_on, stop_times};
+use crate::view::ack::diagram::{diagram_on, stop_times};
 use crate::view::timeline::{Diagram, Item, Shape};
 
 use super::super::compare::Side;
 use super::super::playback::Replay;
-use super::present::PRESENT_SCALE;
+use super::super::present::{PRESENT_SCALE, hide_future_toggle};
 use super::state::Ack;
 
 fn num(v: f64) -> String {
     crate::view::num::d1(v).to_string()
 }
 
-fn item_view(ack: Ack, run: Arc<Run>, item: Item, arrow: &str, diverge: Signal<Option<usize>>) -> AnyView {
+fn item_view(
+    ack: Ack,
+    playhead: Signal<Millis>,
+    run: Arc<Run>,
+    item: Item,
+    arrow: &str,
+    diverge: Signal<Option<usize>>,
+) -> AnyView {
     let t = item.t;
-    let future = move || t > ack.player.playhead.get();
+    let future = move || t > playhead.get();
     let record = item.record;
     let clickable = record.is_some();
     let diverges = move || record.is_some() && diverge.get() == record;
@@ -63,7 +71,7 @@ fn item_view(ack: Ack, run: Arc<Run>, item: Item, arrow: &str, diverge: Signal<O
 
 /// The lane titles, pinned beside the scrolling diagram so they stay in
 /// view however far it is scrolled.
-fn lane_titles(d: &Diagram, scale: f64) -> impl IntoView + use<> {
+pub fn lane_titles(d: &Diagram, scale: f64) -> impl IntoView + use<> {
     let titles = d
         .lanes
         .iter()
@@ -92,16 +100,41 @@ fn lane_titles(d: &Diagram, scale: f64) -> impl IntoView + use<> {
 
 const LANE_TITLES_W: f64 = 96.0;
 
-fn diagram_view(
+/// How a drawn diagram is named: its ids end in `suffix` (so that several
+/// on one page stay apart), and `title` is its accessible name.
+pub struct Named {
+    pub suffix: String,
+    pub title: String,
+    /// Where its playhead is: the lab's, or a moment of its own.
+    pub playhead: Signal<Millis>,
+}
+
+impl Named {
+    fn id(&self, name: &str) -> String {
+        format!("{name}{}", self.suffix)
+    }
+
+    /// Run A's or run B's diagram.
+    fn of(ack: Ack, side: Side) -> Named {
+        let title = match side {
+            Side::A if ack.compare.open.get_untracked() => "Timeline of run A",
+            Side::A => "Timeline of the run",
+            Side::B => "Timeline of run B",
+        };
+        Named { suffix: side.id(""), title: title.to_owned(), playhead: ack.player.playhead.into() }
+    }
+}
+
+pub fn diagram_view(
     ack: Ack,
-    side: Side,
+    named: Named,
     run: Arc<Run>,
     d: Arc<Diagram>,
     scale: f64,
     diverge: Signal<Option<usize>>,
 ) -> impl IntoView {
     let (w, h) = (d.width, d.height);
-    let arrow = side.id("arrowhead");
+    let arrow = named.id("arrowhead");
     let bands = d
         .lanes
         .iter()
@@ -110,22 +143,21 @@ fn diagram_view(
             view! { <rect class=format!("lane-band lane-{i}") x="0" y=num(band.top) width=num(w) height=num(band.height)/> }
         })
         .collect_view();
-    let items = d.items.iter().cloned().map(|item| item_view(ack, run.clone(), item, &arrow, diverge)).collect_view();
-    let (title_id, desc_id) = (side.id("diagram-title"), side.id("diagram-desc"));
+    let playhead = named.playhead;
+    let items =
+        d.items.iter().cloned().map(|item| item_view(ack, playhead, run.clone(), item, &arrow, diverge)).collect_view();
+    let (title_id, desc_id) = (named.id("diagram-title"), named.id("diagram-desc"));
     let labelled_by = format!("{title_id} {desc_id}");
-    let title = match side {
-        Side::A if ack.compare.open.get_untracked() => "Timeline of run A",
-        Side::A => "Timeline of the run",
-        Side::B => "Timeline of run B",
-    };
+    let title = named.title.clone();
     let summary = d.summary.clone();
     let playhead_x = {
         let d = d.clone();
-        move || num(d.x_at(ack.player.playhead.get()))
+        move || num(d.x_at(playhead.get()))
     };
     view! {
         <svg
             class="diagram"
+            class:hide-future=move || ack.future_hidden()
             xmlns="http://www.w3.org/2000/svg"
             width=num(w * scale)
             height=num(h * scale)
@@ -155,31 +187,50 @@ fn diagram_view(
     }
 }
 
-/// The diagram of `side`'s run; when comparing, both runs are drawn on one
-/// clock (the union of their stops, to the later end).
-fn drawn(ack: Ack, side: Side) -> Option<(Arc<Run>, Arc<Diagram>)> {
+/// The diagram of `side`'s run, fitted to `width` (in the diagram's units)
+/// where it can be; when comparing, both runs are drawn on one clock (the
+/// union of their stops, to the later end).
+fn drawn(ack: Ack, side: Side, width: Option<f64>) -> Option<(Arc<Run>, Arc<Diagram>)> {
     let a = ack.run.get();
     let b = ack.compare.run_b();
     let run = match side {
         Side::A => a.clone(),
         Side::B => b.clone()?,
     };
-    let diagram = match &b {
-        Some(b) => {
-            let mut times = stop_times(&a);
-            times.extend(stop_times(b));
-            diagram_on(&run, times, a.end().max(b.end()))
-        }
-        None => draw_run(&run),
-    };
-    Some((run, Arc::new(diagram)))
+    let mut times = stop_times(&a);
+    let mut end = a.end();
+    if let Some(b) = &b {
+        times.extend(stop_times(b));
+        end = end.max(b.end());
+    }
+    let diagram = Arc::new(diagram_on(&run, times, end, width));
+    Some((run, diagram))
 }
 
 #[component]
 pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView {
     let side = side.unwrap_or(Side::A);
-    let drawn = Memo::new(move |_| drawn(ack, side));
-    let scale = Memo::new(move |_| if ack.present.get() { PRESENT_SCALE } else { 1.0 });
+    let scale = Memo::new(move |_| if ack.presenter.present.get() { PRESENT_SCALE } else { 1.0 });
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    // The diagram is drawn for the width of its box (in its own units: a
+    // presenter's diagram is drawn twice as large).
+    let fit = RwSignal::new(None::<f64>);
+    let relaid = super::super::chrome::relayout();
+    let measure = move || {
+        let (Some(el), Some(scale)) = (scroller.try_get_untracked().flatten(), scale.try_get_untracked()) else {
+            return;
+        };
+        let w = f64::from(el.client_width()) / scale;
+        if w > 0.0 && fit.try_get_untracked().flatten().is_none_or(|old| (old - w).abs() >= 1.0) {
+            fit.set(Some(w));
+        }
+    };
+    Effect::new(move |_| {
+        relaid.track();
+        scale.track();
+        request_animation_frame(measure);
+    });
+    let drawn = Memo::new(move |_| drawn(ack, side, fit.get()));
     // The first divergence of a comparison, marked in both diagrams.
     let diverge = Signal::derive(move || {
         let diff = ack.compare.diff()?;
@@ -189,11 +240,8 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
             Side::B => d.b.map(|_| d.index),
         }
     });
-    let scroller = NodeRef::<leptos::html::Div>::new();
-    // Keep the playhead in view as it moves, without fighting a reader who
-    // scrolls while paused; and again when the lab is shown again (set
-    // aside, the scroller forgot where it was).
-    let relaid = super::super::chrome::relayout();
+    // Keep the playhead in view as it moves (playing or stepping), without
+    // fighting a reader who scrolls while paused.
     Effect::new(move |_| {
         relaid.track();
         let t = ack.player.playhead.get();
@@ -207,6 +255,7 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
             }
         }
     });
+    let hide_id = side.id("hide-future");
     let heading_id = side.id("timeline-h");
     let labelled_by = heading_id.clone();
     let heading = move || side.heading(ack.compare.showing());
@@ -220,14 +269,26 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
                         <p class="hint">
                             "Time runs left to right; the pink line is the playhead. Click any mark to move the playhead to it."
                         </p>
+                        {hide_future_toggle(ack.presenter, hide_id.clone())}
                     }
                 })}
+            {move || {
+                let wider = drawn.with(|d| d.as_ref().is_some_and(|(_, d)| fit.get().is_some_and(|w| d.width > w + 1.0)));
+                wider
+                    .then(|| {
+                        view! {
+                            <p class="scroll-cue">
+                                "This run is wider than the box: scroll it sideways, or play or step, and it follows the playhead."
+                            </p>
+                        }
+                    })
+            }}
             <div class="timeline-frame">
                 <div class="timeline-scroll" node_ref=scroller tabindex="0" role="group" aria-label=label>
                     {move || {
                         drawn
                             .get()
-                            .map(|(run, d)| diagram_view(ack, side, run, d, scale.get(), diverge))
+                            .map(|(run, d)| diagram_view(ack, Named::of(ack, side), run, d, scale.get(), diverge))
                     }}
                 </div>
                 {move || drawn.get().map(|(_, d)| lane_titles(&d, scale.get()))}

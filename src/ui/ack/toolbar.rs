@@ -18,7 +18,7 @@ use super::state::Ack;
 impl Share for Ack {
     type Settings = Settings;
     const FILES: &'static str = "idempotency-lab";
-    const EMBED: (&'static str, u32) = ("Idempotency Lab: retries and lost acknowledgements", 720);
+    const EMBED: (&'static str, u32) = ("Idempotency Lab: retries and lost acknowledgements", 500);
 
     fn notices(&self) -> Notices {
         self.notices
@@ -58,7 +58,7 @@ impl Share for Ack {
 pub fn lab_toolbar(ack: Ack, on_shortcuts: Callback<()>) -> impl IntoView {
     let extra = view! {
         {compare_button(ack.compare, move || ack.toggle_compare())}
-        <button type="button" on:click=move |_| ack.present.set(true)>
+        <button type="button" on:click=move |_| ack.presenter.present.set(true)>
             "Present"
         </button>
     };

@@ -10,6 +10,7 @@ use crate::sim::risk::settings::{MODE, PARAMS, PRESET};
 use crate::sim::risk::{Mode, Pattern, Settings};
 use crate::view::fields;
 use crate::view::risk::patterns::{buys, protects};
+use crate::view::risk::verdicts::title;
 
 use super::super::form::FieldControl;
 use super::state::Risk;
@@ -49,10 +50,22 @@ fn switch(risk: Risk, pattern: Pattern) -> impl IntoView {
             <label for=id>{param.label}</label>
             <p class="switch-about" id=about>
                 {buys(pattern)}
-                " Protects "
-                <code>{protects(pattern).name()}</code>
-                "."
+                {format!(" It protects the check \u{201c}{}\u{201d}.", title(protects(pattern)))}
             </p>
+            <button
+                type="button"
+                class="link show-me"
+                aria-label=format!("Show me: {}", param.label)
+                on:click=move |_| risk.show_me(pattern)
+            >
+                "Show me"
+            </button>
+            {move || {
+                risk.shown_me
+                    .get()
+                    .filter(|(p, _)| *p == pattern)
+                    .map(|(_, words)| view! { <p class="shown-me" role="status">{words}</p> })
+            }}
         </div>
     }
 }

@@ -34,6 +34,8 @@ use leptos::prelude::*;
 
 use crate::sim::risk::Settings;
 use crate::view::labs::RISK;
+use crate::view::page::DEFAULT_QUESTION;
+use crate::view::risk::sentences::caption;
 use crate::view::url::{parse_query, read_lab, to_query};
 
 use super::chrome::{CurrentLab, embed_footer, masthead};
@@ -41,15 +43,18 @@ use super::compare::{Side, compare_button, comparison, differences_while_open, f
 use super::dom;
 use super::element::Host;
 use super::keyboard::{self, ShortcutsDialog};
+use super::lesson;
 use super::mount::{Boot, on_leave};
 use super::notices::{LiveRegion, NoticeList};
 use super::playback::playback;
+use super::present::{checkpoint_prompt, checkpoints, present_bar};
 use super::share::{share_url, toolbar};
 
 /// The risk-review lab's page, configured from its link.
 #[component]
 pub fn RiskApp() -> impl IntoView {
     let link = parse_query(&Boot::current().query, RISK);
+    lesson::follow(&link, RISK);
     let risk = Risk::new(read_lab::<Settings>(&link), &link.state.page);
     keep_address(risk);
     provide_context(CurrentLab(RISK, risk.look.theme));
@@ -77,6 +82,7 @@ fn keep_address(risk: Risk) {
         risk.compare.changes.track();
         risk.compare.fork.track();
         risk.look.theme.track();
+        risk.presenter.track();
         if risk.player.playing.get() {
             return;
         }
@@ -116,6 +122,55 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(risk, dialog);
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
+    let page = move || {
+        if risk.presenter.present.get() && !risk.embed {
+            presenting(risk).into_any()
+        } else {
+            working(risk, open_shortcuts).into_any()
+        }
+    };
+    view! {
+        {page}
+        <LiveRegion announcer=risk.player.announcer/>
+        <ShortcutsDialog dialog/>
+    }
+}
+
+/// The lesson's bar, when a lesson is being taught.
+fn lesson_here(risk: Risk) -> impl IntoView {
+    let say = Callback::new(move |text: String| risk.player.say(text));
+    risk.presenter.lesson.get_value().map(|at| lesson::lesson_bar(at, move || risk.link_state().page, say))
+}
+
+/// Presenter mode, for a projector: the caption, the timeline twice as
+/// large, playback, the figures and the checks; no settings.
+fn presenting(risk: Risk) -> impl IntoView {
+    let caption = move || {
+        let t = risk.player.playhead.get();
+        risk.run.with(|r| caption(r.records(), t))
+    };
+    view! {
+        <div class="app risk present">
+            {present_bar(risk.presenter)}
+            <NoticeList notices=risk.notices/>
+            <main class="stage">
+                {lesson_here(risk)}
+                <p class="caption">{caption}</p>
+                {checkpoint_prompt(risk, risk.presenter)}
+                <RiskTimeline risk/>
+                {risk_b(risk)}
+                {playback(risk, ())}
+                {differences_while_open(risk.run, risk.compare)}
+                <RiskFigures risk/>
+                <ChecksPanel risk/>
+            </main>
+        </div>
+    }
+}
+
+/// The full page (and the embed, which is the same page without its
+/// chrome).
+fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
     let predicting = move || risk.answer_hidden();
     // The embed is the same page without its chrome: no masthead, settings,
     // questions or observability panels, and the playback controls and the
@@ -139,7 +194,16 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                 masthead(
                     "One timeout once created two risk reviews for one order. Replay it with a naive tool server, then turn the patterns on one by one and see which invariant each one protects.",
                     risk.look.theme,
-                    toolbar(risk, open_shortcuts, compare_button(risk.compare, move || risk.toggle_compare())),
+                    toolbar(
+                        risk,
+                        open_shortcuts,
+                        view! {
+                            {compare_button(risk.compare, move || risk.toggle_compare())}
+                            <button type="button" on:click=move |_| risk.presenter.present.set(true)>
+                                "Present"
+                            </button>
+                        },
+                    ),
                 )
                 .into_any()
             })}
@@ -154,6 +218,8 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                         .into_any()
                 })}
                 <main class="stage">
+                    {chrome(&|| lesson_here(risk).into_any())}
+                    {checkpoint_prompt(risk, risk.presenter)}
                     <RiskFigures risk/>
                     <RiskTimeline risk/>
                     {risk_b(risk)}
@@ -185,14 +251,13 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
                     view! {
                         <div class="area-experiments">
                             {questions(risk)}
+                            {checkpoints(risk, risk.presenter, || DEFAULT_QUESTION.to_owned())}
                         </div>
                     }
                         .into_any()
                 })}
             </div>
             {embed.then(|| embed_footer(full))}
-            <LiveRegion announcer=risk.player.announcer/>
-            <ShortcutsDialog dialog/>
         </div>
     }
 }

@@ -18,6 +18,7 @@ use crate::view::playback::{moment_words, playhead_within};
 use crate::view::risk::RiskLab;
 use crate::view::risk::diagram::end_of;
 use crate::view::risk::names;
+use crate::view::risk::patterns;
 use crate::view::risk::sentence;
 use crate::view::risk::trace::interesting_call;
 use crate::view::url::{LabLink, LinkState};
@@ -28,6 +29,7 @@ use super::super::form::{Form, run_or_opening};
 use super::super::notices::Notices;
 use super::super::playback::{Player, Replay};
 use super::super::predict::{Asked, ask_on_replay, reveal, waiting};
+use super::super::present::Presenter;
 
 /// Whether a memo's new value differs from its old one, for values that
 /// are only ever rebuilt when their inputs change.
@@ -58,6 +60,10 @@ pub struct Risk {
     pub compare: Compare<RiskLab>,
     pub embed: bool,
     pub look: Look,
+    /// Presenter mode, checkpoints, the future hidden, the lesson.
+    pub presenter: Presenter,
+    /// What the last "Show me" showed: the switch, and what its run says.
+    pub shown_me: RwSignal<Option<(Pattern, String)>>,
 }
 
 /// Every actor's state and the checks, at the playhead of `run`. Each is
@@ -159,6 +165,8 @@ impl Risk {
         let playhead = player.playhead;
         let form = Form::new(&settings);
         let (snapshot, checks) = at_playhead(run, playhead, None);
+        let look = Look::new(page);
+        let presenter = Presenter::new(page, look, end, &mut notices);
         let risk = Risk {
             run,
             player,
@@ -170,7 +178,9 @@ impl Risk {
             checks,
             compare,
             embed: page.embed,
-            look: Look::new(page),
+            look,
+            presenter,
+            shown_me: RwSignal::new(None),
         };
         for n in notices {
             risk.notices.notify(n);
@@ -261,6 +271,21 @@ impl Risk {
         self.sync_inspection();
     }
 
+    /// "Show me" for `pattern`: the run in which it alone keeps the check
+    /// it protects holding, and what that run and the same run with the
+    /// switch off say of that check.
+    pub fn show_me(&self, pattern: Pattern) {
+        let Ok(on) = Settings::from_pairs(patterns::show_me(pattern)) else { return };
+        let Ok(off) = on.with(pattern.param().def(), 2) else { return };
+        let (Ok(run_on), Ok(run_off)) = (Run::simulate(&on), Run::simulate(&off)) else { return };
+        self.question.set(None);
+        if self.apply(on) {
+            let words = patterns::show_me_words(pattern, &run_on, &run_off);
+            self.player.say(words.clone());
+            self.shown_me.set(Some((pattern, words)));
+        }
+    }
+
     /// Starts a preset's question: its preset in the current mode, the
     /// playhead at 0, and the answer hidden until the reader predicts.
     /// A question is about one run: it closes the comparison, whose
@@ -312,6 +337,7 @@ impl Risk {
             ..Page::default()
         };
         self.look.keep_in(&mut page);
+        self.presenter.keep_in(&mut page);
         LinkState::of(RISK, &self.settings(), self.compare.link().as_deref(), page)
     }
 }
@@ -319,6 +345,10 @@ impl Risk {
 impl Replay for Risk {
     fn player(&self) -> Player {
         self.player
+    }
+
+    fn presenter(&self) -> Option<Presenter> {
+        Some(self.presenter)
     }
 
     /// Where playback ends: the run's last event, or the later of A's and

@@ -14,6 +14,7 @@ use crate::view::timeline::Diagram;
 use super::super::compare::Side;
 use super::super::markup::chosen_moment;
 use super::super::playback::Replay;
+use super::super::present::{PRESENT_SCALE, hide_future_toggle};
 use super::state::{Risk, changed};
 
 /// Width of the pinned lane titles.
@@ -66,33 +67,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
         changed,
     );
     let scroller = NodeRef::<leptos::html::Div>::new();
-    // Move the playhead and the veil over the future (two attributes, so a
-    // frame of playback redraws nothing else here).
-    let relaid = super::super::chrome::relayout();
-    Effect::new(move |_| {
-        relaid.track();
-        let t = risk.player.playhead.get();
-        let (x, width) = drawing.with(|d| (d.diagram.x_at(t), d.diagram.width));
-        let Some(el) = scroller.get() else { return };
-        if let Ok(Some(line)) = el.query_selector(&format!("#{prefix}{PLAYHEAD_ID}")) {
-            let _ = line.set_attribute("x1", &num(x));
-            let _ = line.set_attribute("x2", &num(x));
-        }
-        if let Ok(Some(veil)) = el.query_selector(&format!("#{prefix}{VEIL_ID}")) {
-            let _ = veil.set_attribute("x", &num(x));
-            let _ = veil.set_attribute("width", &num((width - x).max(0.0)));
-        }
-        // Keep the playhead in view without fighting a reader who scrolls
-        // while paused. Reading the scroll position needs the layout, so it
-        // waits for the next frame, when the browser lays out anyway.
-        request_animation_frame(move || {
-            let Some(el) = scroller.try_get_untracked().flatten() else { return };
-            let (left, shown) = (f64::from(el.scroll_left()), f64::from(el.client_width()));
-            if x < left + LANE_TITLES_W + 20.0 || x > left + shown - 40.0 {
-                el.set_scroll_left((x - shown / 3.0).max(0.0) as i32);
-            }
-        });
-    });
+    follow_playhead(risk, prefix, drawing, scroller);
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(t) = chosen_moment(&ev) {
             risk.seek(t, true);
@@ -106,7 +81,12 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
     let heading = move || side.heading(c.showing());
     let label = side.label();
     view! {
-        <section class="panel timeline" class:timeline-b=side == Side::B aria-labelledby=labelled_by>
+        <section
+            class="panel timeline"
+            class:timeline-b=side == Side::B
+            class:hide-future=move || risk.presenter.future_hidden()
+            aria-labelledby=labelled_by
+        >
             <h2 id=heading_id>{heading}</h2>
             {(side == Side::A)
                 .then(|| {
@@ -114,6 +94,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
                         <p class="hint">
                             "Time runs left to right, on the incident's wall clock and in model time; the pink line is the playhead. Each dot on the Risk API's lane is a review it created. Click any mark to move the playhead to it."
                         </p>
+                        {hide_future_toggle(risk.presenter, "risk-hide-future".to_owned())}
                     }
                 })}
             <div class="timeline-frame">
@@ -132,4 +113,43 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
             </div>
         </section>
     }
+}
+
+/// Moves the playhead and the veil over the future as the playhead moves
+/// (two attributes, so a frame of playback redraws nothing else), and keeps
+/// the playhead in view.
+fn follow_playhead(
+    risk: Risk,
+    prefix: &'static str,
+    drawing: Memo<Arc<Drawing>>,
+    scroller: NodeRef<leptos::html::Div>,
+) {
+    let relaid = super::super::chrome::relayout();
+    Effect::new(move |_| {
+        relaid.track();
+        let t = risk.player.playhead.get();
+        let (x, width) = drawing.with(|d| (d.diagram.x_at(t), d.diagram.width));
+        let Some(el) = scroller.get() else { return };
+        if let Ok(Some(line)) = el.query_selector(&format!("#{prefix}{PLAYHEAD_ID}")) {
+            let _ = line.set_attribute("x1", &num(x));
+            let _ = line.set_attribute("x2", &num(x));
+        }
+        if let Ok(Some(veil)) = el.query_selector(&format!("#{prefix}{VEIL_ID}")) {
+            let _ = veil.set_attribute("x", &num(x));
+            let _ = veil.set_attribute("width", &num((width - x).max(0.0)));
+        }
+        // Keep the playhead in view without fighting a reader who scrolls
+        // while paused. Reading the scroll position needs the layout, so it
+        // waits for the next frame, when the browser lays out anyway.
+        // (Presenter mode draws the diagram twice as large.)
+        let scale = if risk.presenter.present.get_untracked() { PRESENT_SCALE } else { 1.0 };
+        request_animation_frame(move || {
+            let Some(el) = scroller.try_get_untracked().flatten() else { return };
+            let (left, shown) = (f64::from(el.scroll_left()), f64::from(el.client_width()));
+            let x = x * scale;
+            if x < left + LANE_TITLES_W * scale + 20.0 || x > left + shown - 40.0 {
+                el.set_scroll_left((x - shown / 3.0).max(0.0) as i32);
+            }
+        });
+    });
 }

@@ -134,7 +134,7 @@ mod tests {
         assert!(first.contains("B: attempt 2 executed"), "{first}");
         assert_eq!(line(&lines, "Only in A's ledger"), "none");
         assert_eq!(line(&lines, "Only in B's ledger"), "+1 at 6.00 s by attempt 2 (key intent-1, payload A)");
-        assert_eq!(what_b_changes(&a, &b), "Server deduplicates operation keys: on → off");
+        assert_eq!(what_b_changes(&a, &b), "Server deduplicates operation keys (idempotency keys): on → off");
     }
 
     #[test]

@@ -6,6 +6,7 @@ use crate::sim::Millis;
 use crate::sim::ack::{Decision, ExhaustedBy, OpId, OpKey, Outcome, Payload, PayloadMode, Record, Run, Status, What};
 use crate::view::timeline::{Builder, Diagram, Glyph, LEFT, LaneSpec, LaneStyle, Y};
 
+use super::broke::{Break, Place, where_it_broke};
 use super::sentences::{crash_point_text, increments, status_word};
 
 const CLIENT: usize = 1;
@@ -84,16 +85,17 @@ pub fn stop_times(run: &Run) -> Vec<Millis> {
 }
 
 pub fn diagram(run: &Run) -> Diagram {
-    diagram_on(run, stop_times(run), run.end())
+    diagram_on(run, stop_times(run), run.end(), None)
 }
 
-/// `run` drawn on an axis with a stop at each of `times`, ending at `end`:
-/// two runs drawn with the union of their stops and the later end share
-/// one clock, so the same model time is at the same x in both.
-pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis) -> Diagram {
+/// `run` drawn on an axis with a stop at each of `times`, ending at `end`,
+/// fitted to `width` where it can be (see `Builder::fitted`): two runs
+/// drawn with the union of their stops and the later end share one clock,
+/// so the same model time is at the same x in both.
+pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis, width: Option<f64>) -> Diagram {
     let records = run.records();
     let mut d = Draw {
-        b: Builder::new(lanes(), times, end),
+        b: Builder::fitted(lanes(), times, end, width),
         windows: Vec::new(),
         held: reservation_spans(records),
         op_rows: Vec::new(),
@@ -114,8 +116,21 @@ pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis) -> Diagram {
         d.record(i, r);
     }
     d.close_windows();
+    if let Some(b) = where_it_broke(run) {
+        d.broke(&b);
+    }
     let summary = summary_sentence(run);
     d.b.finish(summary)
+}
+
+/// The lane of the diagram where a break's place is.
+fn lane_of(place: Place) -> usize {
+    match place {
+        Place::Client => CLIENT,
+        Place::Network => NETWORK,
+        Place::Server => SERVER,
+        Place::DedupStore => STORE,
+    }
 }
 
 impl Draw<'_> {
@@ -420,6 +435,22 @@ impl Draw<'_> {
         self.b.label(STORE, x, format!("{key} result stored until {until}{more}"), "label", t, Some(i));
     }
 
+    /// Where idempotency broke: the place in its lane, ringed and named,
+    /// and the duplicate increment linked back to the first one.
+    fn broke(&mut self, b: &Break) {
+        let (at, first, dup) = (self.records[b.at], self.records[b.first], self.records[b.duplicate]);
+        let (lane, x) = (lane_of(b.place), self.b.x(at.t));
+        // Marked from the moment the duplicate commits, when it has broken,
+        // so that the mark gives nothing away before then.
+        self.b.spot(lane, x - 16.0, x + 16.0, "broke-spot", dup.t, Some(b.at));
+        self.b.mark(x, Y::Track(lane), Glyph::Ring, "mark broke-ring", dup.t, Some(b.at));
+        self.b.label(lane, x, "where it broke".to_owned(), "label broke-label", dup.t, Some(b.at));
+        let (x1, x2) = (self.b.x(dup.t), self.b.x(first.t));
+        self.b.line((x1, Y::Bar(LEDGER, 1)), (x2, Y::Bar(LEDGER, 1)), true, "same-intent", dup.t, Some(b.duplicate));
+        let text = "the same intent counted twice".to_owned();
+        self.b.label(LEDGER, x2, text, "label same-intent-label", dup.t, Some(b.duplicate));
+    }
+
     fn close_windows(&mut self) {
         for Window { sent, deadline, decided, record: i, .. } in std::mem::take(&mut self.windows) {
             let until = decided.unwrap_or(deadline);
@@ -546,7 +577,7 @@ mod tests {
         let mut times = stop_times(&a);
         times.extend(stop_times(&b));
         let end = a.end().max(b.end());
-        let (da, db) = (diagram_on(&a, times.clone(), end), diagram_on(&b, times, end));
+        let (da, db) = (diagram_on(&a, times.clone(), end, None), diagram_on(&b, times, end, None));
         for t in [0, 1000, 2000, 2050, 3000, 4000, 4050, 5000, 6000, 6050] {
             assert_eq!(da.x_at(Millis(t)), db.x_at(Millis(t)), "at {t} ms");
         }
@@ -585,6 +616,23 @@ mod tests {
                 "{collisions:?} for {:?}",
                 pairs.iter().map(|p| p.0.name).collect::<Vec<_>>()
             );
+        }
+    }
+
+    #[test]
+    fn every_seed_run_fits_the_boxes_it_is_shown_in() {
+        // The diagram's box, in its own units: 880 px at 1280 x 900; 1 548 px
+        // at twice the size in presenter mode at 1920 x 1080; about 766 px in
+        // the 800 px embed.
+        for width in [880.0, 774.0, 766.0] {
+            for e in super::super::experiments::EXPERIMENTS {
+                let r = Run::simulate(&e.settings()).unwrap();
+                let d = diagram_on(&r, stop_times(&r), r.end(), Some(width));
+                assert!(d.width <= width, "{} is {} wide in {width}", e.id, d.width);
+                assert!(d.label_collisions().is_empty(), "{}: {:?}", e.id, d.label_collisions());
+                let first = d.texts().iter().map(|t| t.1).fold(f64::INFINITY, f64::min);
+                assert!(first >= 0.0, "{}: a label starts left of the box", e.id);
+            }
         }
     }
 

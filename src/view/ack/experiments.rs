@@ -8,6 +8,7 @@ use crate::sim::ack::settings::{
 };
 use crate::sim::ack::{Run, Settings};
 
+use super::broke::{Place, break_words, where_it_broke};
 use super::sentences::outcome_text;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,6 +241,41 @@ pub const NAMES: [(&str, &str); EXPERIMENTS.len()] = {
     names
 };
 
+/// "Break it three ways": the seed's three changes, each with the first
+/// success lost, shown one under the other on one clock.
+pub const THREE_WAYS: [(&str, &[(&ParamDef, &str)]); 3] = [
+    ("Deduplication off", &[(DEDUP.def(), "off")]),
+    ("Retention zero", &[(RETENTION.def(), "0")]),
+    ("A new key per attempt", &[(KEY.def(), "per-attempt")]),
+];
+
+/// The question each of the three runs asks.
+pub const WHERE_QUESTION: &str = "Where did idempotency break?";
+
+/// The three runs of "Break it three ways", with their titles.
+pub fn three_ways() -> Vec<(&'static str, Run)> {
+    THREE_WAYS
+        .iter()
+        .map(|(title, setup)| {
+            let settings = Settings::from_pairs(setup).surely("the three ways' settings are valid");
+            (*title, Run::simulate(&settings).surely("the three ways run"))
+        })
+        .collect()
+}
+
+/// What the page says once the reader has chosen `chosen` for `run`.
+pub fn where_verdict(run: &Run, chosen: Place) -> String {
+    let Some(b) = where_it_broke(run) else {
+        return "Nothing broke in this run.".to_owned();
+    };
+    let lead = if chosen == b.place {
+        format!("Right: the {} lane.", b.place.lane())
+    } else {
+        format!("Not quite: you chose the {} lane; it broke in the {} lane.", chosen.lane(), b.place.lane())
+    };
+    format!("{lead} {}", break_words(run, Some(&b)))
+}
+
 impl Experiment {
     pub fn settings(&self) -> Settings {
         Settings::from_pairs(self.setup).surely("experiment settings are valid")
@@ -326,5 +362,18 @@ mod tests {
     fn verdicts_say_right_or_not() {
         assert_eq!(verdict("2", "2"), "Right: 2.");
         assert_eq!(verdict("1", "2"), "Not quite: you said 1, the run shows 2.");
+    }
+
+    #[test]
+    fn the_three_ways_break_in_three_lanes() {
+        let runs = three_ways();
+        let lanes: Vec<Place> = runs.iter().map(|(_, r)| where_it_broke(r).unwrap().place).collect();
+        assert_eq!(lanes, [Place::Server, Place::DedupStore, Place::Client]);
+        let (_, off) = &runs[0];
+        assert!(where_verdict(off, Place::Server).starts_with("Right: the Server lane. Server lane, at 4.00 s:"));
+        assert!(
+            where_verdict(off, Place::Client)
+                .starts_with("Not quite: you chose the Client lane; it broke in the Server lane.")
+        );
     }
 }

@@ -2,12 +2,14 @@
 //! mirror, the JSON report, the diagram, the crash matrix and the guided
 //! experiments.
 
+pub mod broke;
 pub mod compare;
 pub mod diagram;
 pub mod experiments;
 pub mod matrix;
 pub mod mirror;
 pub mod report;
+pub mod results;
 pub mod sentences;
 
 pub use diagram::diagram;

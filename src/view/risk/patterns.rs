@@ -1,7 +1,11 @@
-//! The eight patterns in words: what each one buys, and the check that
-//! fails without it.
+//! The eight patterns in words: what each one buys, the check that fails
+//! without it, and the run that shows it ("Show me").
 
-use crate::sim::risk::{CheckName, Pattern};
+use crate::sim::ParamDef;
+use crate::sim::risk::settings::{MODE, PRESET, SEED, UNIQUE_BUSINESS_KEY};
+use crate::sim::risk::{CheckName, Pattern, Run};
+
+use super::verdicts::title;
 
 /// One line on what the pattern buys.
 pub fn buys(pattern: Pattern) -> &'static str {
@@ -40,43 +44,79 @@ pub fn protects(pattern: Pattern) -> CheckName {
     }
 }
 
+type Pairs = &'static [(&'static ParamDef, &'static str)];
+
+/// The "Show me" runs, in the order of [`Pattern::ALL`].
+const SHOW_ME: [Pairs; 8] = [
+    // With both keys unique the business key catches the duplicate too, so
+    // this one runs without it.
+    &[(MODE.def(), "patterns"), (PRESET.def(), "same-request-key"), (UNIQUE_BUSINESS_KEY.def(), "off")],
+    &[(MODE.def(), "patterns"), (PRESET.def(), "same-business-key")],
+    &[(MODE.def(), "patterns"), (PRESET.def(), "incident")],
+    // Seed 18 draws a slow create: the probe finds nothing, a worker
+    // resends, and only the idempotent create keeps one review.
+    &[(MODE.def(), "patterns"), (PRESET.def(), "random-faults"), (SEED.def(), "18")],
+    &[(MODE.def(), "patterns"), (PRESET.def(), "lost-create-response")],
+    &[(MODE.def(), "patterns"), (PRESET.def(), "not-found-resend")],
+    &[(MODE.def(), "patterns"), (PRESET.def(), "forged-order")],
+    &[(MODE.def(), "patterns"), (PRESET.def(), "overload")],
+];
+
+/// The settings of the run that shows `pattern` at work: with every
+/// pattern on (and these), the check it protects holds; with it alone
+/// switched off, that check fails.
+pub fn show_me(pattern: Pattern) -> Pairs {
+    let i = Pattern::ALL.iter().position(|&p| p == pattern).unwrap_or(0);
+    SHOW_ME[i]
+}
+
+/// The verdict of `name` at the end of `run`, in a word.
+fn verdict(run: &Run, name: CheckName) -> &'static str {
+    let holds = run.checks().into_iter().find(|c| c.name == name).and_then(|c| c.holds);
+    super::sentences::verdict(holds)
+}
+
+/// What "Show me" says, from the two runs themselves: the one on screen
+/// (`on`) and the same with the switch off.
+pub fn show_me_words(pattern: Pattern, on: &Run, off: &Run) -> String {
+    let check = protects(pattern);
+    format!(
+        "In this run \u{201c}{}\u{201d} {}; with \u{201c}{}\u{201d} off and nothing else changed, it {}.",
+        title(check),
+        verdict(on, check),
+        pattern.param().label,
+        verdict(off, check)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::ParamDef;
-    use crate::sim::risk::settings::{MODE, PRESET, SEED, UNIQUE_BUSINESS_KEY};
-    use crate::sim::risk::{Run, Settings};
+    use crate::sim::risk::Settings;
 
-    /// For each pattern, a run that exercises it: with the patterns on the
-    /// protected check holds, and with this one switched off it fails.
+    fn run(pairs: &[(&'static ParamDef, &str)]) -> Run {
+        Run::simulate(&Settings::from_pairs(pairs).unwrap()).unwrap()
+    }
+
+    /// For each pattern, its "Show me" run exercises it: with the patterns
+    /// on the protected check holds, and with this one switched off it
+    /// fails.
     #[test]
     fn switching_a_pattern_off_fails_the_check_it_protects() {
-        let cases: [(Pattern, &[(&'static ParamDef, &str)]); 8] = [
-            // With both keys unique the business key catches the duplicate
-            // too, so this one runs without it.
-            (Pattern::UniqueRequestKey, &[(&PRESET, "same-request-key"), (&UNIQUE_BUSINESS_KEY, "off")]),
-            (Pattern::UniqueBusinessKey, &[(&PRESET, "same-business-key")]),
-            (Pattern::TimeoutIsUnknown, &[(&PRESET, "incident")]),
-            // Seed 18 draws a slow create: the probe finds nothing, a worker
-            // resends, and only the idempotent create keeps one review.
-            (Pattern::IdempotentCreate, &[(&PRESET, "random-faults"), (&SEED, "18")]),
-            (Pattern::FindByKey, &[(&PRESET, "lost-create-response")]),
-            (Pattern::Cas, &[(&PRESET, "not-found-resend")]),
-            (Pattern::Authorize, &[(&PRESET, "forged-order")]),
-            (Pattern::Gates, &[(&PRESET, "overload")]),
-        ];
-        for (pattern, pairs) in cases {
-            let mut on: Vec<(&'static ParamDef, &str)> = vec![(&MODE, "patterns")];
-            on.extend_from_slice(pairs);
-            let holds = |pairs: &[(&'static ParamDef, &str)]| {
-                let run = Run::simulate(&Settings::from_pairs(pairs).unwrap()).unwrap();
-                run.checks().into_iter().find(|c| c.name == protects(pattern)).unwrap().holds
-            };
-            assert_eq!(holds(&on), Some(true), "{pattern:?} on");
-            let mut off = on.clone();
-            off.push((pattern.param(), "off"));
-            assert_eq!(holds(&off), Some(false), "{pattern:?} off");
+        for pattern in Pattern::ALL {
+            let on = run(show_me(pattern));
+            let mut pairs = show_me(pattern).to_vec();
+            pairs.push((pattern.param().def(), "off"));
+            let off = run(&pairs);
+            assert_eq!(verdict(&on, protects(pattern)), "holds", "{pattern:?} on");
+            assert_eq!(verdict(&off, protects(pattern)), "fails", "{pattern:?} off");
             assert!(buys(pattern).ends_with('.'));
+            let words = show_me_words(pattern, &on, &off);
+            assert!(words.ends_with("off and nothing else changed, it fails."), "{words}");
         }
+        assert_eq!(
+            show_me_words(Pattern::Cas, &run(show_me(Pattern::Cas)), &run(show_me(Pattern::Cas))),
+            "In this run \u{201c}One claim wins\u{201d} holds; with \u{201c}Compare-and-set claims\u{201d} off and nothing else changed, it holds."
+        );
     }
 }

@@ -4,9 +4,11 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{Actor, FORGED_ORDER, OrderId, Record, What};
-use crate::sim::risk::{CheckName, Preset, Run, Value};
+use crate::sim::risk::{CheckName, Pattern, Preset, Run, Value};
 
 use super::names;
+use super::patterns::{buys, protects};
+use super::verdicts::title;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Question {
@@ -111,9 +113,50 @@ fn when_of(records: &[Record], keep: impl Fn(&Record) -> bool) -> Option<Millis>
     records.iter().find(|r| keep(r)).map(|r| r.t)
 }
 
-/// Why the run answers as it does, in its own figures: each preset's
-/// lesson explains itself.
+/// The patterns that decide a preset's answer.
+fn deciding(preset: Preset) -> &'static [Pattern] {
+    match preset {
+        Preset::Incident => &[Pattern::UniqueRequestKey, Pattern::TimeoutIsUnknown, Pattern::IdempotentCreate],
+        Preset::SameRequestKey => &[Pattern::UniqueRequestKey, Pattern::UniqueBusinessKey],
+        Preset::SameBusinessKey => &[Pattern::UniqueBusinessKey],
+        Preset::LostCreateResponse => &[Pattern::TimeoutIsUnknown, Pattern::FindByKey],
+        Preset::NotFoundResend | Preset::WorkerCrash => &[Pattern::Cas, Pattern::FindByKey],
+        Preset::ForgedOrder => &[Pattern::Authorize],
+        Preset::Overload => &[Pattern::Gates],
+        Preset::RandomFaults => &[],
+    }
+}
+
+/// Why the run came out so: each deciding pattern, on or off in this run,
+/// what it does, and the verdict of the check it protects here.
+pub fn why(run: &Run) -> String {
+    let checks = run.checks();
+    let clauses: Vec<String> = deciding(run.settings().preset)
+        .iter()
+        .map(|&p| {
+            let check = protects(p);
+            let verdict = super::sentences::verdict(checks.iter().find(|c| c.name == check).and_then(|c| c.holds));
+            let label = p.param().label;
+            let said = format!("\u{201c}{}\u{201d} {verdict}", title(check));
+            if run.settings().switches.get(p) {
+                format!("{label} is on: {} ({said})", buys(p).trim_end_matches('.'))
+            } else {
+                format!("{label} is off, so nothing guards {said}")
+            }
+        })
+        .collect();
+    if clauses.is_empty() { String::new() } else { format!("Why: {}.", clauses.join("; ")) }
+}
+
+/// What happened and why, in the run's own figures: each preset's lesson
+/// explains itself.
 pub fn explain(run: &Run) -> String {
+    let why = why(run);
+    let what = what_happened(run);
+    if why.is_empty() { what } else { format!("{what} {why}") }
+}
+
+fn what_happened(run: &Run) -> String {
     match run.settings().preset {
         Preset::Incident => explain_incident(run),
         Preset::SameRequestKey | Preset::SameBusinessKey => explain_unique_keys(run),
@@ -299,6 +342,21 @@ mod tests {
         let why = explain(&run);
         assert!(why.contains("RV-2 at 10:31:12.531"), "{why}");
         assert!(why.contains("FAILED at 10:31:10.742 (timeout, illegal)"), "{why}");
+        // The naive incident has every pattern off: the checks they guard
+        // fail (the second row, the illegal FAILED, the second review).
+        assert!(
+            why.ends_with(
+                "Why: Unique request_key is off, so nothing guards \u{201c}Same request_key, one row\u{201d} fails; \
+                 Timeout is UNKNOWN is off, so nothing guards \u{201c}Only legal transitions\u{201d} fails; \
+                 Idempotent create is off, so nothing guards \u{201c}One review per business key\u{201d} fails."
+            ),
+            "{why}"
+        );
+        let safe = explain(&Run::simulate(&Settings::preset(Preset::Incident, Mode::Patterns)).unwrap());
+        assert!(
+            safe.contains("Why: Unique request_key is on: A retry with the same request_key finds the first row"),
+            "{safe}"
+        );
         assert_eq!(verdict("2", "2"), "Right: 2.");
         assert_eq!(verdict("1", "2"), "Not quite: you said 1; the run shows 2.");
         assert_eq!(verdict("", "2"), "Answer: 2.");

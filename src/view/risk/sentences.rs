@@ -471,3 +471,40 @@ pub fn verdict(holds: Option<bool>) -> &'static str {
 pub fn check_line(check: &Check) -> String {
     format!("{}: {} ({})", check.name.name(), verdict(check.holds), figures(&check.figures))
 }
+
+/// Presenter mode's caption: the latest moment at or before `t` with what
+/// happened then (at most four events, and how many more).
+pub fn caption(records: &[Record], t: Millis) -> String {
+    let past = &records[..records.partition_point(|r| r.t <= t)];
+    let Some(last) = past.last() else {
+        return format!("{}: the agent has not called the tool server yet.", names::when(t));
+    };
+    let here: Vec<&Record> = past.iter().rev().take_while(|r| r.t == last.t).collect();
+    let shown: Vec<String> = here.iter().rev().take(4).map(|r| sentence(r)).collect();
+    let more = match here.len().saturating_sub(shown.len()) {
+        0 => String::new(),
+        n => format!(" And {n} more events at this moment."),
+    };
+    format!("{}: {}{more}", names::when(last.t), shown.join(" "))
+}
+
+#[cfg(test)]
+mod caption_tests {
+    use super::*;
+    use crate::sim::risk::{Run, Settings};
+
+    #[test]
+    fn the_caption_says_the_latest_moment_and_nothing_after_it() {
+        let run = Run::simulate(&Settings::default()).unwrap();
+        // Before the first record there is nothing to say but the moment.
+        let first = run.records()[0].t;
+        if first > Millis::ZERO {
+            assert!(caption(run.records(), Millis::ZERO).ends_with("the agent has not called the tool server yet."));
+        }
+        let at_first = caption(run.records(), first);
+        assert!(at_first.starts_with(&names::when(first)), "{at_first}");
+        let later = run.records()[run.records().len() / 2].t;
+        let text = caption(run.records(), later);
+        assert!(text.starts_with(&names::when(later)), "{text}");
+    }
+}

@@ -35,11 +35,37 @@ pub enum Y {
 
 #[derive(Clone, Debug)]
 enum Pending {
-    Line { x1: f64, y1: Y, x2: f64, y2: Y, arrow: bool },
-    Bar { x1: f64, x2: f64, y: Y },
-    Text { x: f64, y: Y, text: String },
-    Mark { x: f64, y: Y, glyph: Glyph },
-    Gridline { x: f64 },
+    Line {
+        x1: f64,
+        y1: Y,
+        x2: f64,
+        y2: Y,
+        arrow: bool,
+    },
+    Bar {
+        x1: f64,
+        x2: f64,
+        y: Y,
+    },
+    Text {
+        x: f64,
+        y: Y,
+        text: String,
+    },
+    Mark {
+        x: f64,
+        y: Y,
+        glyph: Glyph,
+    },
+    Gridline {
+        x: f64,
+    },
+    /// A band across one lane, from `x1` to `x2`.
+    Spot {
+        lane: usize,
+        x1: f64,
+        x2: f64,
+    },
 }
 
 /// Collects what a lab draws, then lays it out.
@@ -51,14 +77,29 @@ pub struct Builder {
     labels: Vec<Rows>,
     bars: Vec<Rows>,
     right_edge: f64,
+    /// The width to fit in, if the diagram is drawn for a box.
+    fit: Option<f64>,
 }
+
+/// Room kept right of the last label in a fitted diagram.
+const FIT_MARGIN: f64 = 8.0;
 
 impl Builder {
     /// A diagram of `lanes` (lane 0 must be the axis) with a stop at every
     /// one of `times`, ending at `end`. The axis is drawn at once.
     pub fn new(lanes: Vec<LaneSpec>, times: Vec<Millis>, end: Millis) -> Builder {
+        Builder::fitted(lanes, times, end, None)
+    }
+
+    /// A diagram drawn to fit `width` where it can: idle stretches are
+    /// squeezed behind break marks, and a label that would run past the
+    /// right edge ends there instead of starting at its event. A run with
+    /// too many events for the width is drawn wider (the page scrolls it).
+    pub fn fitted(lanes: Vec<LaneSpec>, times: Vec<Millis>, end: Millis, width: Option<f64>) -> Builder {
         debug_assert_eq!(lanes.first().map(|l| l.style), Some(LaneStyle::Axis));
-        let (stops, compressed) = axis::stops(times);
+        // The last stop leaves room for what continues past the end.
+        let span = width.map(|w| w - LEFT - OVERFLOW - 24.0);
+        let (stops, squeezed) = axis::stops(times, span);
         let n = lanes.len();
         let mut b = Builder {
             lanes,
@@ -68,14 +109,19 @@ impl Builder {
             labels: vec![Rows::default(); n],
             bars: vec![Rows::default(); n],
             right_edge: 0.0,
+            fit: width,
         };
         // A gridline and a time label at every stop.
         for (t, x) in b.stops.clone() {
             b.pending.push((Pending::Gridline { x }, "gridline", t, None));
             b.label(0, x - 2.0, t.to_string(), "axis-label", Millis::ZERO, None);
         }
-        for (x, t) in compressed {
-            b.label(0, x - CHAR_W / 2.0, "≈".to_owned(), "axis-break", t, None);
+        // A squeezed stretch says how long it is, where there is room.
+        for q in squeezed {
+            let long = format!("≈ {}", q.idle);
+            let text = if long.chars().count() as f64 * CHAR_W + 8.0 < q.gap { long } else { "≈".to_owned() };
+            let x = q.x - text.chars().count() as f64 * CHAR_W / 2.0;
+            b.label(0, x, text, "axis-break", q.until, None);
         }
         b
     }
@@ -115,6 +161,12 @@ impl Builder {
         self.pending.push((Pending::Bar { x1, x2, y }, class, t, record));
     }
 
+    /// A band across the whole of `lane` from `x1` to `x2` (it marks a place
+    /// in the lane, behind what is drawn there).
+    pub fn spot(&mut self, lane: usize, x1: f64, x2: f64, class: &'static str, t: Millis, record: Option<usize>) {
+        self.pending.insert(0, (Pending::Spot { lane, x1, x2 }, class, t, record));
+    }
+
     /// The first row of bars in `lane` free from `x1` on, now taken to `x2`.
     pub fn bar_row(&mut self, lane: usize, x1: f64, x2: f64) -> usize {
         self.bars[lane].take(x1, x2, -0.5)
@@ -124,6 +176,12 @@ impl Builder {
     /// overlaps nothing.
     pub fn label(&mut self, lane: usize, x: f64, text: String, class: &'static str, t: Millis, record: Option<usize>) {
         let width = text.chars().count() as f64 * CHAR_W;
+        // In a fitted diagram a label that would run past the edge ends
+        // there, still over its event.
+        let x = match self.fit {
+            Some(fit) if x + width > fit - FIT_MARGIN => (fit - FIT_MARGIN - width).max(LEFT).min(x),
+            _ => x,
+        };
         let row = self.labels[lane].take(x, x + width, LABEL_PAD);
         self.right_edge = self.right_edge.max(x + width);
         self.pending.push((Pending::Text { x, y: Y::Label(lane, row), text }, class, t, record));
@@ -184,12 +242,23 @@ impl Builder {
                     }
                     Pending::Text { x, y, text } => Shape::Text { x, y: resolve(y), text },
                     Pending::Mark { x, y, glyph } => Shape::Mark { x, y: resolve(y), glyph },
+                    Pending::Spot { lane, x1, x2 } => {
+                        let band = &bands[lane];
+                        Shape::Rect { x: x1, y: band.top + 1.0, w: x2 - x1, h: band.height - 2.0 }
+                    }
                 };
                 Item { shape, class, t, record }
             })
             .collect();
         let last_x = self.stops.last().map_or(LEFT, |s| s.1);
-        let width = (last_x + OVERFLOW + 24.0).max(self.right_edge + 24.0);
+        // (A fitted diagram's labels end FIT_MARGIN before its edge.)
+        let pad = if self.fit.is_some() { FIT_MARGIN } else { 24.0 };
+        let needed = (last_x + OVERFLOW + 24.0).max(self.right_edge + pad);
+        // A fitted diagram takes its box's width when its content fits.
+        let width = match self.fit {
+            Some(fit) if needed <= fit => fit,
+            _ => needed,
+        };
         Diagram { width, height, lanes: bands, items, stops: self.stops, end: self.end, summary }
     }
 }

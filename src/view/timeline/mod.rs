@@ -43,6 +43,8 @@ pub enum Glyph {
     Tick,
     Diamond,
     Bar,
+    /// A ring around a mark: where something went wrong.
+    Ring,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -163,5 +165,6 @@ fn glyph_path(glyph: Glyph, x: f64, y: f64) -> String {
             format!("M{x} {}L{} {y}L{x} {}L{} {y}z", d1(y.0 - 7.0), d1(x.0 + 7.0), d1(y.0 + 7.0), d1(x.0 - 7.0))
         }
         Glyph::Bar => format!("M{} {}L{} {}", d1(x), d1(y - 9.0), d1(x), d1(y + 9.0)),
+        Glyph::Ring => format!("M{} {}a12 12 0 1 0 24 0a12 12 0 1 0 -24 0z", d1(x - 12.0), d1(y)),
     }
 }
