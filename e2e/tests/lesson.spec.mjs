@@ -255,6 +255,16 @@ test("a lesson link steps forward with PageDown and back with PageUp in presente
   await expect(heading).toHaveText("Step 1 of 3: The opening run");
 });
 
+test("a lesson step in the storm lab shows the lesson and steps on with the keys", async ({ page }) => {
+  const lesson = ["Lesson: Storms too", "Step: One client", "Step: Many clients", "Lab: storms"].join("\n");
+  await page.goto(`/?lesson=${encodeURIComponent(lesson)}&step=2`);
+  await expect(page).toHaveURL(/lab=storms/);
+  await expect(page.locator(".lesson h2")).toHaveText("Step 2 of 2: Many clients");
+  await page.keyboard.press("PageUp");
+  await expect(page.locator(".lesson h2")).toHaveText("Step 1 of 2: One client");
+  await expect(page).not.toHaveURL(/lab=storms/);
+});
+
 test("a lesson imported as a file opens its first step; a broken one says which line", async ({ page }) => {
   await open(page);
   const file = (name, text) => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) });

@@ -26,7 +26,8 @@ pub fn StormsApp() -> impl IntoView {
     let theme = RwSignal::new(page.theme);
     Effect::new(move |_| super::dom::set_root_attribute("data-theme", theme.get().name()));
     let (settings, mut notices) = decode_settings::<StormSettings>(&link.state.params);
-    let storm = Storm::new(settings.clone(), page.embed, theme, boot.base);
+    super::lesson::follow(&link, STORMS);
+    let storm = Storm::new(settings.clone(), page, theme, boot.base);
     // The storm lab's run B changes one setting (not the workload).
     let alone = "The second run was not opened; run A is shown alone.";
     if link.state.asks_b() {

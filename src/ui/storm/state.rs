@@ -12,6 +12,7 @@ use wasm_bindgen::prelude::Closure;
 use crate::sim::storm::StormSettings;
 use crate::sim::{ParamDef, Schema};
 use crate::view::labs::STORMS;
+use crate::view::lesson::LessonAt;
 use crate::view::page::{Page, Theme};
 use crate::view::storm::compare::Difference;
 use crate::view::storm::presets::{AXES, Figure, PRESETS, relevant};
@@ -88,11 +89,16 @@ pub struct Storm {
     waiting: StoredValue<Option<String>>,
     /// The id of the request whose answers count; older ones are ignored.
     current: StoredValue<u32>,
+    /// The lesson being taught, at the step on screen, and whether it is
+    /// being presented (both carry to the lesson's next step).
+    pub lesson: StoredValue<Option<LessonAt>>,
+    pub present: bool,
 }
 
 impl Storm {
-    /// The state for `settings`; the lab's files (its worker) are at `base`.
-    pub fn new(settings: StormSettings, embed: bool, theme: RwSignal<Theme>, base: String) -> Storm {
+    /// The state for `settings` on `page` (embedded or not, its lesson);
+    /// the lab's files (its worker) are at `base`.
+    pub fn new(settings: StormSettings, page: &Page, theme: RwSignal<Theme>, base: String) -> Storm {
         let form = Form::new(&settings);
         Storm {
             settings: RwSignal::new(settings),
@@ -107,7 +113,7 @@ impl Storm {
             preset: RwSignal::new(None),
             axes: RwSignal::new(0),
             figure: RwSignal::new(Figure::Wasted),
-            embed,
+            embed: page.embed,
             theme,
             b_open: RwSignal::new(false),
             b_change: RwSignal::new(None),
@@ -118,6 +124,8 @@ impl Storm {
             ready: StoredValue::new(false),
             waiting: StoredValue::new(None),
             current: StoredValue::new(0),
+            lesson: StoredValue::new(page.lesson.clone()),
+            present: page.present,
         }
     }
 
@@ -125,7 +133,13 @@ impl Storm {
     pub fn link_state(&self, theme: Theme) -> LinkState {
         let change = self.b_change.get_untracked();
         let b = self.b_open.get_untracked().then(|| change.into_iter().collect::<Vec<_>>());
-        let page = Page { embed: self.embed, theme, ..Page::default() };
+        let page = Page {
+            embed: self.embed,
+            theme,
+            present: self.present,
+            lesson: self.lesson.get_value(),
+            ..Page::default()
+        };
         LinkState::of(STORMS, &self.settings.get_untracked(), b.as_deref(), page)
     }
 

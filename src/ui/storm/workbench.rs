@@ -15,9 +15,32 @@ use super::super::canvas::LineChartView;
 use super::super::chrome::masthead;
 use super::super::dom;
 use super::super::form::FieldControl;
+use super::super::lesson;
 use super::super::notices::NoticeList;
 use super::super::text_panels::diff_list;
 use super::state::{Grid, Storm};
+
+/// The lesson's bar, when a lesson is being taught, with PageDown and
+/// PageUp (a clicker's keys) stepping through it: this lab has no replay
+/// for them to step otherwise.
+fn lesson_here(storm: Storm) -> impl IntoView {
+    let at = storm.lesson.get_value()?;
+    let page = move || storm.link_state(storm.theme.get_untracked()).page;
+    let handle = {
+        let at = at.clone();
+        window_event_listener(leptos::ev::keydown, move |e: web_sys::KeyboardEvent| {
+            let by = match e.key().as_str() {
+                "PageDown" => 1,
+                "PageUp" => -1,
+                _ => return,
+            };
+            e.prevent_default();
+            lesson::step_by(&at, &page(), by, |_| {});
+        })
+    };
+    on_cleanup(move || handle.remove());
+    Some(lesson::lesson_bar(at, page, Callback::new(|_: String| {})))
+}
 
 #[component]
 pub fn StormWorkbench(storm: Storm) -> impl IntoView {
@@ -62,6 +85,7 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
                     <StormControls storm/>
                 </div>
                 <main class="stage">
+                    {lesson_here(storm)}
                     {results}
                     <HeatMap storm/>
                 </main>
