@@ -213,6 +213,27 @@ test('the naive incident has nothing for "UNKNOWN gets resolved" to judge', asyn
   await expect(checkWord(page, "UNKNOWN gets resolved")).toHaveText("not applicable");
 });
 
+test("the risk lab presents: 24 px labels at 1920 x 1080, the caption, checkpoints, Escape to leave", async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.clock.install();
+  // The naive incident; the agent's retry is at 10:31:12.000, model 3.880 s.
+  await page.goto("/?lab=risk&preset=incident&mode=naive&present=1&pin=3.88:Will%20the%20retry%20make%20a%20second%20review%3F");
+  await expect(page.locator(".app.risk.present")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Settings" })).toHaveCount(0);
+  const heights = await page.locator(".diagram-layer svg text").evaluateAll((ts) => ts.slice(0, 20).map((t) => t.getBoundingClientRect().height));
+  expect(Math.min(...heights)).toBeGreaterThanOrEqual(24);
+  // Model 0 is 10:31:08.120, when the agent makes its first call.
+  await expect(page.locator(".caption")).toContainText("10:31:08.120 (0.00 s): The agent, acting for u-1001, calls request_risk_review");
+  await page.getByRole("combobox", { name: "Speed" }).selectOption("4x");
+  await page.getByRole("button", { name: "Play" }).click();
+  await page.clock.runFor(20_000);
+  await expect(page.locator(".checkpoint-question")).toHaveText("Will the retry make a second review?");
+  await expect(page.locator(".caption")).toContainText("10:31:12.000");
+  await page.keyboard.press("Escape");
+  await expect(page.locator(".app.risk.present")).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Settings" })).toBeVisible();
+});
+
 // A lesson of three steps: the opening run, deduplication off, and the
 // naive incident in the risk lab.
 const LESSON = [
