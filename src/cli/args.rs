@@ -107,7 +107,14 @@ pub fn parse_lab<S: Schema>(command: &str, args: &[String], extras: &[Extra]) ->
         let (flag, inline) = split_flag(arg);
         if let Some(param) = S::by_flag(flag) {
             let value = take_value(flag, inline, &mut rest, &param.allowed())?;
-            raw.set(param, value);
+            // Aimed faults may be given one flag each: they add up.
+            match (param.kind, raw.get(param)) {
+                (crate::sim::params::Kind::Aimed { .. }, Some(before)) if !before.is_empty() => {
+                    let joined = format!("{before},{value}");
+                    raw.set(param, joined);
+                }
+                _ => raw.set(param, value),
+            }
             continue;
         }
         if let Some(extra) = extras.iter().find(|e| e.flag == flag) {
@@ -160,7 +167,7 @@ pub fn params_help<S: Schema>() -> String {
             Kind::Millis { min, max } => format!("{min}..={max} ms"),
             Kind::MillisOrOff { min, max } => format!("off|{min}..={max} ms"),
             Kind::Count { min, max } => format!("{min}..={max}"),
-            Kind::Flag | Kind::Colour | Kind::Moment => param.allowed(),
+            Kind::Flag | Kind::Colour | Kind::Moment | Kind::Aimed { .. } => param.allowed(),
         };
         out.push_str(&format!("  {:<24}{allowed} (default {})\n", param.flag, param.format(param.default)));
     }

@@ -60,6 +60,92 @@ pub enum Kind {
     /// A model time (in links, seconds with at most three decimals), or
     /// none: held as milliseconds, [`NO_MOMENT`] for none.
     Moment,
+    /// Aimed faults: up to [`MAX_AIMED`] of `KIND@N` (one of `kinds`, hitting
+    /// the N-th call of its kind, N from 1 to `max_n`), separated by commas.
+    /// Empty means "the preset's own"; `none` means none at all.
+    Aimed {
+        kinds: &'static [Opt],
+        max_n: u64,
+    },
+}
+
+/// The most aimed faults one value holds.
+pub const MAX_AIMED: usize = 4;
+/// An aimed-faults value that says "none at all" (not the preset's).
+pub const AIMED_NONE: u64 = 0xF000;
+
+/// One aimed fault: the index of its kind and the call it hits (from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AimedFault {
+    pub kind: usize,
+    pub nth: u32,
+}
+
+/// A value of [`Kind::Aimed`]: none given (the preset's faults), none at
+/// all, or a list.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Aimed {
+    #[default]
+    Preset,
+    List(Vec<AimedFault>),
+}
+
+impl Aimed {
+    pub fn from_raw(raw: u64) -> Aimed {
+        if raw == 0 {
+            return Aimed::Preset;
+        }
+        let list = (0..MAX_AIMED)
+            .map(|i| (raw >> (16 * i)) & 0xFFFF)
+            .filter(|&e| e != 0 && e != AIMED_NONE)
+            .map(|e| AimedFault { kind: (e >> 12) as usize - 1, nth: (e & 0xFFF) as u32 })
+            .collect();
+        Aimed::List(list)
+    }
+
+    /// The value for `faults` (at most [`MAX_AIMED`], each kind below 15 and
+    /// N below 4096, as parsing guarantees).
+    pub fn raw_of(faults: &[AimedFault]) -> u64 {
+        if faults.is_empty() {
+            return AIMED_NONE;
+        }
+        faults
+            .iter()
+            .take(MAX_AIMED)
+            .enumerate()
+            .fold(0, |raw, (i, f)| raw | ((((f.kind as u64 + 1) << 12) | u64::from(f.nth & 0xFFF)) << (16 * i)))
+    }
+}
+
+fn parse_aimed(text: &str, kinds: &[Opt], max_n: u64) -> Result<u64, Problem> {
+    match text {
+        "" => return Ok(0),
+        "none" => return Ok(AIMED_NONE),
+        _ => {}
+    }
+    let mut faults = Vec::new();
+    for item in text.split(',').map(str::trim) {
+        let (kind, n) = item.split_once('@').ok_or(Problem::Malformed)?;
+        let kind = kinds.iter().position(|o| o.value == kind).ok_or(Problem::Malformed)?;
+        let nth = whole_number(n).map_err(|_| Problem::Malformed)?;
+        if !(1..=max_n.min(0xFFF)).contains(&nth) || faults.len() == MAX_AIMED || kind >= 14 {
+            return Err(Problem::OutOfRange);
+        }
+        faults.push(AimedFault { kind, nth: nth as u32 });
+    }
+    faults.sort_unstable();
+    faults.dedup();
+    Ok(Aimed::raw_of(&faults))
+}
+
+fn format_aimed(value: u64, kinds: &[Opt]) -> String {
+    match Aimed::from_raw(value) {
+        Aimed::Preset => String::new(),
+        Aimed::List(list) if list.is_empty() => "none".to_owned(),
+        Aimed::List(list) => {
+            list.iter().map(|f| format!("{}@{}", kinds[f.kind].value, f.nth)).collect::<Vec<_>>().join(",")
+        }
+    }
 }
 
 /// A [`Kind::Moment`] parameter's value when the link gives none.
@@ -351,6 +437,7 @@ impl FieldError {
                 let what = match self.param.kind {
                     Kind::Colour => "a colour",
                     Kind::Moment => "a number of seconds with at most three decimals",
+                    Kind::Aimed { .. } => "a list of aimed faults",
                     _ => "allowed",
                 };
                 format!("{name}: \"{value}\" is not {what}; allowed: {allowed}")
@@ -428,6 +515,10 @@ impl ParamDef {
             Kind::Flag => "1 or 0".to_owned(),
             Kind::Colour => "three or six hex digits such as 1f56b3".to_owned(),
             Kind::Moment => "a model time in seconds such as 2.05".to_owned(),
+            Kind::Aimed { kinds, max_n } => format!(
+                "up to {MAX_AIMED} of KIND@N separated by commas, N from 1 to {max_n}, KIND one of {} (empty: the preset's own; none: no faults)",
+                kinds.iter().map(|o| o.value).collect::<Vec<_>>().join(", ")
+            ),
         }
     }
 
@@ -481,6 +572,7 @@ impl ParamDef {
             },
             Kind::Colour => parse_hex_colour(text).map(|rgb| COLOUR_SET | rgb).ok_or(Problem::Malformed),
             Kind::Moment => whole_number(text).map_err(|_| Problem::Malformed),
+            Kind::Aimed { kinds, max_n } => parse_aimed(text, kinds, max_n),
         }
     }
 
@@ -516,6 +608,7 @@ impl ParamDef {
             Kind::Colour => format!("{:06x}", value & !COLOUR_SET),
             Kind::Moment if value == NO_MOMENT => String::new(),
             Kind::Moment => value.to_string(),
+            Kind::Aimed { kinds, .. } => format_aimed(value, kinds),
         }
     }
 
@@ -848,5 +941,49 @@ mod tests {
             TIMEOUT.parse_human("601").unwrap_err().human_message("timeout"),
             "timeout: 601 is out of range; allowed: 0.001 to 600 seconds"
         );
+    }
+}
+
+#[cfg(test)]
+mod aimed_tests {
+    use super::*;
+
+    const KINDS: &[Opt] = &[Opt { value: "lost", label: "Lost" }, Opt { value: "slow", label: "Slow" }];
+    static FAULTS: ParamDef = ParamDef {
+        name: "fault",
+        flag: "--fault",
+        link: "fault",
+        label: "Aimed faults",
+        kind: Kind::Aimed { kinds: KINDS, max_n: 50 },
+        default: 0,
+        group: Group::Faults,
+    };
+
+    #[test]
+    fn aimed_faults_read_sorted_and_write_back() {
+        let v = FAULTS.parse("slow@2, lost@1").unwrap();
+        assert_eq!(
+            Aimed::from_raw(v),
+            Aimed::List(vec![AimedFault { kind: 0, nth: 1 }, AimedFault { kind: 1, nth: 2 }])
+        );
+        assert_eq!(FAULTS.format(v), "lost@1,slow@2");
+        assert_eq!(FAULTS.parse(&FAULTS.format(v)).unwrap(), v);
+        assert_eq!(Aimed::from_raw(FAULTS.parse("").unwrap()), Aimed::Preset);
+        assert_eq!(Aimed::from_raw(FAULTS.parse("none").unwrap()), Aimed::List(vec![]));
+        assert_eq!(FAULTS.format(FAULTS.parse("none").unwrap()), "none");
+        assert_eq!(FAULTS.parse("lost@1,lost@1").unwrap(), FAULTS.parse("lost@1").unwrap(), "one fault once");
+    }
+
+    #[test]
+    fn a_bad_list_says_what_is_allowed() {
+        let e = FAULTS.parse("late@1").unwrap_err();
+        assert_eq!(
+            e.message("--fault"),
+            "--fault: \"late@1\" is not a list of aimed faults; allowed: up to 4 of KIND@N separated by commas, N from 1 to 50, KIND one of lost, slow (empty: the preset's own; none: no faults)"
+        );
+        assert_eq!(FAULTS.parse("lost@0").unwrap_err().problem, Problem::OutOfRange);
+        assert_eq!(FAULTS.parse("lost@51").unwrap_err().problem, Problem::OutOfRange);
+        assert_eq!(FAULTS.parse("lost@1,lost@2,lost@3,lost@4,lost@5").unwrap_err().problem, Problem::OutOfRange);
+        assert_eq!(FAULTS.parse("lost").unwrap_err().problem, Problem::Malformed);
     }
 }

@@ -180,7 +180,7 @@ pub fn FieldControl(
     match fields::control(param) {
         Control::Select(options) => select_field(param, state, on_edit, id, options).into_any(),
         Control::Checkbox { on, off } => checkbox_field(param, state, on_edit, id, on, off).into_any(),
-        Control::Seconds | Control::Count => text_field(param, state, on_edit, id).into_any(),
+        Control::Seconds | Control::Count | Control::Text => text_field(param, state, on_edit, id).into_any(),
     }
 }
 
@@ -289,13 +289,15 @@ fn text_field(param: &'static ParamDef, state: FieldState, on_edit: Callback<Str
         }
     };
     let error = field_error(state, &id);
+    // Numbers get a numeric keyboard on phones; a list of faults needs letters.
+    let mode = if fields::control(param) == Control::Text { "text" } else { "decimal" };
     view! {
         <div class="field">
             <label for=id.clone()>{param.label}</label>
             <input
                 type="text"
                 id=id
-                inputmode="decimal"
+                inputmode=mode
                 autocomplete="off"
                 spellcheck="false"
                 aria-invalid=invalid(state)

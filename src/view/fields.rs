@@ -17,6 +17,8 @@ pub enum Control {
     Seconds,
     /// A plain whole number.
     Count,
+    /// Free text the parameter parses (a list of aimed faults).
+    Text,
 }
 
 pub fn control(param: &ParamDef) -> Control {
@@ -26,6 +28,7 @@ pub fn control(param: &ParamDef) -> Control {
         Kind::Millis { .. } | Kind::MillisOrOff { .. } | Kind::Moment => Control::Seconds,
         // A page's own link parameters never appear in a form.
         Kind::Count { .. } | Kind::Flag | Kind::Colour => Control::Count,
+        Kind::Aimed { .. } => Control::Text,
     }
 }
 
@@ -50,7 +53,7 @@ pub fn hint(param: &ParamDef) -> String {
             format!("one of {}", options.iter().map(|o| o.label).collect::<Vec<_>>().join(", "))
         }
         Kind::Switch { on, off } => format!("{on} or {off}"),
-        Kind::Flag | Kind::Colour | Kind::Moment => param.allowed(),
+        Kind::Flag | Kind::Colour | Kind::Moment | Kind::Aimed { .. } => param.allowed(),
     }
 }
 
@@ -61,6 +64,7 @@ pub fn value_words(param: &ParamDef, value: u64) -> String {
         Kind::Choice(options) => options.get(value as usize).map_or_else(|| value.to_string(), |o| o.label.to_owned()),
         Kind::MillisOrOff { .. } if value == 0 => "off".to_owned(),
         Kind::Millis { .. } | Kind::MillisOrOff { .. } => format!("{} s", param.format_human(value)),
+        Kind::Aimed { .. } if value == 0 => "the preset's own".to_owned(),
         _ => param.format_human(value),
     }
 }

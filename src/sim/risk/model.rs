@@ -51,8 +51,9 @@ pub struct RiskModel {
     pub(crate) calls: Vec<Call>,
     pub(crate) downstream: Vec<Downstream>,
     statements: Vec<Pending>,
-    /// The worker-crash-after-send fault has yet to strike.
-    crash_pending: bool,
+    /// The workers' resends so far (the worker-crash-after-send fault hits
+    /// one of them by number).
+    resends: u32,
     pub(crate) claims_won: u32,
     pub(crate) claims_lost: u32,
     /// The rows of the latest scan, reused.
@@ -73,7 +74,7 @@ impl RiskModel {
             calls: Vec::new(),
             downstream: Vec::new(),
             statements: Vec::new(),
-            crash_pending: scenario.faults.worker_crash_after_send,
+            resends: 0,
             claims_won: 0,
             claims_lost: 0,
             due: Vec::new(),
@@ -86,7 +87,6 @@ impl RiskModel {
     #[cfg(test)]
     pub(crate) fn with_scenario(settings: &Settings, scenario: Scenario) -> RiskModel {
         let mut model = RiskModel::new(settings);
-        model.crash_pending = scenario.faults.worker_crash_after_send;
         model.agent.reset(settings.agent, &scenario.intents);
         model.api.reset(settings.risk_api, &scenario.faults);
         model.scenario = scenario;
@@ -111,7 +111,7 @@ impl RiskModel {
         self.calls.clear();
         self.downstream.clear();
         self.statements.clear();
-        self.crash_pending = self.scenario.faults.worker_crash_after_send;
+        self.resends = 0;
         self.claims_won = 0;
         self.claims_lost = 0;
     }
@@ -541,8 +541,8 @@ impl RiskModel {
             WorkerStep::Probe(row) => self.send_find(now, w, row, out),
             WorkerStep::Resend(row) => {
                 self.send_create(now, Issuer::Worker(w), row.row, row.request_key, row.order, out);
-                if self.crash_pending {
-                    self.crash_pending = false;
+                self.resends += 1;
+                if self.scenario.faults.crash_after_resend == Some(self.resends) {
                     self.workers[w.index()].crash(now);
                     Self::record(out, now, Actor::Worker(w), What::WorkerCrashed { worker: w });
                 }
@@ -656,7 +656,7 @@ mod tests {
     use crate::sim::risk::scenario::{CreateFault, FaultPlan, IntentSpec, Invocation};
     use crate::sim::risk::settings::{Mode, Preset};
 
-    fn moves(mode: Mode, creates: Vec<CreateFault>, find_timeouts: u32) -> (Vec<String>, RiskModel) {
+    fn moves(mode: Mode, creates: Vec<CreateFault>, hanging: u32) -> (Vec<String>, RiskModel) {
         let settings = Settings::preset(Preset::LostCreateResponse, mode);
         let scenario = Scenario {
             intents: vec![IntentSpec { order: OrderId(1), request_key: RequestKey(1) }],
@@ -666,7 +666,7 @@ mod tests {
                 duplicate: false,
                 shape: crate::sim::risk::facts::CallShape::Valid,
             }],
-            faults: FaultPlan { creates, find_timeouts, worker_crash_after_send: false },
+            faults: FaultPlan { creates, hanging_probes: (1..=hanging).collect(), ..FaultPlan::default() },
         };
         let mut driver =
             Driver::new(RiskModel::with_scenario(&settings, scenario), EVENT_BUDGET, Some(settings.horizon));
@@ -681,15 +681,27 @@ mod tests {
     }
 
     #[test]
-    fn a_slow_create_is_found_by_the_probe_after_it_lands() {
-        // Performed at 121+2500+410 = 3031, after the timeout at 2621; the
-        // probes sent at 3001 are evaluated at 3101 and find it.
+    fn a_slow_create_races_the_probe_and_only_idempotent_create_keeps_one_review() {
+        // Sent at 121, the slow create lands 0.5 s after its 2.5 s timeout:
+        // at 121+2500+500 = 3121. The timeout at 2621 makes the row UNKNOWN
+        // at 2622; the probes sent at 3001 are evaluated at 3101, before the
+        // create lands: not found, RETRYABLE at 3102 (W1's write; W2's,
+        // guarded by the old version, misses) until 3101+1000 = 4101. At
+        // 5000 W1's claim wins at 5002 and it resends: the Risk API, whose
+        // create is idempotent, returns RV-1 at 5412.
         let (m, model) = moves(Mode::Patterns, vec![CreateFault::Slow], 0);
         assert_eq!(
             m,
-            ["121 ->PENDING inserted", "2622 PENDING->UNKNOWN timeout", "3102 UNKNOWN->SUCCEEDED find_found"]
+            [
+                "121 ->PENDING inserted",
+                "2622 PENDING->UNKNOWN timeout",
+                "3102 UNKNOWN->RETRYABLE find_not_found",
+                "5002 RETRYABLE->PENDING claim_won",
+                "5413 PENDING->SUCCEEDED create_succeeded",
+            ]
         );
-        assert_eq!(model.api.reviews()[0].at, Millis(3031));
+        assert_eq!(model.api.reviews().len(), 1);
+        assert_eq!(model.api.reviews()[0].at, Millis(3121));
         // The naive server says FAILED while the review exists.
         let (m, model) = moves(Mode::Naive, vec![CreateFault::Slow], 0);
         assert_eq!(m, ["121 ->PENDING inserted", "2622 PENDING->FAILED timeout"]);

@@ -7,7 +7,7 @@
 use crate::sim::time::Millis;
 
 use super::facts::{Answer, DownstreamId, DsKind, Issuer, OrderId, RequestKey, ReviewRef, RowId};
-use super::scenario::{CreateFault, FaultPlan};
+use super::scenario::{CreateFault, FaultPlan, SLOW_BY};
 use super::settings::RiskApiConfig;
 
 /// A review in the ledger.
@@ -134,7 +134,7 @@ impl RiskApi {
             CreateFault::RequestLost => (Fate::Create(CreateFault::RequestLost), Dispatch::Lost),
             CreateFault::Slow => {
                 // It finishes after the caller has given up.
-                let takes = self.config.caller_timeout + self.config.create;
+                let takes = self.config.caller_timeout + SLOW_BY;
                 self.admit(now, takes, Fate::Create(CreateFault::Slow))
             }
             fault => self.admit(now, self.config.create, Fate::Create(fault)),
@@ -144,7 +144,7 @@ impl RiskApi {
     /// A FindByRequestKey is sent at `now`.
     pub fn on_find_sent(&mut self, now: Millis) -> (Fate, Dispatch) {
         self.finds += 1;
-        if self.finds <= self.faults.find_timeouts {
+        if self.faults.probe_hangs(self.finds) {
             return (Fate::Hangs, Dispatch::Hangs);
         }
         self.admit(now, self.config.find, Fate::Find)
@@ -164,12 +164,15 @@ impl RiskApi {
             Fate::Create(fault) => fault,
         };
         self.in_progress = self.in_progress.saturating_sub(1);
-        match fault {
-            CreateFault::ServerError => return answer(Answer::ServerError),
-            CreateFault::Rejected => return answer(Answer::Rejected),
+        let key = call.request_key.0 as usize;
+        let existing = self.by_key.get(key).copied().flatten().filter(|_| self.config.idempotent_create);
+        match (fault, existing) {
+            (CreateFault::ServerError, _) => return answer(Answer::ServerError),
+            // An idempotent create looks the key up before anything else: a
+            // key that already has its review gets it back, never a rejection.
+            (CreateFault::Rejected, None) => return answer(Answer::Rejected),
             _ => {}
         }
-        let key = call.request_key.0 as usize;
         if self.by_key.len() <= key {
             self.by_key.resize(key + 1, None);
         }
@@ -245,15 +248,15 @@ mod tests {
     fn faults_hit_exactly_the_calls_they_name() {
         let faults = FaultPlan {
             creates: vec![CreateFault::ResponseLost, CreateFault::RequestLost, CreateFault::Slow],
-            find_timeouts: 1,
-            worker_crash_after_send: false,
+            hanging_probes: vec![1],
+            ..FaultPlan::default()
         };
         let mut a = api(true, 32, faults);
         let (lost_response, _) = create(&mut a, 0);
         let done = a.on_done(Millis(410), &lost_response);
         assert!(!done.delivered && done.created == Some(ReviewRef(1)));
         assert_eq!(create(&mut a, 0).1, Dispatch::Lost);
-        assert_eq!(create(&mut a, 0).1, Dispatch::At(Millis(2910)), "slow: after the 2.5 s timeout");
+        assert_eq!(create(&mut a, 0).1, Dispatch::At(Millis(3000)), "slow: 0.5 s after the 2.5 s timeout");
         assert_eq!(create(&mut a, 0).1, Dispatch::At(Millis(410)), "the fourth create is not faulted");
         assert_eq!(a.on_find_sent(Millis(0)), (Fate::Hangs, Dispatch::Hangs));
         assert_eq!(a.on_find_sent(Millis(0)), (Fate::Find, Dispatch::At(Millis(100))));

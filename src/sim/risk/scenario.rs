@@ -6,8 +6,10 @@
 use crate::sim::rng::Rng;
 use crate::sim::time::Millis;
 
+use crate::sim::params::{Aimed, AimedFault};
+
 use super::facts::{CallShape, FORGED_ORDER, IntentId, OrderId, RequestKey};
-use super::settings::{Preset, Settings};
+use super::settings::{FaultKind, Preset, Settings};
 
 /// The incident's retry, at 10:31:12.000 on the wall clock (model time 0 is
 /// 10:31:08.120).
@@ -15,6 +17,10 @@ pub const INCIDENT_RETRY_AT: Millis = Millis(3_880);
 /// The second click of the same-business-key preset comes while the first
 /// create is still under way.
 pub const SECOND_CLICK_AT: Millis = Millis(300);
+
+/// How long after its caller's timeout a slow create is performed and
+/// answered.
+pub const SLOW_BY: Millis = Millis(500);
 
 /// The fate of one create at the Risk API.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,7 +32,8 @@ pub enum CreateFault {
     RequestLost,
     /// 500 after the create latency, not performed.
     ServerError,
-    /// Performed and answered only after the caller's timeout.
+    /// Performed and answered [`SLOW_BY`] after the caller's timeout, when
+    /// its caller has given up.
     Slow,
     /// Performed; the connection resets instead of answering.
     Reset,
@@ -40,16 +47,95 @@ pub struct FaultPlan {
     /// The fate of the n-th create (from 1), by index n - 1; creates past
     /// the list are not faulted.
     pub creates: Vec<CreateFault>,
-    /// The first this many probes hang.
-    pub find_timeouts: u32,
-    /// The first worker to resend crashes right after sending.
-    pub worker_crash_after_send: bool,
+    /// The probes (by number, from 1) that hang.
+    pub hanging_probes: Vec<u32>,
+    /// The workers' n-th resend (from 1), after which its worker crashes.
+    pub crash_after_resend: Option<u32>,
+    /// The request_risk_review calls (by number, from 1) whose replica
+    /// pauses before its create.
+    pub pauses: Vec<u32>,
 }
 
 impl FaultPlan {
     pub fn create(&self, nth: u32) -> CreateFault {
         nth.checked_sub(1).and_then(|i| self.creates.get(i as usize)).copied().unwrap_or(CreateFault::None)
     }
+
+    pub fn probe_hangs(&self, nth: u32) -> bool {
+        self.hanging_probes.contains(&nth)
+    }
+
+    /// The plan an aimed-fault list makes: each fault hits exactly the
+    /// call it names.
+    pub fn of(faults: &[AimedFault]) -> FaultPlan {
+        let mut plan = FaultPlan::default();
+        for f in faults {
+            let fate = match FaultKind::ALL[f.kind] {
+                FaultKind::CreateResponseLost => CreateFault::ResponseLost,
+                FaultKind::CreateRequestLost => CreateFault::RequestLost,
+                FaultKind::Downstream5xx => CreateFault::ServerError,
+                FaultKind::DownstreamSlow => CreateFault::Slow,
+                FaultKind::CreateReset => CreateFault::Reset,
+                FaultKind::BusinessRejection => CreateFault::Rejected,
+                FaultKind::FindTimeout => {
+                    plan.hanging_probes.push(f.nth);
+                    continue;
+                }
+                FaultKind::WorkerCrashAfterSend => {
+                    plan.crash_after_resend = Some(plan.crash_after_resend.map_or(f.nth, |n| n.min(f.nth)));
+                    continue;
+                }
+                FaultKind::ReplicaPause => {
+                    plan.pauses.push(f.nth);
+                    continue;
+                }
+            };
+            let i = f.nth as usize - 1;
+            if plan.creates.len() <= i {
+                plan.creates.resize(i + 1, CreateFault::None);
+            }
+            plan.creates[i] = fate;
+        }
+        plan
+    }
+
+    /// The plan as an aimed-fault list, in the order the list is written.
+    pub fn aimed(&self) -> Vec<AimedFault> {
+        let kind = |k: FaultKind| FaultKind::ALL.iter().position(|&x| x == k).unwrap_or(0);
+        let mut out: Vec<AimedFault> = self
+            .creates
+            .iter()
+            .enumerate()
+            .filter_map(|(i, fate)| {
+                let k = match fate {
+                    CreateFault::None => return None,
+                    CreateFault::ResponseLost => FaultKind::CreateResponseLost,
+                    CreateFault::RequestLost => FaultKind::CreateRequestLost,
+                    CreateFault::ServerError => FaultKind::Downstream5xx,
+                    CreateFault::Slow => FaultKind::DownstreamSlow,
+                    CreateFault::Reset => FaultKind::CreateReset,
+                    CreateFault::Rejected => FaultKind::BusinessRejection,
+                };
+                Some(AimedFault { kind: kind(k), nth: i as u32 + 1 })
+            })
+            .collect();
+        out.extend(self.hanging_probes.iter().map(|&nth| AimedFault { kind: kind(FaultKind::FindTimeout), nth }));
+        out.extend(self.crash_after_resend.map(|nth| AimedFault { kind: kind(FaultKind::WorkerCrashAfterSend), nth }));
+        out.extend(self.pauses.iter().map(|&nth| AimedFault { kind: kind(FaultKind::ReplicaPause), nth }));
+        out.sort_unstable();
+        out
+    }
+}
+
+/// The faults a run of `settings` plays (the aimed list, or the preset's
+/// own), as `KIND@N`.
+pub fn fault_list(settings: &Settings) -> Vec<String> {
+    Scenario::of(settings)
+        .faults
+        .aimed()
+        .iter()
+        .map(|f| format!("{}@{}", FaultKind::ALL[f.kind].value(), f.nth))
+        .collect()
 }
 
 /// An intent: one user click or agent command.
@@ -88,7 +174,18 @@ fn invoke(at: u64, n: u32) -> Invocation {
 }
 
 impl Scenario {
+    /// The preset's script, with the aimed faults of the settings in place
+    /// of the preset's own where they are given.
     pub fn of(settings: &Settings) -> Scenario {
+        let mut scenario = Scenario::preset(settings);
+        if let Aimed::List(faults) = &settings.faults {
+            scenario.faults = FaultPlan::of(faults);
+        }
+        scenario
+    }
+
+    /// The preset's own script and faults.
+    pub fn preset(settings: &Settings) -> Scenario {
         let plain = |intents: Vec<IntentSpec>, invocations: Vec<Invocation>, creates: Vec<CreateFault>| Scenario {
             intents,
             invocations,
@@ -120,10 +217,13 @@ impl Scenario {
                 invocations: vec![invoke(0, 1)],
                 faults: FaultPlan {
                     creates: vec![CreateFault::RequestLost],
-                    find_timeouts: 0,
-                    worker_crash_after_send: true,
+                    crash_after_resend: Some(1),
+                    ..FaultPlan::default()
                 },
             },
+            // The first create lands 0.5 s after its caller's timeout: the
+            // probe says "not found" while it is still in flight.
+            Preset::ProbeRacesCreate => plain(vec![intent(1, 1)], vec![invoke(0, 1)], vec![CreateFault::Slow]),
             Preset::RandomFaults => random(settings.seed),
         }
     }
@@ -176,7 +276,14 @@ fn random(seed: u64) -> Scenario {
             _ => CreateFault::Rejected,
         })
         .collect();
-    let faults = FaultPlan { creates, find_timeouts: rng.below(4) as u32, worker_crash_after_send: rng.below(10) < 3 };
+    let hanging = rng.below(4) as u32;
+    let crash = rng.below(10) < 3;
+    let faults = FaultPlan {
+        creates,
+        hanging_probes: (1..=hanging).collect(),
+        crash_after_resend: crash.then_some(1),
+        pauses: Vec::new(),
+    };
     Scenario { intents, invocations, faults }
 }
 

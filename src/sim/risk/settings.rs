@@ -16,7 +16,7 @@
 //!   creates the second review at 4411 (12.531).
 
 use crate::sim::Surely;
-use crate::sim::params::{FieldError, Group, Kind, Param, ParamDef, Problem, Raw, Schema, choice};
+use crate::sim::params::{Aimed, FieldError, Group, Kind, Param, ParamDef, Problem, Raw, Schema, choice};
 use crate::sim::time::Millis;
 
 /// The largest duration that is not a horizon, deadline or lease.
@@ -139,6 +139,34 @@ pub static SEED: Param<u64> = Param::new(ParamDef {
     label: "Seed",
     kind: Kind::Count { min: 0, max: MAX_SEED },
     default: 1,
+    group: Group::Faults,
+});
+/// The most calls of one kind a fault can be aimed at.
+pub const MAX_AIMED_NTH: u64 = 999;
+
+choice! {
+    /// What an aimed fault does to the call it hits (`KIND@N`: the N-th
+    /// call of its kind).
+    pub enum FaultKind {
+        CreateResponseLost("create-response-lost", "the create is performed, its response lost"),
+        CreateRequestLost("create-request-lost", "the create never reaches the Risk API"),
+        Downstream5xx("downstream-5xx", "the create gets a 500, not performed"),
+        DownstreamSlow("downstream-slow", "the create lands 0.5 s after its caller's timeout"),
+        CreateReset("create-reset", "the create is performed, the connection resets"),
+        BusinessRejection("business-rejection", "the Risk API rejects the create"),
+        FindTimeout("find-timeout", "the probe hangs past its timeout"),
+        WorkerCrashAfterSend("worker-crash-after-send", "the worker crashes after its resend"),
+        ReplicaPause("replica-pause", "the replica pauses before its create"),
+    }
+}
+
+pub static FAULTS: Param<u64> = Param::new(ParamDef {
+    name: "faults",
+    flag: "--fault",
+    link: "fault",
+    label: "Aimed faults",
+    kind: Kind::Aimed { kinds: FaultKind::OPTIONS, max_n: MAX_AIMED_NTH },
+    default: 0,
     group: Group::Faults,
 });
 pub static BURST_CALLS: Param<u64> = Param::new(ParamDef {
@@ -300,7 +328,7 @@ pub static RISK_API_CAPACITY: Param<u64> = Param::new(ParamDef {
 });
 
 /// How many parameters the lab has.
-pub const PARAM_COUNT: usize = 28;
+pub const PARAM_COUNT: usize = 29;
 
 /// Every parameter, in the order they are validated, listed and written.
 pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
@@ -315,6 +343,7 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     AUTHORIZE.def(),
     GATES.def(),
     SEED.def(),
+    FAULTS.def(),
     BURST_CALLS.def(),
     HORIZON.def(),
     CALL_TRANSIT.def(),
@@ -347,6 +376,7 @@ choice! {
         ForgedOrder("forged-order", "Forged order (another user's)"),
         Overload("overload", "Burst of calls (overload)"),
         WorkerCrash("worker-crash", "Worker crashes after resending"),
+        ProbeRacesCreate("probe-races-create", "A slow create races the probe"),
         RandomFaults("random-faults", "Random faults from the seed"),
     }
 }
@@ -530,6 +560,8 @@ pub struct Settings {
     pub mode: Mode,
     pub switches: Switches,
     pub seed: u64,
+    /// The aimed faults, or the preset's own.
+    pub faults: Aimed,
     pub burst_calls: u32,
     pub horizon: Millis,
     pub agent: AgentConfig,
@@ -613,6 +645,7 @@ impl Schema for Settings {
             mode,
             switches,
             seed: count(&SEED),
+            faults: Aimed::from_raw(count(&FAULTS)),
             burst_calls: count(&BURST_CALLS) as u32,
             horizon: ms(&HORIZON),
             agent,

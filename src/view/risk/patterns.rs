@@ -2,7 +2,7 @@
 //! without it, and the run that shows it ("Show me").
 
 use crate::sim::ParamDef;
-use crate::sim::risk::settings::{MODE, PRESET, SEED, UNIQUE_BUSINESS_KEY};
+use crate::sim::risk::settings::{MODE, PRESET, UNIQUE_BUSINESS_KEY};
 use crate::sim::risk::{CheckName, Pattern, Run};
 
 use super::verdicts::title;
@@ -53,9 +53,9 @@ const SHOW_ME: [Pairs; 8] = [
     &[(MODE.def(), "patterns"), (PRESET.def(), "same-request-key"), (UNIQUE_BUSINESS_KEY.def(), "off")],
     &[(MODE.def(), "patterns"), (PRESET.def(), "same-business-key")],
     &[(MODE.def(), "patterns"), (PRESET.def(), "incident")],
-    // Seed 18 draws a slow create: the probe finds nothing, a worker
-    // resends, and only the idempotent create keeps one review.
-    &[(MODE.def(), "patterns"), (PRESET.def(), "random-faults"), (SEED.def(), "18")],
+    // The probe says "not found" while the slow create is in flight, a
+    // worker resends, and only the idempotent create keeps one review.
+    &[(MODE.def(), "patterns"), (PRESET.def(), "probe-races-create")],
     &[(MODE.def(), "patterns"), (PRESET.def(), "lost-create-response")],
     &[(MODE.def(), "patterns"), (PRESET.def(), "not-found-resend")],
     &[(MODE.def(), "patterns"), (PRESET.def(), "forged-order")],

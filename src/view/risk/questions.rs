@@ -51,6 +51,9 @@ fn text(preset: Preset) -> &'static str {
         Preset::WorkerCrash => {
             "The create is lost, and the worker that resends it crashes right after sending. What status does row R10086 end in?"
         }
+        Preset::ProbeRacesCreate => {
+            "The first create is slow: the probe asks while it is still in flight, hears \"not found\", and a worker resends. How many reviews will the Risk API hold?"
+        }
         Preset::RandomFaults => "Faults drawn from the seed hit this run. Will any of the nine checks fail?",
     }
 }
@@ -59,7 +62,7 @@ fn text(preset: Preset) -> &'static str {
 /// question share them.
 fn choices(preset: Preset) -> &'static [&'static str] {
     match preset {
-        Preset::Incident | Preset::SameRequestKey | Preset::SameBusinessKey => FEW,
+        Preset::Incident | Preset::SameRequestKey | Preset::SameBusinessKey | Preset::ProbeRacesCreate => FEW,
         Preset::LostCreateResponse => &["SUCCEEDED", "FAILED", "UNKNOWN"],
         Preset::NotFoundResend => &["0", "1", "2"],
         Preset::ForgedOrder | Preset::Overload | Preset::RandomFaults => YES_NO,
@@ -100,7 +103,7 @@ pub fn answer(run: &Run) -> String {
     match run.settings().preset {
         Preset::Incident => reviews_for(run, OrderId(1)).to_string(),
         Preset::SameRequestKey => run.rows().len().to_string(),
-        Preset::SameBusinessKey => run.reviews().len().to_string(),
+        Preset::SameBusinessKey | Preset::ProbeRacesCreate => run.reviews().len().to_string(),
         Preset::LostCreateResponse | Preset::WorkerCrash => first_row_status(run),
         Preset::NotFoundResend => resends(records).to_string(),
         Preset::ForgedOrder => yes_no(forged_creates(records) > 0),
@@ -121,6 +124,7 @@ fn deciding(preset: Preset) -> &'static [Pattern] {
         Preset::SameBusinessKey => &[Pattern::UniqueBusinessKey],
         Preset::LostCreateResponse => &[Pattern::TimeoutIsUnknown, Pattern::FindByKey],
         Preset::NotFoundResend | Preset::WorkerCrash => &[Pattern::Cas, Pattern::FindByKey],
+        Preset::ProbeRacesCreate => &[Pattern::IdempotentCreate, Pattern::Cas],
         Preset::ForgedOrder => &[Pattern::Authorize],
         Preset::Overload => &[Pattern::Gates],
         Preset::RandomFaults => &[],
@@ -161,7 +165,7 @@ fn what_happened(run: &Run) -> String {
         Preset::Incident => explain_incident(run),
         Preset::SameRequestKey | Preset::SameBusinessKey => explain_unique_keys(run),
         Preset::LostCreateResponse | Preset::WorkerCrash => explain_lost_response(run),
-        Preset::NotFoundResend => explain_resends(run),
+        Preset::NotFoundResend | Preset::ProbeRacesCreate => explain_resends(run),
         Preset::ForgedOrder => explain_forged_order(run),
         Preset::Overload => explain_overload(run),
         Preset::RandomFaults => explain_random_faults(run),

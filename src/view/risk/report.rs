@@ -10,6 +10,7 @@ use crate::sim::json::Json;
 use crate::sim::params::Schema;
 use crate::sim::risk::compare::Comparison;
 use crate::sim::risk::facts::{Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, What};
+use crate::sim::risk::scenario::fault_list;
 use crate::sim::risk::settings::Pattern;
 use crate::sim::risk::{Check, Review, Row, Run, Summary, Value};
 use crate::view::compare::comparison_json;
@@ -252,6 +253,7 @@ fn run_doc(run: &Run) -> Json {
         ("lab", Json::str("risk")),
         ("settings", run.settings().to_json_doc()),
         ("switches", map(switches)),
+        ("faults", Json::Arr(fault_list(run.settings()).into_iter().map(Json::Str).collect())),
         ("clock_origin", Json::str(names::clock(Millis::ZERO))),
         ("horizon_ms", num(run.horizon().ms())),
         ("end_ms", num(s.end.ms())),
@@ -465,9 +467,14 @@ mod tests {
         let run = Run::simulate(&Settings::preset(Preset::Incident, Mode::Naive)).unwrap();
         let doc = parse(&run_to_json(&run)).unwrap();
         assert_eq!(
-            names(&doc)[..6],
-            ["lab", "settings", "switches", "clock_origin", "horizon_ms", "end_ms"],
+            names(&doc)[..7],
+            ["lab", "settings", "switches", "faults", "clock_origin", "horizon_ms", "end_ms"],
             "the document's own members in the schema's order"
+        );
+        assert_eq!(
+            doc.get("faults"),
+            Some(&Json::Arr(vec![Json::str("create-response-lost@1")])),
+            "the incident's own fault"
         );
         let switches = names(doc.get("switches").unwrap());
         let mut by_name: Vec<&str> = Pattern::ALL.iter().map(|p| p.name()).collect();

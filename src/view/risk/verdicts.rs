@@ -63,12 +63,13 @@ pub fn summary(check: &Check) -> String {
             format!("orders requested twice: {}; reviews per order at most {}", g("business_keys"), g("max_reviews"))
         }
         CheckName::LostResponseConverges => format!(
-            "lost responses: {}; converged to SUCCEEDED: {}; FAILED: {}; unresolved: {}; creates after the loss: {}",
+            "lost responses: {}; converged to SUCCEEDED: {}; FAILED: {}; unresolved: {}; creates after the loss: {}; extra reviews: {}",
             g("lost_responses"),
             g("converged"),
             g("failed"),
             g("unresolved"),
-            g("later_creates")
+            g("later_creates"),
+            g("extra_reviews")
         ),
         CheckName::SingleClaimWinner => format!(
             "claims: {}; won: {}; lost: {}; most winners for one row and version: {}; resends: {}",

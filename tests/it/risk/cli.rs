@@ -51,6 +51,7 @@ fn json_carries_every_observable_field() {
             "downstream_calls",
             "end_ms",
             "events",
+            "faults",
             "gates",
             "horizon_ms",
             "jsonrpc_errors",
@@ -351,4 +352,34 @@ fn settings_files_are_read_and_flags_override_them() {
         assert!(stderr(&out).contains(mentions), "{body}: {}", stderr(&out));
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fault_flags_add_up_and_the_json_says_which_faults_played() {
+    // Given one flag each or as one list, the same faults; the preset's own
+    // without any.
+    let one_each = json(&[
+        "--preset",
+        "not-found-resend",
+        "--fault",
+        "create-request-lost@1",
+        "--fault",
+        "worker-crash-after-send@1",
+    ]);
+    let listed = json(&["--preset", "not-found-resend", "--fault", "worker-crash-after-send@1,create-request-lost@1"]);
+    assert_eq!(one_each["faults"], serde_json::json!(["create-request-lost@1", "worker-crash-after-send@1"]));
+    assert_eq!(one_each["faults"], listed["faults"]);
+    assert_eq!(one_each["settings"]["faults"], "create-request-lost@1,worker-crash-after-send@1");
+    let own = json(&["--preset", "worker-crash"]);
+    assert_eq!(own["faults"], one_each["faults"], "worker-crash is exactly these two");
+    assert_eq!(own["settings"]["faults"], "");
+}
+
+#[test]
+fn a_fault_the_lab_does_not_know_is_refused_with_what_is_allowed() {
+    let out = cli(&["risk", "--fault", "create-response-lost@1", "--fault", "meteor@2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("\"create-response-lost@1,meteor@2\" is not a list of aimed faults"), "{err}");
+    assert!(err.contains("KIND one of create-response-lost, create-request-lost, downstream-5xx"), "{err}");
 }

@@ -85,6 +85,7 @@ proptest! {
         prop_assert_ne!(holds(&run, CheckName::SingleClaimWinner), Some(false));
         prop_assert_ne!(holds(&run, CheckName::SameRequestKeyOneRow), Some(false));
         prop_assert_ne!(holds(&run, CheckName::SameBusinessKeyOneReview), Some(false));
+        prop_assert_ne!(holds(&run, CheckName::LostResponseConverges), Some(false));
 
         // Every UNKNOWN converges once the Risk API answers again: its faults
         // are finite, and ten minutes is long enough for every row to settle.
@@ -103,6 +104,41 @@ proptest! {
                 | CheckName::UnknownResolved | CheckName::SingleClaimWinner) {
                 prop_assert_ne!(check.holds, Some(false), "{:?} at {}", check.name, t);
             }
+        }
+    }
+}
+
+prop_compose! {
+    /// A named preset with every pattern on and up to three aimed faults in
+    /// place of its own.
+    fn aimed_flags()(
+        preset in prop::sample::select(vec![
+            "incident", "same-request-key", "same-business-key", "lost-create-response", "not-found-resend",
+            "forged-order", "worker-crash", "probe-races-create",
+        ]),
+        faults in prop::collection::vec((0usize..8, 1u32..=4), 1..=3),
+    ) -> String {
+        const KINDS: [&str; 8] = [
+            "create-response-lost", "create-request-lost", "downstream-5xx", "downstream-slow", "create-reset",
+            "business-rejection", "find-timeout", "worker-crash-after-send",
+        ];
+        let list: Vec<String> = faults.iter().map(|(k, n)| format!("{}@{n}", KINDS[*k])).collect();
+        format!("--preset {preset} --mode patterns --horizon-ms 600000 --fault {}", list.join(","))
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Whatever the aimed faults hit, the patterns keep every invariant.
+    #[test]
+    fn aimed_faults_never_break_an_invariant_with_every_pattern_on(flags in aimed_flags()) {
+        let run = Run::simulate(&settings(&flags)).expect("run finishes");
+        for check in run.checks() {
+            prop_assert_ne!(check.holds, Some(false), "{:?} with {}: {:?}", check.name, flags, check.figures);
+        }
+        for row in run.rows() {
+            prop_assert!(row.status.is_final(), "{:?} is {} at the horizon", row.id, row.status.name());
         }
     }
 }

@@ -22,7 +22,7 @@ use idempotency_lab::sim::risk::facts::What;
 use idempotency_lab::sim::risk::{CheckName, Run, Value};
 use idempotency_lab::view::risk::names::clock;
 
-use super::{outline, run};
+use super::{outline, run, statuses};
 
 /// Each row's moves: "t row from->to cause".
 fn moves(run: &Run) -> Vec<String> {
@@ -162,6 +162,23 @@ fn every_preset_in_both_modes() {
             // finds (two at 3001, one at 11002).
             "--preset worker-crash --mode patterns",
             "reviews=1 rows=[SUCCEEDED] creates=2 finds=3 claims=1/1 checks=---T--TTT",
+        ),
+        (
+            // The slow create, sent at 121, lands 0.5 s after its 2.5 s
+            // timeout, at 3121 (RV-1). The naive server marks R10086 FAILED
+            // at 2622 (illegal); nobody resends. The lost response never
+            // converges.
+            "--preset probe-races-create --mode naive",
+            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TF-",
+        ),
+        (
+            // UNKNOWN at 2622; both probes sent at 3001 are answered at 3101,
+            // before the create lands at 3121: not found, RETRYABLE at 3102
+            // until 4101. At 5000 W1's claim wins (5002), W2's loses; W1
+            // resends and the idempotent create returns RV-1 at 5412:
+            // SUCCEEDED at 5413, one review though two creates were sent.
+            "--preset probe-races-create --mode patterns",
+            "reviews=1 rows=[SUCCEEDED] creates=2 finds=2 claims=1/1 checks=--TT--TTT",
         ),
     ];
     for (flags, expected) in table {
@@ -370,4 +387,33 @@ fn a_call_unanswered_within_the_client_deadline_ends_its_intent() {
     assert_eq!(agent, ["1000 deadline_passed", "2642 result_received"]);
     assert_eq!(run.summary().tool_calls, 1);
     assert_eq!(moves(&run).last().map(String::as_str), Some("3102 R10086 UNKNOWN->SUCCEEDED find_found"));
+}
+
+#[test]
+fn aimed_faults_take_the_place_of_the_presets_own() {
+    // not-found-resend is lost-create-response's script with the create's
+    // request lost instead of its response.
+    assert_eq!(
+        outline(&run("--preset lost-create-response --mode patterns --fault create-request-lost@1")),
+        outline(&run("--preset not-found-resend --mode patterns"))
+    );
+    // The incident's own fault, written out, is the incident; worker-crash
+    // is not-found-resend with the first resend's worker crashing.
+    assert_eq!(outline(&run("--preset incident --fault create-response-lost@1")), outline(&run("--preset incident")));
+    assert_eq!(
+        outline(&run(
+            "--preset not-found-resend --mode patterns --fault create-request-lost@1,worker-crash-after-send@1"
+        )),
+        outline(&run("--preset worker-crash --mode patterns"))
+    );
+    // No fault at all: the first create succeeds (RV-1 at 121+410 = 531),
+    // and the naive server still makes a second review for the scripted
+    // retry (inserted at 3880+20+100+1 = 4001, created at 4411).
+    let clean = run("--preset incident --fault none");
+    let at: Vec<u64> = clean.reviews().iter().map(|r| r.at.ms()).collect();
+    assert_eq!(at, [531, 4411]);
+    // A fault aimed at the second create hits the retry's: its response is
+    // lost, so the naive server marks R10087 FAILED at 4001+2500+1 = 6502.
+    let second = run("--preset incident --fault create-response-lost@2");
+    assert_eq!(statuses(&second), "SUCCEEDED FAILED");
 }

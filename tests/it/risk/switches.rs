@@ -56,6 +56,21 @@ fn each_switch_protects_an_invariant() {
             "reviews=1 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=---F--TFT",
         ),
         (
+            // Idempotent create, with CAS on: the slow create lands at 3121
+            // after the probe said "not found" at 3101; W1 alone wins the
+            // claim (5002) and resends, and without idempotent create the
+            // Risk API makes RV-2 at 5412. Two reviews for one request_key.
+            "--preset probe-races-create --mode patterns --idempotent-create off",
+            "reviews=2 rows=[SUCCEEDED] creates=2 finds=2 claims=1/1 checks=--FT--FTT",
+        ),
+        (
+            // CAS, with idempotent create on: both blind claims hit at 5002
+            // (W2's PENDING to PENDING, illegal) and both resend; the
+            // idempotent create keeps one review.
+            "--preset probe-races-create --mode patterns --cas off",
+            "reviews=1 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=--TF--TFT",
+        ),
+        (
             // Authorization: the forged order is inserted and reviewed.
             "--preset forged-order --mode patterns --authorize off",
             "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TT-",
