@@ -125,7 +125,8 @@ async fn the_checks_panel_reads_each_verdict_with_its_figures() {
     // is illegal (legal_transitions fails). No row was ever UNKNOWN or
     // RETRYABLE (a naive timeout is FAILED at once), no second request_key
     // for the order, no claim, no forged call and no overload: those five
-    // have nothing to judge.
+    // have nothing to judge. The Risk API worked on one create at a time,
+    // within its 32.
     let expected = [
         "fails",
         "not applicable",
@@ -136,9 +137,10 @@ async fn the_checks_panel_reads_each_verdict_with_its_figures() {
         "fails",
         "fails",
         "not applicable",
+        "holds",
     ];
     assert_eq!(texts(&root, "li .verdict-word"), expected);
-    assert_eq!(texts(&root, "li .check-name").len(), 9);
+    assert_eq!(texts(&root, "li .check-name").len(), 10);
     let items = texts(&root, "li");
     let review = items.iter().find(|t| t.contains("one_review_per_business_key")).unwrap();
     assert!(review.starts_with("fails") && review.contains("reviews for O20260728001: 2"), "{review}");

@@ -1,8 +1,11 @@
-//! The nine checks of RISK-MODEL.md ("Acceptance checks, live"), computed
+//! The ten checks of RISK-MODEL.md ("Acceptance checks, live"), computed
 //! from a run's records alone (never from the preset's name) as of any
 //! moment `t`: the records up to `t` give the verdicts at `t`. The settings
-//! supply only the limits a verdict compares against (the gates' sizes and
-//! the client deadline).
+//! supply only the limits a verdict compares against (the gates' sizes, the
+//! transit, the client deadline, the scan interval and backoff, the Risk
+//! API's safe concurrency). No check reads a verdict a handler wrote: a
+//! transition's legality, a claim's exclusivity and a call's latency are
+//! all worked out here from what happened.
 //!
 //! Each check holds (`Some(true)`), fails (`Some(false)`), or has nothing
 //! to judge yet (`None`), and carries the figures behind its verdict.
@@ -12,9 +15,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::sim::time::Millis;
 
 use super::facts::{
-    Actor, Answer, CallId, Claim, DownstreamId, DsKind, ErrorCode, Heard, OrderId, Record, ReplicaId, Reply,
-    RequestKey, RowId, Status, Tool, UserId, What, owner_of,
+    Actor, Answer, CallId, Cause, Claim, DownstreamId, DsKind, ErrorCode, Heard, OrderId, Record, ReplicaId, Reply,
+    RequestKey, RowId, Status, Tool, UserId, What, is_legal, owner_of,
 };
+use super::rules::backoff;
 use super::settings::Settings;
 
 /// An OVERLOADED result must leave the replica this soon after the call
@@ -32,11 +36,12 @@ pub enum CheckName {
     OneReviewPerBusinessKey,
     LegalTransitions,
     UnknownResolved,
+    DownstreamWithinCapacity,
 }
 
 impl CheckName {
-    /// The six acceptance conditions first, then the three invariants.
-    pub const ALL: [CheckName; 9] = [
+    /// The six acceptance conditions first, then the four invariants.
+    pub const ALL: [CheckName; 10] = [
         CheckName::SameRequestKeyOneRow,
         CheckName::SameBusinessKeyOneReview,
         CheckName::LostResponseConverges,
@@ -46,6 +51,7 @@ impl CheckName {
         CheckName::OneReviewPerBusinessKey,
         CheckName::LegalTransitions,
         CheckName::UnknownResolved,
+        CheckName::DownstreamWithinCapacity,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,6 +65,7 @@ impl CheckName {
             CheckName::OneReviewPerBusinessKey => "one_review_per_business_key",
             CheckName::LegalTransitions => "legal_transitions",
             CheckName::UnknownResolved => "unknown_resolved",
+            CheckName::DownstreamWithinCapacity => "downstream_within_capacity",
         }
     }
 }
@@ -110,7 +117,6 @@ struct CallFacts {
     subject: Option<UserId>,
     made_at: Millis,
     heard: Option<Heard>,
-    overloaded_at: Option<Millis>,
     received_at: Option<Millis>,
 }
 
@@ -118,11 +124,19 @@ struct CallFacts {
 struct RowFacts {
     request_key: RequestKey,
     order: OrderId,
-    requester: UserId,
     status: Status,
+    /// The version the row's moves give it: 1 at birth, one more per change
+    /// of status, or what a read-then-write claim wrote.
+    version: u32,
     next_retry_at: Option<Millis>,
     /// Whether the row ever needed resolving (it was UNKNOWN or RETRYABLE).
     unsettled: bool,
+    /// When it first became UNKNOWN.
+    first_unknown: Option<Millis>,
+    /// Creates sent for it by the workers.
+    resends: u32,
+    /// Creates sent for it whose caller still waits for the answer.
+    awaited: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -134,6 +148,28 @@ struct DsFacts {
     timed_out_at: Option<Millis>,
     /// When its caller lost the answer of a performed create.
     lost_at: Option<Millis>,
+    sent_at: Millis,
+    /// When the Risk API was done with it; `None` while it works on it.
+    done_at: Option<Millis>,
+    /// Whether the Risk API worked on it (a lost request, a hung query and
+    /// a 503 at once take none of its capacity).
+    held: bool,
+}
+
+impl DsFacts {
+    fn new(kind: DsKind, row: RowId, request_key: RequestKey, sent_at: Millis) -> DsFacts {
+        DsFacts {
+            kind,
+            row,
+            request_key,
+            performed: false,
+            timed_out_at: None,
+            lost_at: None,
+            sent_at,
+            done_at: None,
+            held: true,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -158,9 +194,10 @@ struct Tally {
     reviews: u64,
     /// (row, version read) -> (attempts, winners).
     claims: BTreeMap<(RowId, u32), (u64, u64)>,
+    /// (row, version when sent) -> creates sent.
+    creates_at_version: BTreeMap<(RowId, u32), u64>,
     resends: u64,
     gates: [GateFacts; 2],
-    slowest_overload: Millis,
     moves: u64,
     illegal: u64,
     first_illegal: Option<RowId>,
@@ -172,16 +209,19 @@ impl Tally {
         let mut t = Tally { workers_alive: [true; 2], ..Tally::default() };
         let cap = settings.replica.gates.cap;
         for r in records {
-            if let Some(m) = r.row_move() {
-                t.moves += 1;
-                if !m.legal {
-                    t.illegal += 1;
-                    t.first_illegal.get_or_insert(m.row);
-                }
-            }
             t.fold(r, cap);
         }
         t
+    }
+
+    /// Counts a row's move from `from` (as the records left it) and judges
+    /// it against the table.
+    fn moved(&mut self, row: RowId, from: Option<Status>, to: Status, cause: Cause) {
+        self.moves += 1;
+        if !is_legal(from, to, cause) {
+            self.illegal += 1;
+            self.first_illegal.get_or_insert(row);
+        }
     }
 
     fn call(&mut self, id: CallId) -> Option<&mut CallFacts> {
@@ -215,11 +255,14 @@ impl Tally {
             What::CreateSent { .. }
             | What::DownstreamTimeout { .. }
             | What::LateReply { .. }
-            | What::DownstreamReply { .. } => self.fold_caller(r),
+            | What::DownstreamReply { .. }
+            | What::ReplyUnheard { .. } => self.fold_caller(r),
             What::ProbeSent { .. } | What::WorkerCrashed { .. } => self.fold_worker(r),
-            What::ReviewCreated { .. } | What::ReviewReplayed { .. } | What::ResponseLost { .. } => {
-                self.fold_risk_api(r)
-            }
+            What::ReviewCreated { .. }
+            | What::ReviewReplayed { .. }
+            | What::ResponseLost { .. }
+            | What::RequestLost { .. }
+            | What::FindHangs { .. } => self.fold_risk_api(r),
             _ => {}
         }
     }
@@ -234,7 +277,6 @@ impl Tally {
                 subject,
                 made_at: r.t,
                 heard: None,
-                overloaded_at: None,
                 received_at: None,
             }),
             What::ResultReceived { call, .. } => {
@@ -258,23 +300,14 @@ impl Tally {
                 self.gate(replica, in_flight, queued, cap);
             }
             What::CallQueued { in_flight, queued, .. } => self.gate(replica, in_flight, queued, cap).exceeded = true,
-            What::Overloaded { call, in_flight, queued } => {
+            What::Overloaded { in_flight, queued, .. } => {
                 let g = self.gate(replica, in_flight, queued, cap);
                 g.exceeded = true;
                 g.overloaded += 1;
-                if let Some(c) = self.call(call) {
-                    c.overloaded_at = Some(r.t);
-                }
             }
             What::ToolResult { call, reply, .. } => {
-                let t = r.t;
-                let mut slow = None;
                 if let Some(c) = self.call(call) {
                     c.heard = Some(Heard::Result(reply));
-                    slow = c.overloaded_at.map(|at| t.since(at));
-                }
-                if let Some(slow) = slow {
-                    self.slowest_overload = self.slowest_overload.max(slow);
                 }
             }
             What::RpcError { call, error } => {
@@ -290,23 +323,35 @@ impl Tally {
     fn fold_database(&mut self, r: &Record) {
         match r.what {
             What::RowInserted { insert, .. } => {
+                self.moved(insert.row, None, Status::Pending, Cause::Inserted);
                 self.rows.insert(
                     insert.row,
                     RowFacts {
                         request_key: insert.request_key,
                         order: insert.order,
-                        requester: insert.requester,
                         status: Status::Pending,
+                        version: 1,
                         next_retry_at: None,
                         unsettled: false,
+                        first_unknown: None,
+                        resends: 0,
+                        awaited: 0,
                     },
                 );
             }
-            What::Transition { update, .. } => {
+            What::Transition { update, cause, .. } => {
+                let from = self.rows.get(&update.row).map(|row| row.status);
+                self.moved(update.row, from, update.to, cause);
                 if let Some(row) = self.rows.get_mut(&update.row) {
+                    if Some(update.to) != from {
+                        row.version += 1;
+                    }
                     row.status = update.to;
                     row.next_retry_at = update.next_retry_at;
                     row.unsettled |= matches!(update.to, Status::Unknown | Status::Retryable);
+                    if update.to == Status::Unknown {
+                        row.first_unknown.get_or_insert(r.t);
+                    }
                 }
             }
             What::Claim { claim, version, won, .. } => {
@@ -314,10 +359,14 @@ impl Tally {
                 entry.0 += 1;
                 if won {
                     entry.1 += 1;
-                    let lease_until = match claim {
-                        Claim::Cas { lease_until, .. } | Claim::Blind { lease_until, .. } => lease_until,
+                    let from = self.rows.get(&claim.row()).map(|row| row.status);
+                    self.moved(claim.row(), from, Status::Pending, Cause::ClaimWon);
+                    let (lease_until, written) = match claim {
+                        Claim::Cas { lease_until, .. } => (lease_until, None),
+                        Claim::Blind { lease_until, version, .. } => (lease_until, Some(version)),
                     };
                     if let Some(row) = self.rows.get_mut(&claim.row()) {
+                        row.version = written.unwrap_or(row.version + 1);
                         row.status = Status::Pending;
                         row.next_retry_at = Some(lease_until);
                     }
@@ -332,81 +381,106 @@ impl Tally {
     fn fold_caller(&mut self, r: &Record) {
         match r.what {
             What::CreateSent { row, request_key, order, .. } => {
-                self.downstream.push(DsFacts {
-                    kind: DsKind::Create,
-                    row,
-                    request_key,
-                    performed: false,
-                    timed_out_at: None,
-                    lost_at: None,
-                });
+                self.downstream.push(DsFacts::new(DsKind::Create, row, request_key, r.t));
                 self.creates_by_key.entry(request_key).or_default().push(r.t);
                 *self.creates_by_order.entry(order).or_default() += 1;
-                if matches!(r.actor, Actor::Worker(_)) {
-                    self.resends += 1;
+                let by_worker = matches!(r.actor, Actor::Worker(_));
+                self.resends += u64::from(by_worker);
+                if let Some(facts) = self.rows.get_mut(&row) {
+                    facts.resends += u32::from(by_worker);
+                    facts.awaited += 1;
+                    *self.creates_at_version.entry((row, facts.version)).or_default() += 1;
                 }
             }
-            What::DownstreamTimeout { ds, .. } => {
+            What::DownstreamTimeout { ds, kind, row, .. } => {
+                self.answered(kind, row);
                 if let Some(d) = self.ds(ds) {
                     d.timed_out_at = Some(r.t);
                 }
             }
-            What::LateReply { ds, answer: Answer::Created(_) | Answer::Existing(_) | Answer::Reset, .. } => {
+            What::LateReply { ds, answer, .. } => {
                 let t = r.t;
-                if let Some(d) = self.ds(ds)
-                    && d.kind == DsKind::Create
-                {
-                    d.lost_at = Some(d.timed_out_at.unwrap_or(t));
+                if let Some(d) = self.ds(ds) {
+                    d.done_at.get_or_insert(t);
+                    if d.kind == DsKind::Create
+                        && matches!(answer, Answer::Created(_) | Answer::Existing(_) | Answer::Reset)
+                    {
+                        d.lost_at = Some(d.timed_out_at.unwrap_or(t));
+                    }
                 }
             }
-            What::DownstreamReply { ds, answer: Answer::Reset, .. } => {
-                if let Some(d) = self.ds(ds)
-                    && d.performed
-                {
-                    d.lost_at = Some(r.t);
+            What::DownstreamReply { ds, kind, row, answer, .. } => {
+                self.answered(kind, row);
+                let t = r.t;
+                if let Some(d) = self.ds(ds) {
+                    d.done_at.get_or_insert(t);
+                    d.held &= answer != Answer::Unavailable;
+                    if answer == Answer::Reset && d.performed {
+                        d.lost_at = Some(t);
+                    }
+                }
+            }
+            What::ReplyUnheard { ds, kind, row, .. } => {
+                self.answered(kind, row);
+                if let Some(d) = self.ds(ds) {
+                    d.done_at.get_or_insert(r.t);
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A create's caller stops waiting for its answer.
+    fn answered(&mut self, kind: DsKind, row: RowId) {
+        if kind == DsKind::Create
+            && let Some(facts) = self.rows.get_mut(&row)
+        {
+            facts.awaited = facts.awaited.saturating_sub(1);
         }
     }
 
     /// A worker's probes, and its crash.
     fn fold_worker(&mut self, r: &Record) {
         match r.what {
-            What::ProbeSent { row, request_key, .. } => self.downstream.push(DsFacts {
-                kind: DsKind::Find,
-                row,
-                request_key,
-                performed: false,
-                timed_out_at: None,
-                lost_at: None,
-            }),
+            What::ProbeSent { row, request_key, .. } => {
+                self.downstream.push(DsFacts::new(DsKind::Find, row, request_key, r.t));
+            }
             What::WorkerCrashed { worker } => self.workers_alive[worker.index()] = false,
             _ => {}
         }
     }
 
-    /// What the Risk API performed, and a performed create's lost answer.
+    /// What the Risk API performed, a performed create's lost answer, and
+    /// the calls it never worked on.
     fn fold_risk_api(&mut self, r: &Record) {
+        let t = r.t;
         match r.what {
             What::ReviewCreated { ds, order, request_key, .. } => {
-                self.reviews_by_key.entry(request_key).or_default().push(r.t);
+                self.reviews_by_key.entry(request_key).or_default().push(t);
                 self.reviews += 1;
                 *self.reviews_by_order.entry(order).or_default() += 1;
                 if let Some(d) = self.ds(ds) {
                     d.performed = true;
+                    d.done_at.get_or_insert(t);
                 }
             }
             What::ReviewReplayed { ds, .. } => {
                 if let Some(d) = self.ds(ds) {
                     d.performed = true;
+                    d.done_at.get_or_insert(t);
                 }
             }
             What::ResponseLost { ds, .. } => {
-                if let Some(d) = self.ds(ds)
-                    && d.performed
-                {
-                    d.lost_at = Some(r.t);
+                if let Some(d) = self.ds(ds) {
+                    d.done_at.get_or_insert(t);
+                    if d.performed {
+                        d.lost_at = Some(t);
+                    }
+                }
+            }
+            What::RequestLost { ds, .. } | What::FindHangs { ds, .. } => {
+                if let Some(d) = self.ds(ds) {
+                    d.held = false;
                 }
             }
             _ => {}
@@ -422,7 +496,7 @@ impl Tally {
     }
 }
 
-/// The nine checks as of `t`, from the records up to `t`.
+/// The ten checks as of `t`, from the records up to `t`.
 pub fn checks(settings: &Settings, records: &[Record], t: Millis) -> Vec<Check> {
     let tally = Tally::of(settings, records);
     vec![
@@ -430,11 +504,12 @@ pub fn checks(settings: &Settings, records: &[Record], t: Millis) -> Vec<Check> 
         same_business_key_one_review(&tally),
         lost_response_converges(&tally),
         single_claim_winner(&tally),
-        forged_no_downstream(&tally),
+        forged_no_downstream(settings, &tally, t),
         overload_fast_bounded(settings, &tally, t),
         one_review_per_business_key(&tally),
         legal_transitions(&tally),
-        unknown_resolved(&tally),
+        unknown_resolved(settings, &tally, t),
+        downstream_within_capacity(settings, &tally),
     ]
 }
 
@@ -544,84 +619,122 @@ fn lost_response_converges(tally: &Tally) -> Check {
     }
 }
 
+/// At most one create sent per (row, version), counted from the creates
+/// that went out: a row's version changes with its status, so two creates
+/// at one version are two callers that each believed they had the right to
+/// execute. Judged once some row had a create sent again.
 fn single_claim_winner(tally: &Tally) -> Check {
     let attempts: u64 = tally.claims.values().map(|c| c.0).sum();
     let won: u64 = tally.claims.values().map(|c| c.1).sum();
     let contested = tally.claims.values().filter(|c| c.0 > 1).count() as u64;
-    let max_winners = tally.claims.values().map(|c| c.1).max().unwrap_or(0);
+    let mut per_row: BTreeMap<RowId, u64> = BTreeMap::new();
+    for ((row, _), n) in &tally.creates_at_version {
+        *per_row.entry(*row).or_default() += n;
+    }
+    let max_creates = tally.creates_at_version.values().copied().max().unwrap_or(0);
+    let mut figures = vec![
+        count("claims", attempts),
+        count("won", won),
+        count("lost", attempts - won),
+        count("contested", contested),
+        count("resends", tally.resends),
+        count("max_creates_per_version", max_creates),
+    ];
+    let worst = tally.creates_at_version.iter().find(|(_, n)| **n > 1).map(|((row, _), _)| *row);
+    figures.extend(worst.map(|row| Figure { name: "worst_row", value: Value::Row(row) }));
     Check {
         name: CheckName::SingleClaimWinner,
-        holds: (attempts > 0).then_some(max_winners <= 1),
-        figures: vec![
-            count("claims", attempts),
-            count("won", won),
-            count("lost", attempts - won),
-            count("contested", contested),
-            count("max_winners", max_winners),
-            count("resends", tally.resends),
-        ],
+        holds: per_row.values().any(|&n| n > 1).then_some(max_creates <= 1),
+        figures,
     }
 }
 
-/// A call for an order its subject does not own gets FORBIDDEN: no row and
-/// no Risk API call for that order, and never a review result.
-fn forged_no_downstream(tally: &Tally) -> Check {
+/// A call for an order its subject does not own gets an error result with
+/// code FORBIDDEN within the client deadline (unless it was turned away
+/// before authorization), and its order has no row and no Risk API call.
+fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check {
     let forged: Vec<&CallFacts> = tally
         .request_calls()
         .filter(|c| matches!((c.subject, c.order), (Some(s), Some(o)) if owner_of(o) != s))
         .collect();
     let orders: BTreeSet<OrderId> = forged.iter().filter_map(|c| c.order).collect();
-    let forbidden = forged
-        .iter()
-        .filter(|c| matches!(c.heard, Some(Heard::Result(Reply::Error { code: ErrorCode::Forbidden, .. }))))
-        .count() as u64;
-    let reviewed = forged.iter().filter(|c| matches!(c.heard, Some(Heard::Result(Reply::Review { .. })))).count();
-    let rows = tally.rows_where(|r| orders.contains(&r.order) && owner_of(r.order) != r.requester);
+    let forbidden = |c: &CallFacts| {
+        matches!(c.heard, Some(Heard::Result(Reply::Error { code: ErrorCode::Forbidden, .. })))
+            && c.received_at.is_some()
+    };
+    let refused = forged.iter().filter(|c| forbidden(c)).count() as u64;
+    // A call still travelling within its deadline has not been judged yet,
+    // and one turned away before authorization (a protocol error, an invalid
+    // argument, OVERLOADED at the gates) never reached it.
+    let waiting = |c: &CallFacts| c.received_at.is_none() && t.since(c.made_at) <= settings.agent.deadline;
+    let before_authorization = |c: &CallFacts| {
+        c.received_at.is_some()
+            && matches!(
+                c.heard,
+                Some(
+                    Heard::Rpc(_)
+                        | Heard::Result(Reply::Error { code: ErrorCode::Overloaded | ErrorCode::InvalidArgument, .. })
+                )
+            )
+    };
+    let wrong = forged.iter().filter(|c| !forbidden(c) && !waiting(c) && !before_authorization(c)).count() as u64;
+    let rows = tally.rows_where(|r| orders.contains(&r.order));
     let downstream: u64 = orders.iter().map(|o| tally.creates_by_order.get(o).copied().unwrap_or(0)).sum();
     Check {
         name: CheckName::ForgedNoDownstream,
-        holds: (!forged.is_empty()).then_some(rows == 0 && downstream == 0 && reviewed == 0),
+        holds: (!forged.is_empty()).then_some(rows == 0 && downstream == 0 && wrong == 0),
         figures: vec![
             count("forged_calls", forged.len()),
-            count("forbidden", forbidden),
+            count("forbidden", refused),
+            count("not_forbidden", wrong),
             count("rows", rows),
             count("downstream_calls", downstream),
         ],
     }
 }
 
-/// When demand exceeds a replica's cap: OVERLOADED within 10 ms, queues and
-/// slots never above their sizes, every call answered within the client
-/// deadline.
+/// When demand exceeds a replica's cap: every OVERLOADED reaches the agent
+/// within 10 ms plus the two transits of its call, and every call is
+/// answered within the client deadline; with the gates on, queues and slots
+/// never above their sizes (without gates there are no sizes to keep).
 fn overload_fast_bounded(settings: &Settings, tally: &Tally, t: Millis) -> Check {
     let gates = settings.replica.gates;
     let deadline = settings.agent.deadline;
+    let fast = OVERLOADED_WITHIN + settings.agent.transit + settings.agent.transit;
     let exceeded = tally.gates.iter().any(|g| g.exceeded);
     let max_in_flight = tally.gates.iter().map(|g| g.max_in_flight).max().unwrap_or(0);
     let max_queued = tally.gates.iter().map(|g| g.max_queued).max().unwrap_or(0);
     let overloaded: u32 = tally.gates.iter().map(|g| g.overloaded).sum();
-    let mut slowest = Millis::ZERO;
+    let (mut slowest, mut slowest_overloaded) = (Millis::ZERO, Millis::ZERO);
     let mut late = 0u64;
     for c in &tally.calls {
+        let is_overloaded = matches!(c.heard, Some(Heard::Result(Reply::Error { code: ErrorCode::Overloaded, .. })));
         match c.received_at {
             Some(at) => {
                 let took = at.since(c.made_at);
                 slowest = slowest.max(took);
                 late += u64::from(took > deadline);
+                if is_overloaded {
+                    slowest_overloaded = slowest_overloaded.max(took);
+                }
             }
-            None => late += u64::from(t.since(c.made_at) > deadline),
+            None => {
+                late += u64::from(t.since(c.made_at) > deadline);
+                if is_overloaded {
+                    slowest_overloaded = slowest_overloaded.max(t.since(c.made_at));
+                }
+            }
         }
     }
-    let holds = tally.slowest_overload <= OVERLOADED_WITHIN
-        && max_queued <= gates.queue
-        && max_in_flight <= gates.cap
-        && late == 0;
+    let within_sizes = !gates.on || (max_queued <= gates.queue && max_in_flight <= gates.cap);
+    let holds = slowest_overloaded <= fast && within_sizes && late == 0;
     Check {
         name: CheckName::OverloadFastBounded,
         holds: exceeded.then_some(holds),
         figures: vec![
             count("overloaded", overloaded),
-            ms("slowest_overloaded_ms", tally.slowest_overload),
+            ms("slowest_overloaded_ms", slowest_overloaded),
+            ms("overloaded_within_ms", fast),
             count("max_in_flight", max_in_flight),
             count("concurrency_cap", gates.cap),
             count("max_queue", max_queued),
@@ -659,24 +772,30 @@ fn legal_transitions(tally: &Tally) -> Check {
     Check { name: CheckName::LegalTransitions, holds: (tally.moves > 0).then_some(tally.illegal == 0), figures }
 }
 
-/// Every row is SUCCEEDED or FAILED, or still being worked on: PENDING at
-/// its replica, or due again (UNKNOWN with its next probe scheduled,
-/// RETRYABLE, or a claim whose lease will end) with a worker alive to do it.
-fn unknown_resolved(tally: &Tally) -> Check {
-    let worker_alive = tally.workers_alive.iter().any(|&alive| alive);
+/// Every row is SUCCEEDED or FAILED, or still within its time: a row never
+/// UNKNOWN while a create for it is awaited; a row that became UNKNOWN
+/// while no more than three scan intervals plus its backoff have passed
+/// since it first did. A row cycling RETRYABLE -> PENDING -> UNKNOWN for
+/// longer is not being resolved.
+fn unknown_resolved(settings: &Settings, tally: &Tally, t: Millis) -> Check {
+    let scan = settings.worker.scan_interval;
     let (mut done, mut working, mut stalled, mut unknown) = (0u64, 0u64, 0u64, 0u64);
+    let mut longest = Millis::ZERO;
     for row in tally.rows.values() {
         unknown += u64::from(row.status == Status::Unknown);
-        let in_hand = match (row.status, row.next_retry_at) {
-            (s, _) if s.is_final() => {
-                done += 1;
-                continue;
+        if row.status.is_final() {
+            done += 1;
+            continue;
+        }
+        let in_time = match row.first_unknown {
+            Some(since) => {
+                let open = t.since(since);
+                longest = longest.max(open);
+                open <= Millis(scan.ms() * 3) + backoff(settings.worker.backoff, row.resends)
             }
-            (Status::Pending, None) => true,
-            (_, Some(_)) => worker_alive,
-            (_, None) => false,
+            None => row.awaited > 0 || row.status == Status::Pending && row.next_retry_at.is_none(),
         };
-        if in_hand {
+        if in_time {
             working += 1;
         } else {
             stalled += 1;
@@ -694,6 +813,223 @@ fn unknown_resolved(tally: &Tally) -> Check {
             count("in_progress", working),
             count("unknown", unknown),
             count("stalled", stalled),
+            ms("longest_unresolved_ms", longest),
         ],
+    }
+}
+
+/// The Risk API never works on more calls at once than its safe
+/// concurrency: each call counts from when it was sent until the Risk API
+/// was done with it (an answer at an instant frees its place before a call
+/// sent at that instant takes one).
+fn downstream_within_capacity(settings: &Settings, tally: &Tally) -> Check {
+    let safe = settings.risk_api.safe_concurrency;
+    let peak = peak_concurrency(tally);
+    Check {
+        name: CheckName::DownstreamWithinCapacity,
+        holds: tally.downstream.iter().any(|d| d.held).then_some(peak <= u64::from(safe)),
+        figures: vec![
+            count("calls", tally.downstream.iter().filter(|d| d.held).count()),
+            count("peak_concurrency", peak),
+            count("safe_concurrency", safe),
+        ],
+    }
+}
+
+/// The most calls the Risk API worked on at once.
+fn peak_concurrency(tally: &Tally) -> u64 {
+    let mut steps: Vec<(Millis, i64)> = Vec::with_capacity(tally.downstream.len() * 2);
+    for d in tally.downstream.iter().filter(|d| d.held) {
+        steps.push((d.sent_at, 1));
+        if let Some(done) = d.done_at {
+            steps.push((done, -1));
+        }
+    }
+    steps.sort_unstable();
+    let (mut now, mut peak) = (0i64, 0i64);
+    for (_, step) in steps {
+        now += step;
+        peak = peak.max(now);
+    }
+    peak as u64
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each check against records written by hand, so a check is seen to
+    //! judge what happened rather than anything a handler concluded.
+    use super::*;
+    use crate::sim::risk::facts::{IntentId, Issuer, Update, WorkerId};
+    use crate::sim::risk::settings::{Mode, Preset};
+
+    fn settings() -> Settings {
+        Settings::preset(Preset::NotFoundResend, Mode::Patterns)
+    }
+
+    fn at(t: u64, actor: Actor, what: What) -> Record {
+        Record { t: Millis(t), actor, what }
+    }
+
+    fn verdict(records: &[Record], t: u64, name: CheckName) -> Check {
+        checks(&settings(), records, Millis(t)).into_iter().find(|c| c.name == name).unwrap()
+    }
+
+    const ROW: RowId = RowId(10086);
+    const KEY: RequestKey = RequestKey(1);
+
+    fn inserted() -> Record {
+        let insert = super::super::facts::Insert {
+            row: ROW,
+            request_key: KEY,
+            order: OrderId(1),
+            requester: super::super::facts::END_USER,
+        };
+        at(121, Actor::Database, What::RowInserted { by: Issuer::Replica(ReplicaId::A, CallId(1)), insert })
+    }
+
+    fn moved(t: u64, from: Status, version: u32, to: Status, cause: Cause) -> Record {
+        let update = Update { row: ROW, from, version, to, downstream_ref: None, next_retry_at: None };
+        at(t, Actor::Database, What::Transition { by: Issuer::Worker(WorkerId::W1), update, cause })
+    }
+
+    fn create(t: u64, ds: u32, by: Actor) -> Record {
+        let issuer = match by {
+            Actor::Worker(w) => Issuer::Worker(w),
+            _ => Issuer::Replica(ReplicaId::A, CallId(1)),
+        };
+        at(t, by, What::CreateSent { ds: DownstreamId(ds), by: issuer, row: ROW, request_key: KEY, order: OrderId(1) })
+    }
+
+    fn blind_claim(t: u64, worker: WorkerId) -> Record {
+        let claim = Claim::Blind { row: ROW, retry_count: 1, version: 4, lease_until: Millis(t + 5000) };
+        at(t, Actor::Database, What::Claim { by: worker, claim, version: 3, won: true, from: Some(Status::Retryable) })
+    }
+
+    /// A row that became UNKNOWN at 2622 and RETRYABLE at 3102 (version 3).
+    fn retryable() -> Vec<Record> {
+        vec![
+            inserted(),
+            create(121, 1, Actor::Replica(ReplicaId::A)),
+            moved(2622, Status::Pending, 1, Status::Unknown, Cause::Timeout),
+            moved(3102, Status::Unknown, 2, Status::Retryable, Cause::FindNotFound),
+        ]
+    }
+
+    #[test]
+    fn a_transition_is_judged_by_the_status_the_records_left_the_row_in() {
+        // The Transition says it moves from UNKNOWN, but the row the records
+        // built is PENDING: PENDING -> SUCCEEDED by find_found is not legal.
+        let mut records = vec![inserted()];
+        records.push(moved(600, Status::Unknown, 1, Status::Succeeded, Cause::FindFound));
+        let c = verdict(&records, 700, CheckName::LegalTransitions);
+        assert_eq!((c.holds, c.figure("illegal")), (Some(false), Some(Value::Count(1))));
+        let mut records = vec![inserted()];
+        records.push(moved(600, Status::Pending, 1, Status::Succeeded, Cause::CreateSucceeded));
+        assert_eq!(verdict(&records, 700, CheckName::LegalTransitions).holds, Some(true));
+    }
+
+    #[test]
+    fn two_creates_at_one_version_break_the_claim_however_the_claims_read() {
+        // Both read-then-write claims "won" and wrote version 4; both resend.
+        let mut records = retryable();
+        records.push(blind_claim(5002, WorkerId::W1));
+        records.push(blind_claim(5002, WorkerId::W2));
+        records.push(create(5002, 2, Actor::Worker(WorkerId::W1)));
+        let one = verdict(&records, 5002, CheckName::SingleClaimWinner);
+        assert_eq!(one.holds, Some(true), "one resend so far: {one:?}");
+        records.push(create(5002, 3, Actor::Worker(WorkerId::W2)));
+        let c = verdict(&records, 5002, CheckName::SingleClaimWinner);
+        assert_eq!((c.holds, c.figure("max_creates_per_version")), (Some(false), Some(Value::Count(2))));
+        // With nothing resent, there is nothing to judge.
+        assert_eq!(verdict(&retryable(), 5002, CheckName::SingleClaimWinner).holds, None);
+    }
+
+    #[test]
+    fn a_row_is_resolved_in_three_scans_and_its_backoff_or_not_at_all() {
+        // UNKNOWN since 2622; 3 x 1000 + 1000 (no resend yet) = 4000 ms.
+        let records = retryable();
+        assert_eq!(verdict(&records, 6622, CheckName::UnknownResolved).holds, Some(true));
+        let late = verdict(&records, 6623, CheckName::UnknownResolved);
+        assert_eq!((late.holds, late.figure("stalled")), (Some(false), Some(Value::Count(1))));
+        // Settled rows have nothing outstanding, however long they took.
+        let mut records = records;
+        records.push(blind_claim(5002, WorkerId::W1));
+        records.push(moved(5413, Status::Pending, 4, Status::Succeeded, Cause::CreateSucceeded));
+        assert_eq!(verdict(&records, 60_000, CheckName::UnknownResolved).holds, Some(true));
+    }
+
+    #[test]
+    fn an_overloaded_answer_counts_from_the_call_to_the_agent() {
+        let call = |t| {
+            at(
+                t,
+                Actor::Agent,
+                What::ToolCall {
+                    call: CallId(1),
+                    tool: Tool::RequestRiskReview,
+                    intent: IntentId(1),
+                    attempt: 1,
+                    request_key: Some(KEY),
+                    order: Some(OrderId(1)),
+                    review: None,
+                    subject: Some(super::super::facts::END_USER),
+                    shape: super::super::facts::CallShape::Valid,
+                    replica: ReplicaId::A,
+                },
+            )
+        };
+        let overloaded = Reply::Error { code: ErrorCode::Overloaded, row: None };
+        let heard = |t| {
+            at(
+                t,
+                Actor::Agent,
+                What::ResultReceived {
+                    call: CallId(1),
+                    made_at: Millis(0),
+                    decision: super::super::facts::AgentDecision::Ignored,
+                },
+            )
+        };
+        // Refused at once at 20 but answered only at 60: 10 ms over 20+20+10.
+        let records = [
+            call(0),
+            at(20, Actor::Replica(ReplicaId::A), What::Overloaded { call: CallId(1), in_flight: 8, queued: 16 }),
+            at(
+                40,
+                Actor::Replica(ReplicaId::A),
+                What::ToolResult { call: CallId(1), tool: Tool::RequestRiskReview, reply: overloaded },
+            ),
+            heard(61),
+        ];
+        assert_eq!(verdict(&records, 61, CheckName::OverloadFastBounded).holds, Some(false));
+        let mut fast = records;
+        fast[3] = heard(50);
+        assert_eq!(verdict(&fast, 61, CheckName::OverloadFastBounded).holds, Some(true));
+    }
+
+    #[test]
+    fn the_risk_api_counts_what_it_works_on_at_once() {
+        // 33 creates sent at 121 against a safe 32; one answered 503 at once
+        // was never worked on.
+        let mut records = vec![inserted()];
+        for ds in 1..=33 {
+            records.push(create(121, ds, Actor::Replica(ReplicaId::A)));
+        }
+        let c = verdict(&records, 200, CheckName::DownstreamWithinCapacity);
+        assert_eq!((c.holds, c.figure("peak_concurrency")), (Some(false), Some(Value::Count(33))));
+        records.push(at(
+            121,
+            Actor::Replica(ReplicaId::A),
+            What::DownstreamReply {
+                ds: DownstreamId(33),
+                kind: DsKind::Create,
+                row: ROW,
+                request_key: KEY,
+                answer: Answer::Unavailable,
+                sent_at: Millis(121),
+            },
+        ));
+        let c = verdict(&records, 200, CheckName::DownstreamWithinCapacity);
+        assert_eq!((c.holds, c.figure("peak_concurrency")), (Some(true), Some(Value::Count(32))));
     }
 }

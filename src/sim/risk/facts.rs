@@ -728,7 +728,6 @@ pub enum What {
         by: Issuer,
         update: Update,
         cause: Cause,
-        legal: bool,
     },
     /// A guarded update that found the row changed: zero rows.
     WriteSkipped {
@@ -744,7 +743,6 @@ pub enum What {
         won: bool,
         /// The row's status just before a winning write.
         from: Option<Status>,
-        legal: bool,
     },
     /// A create goes out; `by` names the call it serves (or the worker).
     CreateSent {
@@ -874,7 +872,13 @@ pub struct Move {
     pub to: Status,
     pub cause: Cause,
     pub by: Issuer,
-    pub legal: bool,
+}
+
+impl Move {
+    /// Whether the table of legal transitions has this move.
+    pub fn is_legal(&self) -> bool {
+        is_legal(self.from, self.to, self.cause)
+    }
 }
 
 /// One line of a run's event list.
@@ -909,18 +913,17 @@ impl Record {
     pub fn row_move(&self) -> Option<Move> {
         match self.what {
             What::RowInserted { by, insert } => {
-                Some(Move { row: insert.row, from: None, to: Status::Pending, cause: Cause::Inserted, by, legal: true })
+                Some(Move { row: insert.row, from: None, to: Status::Pending, cause: Cause::Inserted, by })
             }
-            What::Transition { by, update, cause, legal } => {
-                Some(Move { row: update.row, from: Some(update.from), to: update.to, cause, by, legal })
+            What::Transition { by, update, cause } => {
+                Some(Move { row: update.row, from: Some(update.from), to: update.to, cause, by })
             }
-            What::Claim { by, claim, won: true, from, legal, .. } => Some(Move {
+            What::Claim { by, claim, won: true, from, .. } => Some(Move {
                 row: claim.row(),
                 from,
                 to: Status::Pending,
                 cause: Cause::ClaimWon,
                 by: Issuer::Worker(by),
-                legal,
             }),
             _ => None,
         }

@@ -11,8 +11,8 @@ use super::calls::{Call, Stage};
 use super::database::{Database, DueRow, Executed};
 use super::facts::{
     Actor, AgentDecision, AgentStep, Answer, CallId, Cause, Claim, DownstreamId, DsKind, ErrorCode, Event, Heard,
-    IntentId, Issuer, OrderId, Read, Record, ReplicaId, Reply, RequestKey, Route, RowId, StatementId, Status, Stmt,
-    UniqueKey, What, WorkerId, is_legal,
+    IntentId, Issuer, OrderId, Read, Record, ReplicaId, Reply, RequestKey, Route, RowId, StatementId, Stmt, UniqueKey,
+    What, WorkerId,
 };
 use super::replica::{Checked, Gate, PolicyCheck, Replica};
 use super::risk_api::{Dispatch, Downstream, Fate, RiskApi, Waiting};
@@ -310,9 +310,7 @@ impl RiskModel {
                 let Issuer::Worker(w) = by else { return };
                 What::Scanned { by: w, now: at, due }
             }
-            (Stmt::Update(update), Executed::Updated) => {
-                What::Transition { by, update, cause, legal: is_legal(Some(update.from), update.to, cause) }
-            }
+            (Stmt::Update(update), Executed::Updated) => What::Transition { by, update, cause },
             (Stmt::Update(update), _) => What::WriteSkipped { by, update, cause },
             (Stmt::Claim(claim), executed) => {
                 let Issuer::Worker(w) = by else { return };
@@ -329,8 +327,7 @@ impl RiskModel {
                 } else {
                     self.claims_lost += 1;
                 }
-                let legal = from.is_none_or(|f| is_legal(Some(f), Status::Pending, Cause::ClaimWon));
-                What::Claim { by: w, claim, version, won: from.is_some(), from, legal }
+                What::Claim { by: w, claim, version, won: from.is_some(), from }
             }
             _ => return,
         };
@@ -653,6 +650,7 @@ mod tests {
 
     use super::*;
     use crate::sim::driver::Driver;
+    use crate::sim::risk::facts::Status;
     use crate::sim::risk::scenario::{CreateFault, FaultPlan, IntentSpec, Invocation};
     use crate::sim::risk::settings::{Mode, Preset};
 

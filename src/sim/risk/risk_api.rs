@@ -208,6 +208,7 @@ mod tests {
             create: Millis(410),
             find: Millis(100),
             capacity,
+            safe_concurrency: capacity,
             idempotent_create,
             caller_timeout: Millis(2500),
         };

@@ -326,9 +326,18 @@ pub static RISK_API_CAPACITY: Param<u64> = Param::new(ParamDef {
     default: 32,
     group: Group::Advanced,
 });
+pub static API_SAFE_CONCURRENCY: Param<u64> = Param::new(ParamDef {
+    name: "api_safe_concurrency",
+    flag: "--api-safe-concurrency",
+    link: "apisafe",
+    label: "Risk API safe concurrency",
+    kind: Kind::Count { min: 1, max: 10_000 },
+    default: 32,
+    group: Group::Advanced,
+});
 
 /// How many parameters the lab has.
-pub const PARAM_COUNT: usize = 29;
+pub const PARAM_COUNT: usize = 30;
 
 /// Every parameter, in the order they are validated, listed and written.
 pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
@@ -361,6 +370,7 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     CONCURRENCY_CAP.def(),
     QUEUE_CAPACITY.def(),
     RISK_API_CAPACITY.def(),
+    API_SAFE_CONCURRENCY.def(),
 ];
 
 choice! {
@@ -532,6 +542,8 @@ pub struct RiskApiConfig {
     pub find: Millis,
     /// Calls under way at once; the excess gets 503 at once.
     pub capacity: u32,
+    /// The most calls under way at once that it was verified for.
+    pub safe_concurrency: u32,
     pub idempotent_create: bool,
     /// Callers give up after this long (a slow create finishes this much
     /// after its create latency).
@@ -627,6 +639,7 @@ impl Schema for Settings {
             create: ms(&CREATE),
             find: ms(&FIND),
             capacity: count(&RISK_API_CAPACITY) as u32,
+            safe_concurrency: count(&API_SAFE_CONCURRENCY) as u32,
             idempotent_create: switches.idempotent_create,
             caller_timeout: ms(&DOWNSTREAM_TIMEOUT),
         };

@@ -31,7 +31,7 @@ pub fn ChecksPanel(risk: Risk) -> impl IntoView {
             <p class="hint">"Judged live at the playhead from the run's own records. "{tally}</p>
             <h3 id="conditions-h">"The six conditions"</h3>
             <ul class="check-list" aria-labelledby="conditions-h" inner_html=list(false)></ul>
-            <h3 id="invariants-h">"The three invariants"</h3>
+            <h3 id="invariants-h">"The four invariants"</h3>
             <ul class="check-list" aria-labelledby="invariants-h" inner_html=list(true)></ul>
         </section>
     }

@@ -14,7 +14,7 @@
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
     Actor, AgentDecision, Answer, DownstreamId, DsKind, Heard, Issuer, Policy, Read, Record, ReplicaId, Reply, Status,
-    Tool, UniqueKey, What,
+    Tool, UniqueKey, What, is_legal,
 };
 use crate::sim::risk::{IntentOutcome, Run};
 use crate::view::timeline::{Builder, Diagram, Glyph, LaneSpec, LaneStyle, Shape, Y};
@@ -210,7 +210,8 @@ fn status_code(status: Status) -> u32 {
 fn detail(r: &Record) -> u32 {
     match r.what {
         What::Policy { decision, .. } => decision as u32,
-        What::Transition { update, cause, legal, .. } => {
+        What::Transition { update, cause, .. } => {
+            let legal = is_legal(Some(update.from), update.to, cause);
             status_code(update.from) * 1000 + status_code(update.to) * 100 + cause as u32 * 2 + u32::from(legal)
         }
         What::Claim { won, .. } => u32::from(won),
@@ -362,12 +363,12 @@ fn group_label(r: &Record, n: usize) -> String {
         What::InsertConflict { .. } => format!("{n} unique conflicts"),
         What::RowRead { .. } => format!("{n} SELECTs"),
         What::Scanned { .. } => format!("{n} scans"),
-        What::Transition { update, cause, legal, .. } => format!(
+        What::Transition { update, cause, .. } => format!(
             "{n} rows {} → {} ({}{})",
             update.from.name(),
             update.to.name(),
             cause.name(),
-            if legal { "" } else { ", illegal" }
+            if is_legal(Some(update.from), update.to, cause) { "" } else { ", illegal" }
         ),
         What::WriteSkipped { .. } => format!("{n} writes skipped (0 rows)"),
         What::Claim { won: true, .. } => format!("{n} claims won"),
@@ -774,7 +775,8 @@ impl Draw<'_> {
         let x = self.b.x(t);
         let lane = drawn_lane(r);
         match r.what {
-            What::Transition { update, cause, legal, .. } => {
+            What::Transition { update, cause, .. } => {
+                let legal = is_legal(Some(update.from), update.to, cause);
                 let class = if legal { "mark transition" } else { "mark illegal" };
                 self.mark(lane, t, Glyph::Diamond, class, i);
                 let text = format!(
@@ -914,7 +916,7 @@ fn rpc_fallback() -> crate::sim::risk::facts::RpcError {
 pub fn summary_sentence(run: &Run) -> String {
     let s = run.summary();
     let end = end_of(run);
-    let illegal = run.records().iter().filter_map(|r| r.row_move()).filter(|m| !m.legal).count();
+    let illegal = run.records().iter().filter_map(|r| r.row_move()).filter(|m| !m.is_legal()).count();
     format!(
         "Timeline from {} to {}: {} tool call(s), {} row(s) in the table, {} review(s) at the Risk API, {} illegal transition(s).",
         names::when(Millis::ZERO),

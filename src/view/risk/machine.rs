@@ -247,7 +247,9 @@ pub fn machine(run: &Run, t: Millis) -> Machine {
         latest = Some((m.row, m.to));
         match taken.iter_mut().find(|k| k.from == m.from && k.to == m.to && k.cause == m.cause) {
             Some(k) => k.count += 1,
-            None => taken.push(Taken { from: m.from, to: m.to, cause: m.cause, legal: m.legal, count: 1, row: m.row }),
+            None => {
+                taken.push(Taken { from: m.from, to: m.to, cause: m.cause, legal: m.is_legal(), count: 1, row: m.row })
+            }
         }
     }
     let nodes = Status::ALL

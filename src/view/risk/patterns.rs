@@ -2,7 +2,7 @@
 //! without it, and the run that shows it ("Show me").
 
 use crate::sim::ParamDef;
-use crate::sim::risk::settings::{MODE, PRESET, UNIQUE_BUSINESS_KEY};
+use crate::sim::risk::settings::{MODE, PRESET, RISK_API_CAPACITY, UNIQUE_BUSINESS_KEY};
 use crate::sim::risk::{CheckName, Pattern, Run};
 
 use super::verdicts::title;
@@ -25,7 +25,9 @@ pub fn buys(pattern: Pattern) -> &'static str {
         Pattern::FindByKey => "Workers ask the Risk API whether an UNKNOWN create happened before anything else.",
         Pattern::Cas => "Only one worker's claim of a RETRYABLE row hits, so the create is resent once.",
         Pattern::Authorize => "The server checks that the subject owns the order before any write or call.",
-        Pattern::Gates => "A concurrency cap and a bounded queue answer OVERLOADED at once instead of piling up.",
+        Pattern::Gates => {
+            "A concurrency cap and a bounded queue answer OVERLOADED at once instead of passing the whole burst on to the Risk API."
+        }
     }
 }
 
@@ -40,7 +42,7 @@ pub fn protects(pattern: Pattern) -> CheckName {
         Pattern::FindByKey => CheckName::UnknownResolved,
         Pattern::Cas => CheckName::SingleClaimWinner,
         Pattern::Authorize => CheckName::ForgedNoDownstream,
-        Pattern::Gates => CheckName::OverloadFastBounded,
+        Pattern::Gates => CheckName::DownstreamWithinCapacity,
     }
 }
 
@@ -59,7 +61,9 @@ const SHOW_ME: [Pairs; 8] = [
     &[(MODE.def(), "patterns"), (PRESET.def(), "lost-create-response")],
     &[(MODE.def(), "patterns"), (PRESET.def(), "not-found-resend")],
     &[(MODE.def(), "patterns"), (PRESET.def(), "forged-order")],
-    &[(MODE.def(), "patterns"), (PRESET.def(), "overload")],
+    // The Risk API's own limit of 32 would refuse the excess and hide what
+    // the gates buy; this one lets all of the burst through to it.
+    &[(MODE.def(), "patterns"), (PRESET.def(), "overload"), (RISK_API_CAPACITY.def(), "1000")],
 ];
 
 /// The settings of the run that shows `pattern` at work: with every

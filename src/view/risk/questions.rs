@@ -54,7 +54,7 @@ fn text(preset: Preset) -> &'static str {
         Preset::ProbeRacesCreate => {
             "The first create is slow: the probe asks while it is still in flight, hears \"not found\", and a worker resends. How many reviews will the Risk API hold?"
         }
-        Preset::RandomFaults => "Faults drawn from the seed hit this run. Will any of the nine checks fail?",
+        Preset::RandomFaults => "Faults drawn from the seed hit this run. Will any of the ten checks fail?",
     }
 }
 
@@ -186,7 +186,7 @@ fn first_row_moves(run: &Run) -> String {
                 "{} at {}{}",
                 m.to.name(),
                 names::clock(t),
-                if m.legal { String::new() } else { format!(" ({}, illegal)", m.cause.name()) }
+                if m.is_legal() { String::new() } else { format!(" ({}, illegal)", m.cause.name()) }
             )
         })
         .collect::<Vec<_>>()

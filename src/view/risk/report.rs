@@ -12,7 +12,7 @@ use crate::sim::risk::compare::Comparison;
 use crate::sim::risk::facts::{Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, What};
 use crate::sim::risk::scenario::fault_list;
 use crate::sim::risk::settings::Pattern;
-use crate::sim::risk::{Check, Review, Row, Run, Summary, Value};
+use crate::sim::risk::{Check, CheckName, Review, Row, Run, Summary, Value};
 use crate::view::compare::comparison_json;
 
 use super::compare::differences;
@@ -55,6 +55,8 @@ struct Downstream {
     t: Millis,
     kind: &'static str,
     caller: &'static str,
+    /// The replica that sent it; a worker's call has none.
+    replica: Option<&'static str>,
     request_key: String,
     row: String,
     outcome: String,
@@ -128,6 +130,10 @@ fn downstream_calls(records: &[Record]) -> Json {
             t: r.t,
             kind,
             caller: r.actor.name(),
+            replica: match r.actor {
+                Actor::Replica(replica) => Some(replica.name()),
+                _ => None,
+            },
             request_key: names::request_key(request_key),
             row: names::row(row),
             outcome: "pending".to_owned(),
@@ -161,6 +167,8 @@ fn downstream_calls(records: &[Record]) -> Json {
                     [
                         ("kind", Json::str(c.kind)),
                         ("caller", Json::str(c.caller)),
+                        ("replica", c.replica.map_or(Json::Null, Json::str)),
+                        ("sent_ms", num(c.t.ms())),
                         ("request_key", Json::str(c.request_key)),
                         ("row", Json::str(c.row)),
                         ("outcome", Json::str(c.outcome)),
@@ -249,6 +257,12 @@ fn run_doc(run: &Run) -> Json {
     let reviews = run.reviews().iter().map(review_json).collect();
     let rows = run.rows().iter().map(row_json).collect();
     let events = records.iter().map(event_json).collect();
+    let checks = run.checks();
+    let peak = checks
+        .iter()
+        .find(|c| c.name == CheckName::DownstreamWithinCapacity)
+        .and_then(|c| c.figure("peak_concurrency"))
+        .unwrap_or(Value::Count(0));
     Json::obj([
         ("lab", Json::str("risk")),
         ("settings", run.settings().to_json_doc()),
@@ -267,7 +281,9 @@ fn run_doc(run: &Run) -> Json {
         ("downstream_calls", downstream_calls(records)),
         ("claims", claims(records)),
         ("gates", gates(run)),
-        ("checks", checks_json(&run.checks())),
+        ("downstream_peak_concurrency", figure_json(peak)),
+        ("downstream_safe_concurrency", num(run.settings().risk_api.safe_concurrency.into())),
+        ("checks", checks_json(&checks)),
         ("events", Json::Arr(events)),
     ])
 }
@@ -419,7 +435,7 @@ fn transitions(records: &[Record]) -> Json {
                         ("to", Json::str(m.to.name())),
                         ("cause", Json::str(m.cause.name())),
                         ("actor", Json::str(actor)),
-                        ("legal", Json::Bool(m.legal)),
+                        ("legal", Json::Bool(m.is_legal())),
                     ],
                 ))
             })

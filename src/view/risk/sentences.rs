@@ -5,7 +5,7 @@
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
     Actor, AgentDecision, Answer, CallShape, Cause, Claim, DsKind, ErrorCode, Heard, IntentOutcome, Policy, Read,
-    Record, Reply, Route, Stmt, Tool, UniqueKey, What,
+    Record, Reply, Route, Status, Stmt, Tool, UniqueKey, What, is_legal,
 };
 use crate::sim::risk::{Check, Figure, Value};
 
@@ -290,13 +290,13 @@ fn database_rows_sentence(record: &Record) -> String {
 /// whether they changed the row.
 fn database_updates_sentence(record: &Record) -> String {
     match record.what {
-        What::Transition { by, update, cause, legal } => format!(
+        What::Transition { by, update, cause } => format!(
             "{} moves row {} {} -> {} ({}): {}",
             actor(by.actor()),
             names::row(update.row),
             update.from.name(),
             update.to.name(),
-            cause_text(cause, legal),
+            cause_text(cause, is_legal(Some(update.from), update.to, cause)),
             stmt_clause(record)
         ),
         What::WriteSkipped { by, update, cause } => format!(
@@ -306,7 +306,7 @@ fn database_updates_sentence(record: &Record) -> String {
             names::row(update.row),
             stmt_clause(record)
         ),
-        What::Claim { by, claim, version, won, from, legal } => {
+        What::Claim { by, claim, version, won, from } => {
             let row = names::row(claim.row());
             let how = match claim {
                 Claim::Cas { .. } => "compare-and-set",
@@ -317,7 +317,7 @@ fn database_updates_sentence(record: &Record) -> String {
                     "Worker {} claims row {row} ({how}, read at version {version}) and wins: {} -> PENDING ({}). {}",
                     by.name(),
                     from.name(),
-                    cause_text(Cause::ClaimWon, legal),
+                    cause_text(Cause::ClaimWon, is_legal(Some(from), Status::Pending, Cause::ClaimWon)),
                     stmt_clause(record)
                 ),
                 _ => format!(

@@ -254,7 +254,7 @@ pub fn trace(run: &Run, call: CallId, t: Millis) -> Option<Trace> {
                     to: mv.to,
                     cause: mv.cause.name(),
                     by: actor_object(mv.by.actor()),
-                    legal: mv.legal,
+                    legal: mv.is_legal(),
                     downstream: downstream_latency(records, row, mv.by, t),
                 })
                 .collect()

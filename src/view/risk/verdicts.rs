@@ -1,4 +1,4 @@
-//! The nine checks in words for the checks panel: a title, what each one
+//! The ten checks in words for the checks panel: a title, what each one
 //! asks, and its figures as a reader would say them ("reviews for
 //! O20260728001: 2").
 
@@ -17,12 +17,19 @@ pub fn title(name: CheckName) -> &'static str {
         CheckName::OneReviewPerBusinessKey => "One review per business key",
         CheckName::LegalTransitions => "Only legal transitions",
         CheckName::UnknownResolved => "UNKNOWN gets resolved",
+        CheckName::DownstreamWithinCapacity => "The Risk API within its safe concurrency",
     }
 }
 
-/// The six acceptance conditions come first, then the three invariants.
+/// The six acceptance conditions come first, then the four invariants.
 pub fn is_invariant(name: CheckName) -> bool {
-    matches!(name, CheckName::OneReviewPerBusinessKey | CheckName::LegalTransitions | CheckName::UnknownResolved)
+    matches!(
+        name,
+        CheckName::OneReviewPerBusinessKey
+            | CheckName::LegalTransitions
+            | CheckName::UnknownResolved
+            | CheckName::DownstreamWithinCapacity
+    )
 }
 
 fn get(check: &Check, name: &str) -> String {
@@ -71,25 +78,35 @@ pub fn summary(check: &Check) -> String {
             g("later_creates"),
             g("extra_reviews")
         ),
+        CheckName::SingleClaimWinner if has(check, "worst_row") => format!(
+            "creates sent for {} at one version: {}; claims: {} (won {}); resends: {}",
+            g("worst_row"),
+            g("max_creates_per_version"),
+            g("claims"),
+            g("won"),
+            g("resends")
+        ),
         CheckName::SingleClaimWinner => format!(
-            "claims: {}; won: {}; lost: {}; most winners for one row and version: {}; resends: {}",
+            "claims: {}; won: {}; lost: {}; most creates for one row and version: {}; resends: {}",
             g("claims"),
             g("won"),
             g("lost"),
-            g("max_winners"),
+            g("max_creates_per_version"),
             g("resends")
         ),
         CheckName::ForgedNoDownstream => format!(
-            "forged calls: {}; FORBIDDEN: {}; rows: {}; Risk API calls: {}",
+            "forged calls: {}; FORBIDDEN: {}; answered otherwise: {}; rows: {}; Risk API calls: {}",
             g("forged_calls"),
             g("forbidden"),
+            g("not_forbidden"),
             g("rows"),
             g("downstream_calls")
         ),
         CheckName::OverloadFastBounded => format!(
-            "OVERLOADED: {} (slowest {}); in flight at most {} of {}; queued at most {} of {}; slowest answer {} of {}; late: {}",
+            "OVERLOADED: {} (slowest {} of {}); in flight at most {} of {}; queued at most {} of {}; slowest answer {} of {}; late: {}",
             g("overloaded"),
             g("slowest_overloaded_ms"),
+            g("overloaded_within_ms"),
             g("max_in_flight"),
             g("concurrency_cap"),
             g("max_queue"),
@@ -124,6 +141,12 @@ pub fn summary(check: &Check) -> String {
             g("unknown"),
             g("stalled")
         ),
+        CheckName::DownstreamWithinCapacity => format!(
+            "Risk API calls: {}; at most {} at once of a safe {}",
+            g("calls"),
+            g("peak_concurrency"),
+            g("safe_concurrency")
+        ),
     }
 }
 
@@ -157,6 +180,6 @@ mod tests {
                 assert!(!summary(&c).is_empty() && !title(c.name).is_empty());
             }
         }
-        assert_eq!(CheckName::ALL.iter().filter(|n| is_invariant(**n)).count(), 3);
+        assert_eq!(CheckName::ALL.iter().filter(|n| is_invariant(**n)).count(), 4);
     }
 }

@@ -49,6 +49,8 @@ fn json_carries_every_observable_field() {
             "claims",
             "clock_origin",
             "downstream_calls",
+            "downstream_peak_concurrency",
+            "downstream_safe_concurrency",
             "end_ms",
             "events",
             "faults",
@@ -95,7 +97,10 @@ fn json_carries_every_observable_field() {
         ("tool_calls", &["call", "clock", "order_id", "replica", "request_key", "t_ms", "tool"][..]),
         ("tool_results", &["call", "clock", "code", "is_error", "replica", "review_id", "status", "t_ms", "tool"][..]),
         ("transitions", &["actor", "cause", "clock", "from", "legal", "row", "t_ms", "to"][..]),
-        ("downstream_calls", &["clock", "kind", "outcome", "request_key", "t_ms"][..]),
+        (
+            "downstream_calls",
+            &["answered_ms", "clock", "kind", "outcome", "replica", "request_key", "sent_ms", "t_ms"][..],
+        ),
         ("claims", &["clock", "row", "t_ms", "won", "worker"][..]),
     ] {
         let first = &doc[list][0];
@@ -104,6 +109,20 @@ fn json_carries_every_observable_field() {
         }
     }
     assert_eq!(doc["transitions"][0]["from"], Value::Null, "an insert comes from nothing");
+    // Replica A's create (sent at 121) is lost on the way: the Risk API never
+    // works on it. The two probes at 3001 are its only calls at once (until
+    // 3101); W1's resend at 5002 is alone.
+    let first = &doc["downstream_calls"][0];
+    assert_eq!(
+        (&first["replica"], &first["sent_ms"], &first["answered_ms"]),
+        (&Value::from("A"), &Value::from(121), &Value::Null)
+    );
+    assert_eq!(doc["downstream_calls"][3]["replica"], Value::Null, "a worker's resend");
+    assert_eq!(doc["downstream_calls"][3]["answered_ms"], 5412);
+    assert_eq!(
+        (&doc["downstream_peak_concurrency"], &doc["downstream_safe_concurrency"]),
+        (&Value::from(2), &Value::from(32))
+    );
     assert_eq!(
         doc["claims"],
         serde_json::json!([
@@ -140,6 +159,7 @@ fn json_carries_every_observable_field() {
             "one_review_per_business_key",
             "legal_transitions",
             "unknown_resolved",
+            "downstream_within_capacity",
         ]
     );
     assert_eq!(doc["checks"][3]["holds"], true);

@@ -62,7 +62,7 @@ proptest! {
         for r in run.records() {
             // Only legal transitions.
             if let Some(m) = r.row_move() {
-                prop_assert!(m.legal, "illegal move at {}: {m:?}", r.t);
+                prop_assert!(m.is_legal(), "illegal move at {}: {m:?}", r.t);
             }
             match r.what {
                 // A forged order never reaches the Risk API, nor the table.
@@ -100,8 +100,11 @@ proptest! {
         let run = Run::simulate(&settings(&format!("--preset random-faults --mode patterns --seed {seed}")))
             .expect("run finishes");
         for check in run.checks_at(Millis(t)) {
+            // UNKNOWN gets resolved is judged at the horizon: as of a moment,
+            // a row the Risk API's faults keep unresolved for longer than
+            // three scans and a backoff fails it until it settles.
             if matches!(check.name, CheckName::LegalTransitions | CheckName::OneReviewPerBusinessKey
-                | CheckName::UnknownResolved | CheckName::SingleClaimWinner) {
+                | CheckName::SingleClaimWinner | CheckName::DownstreamWithinCapacity) {
                 prop_assert_ne!(check.holds, Some(false), "{:?} at {}", check.name, t);
             }
         }

@@ -12,7 +12,7 @@ fn each_switch_protects_an_invariant() {
     // checks, in order: same_request_key_one_row, same_business_key_one_review,
     // lost_response_converges, single_claim_winner, forged_no_downstream,
     // overload_fast_bounded, one_review_per_business_key, legal_transitions,
-    // unknown_resolved.
+    // unknown_resolved, downstream_within_capacity.
     let table: &[(&str, &str)] = &[
         (
             // Unique request_key: with the business key also off, the
@@ -20,19 +20,19 @@ fn each_switch_protects_an_invariant() {
             // 121). Idempotent create still keeps the ledger at one review:
             // create 2 at 531 returns RV-1. Two rows for one request_key.
             "--preset same-request-key --mode patterns --unique-request-key off --unique-business-key off",
-            "reviews=1 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=F-----TT-",
+            "reviews=1 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=F-----TT-T",
         ),
         (
             // Unique business_key: the second click (rk-0002) inserts R10087 at
             // 421 and creates under its own key: RV-2 at 831.
             "--preset same-business-key --mode patterns --unique-business-key off",
-            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T",
         ),
         (
             // Timeout is UNKNOWN: the timeout at 2621 marks R10086 FAILED at
             // 2622 (illegal) although RV-1 exists.
             "--preset lost-create-response --mode patterns --timeout-is-unknown off",
-            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TF-",
+            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TF-T",
         ),
         (
             // Idempotent create with CAS: both read-then-write claims hit at
@@ -41,19 +41,19 @@ fn each_switch_protects_an_invariant() {
             // 5412. W1's write at 5413 makes the row SUCCEEDED (version 5); W2's,
             // guarded by version 4, hits nothing.
             "--preset not-found-resend --mode patterns --idempotent-create off --cas off",
-            "reviews=2 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=---F--FFT",
+            "reviews=2 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=---F--FFTT",
         ),
         (
             // FindByRequestKey: the UNKNOWN row gets no probe time, so no worker
             // ever looks at it; it stays UNKNOWN.
             "--preset lost-create-response --mode patterns --find-by-key off",
-            "reviews=1 rows=[UNKNOWN] creates=1 finds=0 claims=0/0 checks=--F---TTF",
+            "reviews=1 rows=[UNKNOWN] creates=1 finds=0 claims=0/0 checks=--F---TTFT",
         ),
         (
             // CAS: both claims hit at 5002 and both resend; idempotent create
             // keeps one review, but two workers won the same claim.
             "--preset not-found-resend --mode patterns --cas off",
-            "reviews=1 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=---F--TFT",
+            "reviews=1 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=---F--TFTT",
         ),
         (
             // Idempotent create, with CAS on: the slow create lands at 3121
@@ -61,19 +61,29 @@ fn each_switch_protects_an_invariant() {
             // claim (5002) and resends, and without idempotent create the
             // Risk API makes RV-2 at 5412. Two reviews for one request_key.
             "--preset probe-races-create --mode patterns --idempotent-create off",
-            "reviews=2 rows=[SUCCEEDED] creates=2 finds=2 claims=1/1 checks=--FT--FTT",
+            "reviews=2 rows=[SUCCEEDED] creates=2 finds=2 claims=1/1 checks=--FT--FTTT",
         ),
         (
             // CAS, with idempotent create on: both blind claims hit at 5002
             // (W2's PENDING to PENDING, illegal) and both resend; the
             // idempotent create keeps one review.
             "--preset probe-races-create --mode patterns --cas off",
-            "reviews=1 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=--TF--TFT",
+            "reviews=1 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=--TF--TFTT",
+        ),
+        (
+            // Gates, with the Risk API's own limit raised to 1000 so it does not
+            // refuse the excess itself: all 200 calls are admitted at 20, insert
+            // at 121 and create at once; the Risk API works on all 200 until 531
+            // (safe: 32), and all are SUCCEEDED at 532, heard by 552. Nothing
+            // was OVERLOADED or late, so overload_fast_bounded still holds; no
+            // call was retried, so no request_key was reused.
+            "--preset overload --mode patterns --risk-api-capacity 1000 --gates off",
+            "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=-----TTT-F",
         ),
         (
             // Authorization: the forged order is inserted and reviewed.
             "--preset forged-order --mode patterns --authorize off",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TT-",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TT-T",
         ),
     ];
     for (flags, expected) in table {
@@ -84,18 +94,33 @@ fn each_switch_protects_an_invariant() {
 #[test]
 fn without_gates_the_burst_lands_on_every_replica_and_the_risk_api() {
     // 100 calls per replica run at once; the Risk API takes 32 creates and
-    // answers 168 with 503 at once, which makes those rows UNKNOWN. The
-    // workers probe them one by one (101 ms each, until 1001+168*101 = 17969)
-    // and claim the RETRYABLE ones from 18000, one winner each.
+    // answers 168 with 503 at once, which makes those rows UNKNOWN at 122.
+    // The workers probe them one by one (101 ms each, until 1001+168*101 =
+    // 17969) and claim the RETRYABLE ones from 18000, one winner each. With no
+    // gates there is nothing to keep within sizes and nothing is OVERLOADED:
+    // every answer is back by 552. But the rows the burst threw out are still
+    // cycling at the horizon, 30000 - 122 = 29878 ms after they first became
+    // UNKNOWN, far past three scans and a backoff.
     let run = run("--preset overload --mode patterns --gates off");
     let checks = run.checks();
-    let gates = checks.iter().find(|c| c.name == CheckName::OverloadFastBounded).unwrap();
-    assert_eq!(gates.holds, Some(false));
+    let check = |name| checks.iter().find(|c| c.name == name).unwrap();
+    let gates = check(CheckName::OverloadFastBounded);
+    assert_eq!(gates.holds, Some(true));
     assert_eq!(gates.figure("max_in_flight"), Some(Value::Count(100)));
     assert_eq!(gates.figure("overloaded"), Some(Value::Count(0)));
-    let claims = checks.iter().find(|c| c.name == CheckName::SingleClaimWinner).unwrap();
-    assert_eq!(claims.holds, Some(true));
-    assert_eq!(super::verdicts(&run), "---T-FTTT");
+    assert_eq!(gates.figure("slowest_answer_ms"), Some(Value::Ms(552)));
+    let resolved = check(CheckName::UnknownResolved);
+    assert_eq!(resolved.holds, Some(false));
+    assert_eq!(resolved.figure("longest_unresolved_ms"), Some(Value::Ms(29_878)));
+    let (Some(Value::Count(rows)), Some(Value::Count(settled)), Some(Value::Count(stalled))) =
+        (resolved.figure("rows"), resolved.figure("settled"), resolved.figure("stalled"))
+    else {
+        panic!("figures")
+    };
+    assert_eq!((rows, stalled), (200, rows - settled));
+    assert!(stalled > 0);
+    assert_eq!(check(CheckName::SingleClaimWinner).holds, Some(true));
+    assert_eq!(super::verdicts(&run), "---T-TTTFT");
 }
 
 #[test]
@@ -116,7 +141,7 @@ fn workers_that_do_not_wake_together_do_not_race() {
     // W1's scan at 4000 is too early, W2's at 4500 claims it alone (read-then-
     // write, at 4502) and resends: RV-1 at 4912. Only W1 probed (at 3001).
     let run = run("--preset not-found-resend --mode patterns --cas off --worker-offset-ms 500");
-    assert_eq!(outline(&run), "reviews=1 rows=[SUCCEEDED] creates=2 finds=1 claims=1/0 checks=---T--TTT");
+    assert_eq!(outline(&run), "reviews=1 rows=[SUCCEEDED] creates=2 finds=1 claims=1/0 checks=---T--TTTT");
 }
 
 #[test]
