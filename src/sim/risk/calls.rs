@@ -40,6 +40,9 @@ pub struct Call {
     pub answered: Option<(Millis, Heard)>,
     /// When the answer reached the agent.
     pub received_at: Option<Millis>,
+    /// Whether its replica already called the Risk API again after a
+    /// timeout (the resend design).
+    pub resent: bool,
 }
 
 impl Call {

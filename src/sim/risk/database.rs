@@ -6,8 +6,8 @@ use crate::sim::SimError;
 use crate::sim::time::Millis;
 
 use super::facts::{
-    BusinessKey, Claim, FIRST_ROW, Insert, OrderId, Read, RequestKey, ReviewRef, RowId, Status, Stmt, UniqueKey,
-    Update, UserId,
+    BusinessKey, CallId, Claim, FIRST_ROW, Insert, Lock, LockName, OrderId, Read, RequestKey, ReviewRef, RowId, Status,
+    Stmt, UniqueKey, Update, UserId,
 };
 use super::settings::DatabaseConfig;
 
@@ -68,6 +68,20 @@ pub enum Executed {
         from: Status,
     },
     ClaimLost,
+    /// The lock is the caller's until its lease ends.
+    Locked,
+    /// Another call holds the lock.
+    LockBusy,
+    /// The retry count was written.
+    Bumped,
+}
+
+/// A lock a replica holds, until its lease ends or it answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeldLock {
+    pub name: LockName,
+    pub holder: CallId,
+    pub until: Millis,
 }
 
 #[derive(Clone, Debug)]
@@ -80,6 +94,8 @@ pub struct Database {
     by_business_key: Vec<Option<RowId>>,
     /// Rows with a `next_retry_at`: the scan has nothing to find without one.
     scheduled: usize,
+    /// The replicas' locks (a handful at most).
+    locks: Vec<HeldLock>,
 }
 
 fn slot<T: Copy>(index: &mut Vec<Option<T>>, key: u32) -> &mut Option<T> {
@@ -96,7 +112,14 @@ fn lookup<T: Copy>(index: &[Option<T>], key: u32) -> Option<T> {
 
 impl Database {
     pub fn new(config: DatabaseConfig) -> Database {
-        Database { config, rows: Vec::new(), by_request_key: Vec::new(), by_business_key: Vec::new(), scheduled: 0 }
+        Database {
+            config,
+            rows: Vec::new(),
+            by_request_key: Vec::new(),
+            by_business_key: Vec::new(),
+            scheduled: 0,
+            locks: Vec::new(),
+        }
     }
 
     /// An empty table for a new run, keeping this one's memory.
@@ -106,6 +129,33 @@ impl Database {
         self.by_request_key.clear();
         self.by_business_key.clear();
         self.scheduled = 0;
+        self.locks.clear();
+    }
+
+    pub fn locks(&self) -> &[HeldLock] {
+        &self.locks
+    }
+
+    /// A replica answered its call: the lock it held goes. Whether it held
+    /// one (a lock taken over after its lease ended is no longer its own).
+    pub fn release(&mut self, holder: CallId) -> bool {
+        let before = self.locks.len();
+        self.locks.retain(|l| l.holder != holder);
+        self.locks.len() < before
+    }
+
+    fn lock(&mut self, lock: Lock) -> Executed {
+        match self.locks.iter_mut().find(|l| l.name == lock.name) {
+            Some(held) if held.until > lock.now && held.holder != lock.holder => Executed::LockBusy,
+            Some(held) => {
+                *held = HeldLock { name: lock.name, holder: lock.holder, until: lock.until };
+                Executed::Locked
+            }
+            None => {
+                self.locks.push(HeldLock { name: lock.name, holder: lock.holder, until: lock.until });
+                Executed::Locked
+            }
+        }
     }
 
     pub fn config(&self) -> &DatabaseConfig {
@@ -147,8 +197,37 @@ impl Database {
                 }
                 Executed::Due(due.len() as u32)
             }
+            Stmt::Unfinished { .. } => {
+                due.clear();
+                due.extend(self.rows.iter().filter(|r| r.status != Status::Succeeded && r.retry_count < 3).map(|r| {
+                    DueRow {
+                        row: r.id,
+                        request_key: r.request_key,
+                        order: r.order,
+                        status: r.status,
+                        version: r.version,
+                        retry_count: r.retry_count,
+                    }
+                }));
+                Executed::Due(due.len() as u32)
+            }
             Stmt::Update(update) => self.update(update),
             Stmt::Claim(claim) => self.claim(claim),
+            Stmt::Lock(lock) => self.lock(lock),
+            Stmt::Unlock { holder } => {
+                if self.release(holder) {
+                    Executed::Updated
+                } else {
+                    Executed::Skipped
+                }
+            }
+            Stmt::Bump { row, retry_count } => match self.rows.get_mut(row.index()).filter(|r| r.id == row) {
+                Some(r) => {
+                    r.retry_count = retry_count;
+                    Executed::Bumped
+                }
+                None => Executed::Skipped,
+            },
         })
     }
 
@@ -186,6 +265,9 @@ impl Database {
             Read::ByRequestKey(key) => lookup(&self.by_request_key, key.0).and_then(|id| self.row(id)),
             Read::ByBusinessKey(key) => lookup(&self.by_business_key, key.0.0).and_then(|id| self.row(id)),
             Read::ById { row, requester } => self.row(row).filter(|r| requester.is_none_or(|s| r.requester == s)),
+            Read::Existing { request_key, business_key } => self.rows.iter().find(|r| {
+                request_key.is_some_and(|k| r.request_key == k) || business_key.is_some_and(|b| r.business_key() == b)
+            }),
         };
         row.map(|r| (r.id, r.status))
     }

@@ -516,6 +516,27 @@ pub enum Read {
     ByBusinessKey(BusinessKey),
     /// A status poll; with authorization on, only the subject's own rows.
     ById { row: RowId, requester: Option<UserId> },
+    /// Check-then-insert (or the check under a lock): the first row with
+    /// either key, for the keys not left to a unique constraint.
+    Existing { request_key: Option<RequestKey>, business_key: Option<BusinessKey> },
+}
+
+/// What a replica's lock is named after: the business key when that key
+/// is kept by a lock, else the request_key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LockName {
+    BusinessKey(BusinessKey),
+    RequestKey(RequestKey),
+}
+
+/// Taking a lock with a lease: `INSERT ... ON CONFLICT (name) DO UPDATE
+/// ... WHERE expires_at <= :now`, so a lock whose lease ended is taken over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Lock {
+    pub name: LockName,
+    pub holder: CallId,
+    pub now: Millis,
+    pub until: Millis,
 }
 
 /// A guarded `UPDATE`: it changes the row only if it still has the status
@@ -565,6 +586,21 @@ pub enum Stmt {
     },
     Update(Update),
     Claim(Claim),
+    Lock(Lock),
+    /// The retry-count worker's `UPDATE ... SET retry_count = :n`.
+    Bump {
+        row: RowId,
+        retry_count: u32,
+    },
+    /// The retry-count worker's scan: every row not SUCCEEDED whose
+    /// retry_count is below three.
+    Unfinished {
+        now: Millis,
+    },
+    /// `DELETE FROM risk_locks WHERE holder = :call`, run with the answer.
+    Unlock {
+        holder: CallId,
+    },
 }
 
 /// Something scheduled to happen. The actors and the model's tables hold
@@ -590,6 +626,10 @@ pub enum Event {
     DownstreamTimeout(DownstreamId),
     /// The agent's deadline for a call.
     CallDeadline(CallId),
+    /// A replica tries again for a lock another call holds.
+    LockRetry(CallId),
+    /// A paused replica goes on with its insert.
+    Resume(CallId),
 }
 
 /// What the agent does when its event fires.
@@ -619,7 +659,7 @@ impl Event {
         match self {
             Event::DownstreamDone(_) => 0,
             Event::StatementDone(_) => 1,
-            Event::ChecksDone(_) => 2,
+            Event::ChecksDone(_) | Event::LockRetry(_) | Event::Resume(_) => 2,
             Event::CallArrives(_) => 3,
             Event::ResultArrives(_) => 4,
             Event::AgentActs(_) => 5,
@@ -723,6 +763,8 @@ pub enum What {
         by: WorkerId,
         now: Millis,
         due: u32,
+        /// The retry-count worker's scan of every unfinished row.
+        unfinished: bool,
     },
     Transition {
         by: Issuer,
@@ -823,6 +865,26 @@ pub enum What {
     WorkerCrashed {
         worker: WorkerId,
     },
+    /// A replica's try for a lock: taken, or held by another call.
+    LockTried {
+        lock: Lock,
+        taken: bool,
+    },
+    /// The replica answered its call and let go of its lock.
+    LockReleased {
+        holder: CallId,
+    },
+    /// The replica-pause fault: it stops before its insert until `until`.
+    ReplicaPaused {
+        call: CallId,
+        until: Millis,
+    },
+    /// The retry-count worker counts a resend.
+    RetryCounted {
+        by: WorkerId,
+        row: RowId,
+        retry_count: u32,
+    },
 }
 
 impl What {
@@ -859,6 +921,10 @@ impl What {
             What::LateReply { .. } => "late_reply",
             What::ReplyUnheard { .. } => "reply_unheard",
             What::WorkerCrashed { .. } => "worker_crashed",
+            What::LockTried { .. } => "lock",
+            What::LockReleased { .. } => "unlock",
+            What::ReplicaPaused { .. } => "replica_paused",
+            What::RetryCounted { .. } => "retry_counted",
         }
     }
 }
@@ -901,7 +967,11 @@ impl Record {
             What::RowInserted { insert, .. } => Some((Stmt::Insert(insert), 1)),
             What::InsertConflict { insert, .. } => Some((Stmt::Insert(insert), 0)),
             What::RowRead { read, found, .. } => Some((Stmt::Read(read), u32::from(found.is_some()))),
-            What::Scanned { now, due, .. } => Some((Stmt::Due { now }, due)),
+            What::Scanned { now, due, unfinished: false, .. } => Some((Stmt::Due { now }, due)),
+            What::Scanned { now, due, unfinished: true, .. } => Some((Stmt::Unfinished { now }, due)),
+            What::LockTried { lock, taken } => Some((Stmt::Lock(lock), u32::from(taken))),
+            What::LockReleased { holder } => Some((Stmt::Unlock { holder }, 1)),
+            What::RetryCounted { row, retry_count, .. } => Some((Stmt::Bump { row, retry_count }, 1)),
             What::Transition { update, .. } => Some((Stmt::Update(update), 1)),
             What::WriteSkipped { update, .. } => Some((Stmt::Update(update), 0)),
             What::Claim { claim, won, .. } => Some((Stmt::Claim(claim), u32::from(won))),

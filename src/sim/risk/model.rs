@@ -11,20 +11,23 @@ use super::calls::{Call, Stage};
 use super::database::{Database, DueRow, Executed};
 use super::facts::{
     Actor, AgentDecision, AgentStep, Answer, CallId, Cause, Claim, DownstreamId, DsKind, ErrorCode, Event, Heard,
-    IntentId, Issuer, OrderId, Read, Record, ReplicaId, Reply, RequestKey, Route, RowId, StatementId, Stmt, UniqueKey,
-    What, WorkerId,
+    Insert, IntentId, Issuer, Lock, LockName, OrderId, Read, Record, ReplicaId, Reply, RequestKey, Route, RowId,
+    StatementId, Stmt, UniqueKey, What, WorkerId,
 };
 use super::replica::{Checked, Gate, PolicyCheck, Replica};
 use super::risk_api::{Dispatch, Downstream, Fate, RiskApi, Waiting};
 use super::rules::{create_outcome, reply_for};
-use super::scenario::Scenario;
-use super::settings::{AgentConfig, Settings};
+use super::scenario::{PAUSE_FOR, Scenario};
+use super::settings::{AgentConfig, KeyGuard, Settings};
 use super::worker::{Worker, WorkerStep};
 
 /// The most events one run may handle. The longest valid runs (the
 /// longest horizon with the shortest scan interval, a full burst with every
 /// retry and poll) need well under a million; hitting this means a bug.
 pub const EVENT_BUDGET: usize = 5_000_000;
+/// How long a replica waits before trying again for a lock another call
+/// holds.
+pub const LOCK_RETRY: Millis = Millis(100);
 /// The most tool calls one run may make (intents, retries and polls are
 /// all bounded well below this).
 pub const MAX_CALLS: usize = 200_000;
@@ -58,6 +61,9 @@ pub struct RiskModel {
     pub(crate) claims_lost: u32,
     /// The rows of the latest scan, reused.
     due: Vec<DueRow>,
+    /// The inserts the replicas reached so far (the replica-pause fault
+    /// hits one by number).
+    inserts: u32,
 }
 
 impl RiskModel {
@@ -78,6 +84,7 @@ impl RiskModel {
             claims_won: 0,
             claims_lost: 0,
             due: Vec::new(),
+            inserts: 0,
             scenario,
         }
     }
@@ -114,6 +121,7 @@ impl RiskModel {
         self.resends = 0;
         self.claims_won = 0;
         self.claims_lost = 0;
+        self.inserts = 0;
     }
 
     fn call(&self, id: CallId) -> &Call {
@@ -164,6 +172,7 @@ impl RiskModel {
                 row: None,
                 answered: None,
                 received_at: None,
+                resent: false,
             });
             let what = What::ToolCall {
                 call: id,
@@ -193,6 +202,9 @@ impl RiskModel {
 
     /// The replica answers a call; the answer travels back to the agent.
     fn answer(&mut self, now: Millis, id: CallId, heard: Heard, out: &mut Out<'_, Self>) {
+        if self.database.release(id) {
+            Self::record(out, now, Actor::Database, What::LockReleased { holder: id });
+        }
         let call = self.call_mut(id);
         call.stage = Stage::Answered;
         call.answered = Some((now, heard));
@@ -264,12 +276,78 @@ impl RiskModel {
                 self.answer(now, id, Heard::Result(Reply::Error { code, row: None }), out);
                 self.finish(now, replica, out);
             }
-            Checked::Insert { insert, policy } => {
+            Checked::Insert { policy, .. } => {
                 policy_record(out, policy);
-                self.issue(now, issuer, Stmt::Insert(insert), None, out);
+                self.begin_write(now, id, out);
             }
             Checked::Read(read) => self.issue(now, issuer, Stmt::Read(read), None, out),
         }
+    }
+
+    /// The insert a request_risk_review call makes (its id is filled in by
+    /// the database).
+    fn insert_of(&self, id: CallId) -> Option<Insert> {
+        let call = self.call(id);
+        Some(Insert { row: RowId(0), request_key: call.request_key?, order: call.order?, requester: call.subject? })
+    }
+
+    /// A call's writes begin: under a lock if a key is kept by one, then
+    /// with a check if a key is kept by checking, then the insert.
+    fn begin_write(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
+        let Some(insert) = self.insert_of(id) else { return };
+        let call = self.call(id);
+        if call.stage != Stage::Working {
+            return;
+        }
+        let replica = call.replica;
+        let config = *self.replicas[replica.index()].config();
+        let name = match (config.business_key, config.request_key) {
+            (KeyGuard::Lock, _) => Some(LockName::BusinessKey(insert.business_key())),
+            (_, KeyGuard::Lock) => Some(LockName::RequestKey(insert.request_key)),
+            _ => None,
+        };
+        match name {
+            Some(name) => {
+                let lock = Lock { name, holder: id, now, until: now + config.lock_lease };
+                self.issue(now, Issuer::Replica(replica, id), Stmt::Lock(lock), None, out);
+            }
+            None => self.check_existing(now, id, insert, out),
+        }
+    }
+
+    /// Check-then-insert's SELECT (also under a lock), or the insert.
+    fn check_existing(&mut self, now: Millis, id: CallId, insert: Insert, out: &mut Out<'_, Self>) {
+        let replica = self.call(id).replica;
+        let config = *self.replicas[replica.index()].config();
+        let checked = |guard| matches!(guard, KeyGuard::CheckThenInsert | KeyGuard::Lock);
+        let read = Read::Existing {
+            request_key: checked(config.request_key).then_some(insert.request_key),
+            business_key: checked(config.business_key).then_some(insert.business_key()),
+        };
+        if checked(config.request_key) || checked(config.business_key) {
+            self.issue(now, Issuer::Replica(replica, id), Stmt::Read(read), None, out);
+        } else {
+            self.before_insert(now, id, out);
+        }
+    }
+
+    /// The replica-pause fault stops the replica here, before its insert.
+    fn before_insert(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
+        self.inserts += 1;
+        if self.scenario.faults.pauses_before(self.inserts) {
+            let until = now + PAUSE_FOR;
+            let replica = self.call(id).replica;
+            Self::record(out, now, Actor::Replica(replica), What::ReplicaPaused { call: id, until });
+            out.schedule(until, Event::Resume(id));
+        } else {
+            self.issue_insert(now, id, out);
+        }
+    }
+
+    fn issue_insert(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
+        let Some(insert) = self.insert_of(id) else { return };
+        let replica = self.call(id).replica;
+        self.issue(now, Issuer::Replica(replica, id), Stmt::Insert(insert), None, out);
     }
 
     fn on_statement_done(&mut self, now: Millis, id: StatementId, out: &mut Out<'_, Self>) -> Result<(), SimError> {
@@ -305,10 +383,19 @@ impl RiskModel {
             (_, Executed::Inserted(insert)) => What::RowInserted { by, insert },
             (_, Executed::Conflict { insert, on, existing }) => What::InsertConflict { by, insert, on, existing },
             (Stmt::Read(read), Executed::Read(found)) => What::RowRead { by, read, found },
-            (Stmt::Due { .. }, Executed::Due(0)) => return,
+            (Stmt::Due { .. } | Stmt::Unfinished { .. }, Executed::Due(0)) => return,
             (Stmt::Due { now: at }, Executed::Due(due)) => {
                 let Issuer::Worker(w) = by else { return };
-                What::Scanned { by: w, now: at, due }
+                What::Scanned { by: w, now: at, due, unfinished: false }
+            }
+            (Stmt::Unfinished { now: at }, Executed::Due(due)) => {
+                let Issuer::Worker(w) = by else { return };
+                What::Scanned { by: w, now: at, due, unfinished: true }
+            }
+            (Stmt::Lock(lock), executed) => What::LockTried { lock, taken: executed == Executed::Locked },
+            (Stmt::Bump { row, retry_count }, Executed::Bumped) => {
+                let Issuer::Worker(w) = by else { return };
+                What::RetryCounted { by: w, row, retry_count }
             }
             (Stmt::Update(update), Executed::Updated) => What::Transition { by, update, cause },
             (Stmt::Update(update), _) => What::WriteSkipped { by, update, cause },
@@ -347,6 +434,19 @@ impl RiskModel {
     ) {
         let issuer = Issuer::Replica(replica, id);
         match (stmt, executed) {
+            (Stmt::Lock(_), Executed::Locked) => {
+                if let Some(insert) = self.insert_of(id) {
+                    self.check_existing(now, id, insert, out);
+                }
+            }
+            (Stmt::Lock(_), _) => out.schedule(now + LOCK_RETRY, Event::LockRetry(id)),
+            (Stmt::Read(Read::Existing { .. }), Executed::Read(None)) => self.before_insert(now, id, out),
+            // The guarded write found the row moved by someone else (a
+            // retry-count worker): read what it holds now and say that.
+            (Stmt::Update(update), Executed::Skipped) => {
+                let read = Read::ById { row: update.row, requester: None };
+                self.issue(now, issuer, Stmt::Read(read), None, out);
+            }
             (_, Executed::Inserted(insert)) => {
                 self.call_mut(id).row = Some(insert.row);
                 self.send_create(now, issuer, insert.row, insert.request_key, insert.order, out);
@@ -513,8 +613,15 @@ impl RiskModel {
     /// A Risk API call is answered (`None`: its caller's timeout fired).
     fn on_answer(&mut self, now: Millis, ds: Downstream, answer: Option<Answer>, out: &mut Out<'_, Self>) {
         match ds.caller {
-            Issuer::Replica(replica, _) => {
+            Issuer::Replica(replica, call) => {
                 let config = *self.replicas[replica.index()].config();
+                if answer.is_none() && config.resend_on_timeout && !self.call(call).resent {
+                    // "Catch the timeout and call again": the same create,
+                    // at once, once.
+                    self.call_mut(call).resent = true;
+                    self.send_create(now, ds.caller, ds.row, ds.request_key, ds.order, out);
+                    return;
+                }
                 // The replica inserted the row at version 1 and is its only
                 // writer until it answers.
                 let (update, cause) =
@@ -621,6 +728,8 @@ impl Model for RiskModel {
             Event::AgentActs(step) => self.on_agent(now, step, out)?,
             Event::CallArrives(id) => self.on_call_arrives(now, id, out),
             Event::ChecksDone(id) => self.on_checks_done(now, id, out),
+            Event::LockRetry(id) => self.begin_write(now, id, out),
+            Event::Resume(id) => self.issue_insert(now, id, out),
             Event::StatementDone(id) => self.on_statement_done(now, id, out)?,
             Event::DownstreamDone(id) => self.on_downstream_done(now, id, out),
             Event::DownstreamTimeout(id) => self.on_downstream_timeout(now, id, out),

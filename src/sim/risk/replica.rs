@@ -176,7 +176,7 @@ mod tests {
     use super::*;
     use crate::sim::risk::calls::Stage;
     use crate::sim::risk::facts::{END_USER, FORGED_ORDER, IntentId, OTHER_USER, RequestKey};
-    use crate::sim::risk::settings::Gates;
+    use crate::sim::risk::settings::{Gates, KeyGuard};
 
     fn config(authorize: bool, gates: bool) -> ReplicaConfig {
         ReplicaConfig {
@@ -186,6 +186,10 @@ mod tests {
             authorize,
             timeout_is_unknown: true,
             find_by_key: true,
+            request_key: KeyGuard::Unique,
+            business_key: KeyGuard::Unique,
+            resend_on_timeout: false,
+            lock_lease: Millis(5000),
         }
     }
 
@@ -206,6 +210,7 @@ mod tests {
             row: None,
             answered: None,
             received_at: None,
+            resent: false,
         }
     }
 

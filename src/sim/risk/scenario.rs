@@ -22,6 +22,11 @@ pub const SECOND_CLICK_AT: Millis = Millis(300);
 /// answered.
 pub const SLOW_BY: Millis = Millis(500);
 
+/// How long the replica-pause fault stops a replica before its insert: a
+/// second past the default lease, as a long garbage-collection pause or a
+/// descheduled process would.
+pub const PAUSE_FOR: Millis = Millis(6_000);
+
 /// The fate of one create at the Risk API.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CreateFault {
@@ -51,8 +56,8 @@ pub struct FaultPlan {
     pub hanging_probes: Vec<u32>,
     /// The workers' n-th resend (from 1), after which its worker crashes.
     pub crash_after_resend: Option<u32>,
-    /// The request_risk_review calls (by number, from 1) whose replica
-    /// pauses before its create.
+    /// The inserts (by number, from 1, in the order the replicas reach
+    /// them) before which the replica pauses for [`PAUSE_FOR`].
     pub pauses: Vec<u32>,
 }
 
@@ -63,6 +68,10 @@ impl FaultPlan {
 
     pub fn probe_hangs(&self, nth: u32) -> bool {
         self.hanging_probes.contains(&nth)
+    }
+
+    pub fn pauses_before(&self, nth: u32) -> bool {
+        self.pauses.contains(&nth)
     }
 
     /// The plan an aimed-fault list makes: each fault hits exactly the
@@ -224,6 +233,18 @@ impl Scenario {
             // The first create lands 0.5 s after its caller's timeout: the
             // probe says "not found" while it is still in flight.
             Preset::ProbeRacesCreate => plain(vec![intent(1, 1)], vec![invoke(0, 1)], vec![CreateFault::Slow]),
+            // Two clicks for one order at the same instant, one per replica:
+            // a check by business key sees nothing on both.
+            Preset::CheckThenInsertRace => {
+                plain(vec![intent(1, 1), intent(2, 1)], vec![invoke(0, 1), invoke(0, 2)], vec![])
+            }
+            // The same two clicks; the first replica to reach its insert
+            // pauses past any lease it holds.
+            Preset::PausePastLease => Scenario {
+                intents: vec![intent(1, 1), intent(2, 1)],
+                invocations: vec![invoke(0, 1), invoke(0, 2)],
+                faults: FaultPlan { pauses: vec![1], ..FaultPlan::default() },
+            },
             Preset::RandomFaults => random(settings.seed),
         }
     }

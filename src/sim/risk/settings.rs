@@ -42,6 +42,48 @@ choice! {
 
 const SWITCH: Kind = Kind::Choice(Switch::OPTIONS);
 
+choice! {
+    /// How a key is kept to one row: the unique constraint (the pattern), or
+    /// one of the incident report's wrong designs. The first three values
+    /// are a switch's, so `on` and `off` keep their meaning.
+    pub enum KeyDesign {
+        Auto("auto", "As the mode says"),
+        On("on", "On: a unique constraint"),
+        Off("off", "Off: nothing"),
+        CheckThenInsert("check-then-insert", "Check, then insert (two statements)"),
+        Lock("lock", "A lock with a lease"),
+    }
+}
+
+choice! {
+    /// What a replica makes of a create's timeout: the pattern (UNKNOWN),
+    /// the naive FAILED, or catching it and calling again.
+    pub enum OnTimeout {
+        Auto("auto", "As the mode says"),
+        On("on", "On: UNKNOWN"),
+        Off("off", "Off: FAILED"),
+        Resend("resend", "Catch it and call the Risk API again at once"),
+    }
+}
+
+choice! {
+    /// How the workers recover unfinished rows.
+    pub enum Recovery {
+        StateMachine("state-machine", "The state machine: probe, claim, resend"),
+        RetryCount("retry-count", "Resend every row not SUCCEEDED while retry_count < 3"),
+    }
+}
+
+/// A switch's value as its raw number: 0 follows the mode, 1 is on, 2 off,
+/// and anything after is one of the wrong designs (so not the pattern).
+fn switch_raw(raw: u64, mode_on: bool) -> bool {
+    match raw {
+        0 => mode_on,
+        1 => true,
+        _ => false,
+    }
+}
+
 pub static PRESET: Param<Preset> = Param::new(ParamDef {
     name: "preset",
     flag: "--preset",
@@ -60,31 +102,31 @@ pub static MODE: Param<Mode> = Param::new(ParamDef {
     default: Mode::Naive as u64,
     group: Group::Basics,
 });
-pub static UNIQUE_REQUEST_KEY: Param<Switch> = Param::new(ParamDef {
+pub static UNIQUE_REQUEST_KEY: Param<KeyDesign> = Param::new(ParamDef {
     name: "unique_request_key",
     flag: "--unique-request-key",
     link: "urk",
     label: "Unique request_key",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
+    kind: Kind::Choice(KeyDesign::OPTIONS),
+    default: KeyDesign::Auto as u64,
     group: Group::Basics,
 });
-pub static UNIQUE_BUSINESS_KEY: Param<Switch> = Param::new(ParamDef {
+pub static UNIQUE_BUSINESS_KEY: Param<KeyDesign> = Param::new(ParamDef {
     name: "unique_business_key",
     flag: "--unique-business-key",
     link: "ubk",
     label: "Unique business_key",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
+    kind: Kind::Choice(KeyDesign::OPTIONS),
+    default: KeyDesign::Auto as u64,
     group: Group::Basics,
 });
-pub static TIMEOUT_IS_UNKNOWN: Param<Switch> = Param::new(ParamDef {
+pub static TIMEOUT_IS_UNKNOWN: Param<OnTimeout> = Param::new(ParamDef {
     name: "timeout_is_unknown",
     flag: "--timeout-is-unknown",
     link: "unknown",
     label: "Timeout is UNKNOWN",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
+    kind: Kind::Choice(OnTimeout::OPTIONS),
+    default: OnTimeout::Auto as u64,
     group: Group::Basics,
 });
 pub static IDEMPOTENT_CREATE: Param<Switch> = Param::new(ParamDef {
@@ -132,6 +174,15 @@ pub static GATES: Param<Switch> = Param::new(ParamDef {
     default: Switch::Auto as u64,
     group: Group::Basics,
 });
+pub static RECOVERY: Param<Recovery> = Param::new(ParamDef {
+    name: "recovery",
+    flag: "--recovery",
+    link: "recovery",
+    label: "Worker recovery",
+    kind: Kind::Choice(Recovery::OPTIONS),
+    default: Recovery::StateMachine as u64,
+    group: Group::Basics,
+});
 pub static SEED: Param<u64> = Param::new(ParamDef {
     name: "seed",
     flag: "--seed",
@@ -156,7 +207,7 @@ choice! {
         BusinessRejection("business-rejection", "the Risk API rejects the create"),
         FindTimeout("find-timeout", "the probe hangs past its timeout"),
         WorkerCrashAfterSend("worker-crash-after-send", "the worker crashes after its resend"),
-        ReplicaPause("replica-pause", "the replica pauses before its create"),
+        ReplicaPause("replica-pause", "the replica pauses 6 s before its insert"),
     }
 }
 
@@ -337,7 +388,7 @@ pub static API_SAFE_CONCURRENCY: Param<u64> = Param::new(ParamDef {
 });
 
 /// How many parameters the lab has.
-pub const PARAM_COUNT: usize = 30;
+pub const PARAM_COUNT: usize = 31;
 
 /// Every parameter, in the order they are validated, listed and written.
 pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
@@ -351,6 +402,7 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     CAS.def(),
     AUTHORIZE.def(),
     GATES.def(),
+    RECOVERY.def(),
     SEED.def(),
     FAULTS.def(),
     BURST_CALLS.def(),
@@ -387,6 +439,8 @@ choice! {
         Overload("overload", "Burst of calls (overload)"),
         WorkerCrash("worker-crash", "Worker crashes after resending"),
         ProbeRacesCreate("probe-races-create", "A slow create races the probe"),
+        CheckThenInsertRace("check-then-insert-race", "Two clicks at once race the check"),
+        PausePastLease("pause-past-lease", "A replica pauses past its lease"),
         RandomFaults("random-faults", "Random faults from the seed"),
     }
 }
@@ -424,17 +478,24 @@ impl Pattern {
         Pattern::Gates,
     ];
 
-    pub fn param(self) -> &'static Param<Switch> {
+    /// The switch's parameter. Its values 0, 1 and 2 are auto, on and off;
+    /// three switches go on with the report's wrong designs.
+    pub fn param(self) -> &'static ParamDef {
         match self {
-            Pattern::UniqueRequestKey => &UNIQUE_REQUEST_KEY,
-            Pattern::UniqueBusinessKey => &UNIQUE_BUSINESS_KEY,
-            Pattern::TimeoutIsUnknown => &TIMEOUT_IS_UNKNOWN,
-            Pattern::IdempotentCreate => &IDEMPOTENT_CREATE,
-            Pattern::FindByKey => &FIND_BY_KEY,
-            Pattern::Cas => &CAS,
-            Pattern::Authorize => &AUTHORIZE,
-            Pattern::Gates => &GATES,
+            Pattern::UniqueRequestKey => UNIQUE_REQUEST_KEY.def(),
+            Pattern::UniqueBusinessKey => UNIQUE_BUSINESS_KEY.def(),
+            Pattern::TimeoutIsUnknown => TIMEOUT_IS_UNKNOWN.def(),
+            Pattern::IdempotentCreate => IDEMPOTENT_CREATE.def(),
+            Pattern::FindByKey => FIND_BY_KEY.def(),
+            Pattern::Cas => CAS.def(),
+            Pattern::Authorize => AUTHORIZE.def(),
+            Pattern::Gates => GATES.def(),
         }
+    }
+
+    /// Whether the switch offers more than on and off.
+    pub fn has_designs(self) -> bool {
+        matches!(self.param().kind, Kind::Choice(options) if options.len() > 3)
     }
 
     /// The switch's name in JSON, e.g. "unique_request_key".
@@ -498,6 +559,30 @@ impl Switches {
     }
 }
 
+/// How a replica keeps a key to one row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyGuard {
+    /// The database's unique constraint: `INSERT ... ON CONFLICT DO NOTHING`.
+    Unique,
+    /// `SELECT` by the key, then `INSERT` if it found nothing: two
+    /// statements, so two replicas can both find nothing.
+    CheckThenInsert,
+    /// A lock on the key with a lease, taken before the check and the
+    /// insert and released when the replica answers.
+    Lock,
+    None,
+}
+
+/// The designs the switches chose beyond on and off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Designs {
+    pub request_key: KeyGuard,
+    pub business_key: KeyGuard,
+    /// A replica that catches a create's timeout calls again at once.
+    pub resend_on_timeout: bool,
+    pub recovery: Recovery,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AgentConfig {
     /// One way, agent to replica and back (through the load balancer).
@@ -527,6 +612,11 @@ pub struct ReplicaConfig {
     /// Whether UNKNOWN rows get a probe time (nobody can probe without
     /// FindByRequestKey).
     pub find_by_key: bool,
+    pub request_key: KeyGuard,
+    pub business_key: KeyGuard,
+    pub resend_on_timeout: bool,
+    /// How long a replica's lock on a key lasts.
+    pub lock_lease: Millis,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -560,6 +650,7 @@ pub struct WorkerConfig {
     pub cas: bool,
     pub find_by_key: bool,
     pub timeout_is_unknown: bool,
+    pub recovery: Recovery,
 }
 
 /// Validated settings of one run: one configuration per actor. The only
@@ -571,6 +662,7 @@ pub struct Settings {
     pub preset: Preset,
     pub mode: Mode,
     pub switches: Switches,
+    pub designs: Designs,
     pub seed: u64,
     /// The aimed faults, or the preset's own.
     pub faults: Aimed,
@@ -596,12 +688,20 @@ impl Schema for Settings {
         let mode = Self::read(&v, &MODE);
         let mut switches = Switches::all(mode == Mode::Patterns);
         for pattern in Pattern::ALL {
-            match Self::read(&v, pattern.param()) {
-                Switch::On => switches.set(pattern, true),
-                Switch::Off => switches.set(pattern, false),
-                Switch::Auto => {}
-            }
+            switches.set(pattern, switch_raw(v[Self::index_of(pattern.param())], mode == Mode::Patterns));
         }
+        let key = |design: KeyDesign, on: bool| match design {
+            KeyDesign::CheckThenInsert => KeyGuard::CheckThenInsert,
+            KeyDesign::Lock => KeyGuard::Lock,
+            _ if on => KeyGuard::Unique,
+            _ => KeyGuard::None,
+        };
+        let designs = Designs {
+            request_key: key(Self::read(&v, &UNIQUE_REQUEST_KEY), switches.unique_request_key),
+            business_key: key(Self::read(&v, &UNIQUE_BUSINESS_KEY), switches.unique_business_key),
+            resend_on_timeout: Self::read(&v, &TIMEOUT_IS_UNKNOWN) == OnTimeout::Resend,
+            recovery: Self::read(&v, &RECOVERY),
+        };
         if ms(&WORKER_OFFSET) >= ms(&SCAN_INTERVAL) {
             return Err(FieldError::new(
                 &WORKER_OFFSET,
@@ -629,6 +729,10 @@ impl Schema for Settings {
             authorize: switches.authorize,
             timeout_is_unknown: switches.timeout_is_unknown,
             find_by_key: switches.find_by_key,
+            request_key: designs.request_key,
+            business_key: designs.business_key,
+            resend_on_timeout: designs.resend_on_timeout,
+            lock_lease: ms(&CLAIM_LEASE),
         };
         let database = DatabaseConfig {
             statement: ms(&DB_STATEMENT),
@@ -651,12 +755,14 @@ impl Schema for Settings {
             cas: switches.cas,
             find_by_key: switches.find_by_key,
             timeout_is_unknown: switches.timeout_is_unknown,
+            recovery: designs.recovery,
         };
         Ok(Settings {
             values: v,
             preset: Self::read(&v, &PRESET),
             mode,
             switches,
+            designs,
             seed: count(&SEED),
             faults: Aimed::from_raw(count(&FAULTS)),
             burst_calls: count(&BURST_CALLS) as u32,

@@ -4,13 +4,18 @@
 //! read-then-write without the pattern) and, if the claim hit, its create
 //! is resent with the same request_key; a PENDING row whose claim lease
 //! ended counts as UNKNOWN again and is probed before anything else.
+//!
+//! The report's wrong recovery, `retry-count`, is a worker too: it scans
+//! every row not SUCCEEDED whose retry_count is below three, counts a resend
+//! and resends, with no probe and no claim, and writes SUCCEEDED or FAILED
+//! from whatever status it read.
 
 use crate::sim::time::Millis;
 
 use super::database::{DueRow, Executed};
 use super::facts::{Answer, Cause, Claim, RowId, Status, Stmt, Update, WorkerId};
 use super::rules::{backoff, create_outcome};
-use super::settings::WorkerConfig;
+use super::settings::{Recovery, WorkerConfig};
 
 /// Named after what the worker waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +34,10 @@ pub enum WorkerState {
         row: DueRow,
     },
     Claiming {
+        row: DueRow,
+    },
+    /// The retry-count worker writing its count.
+    Counting {
         row: DueRow,
     },
     /// Waiting for its resent create.
@@ -50,6 +59,7 @@ impl WorkerState {
             WorkerState::WritingProbe => "writing_probe",
             WorkerState::EndingLease { .. } => "ending_lease",
             WorkerState::Claiming { .. } => "claiming",
+            WorkerState::Counting { .. } => "counting",
             WorkerState::Resending { .. } => "resending",
             WorkerState::WritingResend => "writing_resend",
             WorkerState::Crashed { .. } => "crashed",
@@ -135,7 +145,11 @@ impl Worker {
             return None;
         }
         self.state = WorkerState::Scanning;
-        Some(WorkerStep::Statement(Stmt::Due { now }, None))
+        let scan = match self.config.recovery {
+            Recovery::StateMachine => Stmt::Due { now },
+            Recovery::RetryCount => Stmt::Unfinished { now },
+        };
+        Some(WorkerStep::Statement(scan, None))
     }
 
     /// One of its statements completed.
@@ -161,13 +175,22 @@ impl Worker {
                 self.state = WorkerState::Resending { row: claimed };
                 WorkerStep::Resend(claimed)
             }
+            (WorkerState::Counting { row }, Executed::Bumped) => {
+                let counted = DueRow { retry_count: row.retry_count + 1, ..row };
+                self.state = WorkerState::Resending { row: counted };
+                WorkerStep::Resend(counted)
+            }
             (WorkerState::Claiming { row }, _) => {
                 self.last_claim = Some(LastClaim { at: now, row: row.row, version: row.version, won: false });
                 self.next_row(now)
             }
-            (WorkerState::EndingLease { .. } | WorkerState::WritingProbe | WorkerState::WritingResend, _) => {
-                self.next_row(now)
-            }
+            (
+                WorkerState::EndingLease { .. }
+                | WorkerState::WritingProbe
+                | WorkerState::WritingResend
+                | WorkerState::Counting { .. },
+                _,
+            ) => self.next_row(now),
             _ => WorkerStep::Idle,
         }
     }
@@ -184,6 +207,10 @@ impl Worker {
     fn next_row(&mut self, now: Millis) -> WorkerStep {
         while let Some(&row) = self.due.get(self.next) {
             self.next += 1;
+            if self.config.recovery == Recovery::RetryCount {
+                self.state = WorkerState::Counting { row };
+                return WorkerStep::Statement(Stmt::Bump { row: row.row, retry_count: row.retry_count + 1 }, None);
+            }
             match row.status {
                 Status::Unknown if self.config.find_by_key => return self.probe(now, row),
                 Status::Retryable => {
@@ -239,8 +266,27 @@ impl Worker {
     /// The resent create's answer (`None`: it timed out).
     pub fn on_resend_answer(&mut self, now: Millis, answer: Option<Answer>) -> WorkerStep {
         let WorkerState::Resending { row } = self.state else { return WorkerStep::Idle };
+        if self.config.recovery == Recovery::RetryCount {
+            return self.counted_answer(now, row, answer);
+        }
         let (update, cause) =
             create_outcome(now, row.row, row.version, answer, self.config.timeout_is_unknown, self.config.find_by_key);
+        self.state = WorkerState::WritingResend;
+        WorkerStep::Statement(Stmt::Update(update), Some(cause))
+    }
+
+    /// The retry-count worker's write: SUCCEEDED for a review, FAILED for a
+    /// rejection, from whatever status it read; nothing otherwise.
+    fn counted_answer(&mut self, now: Millis, row: DueRow, answer: Option<Answer>) -> WorkerStep {
+        let (to, downstream_ref, cause) = match answer {
+            Some(Answer::Created(review) | Answer::Existing(review)) => {
+                (Status::Succeeded, Some(review), Cause::CreateSucceeded)
+            }
+            Some(Answer::Rejected) if row.status != Status::Failed => (Status::Failed, None, Cause::BusinessRejection),
+            _ => return self.next_row(now),
+        };
+        let update =
+            Update { row: row.row, from: row.status, version: row.version, to, downstream_ref, next_retry_at: None };
         self.state = WorkerState::WritingResend;
         WorkerStep::Statement(Stmt::Update(update), Some(cause))
     }
@@ -267,6 +313,7 @@ mod tests {
                 cas,
                 find_by_key: true,
                 timeout_is_unknown: true,
+                recovery: Recovery::StateMachine,
             },
         )
     }

@@ -6,10 +6,11 @@ use leptos::prelude::*;
 
 use crate::sim::ParamDef;
 use crate::sim::params::Group;
+use crate::sim::params::Schema;
 use crate::sim::risk::settings::{MODE, PARAMS, PRESET};
 use crate::sim::risk::{Mode, Pattern, Settings};
 use crate::view::fields;
-use crate::view::risk::patterns::{buys, protects};
+use crate::view::risk::patterns::{buys, design_says, protects};
 use crate::view::risk::verdicts::title;
 
 use super::super::form::FieldControl;
@@ -28,29 +29,51 @@ fn field(risk: Risk, param: &'static ParamDef) -> impl IntoView {
     view! { <FieldControl param state on_edit/> }
 }
 
-/// One pattern's checkbox, named after the switch, with what it buys and
-/// the check it protects.
+/// What the switch's line says: what the pattern buys and the check it
+/// protects, or what the wrong design chosen on its select does.
+fn about_text(risk: Risk, pattern: Pattern) -> String {
+    let raw = risk.run.with(|r| r.settings().get(pattern.param()));
+    design_says(pattern, raw).unwrap_or_else(|| {
+        format!("{} It protects the check \u{201c}{}\u{201d}.", buys(pattern), title(protects(pattern)))
+    })
+}
+
+/// The control of a switch: a checkbox, or for a switch that also offers
+/// the report's wrong designs, a select of them all.
+fn switch_control(risk: Risk, pattern: Pattern, id: String, about: String) -> AnyView {
+    let param = pattern.param();
+    if pattern.has_designs() {
+        return field(risk, param).into_any();
+    }
+    let on = move || risk.run.with(|r| r.settings().switches.get(pattern));
+    view! {
+        <input
+            type="checkbox"
+            id=id.clone()
+            aria-describedby=about
+            prop:checked=on
+            on:change:target=move |ev| {
+                risk.question.set(None);
+                risk.set_switch(pattern, ev.target().checked());
+            }
+        />
+        <label for=id>{param.label}</label>
+    }
+    .into_any()
+}
+
+/// One pattern's switch, named after it, with what it buys and the check it
+/// protects.
 fn switch(risk: Risk, pattern: Pattern) -> impl IntoView {
     let param = pattern.param();
     let id = fields::element_id(param);
     let about = format!("{id}-about");
-    let on = move || risk.run.with(|r| r.settings().switches.get(pattern));
+    let class = if pattern.has_designs() { "field switch designs" } else { "field check switch" };
     view! {
-        <div class="field check switch">
-            <input
-                type="checkbox"
-                id=id.clone()
-                aria-describedby=about.clone()
-                prop:checked=on
-                on:change:target=move |ev| {
-                    risk.question.set(None);
-                    risk.set_switch(pattern, ev.target().checked());
-                }
-            />
-            <label for=id>{param.label}</label>
+        <div class=class>
+            {switch_control(risk, pattern, id, about.clone())}
             <p class="switch-about" id=about>
-                {buys(pattern)}
-                {format!(" It protects the check \u{201c}{}\u{201d}.", title(protects(pattern)))}
+                {move || about_text(risk, pattern)}
             </p>
             <button
                 type="button"

@@ -220,7 +220,7 @@ impl Risk {
             Mode::Patterns => 1,
         };
         let mut pairs: Vec<(&'static ParamDef, u64)> = vec![(&MODE, value)];
-        pairs.extend(Pattern::ALL.iter().map(|p| (p.param().def(), 0)));
+        pairs.extend(Pattern::ALL.iter().map(|p| (p.param(), 0)));
         for (param, value) in pairs {
             match settings.with(param, value) {
                 Ok(s) => settings = s,
@@ -276,7 +276,7 @@ impl Risk {
     /// switch off say of that check.
     pub fn show_me(&self, pattern: Pattern) {
         let Ok(on) = Settings::from_pairs(patterns::show_me(pattern)) else { return };
-        let Ok(off) = on.with(pattern.param().def(), 2) else { return };
+        let Ok(off) = on.with(pattern.param(), 2) else { return };
         let (Ok(run_on), Ok(run_off)) = (Run::simulate(&on), Run::simulate(&off)) else { return };
         self.question.set(None);
         if self.apply(on) {

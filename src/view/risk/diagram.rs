@@ -385,6 +385,11 @@ fn group_label(r: &Record, n: usize) -> String {
         What::LateReply { .. } => format!("{n} late answers"),
         What::ReplyUnheard { .. } => format!("{n} answers unheard"),
         What::WorkerCrashed { .. } => format!("{n} crashes"),
+        What::LockTried { taken: true, .. } => format!("{n} locks taken"),
+        What::LockTried { .. } => format!("{n} locks busy"),
+        What::LockReleased { .. } => format!("{n} locks released"),
+        What::ReplicaPaused { .. } => format!("{n} pauses"),
+        What::RetryCounted { .. } => format!("{n} resends counted"),
     }
 }
 
@@ -582,9 +587,14 @@ impl Draw<'_> {
             | What::Policy { .. }
             | What::ToolResult { .. }
             | What::RpcError { .. } => self.replica(i, r, how),
-            What::RowInserted { .. } | What::InsertConflict { .. } | What::RowRead { .. } | What::Scanned { .. } => {
-                self.database_rows(i, r, how)
-            }
+            What::RowInserted { .. }
+            | What::InsertConflict { .. }
+            | What::RowRead { .. }
+            | What::Scanned { .. }
+            | What::LockTried { .. }
+            | What::LockReleased { .. }
+            | What::RetryCounted { .. } => self.database_rows(i, r, how),
+            What::ReplicaPaused { .. } => self.replica(i, r, how),
             What::Transition { .. } | What::WriteSkipped { .. } | What::Claim { .. } => {
                 self.database_updates(i, r, how)
             }
@@ -700,6 +710,11 @@ impl Draw<'_> {
                 self.mark(lane, t, Glyph::Tick, "mark started", i);
                 self.label(lane, x, format!("call {} takes a slot", call.0), "label", how);
             }
+            What::ReplicaPaused { call, until } => {
+                self.mark(lane, t, Glyph::Bar, "mark queued", i);
+                let text = format!("call {} paused until {}", call.0, names::when(until));
+                self.label(lane, x, text, "label queue-label", how);
+            }
             What::Overloaded { call, in_flight, queued } => {
                 self.mark(lane, t, Glyph::Cross, "mark overloaded", i);
                 let text = format!("call {} OVERLOADED ({in_flight} in flight, {queued} queued)", call.0);
@@ -763,6 +778,25 @@ impl Draw<'_> {
             What::Scanned { by, due, .. } => {
                 self.mark(lane, t, Glyph::Dot, "mark read", i);
                 self.label(lane, x, format!("{} scan: {due} due", by.name()), "label", how);
+            }
+            What::LockTried { lock, taken } => {
+                let name = names::lock(lock.name);
+                let (glyph, class, text) = if taken {
+                    let until = names::when(lock.until);
+                    (Glyph::Dot, "mark insert", format!("lock {name} taken by call {} until {until}", lock.holder.0))
+                } else {
+                    (Glyph::Cross, "mark conflict", format!("lock {name} busy: call {} waits", lock.holder.0))
+                };
+                self.mark(lane, t, glyph, class, i);
+                self.label(lane, x, text, "label", how);
+            }
+            What::LockReleased { holder } => {
+                self.mark(lane, t, Glyph::Dot, "mark read", i);
+                self.label(lane, x, format!("call {} lets go of its lock", holder.0), "label", how);
+            }
+            What::RetryCounted { row, retry_count, .. } => {
+                self.mark(lane, t, Glyph::Dot, "mark read", i);
+                self.label(lane, x, format!("{} retry_count = {retry_count}", names::row(row)), "label", how);
             }
             _ => unreachable!("record() sends only the database's inserts and reads here"),
         }

@@ -2,7 +2,7 @@
 //! incident report writes them (R10086, O20260728001, u-1001).
 
 use crate::sim::Millis;
-use crate::sim::risk::facts::{BusinessKey, CallId, OrderId, RequestKey, ReviewRef, RowId, UserId};
+use crate::sim::risk::facts::{BusinessKey, CallId, LockName, OrderId, RequestKey, ReviewRef, RowId, UserId};
 
 /// Model time 0 on the wall clock: 10:31:08.120, the first tool call of
 /// the incident report, in milliseconds after midnight.
@@ -50,6 +50,14 @@ pub fn review(id: ReviewRef) -> String {
 
 pub fn call(id: CallId) -> String {
     format!("call {}", id.0)
+}
+
+/// A replica's lock, named after the key it guards.
+pub fn lock(name: LockName) -> String {
+    match name {
+        LockName::BusinessKey(key) => format!("business_key:{}", business_key(key)),
+        LockName::RequestKey(key) => format!("request_key:{}", request_key(key)),
+    }
 }
 
 #[cfg(test)]

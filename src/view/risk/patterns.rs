@@ -46,6 +46,27 @@ pub fn protects(pattern: Pattern) -> CheckName {
     }
 }
 
+/// What a wrong design on a switch's select does, and the check that
+/// catches it: `None` for auto, on and off, which [`buys`] covers.
+pub fn design_says(pattern: Pattern, raw: u64) -> Option<String> {
+    let (what, check) = match (pattern, raw) {
+        (Pattern::UniqueRequestKey | Pattern::UniqueBusinessKey, 3) => (
+            "Check, then insert: a SELECT and then an INSERT, two statements, so two replicas can both find nothing and both insert (the check-then-insert-race preset shows it).",
+            protects(pattern),
+        ),
+        (Pattern::UniqueRequestKey | Pattern::UniqueBusinessKey, 4) => (
+            "A lock with a lease around the check and the insert: a replica that pauses longer than the lease goes on after another one took the lock, and both insert (the pause-past-lease preset shows it).",
+            protects(pattern),
+        ),
+        (Pattern::TimeoutIsUnknown, 3) => (
+            "Catching the timeout and calling again at once sends a second create for a row nobody gave the right to execute; only idempotent create keeps that to one review.",
+            CheckName::SingleClaimWinner,
+        ),
+        _ => return None,
+    };
+    Some(format!("{what} It fails the check \u{201c}{}\u{201d}.", title(check)))
+}
+
 type Pairs = &'static [(&'static ParamDef, &'static str)];
 
 /// The "Show me" runs, in the order of [`Pattern::ALL`].
@@ -110,13 +131,17 @@ mod tests {
         for pattern in Pattern::ALL {
             let on = run(show_me(pattern));
             let mut pairs = show_me(pattern).to_vec();
-            pairs.push((pattern.param().def(), "off"));
+            pairs.push((pattern.param(), "off"));
             let off = run(&pairs);
             assert_eq!(verdict(&on, protects(pattern)), "holds", "{pattern:?} on");
             assert_eq!(verdict(&off, protects(pattern)), "fails", "{pattern:?} off");
             assert!(buys(pattern).ends_with('.'));
             let words = show_me_words(pattern, &on, &off);
             assert!(words.ends_with("off and nothing else changed, it fails."), "{words}");
+            if pattern.has_designs() {
+                assert!(design_says(pattern, 3).is_some_and(|s| s.ends_with("\u{201d}.")));
+            }
+            assert_eq!(design_says(pattern, 1), None);
         }
         assert_eq!(
             show_me_words(Pattern::Cas, &run(show_me(Pattern::Cas)), &run(show_me(Pattern::Cas))),

@@ -54,6 +54,12 @@ fn text(preset: Preset) -> &'static str {
         Preset::ProbeRacesCreate => {
             "The first create is slow: the probe asks while it is still in flight, hears \"not found\", and a worker resends. How many reviews will the Risk API hold?"
         }
+        Preset::CheckThenInsertRace => {
+            "Two clicks for the same order reach the two replicas at the same instant, each with its own request_key. How many reviews will the Risk API hold for O20260728001?"
+        }
+        Preset::PausePastLease => {
+            "The same two clicks; the replica that gets to its insert first pauses for 6 s, longer than any lease. How many reviews will the Risk API hold for O20260728001?"
+        }
         Preset::RandomFaults => "Faults drawn from the seed hit this run. Will any of the ten checks fail?",
     }
 }
@@ -62,7 +68,12 @@ fn text(preset: Preset) -> &'static str {
 /// question share them.
 fn choices(preset: Preset) -> &'static [&'static str] {
     match preset {
-        Preset::Incident | Preset::SameRequestKey | Preset::SameBusinessKey | Preset::ProbeRacesCreate => FEW,
+        Preset::Incident
+        | Preset::SameRequestKey
+        | Preset::SameBusinessKey
+        | Preset::ProbeRacesCreate
+        | Preset::CheckThenInsertRace
+        | Preset::PausePastLease => FEW,
         Preset::LostCreateResponse => &["SUCCEEDED", "FAILED", "UNKNOWN"],
         Preset::NotFoundResend => &["0", "1", "2"],
         Preset::ForgedOrder | Preset::Overload | Preset::RandomFaults => YES_NO,
@@ -101,7 +112,9 @@ fn yes_no(b: bool) -> String {
 pub fn answer(run: &Run) -> String {
     let records = run.records();
     match run.settings().preset {
-        Preset::Incident => reviews_for(run, OrderId(1)).to_string(),
+        Preset::Incident | Preset::CheckThenInsertRace | Preset::PausePastLease => {
+            reviews_for(run, OrderId(1)).to_string()
+        }
         Preset::SameRequestKey => run.rows().len().to_string(),
         Preset::SameBusinessKey | Preset::ProbeRacesCreate => run.reviews().len().to_string(),
         Preset::LostCreateResponse | Preset::WorkerCrash => first_row_status(run),
@@ -125,6 +138,7 @@ fn deciding(preset: Preset) -> &'static [Pattern] {
         Preset::LostCreateResponse => &[Pattern::TimeoutIsUnknown, Pattern::FindByKey],
         Preset::NotFoundResend | Preset::WorkerCrash => &[Pattern::Cas, Pattern::FindByKey],
         Preset::ProbeRacesCreate => &[Pattern::IdempotentCreate, Pattern::Cas],
+        Preset::CheckThenInsertRace | Preset::PausePastLease => &[Pattern::UniqueBusinessKey],
         Preset::ForgedOrder => &[Pattern::Authorize],
         Preset::Overload => &[Pattern::Gates],
         Preset::RandomFaults => &[],
@@ -163,7 +177,9 @@ pub fn explain(run: &Run) -> String {
 fn what_happened(run: &Run) -> String {
     match run.settings().preset {
         Preset::Incident => explain_incident(run),
-        Preset::SameRequestKey | Preset::SameBusinessKey => explain_unique_keys(run),
+        Preset::SameRequestKey | Preset::SameBusinessKey | Preset::CheckThenInsertRace | Preset::PausePastLease => {
+            explain_unique_keys(run)
+        }
         Preset::LostCreateResponse | Preset::WorkerCrash => explain_lost_response(run),
         Preset::NotFoundResend | Preset::ProbeRacesCreate => explain_resends(run),
         Preset::ForgedOrder => explain_forged_order(run),
@@ -209,13 +225,28 @@ fn explain_incident(run: &Run) -> String {
 
 /// Two inserts for one key: the unique constraints they ran into.
 fn explain_unique_keys(run: &Run) -> String {
-    let conflicts = run.records().iter().filter(|r| matches!(r.what, What::InsertConflict { .. })).count();
-    format!(
+    let records = run.records();
+    let conflicts = records.iter().filter(|r| matches!(r.what, What::InsertConflict { .. })).count();
+    let checked = records
+        .iter()
+        .filter(|r| {
+            matches!(r.what, What::RowRead { read: crate::sim::risk::facts::Read::Existing { .. }, found: None, .. })
+        })
+        .count();
+    let paused = records.iter().filter(|r| matches!(r.what, What::ReplicaPaused { .. })).count();
+    let mut said = format!(
         "{} row(s) and {} review(s): {} insert(s) ran into a unique key and read the existing row instead.",
         run.rows().len(),
         run.reviews().len(),
         conflicts
-    )
+    );
+    if checked > 0 {
+        said.push_str(&format!(" {checked} check(s) for an existing row found nothing and went on to insert."));
+    }
+    if paused > 0 {
+        said.push_str(&format!(" {paused} replica(s) paused before inserting and went on without looking again."));
+    }
+    said
 }
 
 /// A lost create response (or a crashed worker): how the row converged,

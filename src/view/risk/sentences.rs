@@ -124,10 +124,15 @@ pub fn sentence(record: &Record) -> String {
         | What::CallStarted { .. }
         | What::Policy { .. }
         | What::ToolResult { .. }
-        | What::RpcError { .. } => replica_sentence(record),
-        What::RowInserted { .. } | What::InsertConflict { .. } | What::RowRead { .. } | What::Scanned { .. } => {
-            database_rows_sentence(record)
-        }
+        | What::RpcError { .. }
+        | What::ReplicaPaused { .. } => replica_sentence(record),
+        What::RowInserted { .. }
+        | What::InsertConflict { .. }
+        | What::RowRead { .. }
+        | What::Scanned { .. }
+        | What::LockTried { .. }
+        | What::LockReleased { .. }
+        | What::RetryCounted { .. } => database_rows_sentence(record),
         What::Transition { .. } | What::WriteSkipped { .. } | What::Claim { .. } => database_updates_sentence(record),
         What::CreateSent { .. }
         | What::DownstreamReply { .. }
@@ -203,6 +208,11 @@ fn replica_sentence(record: &Record) -> String {
         What::CallAdmitted { call, in_flight, queued } => {
             format!("{who} takes {} into a slot ({in_flight} in flight, {queued} queued).", names::call(call))
         }
+        What::ReplicaPaused { call, until } => format!(
+            "{who} pauses with {} before its insert, and goes on at {} without looking again.",
+            names::call(call),
+            names::when(until)
+        ),
         What::CallQueued { call, in_flight, queued } => format!(
             "{who}'s slots are full: {} waits in the queue ({in_flight} in flight, {queued} queued).",
             names::call(call)
@@ -271,6 +281,7 @@ fn database_rows_sentence(record: &Record) -> String {
         What::RowRead { by, read, found } => {
             let what = match read {
                 Read::ById { .. } => "reads the review's status",
+                Read::Existing { .. } => "checks for an existing row before inserting",
                 _ => "reads the existing row",
             };
             let found = found.map_or_else(
@@ -279,9 +290,37 @@ fn database_rows_sentence(record: &Record) -> String {
             );
             format!("{} {what}: {found}. {}", actor(by.actor()), stmt_clause(record))
         }
-        What::Scanned { by, due, .. } => {
+        What::Scanned { by, due, unfinished: false, .. } => {
             format!("Worker {}'s scan finds {} due: {}", by.name(), sql::rows(due), stmt_clause(record))
         }
+        What::Scanned { by, due, unfinished: true, .. } => format!(
+            "Worker {}'s scan finds {} not SUCCEEDED with retry_count below 3: {}",
+            by.name(),
+            sql::rows(due),
+            stmt_clause(record)
+        ),
+        What::LockTried { lock, taken: true } => format!(
+            "Call {} takes the lock {} until {}: {}",
+            lock.holder.0,
+            names::lock(lock.name),
+            names::when(lock.until),
+            stmt_clause(record)
+        ),
+        What::LockTried { lock, taken: false } => format!(
+            "The lock {} is held by another call: call {} waits and tries again. {}",
+            names::lock(lock.name),
+            lock.holder.0,
+            stmt_clause(record)
+        ),
+        What::LockReleased { holder } => {
+            format!("Call {} is answered and its lock goes: {}", holder.0, stmt_clause(record))
+        }
+        What::RetryCounted { by, row, retry_count } => format!(
+            "Worker {} counts a resend of row {} (retry_count {retry_count}), without asking the Risk API first: {}",
+            by.name(),
+            names::row(row),
+            stmt_clause(record)
+        ),
         _ => unreachable!("sentence() sends only the database's inserts and reads here"),
     }
 }

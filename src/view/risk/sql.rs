@@ -3,7 +3,7 @@
 //! (`next_retry_at`) are model milliseconds.
 
 use crate::sim::Millis;
-use crate::sim::risk::facts::{Claim, Read, Stmt, Update};
+use crate::sim::risk::facts::{Claim, Lock, Read, Stmt, Update};
 
 use super::names;
 
@@ -15,6 +15,9 @@ pub const TABLE: &str = "CREATE TABLE risk_requests (\n  id TEXT PRIMARY KEY,\n 
                          next_retry_at INTEGER,\n  version INTEGER NOT NULL\n)";
 pub const UNIQUE_REQUEST_KEY: &str = "CREATE UNIQUE INDEX risk_requests_request_key ON risk_requests (request_key)";
 pub const UNIQUE_BUSINESS_KEY: &str = "CREATE UNIQUE INDEX risk_requests_business_key ON risk_requests (business_key)";
+/// The replicas' locks, for the lock design.
+pub const LOCKS: &str =
+    "CREATE TABLE risk_locks (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)";
 
 /// The schema with the unique keys that are switched on.
 pub fn schema(unique_request_key: bool, unique_business_key: bool) -> Vec<&'static str> {
@@ -62,6 +65,28 @@ pub fn statement(stmt: &Stmt) -> String {
             }
             text
         }
+        Stmt::Read(Read::Existing { request_key, business_key }) => {
+            let mut keys = Vec::new();
+            keys.extend(request_key.map(|k| format!("request_key = {}", quoted(&names::request_key(k)))));
+            keys.extend(business_key.map(|k| format!("business_key = {}", quoted(&names::business_key(k)))));
+            format!("SELECT id, status FROM risk_requests WHERE {} ORDER BY id LIMIT 1", keys.join(" OR "))
+        }
+        Stmt::Lock(Lock { name, holder, now, until }) => format!(
+            "INSERT INTO risk_locks (name, holder, expires_at) VALUES ({}, {}, {}) ON CONFLICT (name) DO UPDATE \
+             SET holder = excluded.holder, expires_at = excluded.expires_at \
+             WHERE risk_locks.expires_at <= {} OR risk_locks.holder = excluded.holder",
+            quoted(&names::lock(name)),
+            quoted(&names::call(holder)),
+            until.ms(),
+            now.ms()
+        ),
+        Stmt::Unlock { holder } => format!("DELETE FROM risk_locks WHERE holder = {}", quoted(&names::call(holder))),
+        Stmt::Bump { row, retry_count } => {
+            format!("UPDATE risk_requests SET retry_count = {retry_count} WHERE id = {}", quoted(&names::row(row)))
+        }
+        Stmt::Unfinished { .. } => "SELECT id, request_key, order_id, status, version, retry_count FROM risk_requests \
+             WHERE status <> 'SUCCEEDED' AND retry_count < 3 ORDER BY id"
+            .to_owned(),
         Stmt::Due { now } => format!(
             "SELECT id, request_key, order_id, status, version, retry_count FROM risk_requests \
              WHERE next_retry_at <= {} ORDER BY id",

@@ -184,6 +184,34 @@ fn every_preset_in_both_modes() {
             "--preset probe-races-create --mode patterns",
             "reviews=1 rows=[SUCCEEDED] creates=2 finds=2 claims=1/1 checks=--TT--TTTT",
         ),
+        (
+            // Two clicks at 0 for O20260728001 (rk-0001 to A, rk-0002 to B).
+            // With no unique keys both INSERT at 121 (R10086 at A, whose
+            // statement went first, and R10087 at B) and both create: RV-1 and
+            // RV-2 at 531.
+            "--preset check-then-insert-race --mode naive",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T",
+        ),
+        (
+            // A inserts R10086 at 121; B's insert runs into the unique
+            // business_key at 121 and its read at 122 returns R10086 PENDING.
+            // One create, RV-1 at 531.
+            "--preset check-then-insert-race --mode patterns",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=-T----TT-T",
+        ),
+        (
+            // A's checks end at 120 and it pauses before its insert until
+            // 6120; B inserts R10086 at 121, RV-1 at 531. A goes on: R10087 at
+            // 6121, RV-2 at 6531.
+            "--preset pause-past-lease --mode naive",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T",
+        ),
+        (
+            // As above until 6120; A's insert then runs into the unique
+            // business_key (6121) and reads R10086 SUCCEEDED at 6122.
+            "--preset pause-past-lease --mode patterns",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=-T----TT-T",
+        ),
     ];
     let wrong: Vec<String> = table
         .iter()

@@ -37,11 +37,20 @@ struct Coverage {
     skipped_updates: u32,
     reads: u32,
     scans: u32,
+    locks_taken: u32,
+    locks_busy: u32,
+    unlocks: u32,
+    counts: u32,
 }
 
 fn replay(run: &Run, coverage: &mut Coverage) {
     let db = Connection::open_in_memory().unwrap();
     db.execute(TABLE, []).unwrap();
+    db.execute(
+        "CREATE TABLE risk_locks (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)",
+        [],
+    )
+    .unwrap();
     let switches = run.settings().switches;
     if switches.unique_request_key {
         db.execute("CREATE UNIQUE INDEX by_request_key ON risk_requests (request_key)", []).unwrap();
@@ -73,7 +82,11 @@ fn replay(run: &Run, coverage: &mut Coverage) {
             (Stmt::Update(_), 1) => coverage.updates += 1,
             (Stmt::Update(_), _) => coverage.skipped_updates += 1,
             (Stmt::Read(_), _) => coverage.reads += 1,
-            (Stmt::Due { .. }, _) => coverage.scans += 1,
+            (Stmt::Due { .. } | Stmt::Unfinished { .. }, _) => coverage.scans += 1,
+            (Stmt::Lock(_), 1) => coverage.locks_taken += 1,
+            (Stmt::Lock(_), _) => coverage.locks_busy += 1,
+            (Stmt::Unlock { .. }, _) => coverage.unlocks += 1,
+            (Stmt::Bump { .. }, _) => coverage.counts += 1,
         }
     }
     let mut query = db
@@ -166,4 +179,48 @@ fn random_faults_agree_too() {
 fn the_overload_without_gates_agrees() {
     // Hundreds of rows, probes, claims and resends under load.
     replay(&run("--preset overload --mode patterns --gates off"), &mut Coverage::default());
+}
+
+#[test]
+fn check_then_insert_lets_both_rows_in_where_the_unique_key_refuses_the_second() {
+    // Two replicas check by business_key at the same instant: both SELECTs
+    // find nothing, then both INSERTs succeed, in SQLite as in the model.
+    let mut racing = Coverage::default();
+    replay(
+        &run("--preset check-then-insert-race --mode patterns --unique-business-key check-then-insert"),
+        &mut racing,
+    );
+    assert_eq!((racing.reads, racing.inserted, racing.insert_conflicts), (2, 2, 0), "{racing:?}");
+    // With the unique index the second INSERT is refused; its replica reads
+    // the first row (PENDING), and the agent's poll a second later reads it
+    // again.
+    let mut unique = Coverage::default();
+    replay(&run("--preset check-then-insert-race --mode patterns"), &mut unique);
+    assert_eq!((unique.inserted, unique.insert_conflicts, unique.reads), (1, 1, 2), "{unique:?}");
+}
+
+#[test]
+fn the_wrong_designs_agree_too() {
+    let mut coverage = Coverage::default();
+    for flags in [
+        "--preset pause-past-lease --mode patterns --unique-business-key lock",
+        "--preset pause-past-lease --mode patterns --unique-request-key lock --unique-business-key off",
+        "--preset lost-create-response --mode patterns --timeout-is-unknown resend",
+        "--preset lost-create-response --mode patterns --recovery retry-count",
+        "--preset same-request-key --mode patterns --recovery retry-count --fault business-rejection@1",
+    ] {
+        replay(&run(flags), &mut coverage);
+    }
+    assert!(coverage.locks_taken > 0 && coverage.locks_busy > 0 && coverage.unlocks > 0, "{coverage:?}");
+    assert!(coverage.counts > 0 && coverage.skipped_updates > 0, "{coverage:?}");
+    for preset in Preset::ALL {
+        for design in [
+            "--unique-request-key check-then-insert --unique-business-key check-then-insert",
+            "--unique-business-key lock",
+            "--timeout-is-unknown resend",
+            "--recovery retry-count",
+        ] {
+            replay(&run(&format!("--preset {} --mode patterns {design}", preset.value())), &mut coverage);
+        }
+    }
 }

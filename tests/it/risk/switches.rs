@@ -91,6 +91,69 @@ fn each_switch_protects_an_invariant() {
     }
 }
 
+/// The incident report's wrong designs, each a value of the switch it
+/// replaces, everything else on: the check that catches each.
+#[test]
+fn each_wrong_design_fails_its_check() {
+    let table: &[(&str, &str)] = &[
+        (
+            // Check-then-insert on business_key: both replicas' SELECTs at 121
+            // find nothing (each takes 1 ms), both INSERTs succeed at 122
+            // (R10086, R10087), RV-1 and RV-2 at 532.
+            "--preset check-then-insert-race --mode patterns --unique-business-key check-then-insert",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T",
+        ),
+        (
+            // A lock on business_key with the 5 s lease: A's lock is taken at
+            // 121 (until 120+5000 = 5120), its check at 122 finds nothing and
+            // it pauses until 6122. B's tries, issued at 120, 221, ... every
+            // 101 ms, find the lock held until the one issued at 120+50*101 =
+            // 5170 (5120 <= 5170): taken at 5171, check 5172, R10086 at 5173,
+            // RV-1 at 5583. A goes on at 6122 without looking again: R10087
+            // at 6123, RV-2 at 6533.
+            "--preset pause-past-lease --mode patterns --unique-business-key lock",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T",
+        ),
+        (
+            // Catch the timeout and resend: RV-1 at 531 (answer lost); at the
+            // timeout, 2621, A sends the create again and the idempotent create
+            // returns RV-1 at 3031: SUCCEEDED at 3032, one review, but two
+            // creates for R10086 at version 1.
+            "--preset lost-create-response --mode patterns --timeout-is-unknown resend",
+            "reviews=1 rows=[SUCCEEDED] creates=2 finds=0 claims=0/0 checks=--TF--TT-T",
+        ),
+        (
+            // Retry count below 3: both workers scan at 1001 and find R10086
+            // PENDING (its create's answer was lost, the timeout is still to
+            // come), count a resend at 1002 and resend; both get RV-1 back at
+            // 1412. W1 writes SUCCEEDED at 1413, W2's write finds the version
+            // moved; the replica's timeout write at 2622 too, and its read at
+            // 2623 returns SUCCEEDED. Three creates at version 1.
+            "--preset lost-create-response --mode patterns --recovery retry-count",
+            "reviews=1 rows=[SUCCEEDED] creates=3 finds=0 claims=0/0 checks=--TF--TT-T",
+        ),
+        (
+            // Retry count resends what the business refused: the duplicated
+            // call's create is rejected at 531 (R10086 FAILED at 532, version
+            // 2). At 1001 both workers find it FAILED with retry_count 0 and
+            // resend at 1002; the rejection kept no review for rk-0001, so the
+            // first resend creates RV-1 at 1412 (the second gets RV-1 back),
+            // and W1 moves R10086 FAILED -> SUCCEEDED at 1413: illegal, and a
+            // review for an order the Risk API refused.
+            "--preset same-request-key --mode patterns --recovery retry-count --fault business-rejection@1",
+            "reviews=1 rows=[SUCCEEDED] creates=3 finds=0 claims=0/0 checks=T--F--TF-T",
+        ),
+    ];
+    let wrong: Vec<String> = table
+        .iter()
+        .filter_map(|(flags, expected)| {
+            let got = outline(&run(flags));
+            (got != *expected).then(|| format!("{flags}\n  expected {expected}\n  got      {got}"))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 #[test]
 fn without_gates_the_burst_lands_on_every_replica_and_the_risk_api() {
     // 100 calls per replica run at once; the Risk API takes 32 creates and
