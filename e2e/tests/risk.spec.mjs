@@ -15,6 +15,10 @@ const PRESETS = [
   "forged-order",
   "overload",
   "worker-crash",
+  "probe-races-create",
+  "check-then-insert-race",
+  "pause-past-lease",
+  "new-generation",
   "random-faults",
 ];
 
@@ -120,6 +124,45 @@ test("switching one pattern off flips the check it protects", async ({ page }) =
   await expect(box).toBeChecked();
   await page.getByRole("slider", { name: "Time" }).fill(String(on.end_ms));
   await expect(verdictOf(page, "single_claim_winner")).toHaveText("holds");
+});
+
+test("a wrong design chosen on its switch's select reruns, and its line says which check catches it", async ({ page }) => {
+  const flags = ["--preset", "check-then-insert-race", "--mode", "patterns"];
+  const right = native(flags);
+  const wrong = native([...flags, "--unique-business-key", "check-then-insert"]);
+  const verdict = (run) => run.checks.find((c) => c.name === "same_business_key_one_review").holds;
+  expect([verdict(right), verdict(wrong), wrong.summary.reviews]).toEqual([true, false, 2]);
+  await openRisk(page, `preset=check-then-insert-race&mode=patterns&at=${seconds(wrong.end_ms)}`);
+  const select = page.getByRole("combobox", { name: "Unique business_key" });
+  await expect(verdictOf(page, "same_business_key_one_review")).toHaveText("holds");
+  await select.selectOption("check-then-insert");
+  await expect(page).toHaveURL(/ubk=check-then-insert/);
+  await expect(verdictOf(page, "same_business_key_one_review")).toHaveText("fails");
+  await expect(figure(page, "Reviews at the Risk API")).toHaveText("2");
+  await expect(page.locator(".switch", { has: select })).toContainText(
+    "both insert (the check-then-insert-race preset shows it). It fails the check \u201cSame order, one review\u201d.",
+  );
+  // The retry-count recovery is a select of its own, among the settings.
+  await page.getByRole("combobox", { name: "Worker recovery" }).selectOption("retry-count");
+  await expect(page).toHaveURL(/recovery=retry-count/);
+});
+
+test("a link with aimed faults reopens the same run", async ({ page, context }) => {
+  const faults = ["create-response-lost@1", "downstream-5xx@2"];
+  const run = native(["--preset", "incident", "--mode", "patterns", ...faults.flatMap((f) => ["--fault", f])]);
+  expect(run.faults).toEqual(faults);
+  await openRisk(page, `preset=incident&mode=patterns&fault=${faults.join(",")}&at=${seconds(run.end_ms)}`);
+  for (const check of run.checks) {
+    await expect(verdictOf(page, check.name), check.name).toHaveText(WORD[check.holds]);
+  }
+  await expect(figure(page, "Reviews at the Risk API")).toHaveText(String(run.summary.reviews));
+  const expected = await mirror(page).textContent();
+  await page.getByRole("button", { name: "Copy link" }).click();
+  const link = await page.locator("#share-text").inputValue();
+  expect(decodeURIComponent(link)).toContain(`fault=${faults.join(",")}`);
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(mirror(other)).toHaveText(expected);
 });
 
 /** Unchecks `box` with a click and reports, at the next frame's layout
@@ -252,7 +295,7 @@ test("the exported run is the command line's JSON, and importing it restores the
   await page.getByLabel("Import settings").setInputFiles(path);
   await expect(page.locator(".notice")).toContainText("Imported settings from risk-run.json.");
   await expect(page.getByLabel("Preset", { exact: true })).toHaveValue("same-business-key");
-  await expect(page.getByRole("checkbox", { name: "Unique business_key" })).not.toBeChecked();
+  await expect(page.getByRole("combobox", { name: "Unique business_key" })).toHaveValue("off");
 });
 
 test("a preset's question hides the verdicts until the reader predicts", async ({ page }) => {

@@ -2,6 +2,8 @@
 //! (each can be switched off). Statements are atomic: each takes effect
 //! whole at the instant it completes, and reports the rows it touched.
 
+use std::collections::BTreeMap;
+
 use crate::sim::SimError;
 use crate::sim::time::Millis;
 
@@ -27,11 +29,13 @@ pub struct Row {
     pub retry_count: u32,
     pub next_retry_at: Option<Millis>,
     pub version: u32,
+    /// The order's generation the row belongs to.
+    pub generation: u32,
 }
 
 impl Row {
     pub fn business_key(&self) -> BusinessKey {
-        BusinessKey(self.order)
+        BusinessKey { order: self.order, generation: self.generation }
     }
 }
 
@@ -91,7 +95,9 @@ pub struct Database {
     /// The first row with each request_key and each business key, by key
     /// number (keys are small, dense integers).
     by_request_key: Vec<Option<RowId>>,
-    by_business_key: Vec<Option<RowId>>,
+    by_business_key: BTreeMap<BusinessKey, RowId>,
+    /// How many of each order's generations ended FAILED, by order number.
+    closed: Vec<u32>,
     /// Rows with a `next_retry_at`: the scan has nothing to find without one.
     scheduled: usize,
     /// The replicas' locks (a handful at most).
@@ -116,7 +122,8 @@ impl Database {
             config,
             rows: Vec::new(),
             by_request_key: Vec::new(),
-            by_business_key: Vec::new(),
+            by_business_key: BTreeMap::new(),
+            closed: Vec::new(),
             scheduled: 0,
             locks: Vec::new(),
         }
@@ -128,8 +135,14 @@ impl Database {
         self.rows.clear();
         self.by_request_key.clear();
         self.by_business_key.clear();
+        self.closed.clear();
         self.scheduled = 0;
         self.locks.clear();
+    }
+
+    /// The order's active generation: one past its last that ended FAILED.
+    pub fn active_generation(&self, order: OrderId) -> u32 {
+        self.closed.get(order.0 as usize).copied().unwrap_or(0) + 1
     }
 
     pub fn locks(&self) -> &[HeldLock] {
@@ -234,7 +247,7 @@ impl Database {
     fn insert(&mut self, mut insert: Insert) -> Result<Executed, SimError> {
         insert.row = RowId(FIRST_ROW.0 + self.rows.len() as u32);
         let taken_request = lookup(&self.by_request_key, insert.request_key.0);
-        let taken_business = lookup(&self.by_business_key, insert.order.0);
+        let taken_business = self.by_business_key.get(&insert.business_key()).copied();
         if let (true, Some(existing)) = (self.config.unique_request_key, taken_request) {
             return Ok(Executed::Conflict { insert, on: UniqueKey::RequestKey, existing });
         }
@@ -254,16 +267,17 @@ impl Database {
             retry_count: 0,
             next_retry_at: None,
             version: 1,
+            generation: insert.generation,
         });
         slot(&mut self.by_request_key, insert.request_key.0).get_or_insert(insert.row);
-        slot(&mut self.by_business_key, insert.order.0).get_or_insert(insert.row);
+        self.by_business_key.entry(insert.business_key()).or_insert(insert.row);
         Ok(Executed::Inserted(insert))
     }
 
     fn read(&self, read: Read) -> Option<(RowId, Status)> {
         let row = match read {
             Read::ByRequestKey(key) => lookup(&self.by_request_key, key.0).and_then(|id| self.row(id)),
-            Read::ByBusinessKey(key) => lookup(&self.by_business_key, key.0.0).and_then(|id| self.row(id)),
+            Read::ByBusinessKey(key) => self.by_business_key.get(&key).and_then(|id| self.row(*id)),
             Read::ById { row, requester } => self.row(row).filter(|r| requester.is_none_or(|s| r.requester == s)),
             Read::Existing { request_key, business_key } => self.rows.iter().find(|r| {
                 request_key.is_some_and(|k| r.request_key == k) || business_key.is_some_and(|b| r.business_key() == b)
@@ -281,6 +295,17 @@ impl Database {
             return Executed::Skipped;
         }
         row.status = u.to;
+        if u.to == Status::Failed && u.from != Status::Failed {
+            // A FAILED review closes its generation: the order's next request
+            // opens the next one.
+            let (order, generation) = (row.order.0 as usize, row.generation);
+            if self.closed.len() <= order {
+                self.closed.resize(order + 1, 0);
+            }
+            if generation > self.closed[order] {
+                self.closed[order] = generation;
+            }
+        }
         if u.downstream_ref.is_some() {
             row.downstream_ref = u.downstream_ref;
         }

@@ -151,10 +151,15 @@ pub fn owner_of(order: OrderId) -> UserId {
 }
 
 /// The business key: order_id + review_type + active_generation. The lab
-/// has one review type and every order is in its first generation, so the
-/// order decides it.
+/// has one review type; a review of the order that ended FAILED closes its
+/// generation, and the next request for the order opens the next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct BusinessKey(pub OrderId);
+pub struct BusinessKey {
+    pub order: OrderId,
+    /// The order's active generation: 1, and one more after each review of
+    /// the order that ended FAILED.
+    pub generation: u32,
+}
 
 /// A call to the Risk API (a create or a find), numbered from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -491,6 +496,8 @@ pub struct Insert {
     pub request_key: RequestKey,
     pub order: OrderId,
     pub requester: UserId,
+    /// The order's active generation when the insert was issued.
+    pub generation: u32,
 }
 
 impl Update {
@@ -503,7 +510,7 @@ impl Update {
 
 impl Insert {
     pub fn business_key(&self) -> BusinessKey {
-        BusinessKey(self.order)
+        BusinessKey { order: self.order, generation: self.generation }
     }
 }
 

@@ -18,8 +18,9 @@ use super::replica::{Checked, Gate, PolicyCheck, Replica};
 use super::risk_api::{Dispatch, Downstream, Fate, RiskApi, Waiting};
 use super::rules::{create_outcome, reply_for};
 use super::scenario::{PAUSE_FOR, Scenario};
-use super::settings::{AgentConfig, KeyGuard, Settings};
+use super::settings::{AgentConfig, KeyGuard, Settings, WorkerOrder};
 use super::worker::{Worker, WorkerStep};
+use crate::sim::rng::Rng;
 
 /// The most events one run may handle. The longest valid runs (the
 /// longest horizon with the shortest scan interval, a full burst with every
@@ -64,7 +65,17 @@ pub struct RiskModel {
     /// The inserts the replicas reached so far (the replica-pause fault
     /// hits one by number).
     inserts: u32,
+    /// Who goes first at a tie, and the draws for a seeded order.
+    order: WorkerOrder,
+    ties: Rng,
+    /// Each worker's next wake, and the instant it last woke.
+    next_wake: [Millis; 2],
+    woke: [Option<Millis>; 2],
 }
+
+/// The draws for a seeded race order come from their own stream, apart
+/// from the random-faults preset's.
+const TIE_STREAM: u64 = 0x7469_6573;
 
 impl RiskModel {
     pub fn new(settings: &Settings) -> RiskModel {
@@ -85,6 +96,10 @@ impl RiskModel {
             claims_lost: 0,
             due: Vec::new(),
             inserts: 0,
+            order: settings.worker_order,
+            ties: Rng::new(settings.seed ^ TIE_STREAM),
+            next_wake: [Millis::ZERO; 2],
+            woke: [None; 2],
             scenario,
         }
     }
@@ -122,6 +137,18 @@ impl RiskModel {
         self.claims_won = 0;
         self.claims_lost = 0;
         self.inserts = 0;
+        self.order = settings.worker_order;
+        self.ties = Rng::new(settings.seed ^ TIE_STREAM);
+        self.woke = [None; 2];
+    }
+
+    /// Whether the second of two tied parties goes first.
+    fn second_first(&mut self) -> bool {
+        match self.order {
+            WorkerOrder::W1First => false,
+            WorkerOrder::W2First => true,
+            WorkerOrder::Seeded => self.ties.below(2) == 1,
+        }
     }
 
     fn call(&self, id: CallId) -> &Call {
@@ -149,8 +176,11 @@ impl RiskModel {
     /// when the delivery is duplicated), with its deadline.
     fn make_calls(&mut self, now: Millis, plan: CallPlan, out: &mut Out<'_, Self>) -> Result<(), SimError> {
         let first = self.balancer.route();
-        let deliveries =
+        let mut deliveries =
             [Some((first, Route::RoundRobin)), plan.duplicate.then_some((first.other(), Route::Duplicate))];
+        if plan.duplicate && self.second_first() {
+            deliveries.reverse();
+        }
         for (replica, route) in deliveries.into_iter().flatten() {
             if self.calls.len() >= MAX_CALLS {
                 return Err(SimError::EventBudgetExceeded { budget: MAX_CALLS });
@@ -288,7 +318,9 @@ impl RiskModel {
     /// the database).
     fn insert_of(&self, id: CallId) -> Option<Insert> {
         let call = self.call(id);
-        Some(Insert { row: RowId(0), request_key: call.request_key?, order: call.order?, requester: call.subject? })
+        let order = call.order?;
+        let generation = self.database.active_generation(order);
+        Some(Insert { row: RowId(0), request_key: call.request_key?, order, requester: call.subject?, generation })
     }
 
     /// A call's writes begin: under a lock if a key is kept by one, then
@@ -518,6 +550,7 @@ impl RiskModel {
             row,
             request_key,
             order,
+            generation: self.database.row(row).map_or(1, |r| r.generation),
             sent_at: now,
             fate,
             waiting: Waiting::Yes,
@@ -693,12 +726,33 @@ impl RiskModel {
         }
     }
 
+    /// A worker's wake; when both wake at this instant, both go now, in the
+    /// race order.
     fn on_worker_wakes(&mut self, now: Millis, w: WorkerId, out: &mut Out<'_, Self>) {
+        if self.woke[w.index()] == Some(now) {
+            return;
+        }
+        let other = WorkerId::ALL[1 - w.index()];
+        let tied = self.next_wake[other.index()] == now && self.woke[other.index()] != Some(now);
+        if tied && !self.workers[other.index()].is_crashed() {
+            let order = if self.second_first() { [WorkerId::W2, WorkerId::W1] } else { WorkerId::ALL };
+            for x in order {
+                self.wake_one(now, x, out);
+            }
+        } else {
+            self.wake_one(now, w, out);
+        }
+    }
+
+    fn wake_one(&mut self, now: Millis, w: WorkerId, out: &mut Out<'_, Self>) {
+        self.woke[w.index()] = Some(now);
         let worker = &mut self.workers[w.index()];
         if worker.is_crashed() {
             return;
         }
-        out.schedule(now + worker.scan_interval(), Event::WorkerWakes(w));
+        let next = now + worker.scan_interval();
+        self.next_wake[w.index()] = next;
+        out.schedule(next, Event::WorkerWakes(w));
         if let Some(step) = worker.on_wake(now) {
             self.run_worker(now, w, step, out);
         }
@@ -715,11 +769,28 @@ impl Model for RiskModel {
     }
 
     fn start(&mut self, out: &mut Out<'_, Self>) {
-        for (n, invocation) in self.scenario.invocations.iter().enumerate() {
-            out.schedule(invocation.at, Event::AgentActs(AgentStep::Invoke(n as u32)));
+        // Invocations at one instant go in the race order.
+        let mut order: Vec<u32> = (0..self.scenario.invocations.len() as u32).collect();
+        let at = |n: &u32, invocations: &[super::scenario::Invocation]| invocations[*n as usize].at;
+        let mut i = 0;
+        while i < order.len() {
+            let t = at(&order[i], &self.scenario.invocations);
+            let mut j = i;
+            while j < order.len() && at(&order[j], &self.scenario.invocations) == t {
+                j += 1;
+            }
+            if j - i > 1 && self.second_first() {
+                order[i..j].reverse();
+            }
+            i = j;
         }
-        for worker in &self.workers {
-            out.schedule(worker.first_wake(), Event::WorkerWakes(worker.id()));
+        for n in order {
+            out.schedule(self.scenario.invocations[n as usize].at, Event::AgentActs(AgentStep::Invoke(n)));
+        }
+        for w in WorkerId::ALL {
+            let first = self.workers[w.index()].first_wake();
+            self.next_wake[w.index()] = first;
+            out.schedule(first, Event::WorkerWakes(w));
         }
     }
 

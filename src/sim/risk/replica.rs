@@ -160,7 +160,7 @@ impl Replica {
                     return Checked::Refuse { code: ErrorCode::Forbidden, policy: Some(policy) };
                 }
                 // The database gives the row its id when the insert runs.
-                let insert = Insert { row: RowId(0), request_key, order, requester: subject };
+                let insert = Insert { row: RowId(0), request_key, order, requester: subject, generation: 1 };
                 Checked::Insert { insert, policy }
             }
             (Tool::GetRiskReviewStatus, _, _, Some(row)) => {

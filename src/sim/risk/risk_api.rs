@@ -17,6 +17,8 @@ pub struct Review {
     pub at: Millis,
     pub request_key: RequestKey,
     pub order: OrderId,
+    /// The generation of the order whose row sent it.
+    pub generation: u32,
 }
 
 /// What becomes of a call once sent.
@@ -57,6 +59,7 @@ pub struct Downstream {
     pub row: RowId,
     pub request_key: RequestKey,
     pub order: OrderId,
+    pub generation: u32,
     pub sent_at: Millis,
     pub fate: Fate,
     pub waiting: Waiting,
@@ -182,7 +185,13 @@ impl RiskApi {
             }
             first => {
                 let review = ReviewRef(self.reviews.len() as u32 + 1);
-                self.reviews.push(Review { review, at: now, request_key: call.request_key, order: call.order });
+                self.reviews.push(Review {
+                    review,
+                    at: now,
+                    request_key: call.request_key,
+                    order: call.order,
+                    generation: call.generation,
+                });
                 if first.is_none() {
                     self.by_key[key] = Some(review);
                 }
@@ -224,6 +233,7 @@ mod tests {
             row: RowId(10086),
             request_key: RequestKey(1),
             order: OrderId(1),
+            generation: 1,
             sent_at: Millis(now),
             fate,
             waiting: Waiting::Yes,

@@ -18,6 +18,9 @@ pub const INCIDENT_RETRY_AT: Millis = Millis(3_880);
 /// create is still under way.
 pub const SECOND_CLICK_AT: Millis = Millis(300);
 
+/// The new-generation preset's new request for the rejected order.
+pub const NEW_REQUEST_AT: Millis = Millis(1_000);
+
 /// How long after its caller's timeout a slow create is performed and
 /// answered.
 pub const SLOW_BY: Millis = Millis(500);
@@ -245,6 +248,18 @@ impl Scenario {
                 invocations: vec![invoke(0, 1), invoke(0, 2)],
                 faults: FaultPlan { pauses: vec![1], ..FaultPlan::default() },
             },
+            // The first request is rejected (FAILED closes generation 1); a
+            // new request opens generation 2, and a second click comes while
+            // its create is under way.
+            Preset::NewGeneration => plain(
+                vec![intent(1, 1), intent(2, 1), intent(3, 1)],
+                vec![
+                    invoke(0, 1),
+                    invoke(NEW_REQUEST_AT.ms(), 2),
+                    invoke(NEW_REQUEST_AT.ms() + SECOND_CLICK_AT.ms(), 3),
+                ],
+                vec![CreateFault::Rejected],
+            ),
             Preset::RandomFaults => random(settings.seed),
         }
     }

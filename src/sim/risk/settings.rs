@@ -74,6 +74,16 @@ choice! {
     }
 }
 
+choice! {
+    /// Who goes first when both workers wake at the same instant, and
+    /// which of two calls reaching the replicas at the same instant does.
+    pub enum WorkerOrder {
+        W1First("w1-first", "Worker 1 (and the first call) first"),
+        W2First("w2-first", "Worker 2 (and the second call) first"),
+        Seeded("seeded", "Drawn from the seed at each tie"),
+    }
+}
+
 /// A switch's value as its raw number: 0 follows the mode, 1 is on, 2 off,
 /// and anything after is one of the wrong designs (so not the pattern).
 fn switch_raw(raw: u64, mode_on: bool) -> bool {
@@ -190,6 +200,15 @@ pub static SEED: Param<u64> = Param::new(ParamDef {
     label: "Seed",
     kind: Kind::Count { min: 0, max: MAX_SEED },
     default: 1,
+    group: Group::Faults,
+});
+pub static WORKER_ORDER: Param<WorkerOrder> = Param::new(ParamDef {
+    name: "worker_order",
+    flag: "--worker-order",
+    link: "order",
+    label: "Race order",
+    kind: Kind::Choice(WorkerOrder::OPTIONS),
+    default: WorkerOrder::W1First as u64,
     group: Group::Faults,
 });
 /// The most calls of one kind a fault can be aimed at.
@@ -388,7 +407,7 @@ pub static API_SAFE_CONCURRENCY: Param<u64> = Param::new(ParamDef {
 });
 
 /// How many parameters the lab has.
-pub const PARAM_COUNT: usize = 31;
+pub const PARAM_COUNT: usize = 32;
 
 /// Every parameter, in the order they are validated, listed and written.
 pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
@@ -404,6 +423,7 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     GATES.def(),
     RECOVERY.def(),
     SEED.def(),
+    WORKER_ORDER.def(),
     FAULTS.def(),
     BURST_CALLS.def(),
     HORIZON.def(),
@@ -441,6 +461,7 @@ choice! {
         ProbeRacesCreate("probe-races-create", "A slow create races the probe"),
         CheckThenInsertRace("check-then-insert-race", "Two clicks at once race the check"),
         PausePastLease("pause-past-lease", "A replica pauses past its lease"),
+        NewGeneration("new-generation", "A rejected review, then a new generation"),
         RandomFaults("random-faults", "Random faults from the seed"),
     }
 }
@@ -664,6 +685,7 @@ pub struct Settings {
     pub switches: Switches,
     pub designs: Designs,
     pub seed: u64,
+    pub worker_order: WorkerOrder,
     /// The aimed faults, or the preset's own.
     pub faults: Aimed,
     pub burst_calls: u32,
@@ -764,6 +786,7 @@ impl Schema for Settings {
             switches,
             designs,
             seed: count(&SEED),
+            worker_order: Self::read(&v, &WORKER_ORDER),
             faults: Aimed::from_raw(count(&FAULTS)),
             burst_calls: count(&BURST_CALLS) as u32,
             horizon: ms(&HORIZON),

@@ -156,7 +156,10 @@ pub fn RiskControls(risk: Risk) -> impl IntoView {
                     </button>
                 </div>
                 <p class="hint">{mixed}</p>
-                <div class="fields">{Pattern::ALL.into_iter().map(|p| switch(risk, p)).collect_view()}</div>
+                <div class="fields">
+                    {Pattern::ALL.into_iter().map(|p| switch(risk, p)).collect_view()}
+                    {group(Group::Basics)}
+                </div>
             </fieldset>
             <details class="advanced faults">
                 <summary>"Faults and the burst"</summary>

@@ -41,7 +41,7 @@ pub fn request_key(key: RequestKey) -> String {
 
 /// order_id + review_type + active_generation.
 pub fn business_key(key: BusinessKey) -> String {
-    format!("{}:risk:1", order(key.0))
+    format!("{}:risk:{}", order(key.order), key.generation)
 }
 
 pub fn review(id: ReviewRef) -> String {
@@ -73,7 +73,8 @@ mod tests {
         assert_eq!(clock(Millis(DAY_MS)), "10:31:08.120");
         assert_eq!(when(Millis(2_622)), "10:31:10.742 (2.622 s)");
         assert_eq!(order(OrderId(1)), "O20260728001");
-        assert_eq!(business_key(BusinessKey(OrderId(999))), "O20260728999:risk:1");
+        assert_eq!(business_key(BusinessKey { order: OrderId(999), generation: 1 }), "O20260728999:risk:1");
+        assert_eq!(business_key(BusinessKey { order: OrderId(1), generation: 2 }), "O20260728001:risk:2");
         assert_eq!(request_key(RequestKey(7)), "rk-0007");
     }
 }

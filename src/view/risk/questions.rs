@@ -60,6 +60,9 @@ fn text(preset: Preset) -> &'static str {
         Preset::PausePastLease => {
             "The same two clicks; the replica that gets to its insert first pauses for 6 s, longer than any lease. How many reviews will the Risk API hold for O20260728001?"
         }
+        Preset::NewGeneration => {
+            "The first review is rejected and ends FAILED; a new request for the same order follows, then a second click while it is under way. How many reviews will the Risk API hold for O20260728001?"
+        }
         Preset::RandomFaults => "Faults drawn from the seed hit this run. Will any of the ten checks fail?",
     }
 }
@@ -74,6 +77,7 @@ fn choices(preset: Preset) -> &'static [&'static str] {
         | Preset::ProbeRacesCreate
         | Preset::CheckThenInsertRace
         | Preset::PausePastLease => FEW,
+        Preset::NewGeneration => &["0", "1", "2"],
         Preset::LostCreateResponse => &["SUCCEEDED", "FAILED", "UNKNOWN"],
         Preset::NotFoundResend => &["0", "1", "2"],
         Preset::ForgedOrder | Preset::Overload | Preset::RandomFaults => YES_NO,
@@ -112,7 +116,7 @@ fn yes_no(b: bool) -> String {
 pub fn answer(run: &Run) -> String {
     let records = run.records();
     match run.settings().preset {
-        Preset::Incident | Preset::CheckThenInsertRace | Preset::PausePastLease => {
+        Preset::Incident | Preset::CheckThenInsertRace | Preset::PausePastLease | Preset::NewGeneration => {
             reviews_for(run, OrderId(1)).to_string()
         }
         Preset::SameRequestKey => run.rows().len().to_string(),
@@ -138,7 +142,7 @@ fn deciding(preset: Preset) -> &'static [Pattern] {
         Preset::LostCreateResponse => &[Pattern::TimeoutIsUnknown, Pattern::FindByKey],
         Preset::NotFoundResend | Preset::WorkerCrash => &[Pattern::Cas, Pattern::FindByKey],
         Preset::ProbeRacesCreate => &[Pattern::IdempotentCreate, Pattern::Cas],
-        Preset::CheckThenInsertRace | Preset::PausePastLease => &[Pattern::UniqueBusinessKey],
+        Preset::CheckThenInsertRace | Preset::PausePastLease | Preset::NewGeneration => &[Pattern::UniqueBusinessKey],
         Preset::ForgedOrder => &[Pattern::Authorize],
         Preset::Overload => &[Pattern::Gates],
         Preset::RandomFaults => &[],
@@ -177,9 +181,11 @@ pub fn explain(run: &Run) -> String {
 fn what_happened(run: &Run) -> String {
     match run.settings().preset {
         Preset::Incident => explain_incident(run),
-        Preset::SameRequestKey | Preset::SameBusinessKey | Preset::CheckThenInsertRace | Preset::PausePastLease => {
-            explain_unique_keys(run)
-        }
+        Preset::SameRequestKey
+        | Preset::SameBusinessKey
+        | Preset::CheckThenInsertRace
+        | Preset::PausePastLease
+        | Preset::NewGeneration => explain_unique_keys(run),
         Preset::LostCreateResponse | Preset::WorkerCrash => explain_lost_response(run),
         Preset::NotFoundResend | Preset::ProbeRacesCreate => explain_resends(run),
         Preset::ForgedOrder => explain_forged_order(run),

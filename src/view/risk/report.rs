@@ -222,7 +222,7 @@ fn review_json(v: &Review) -> Json {
         [
             ("review_ref", Json::str(names::review(v.review))),
             ("request_key", Json::str(names::request_key(v.request_key))),
-            ("business_key", Json::str(names::business_key(BusinessKey(v.order)))),
+            ("business_key", Json::str(names::business_key(BusinessKey { order: v.order, generation: v.generation }))),
             ("order_id", Json::str(names::order(v.order))),
         ],
     )
@@ -316,6 +316,7 @@ fn row_json(row: &Row) -> Json {
         // Model milliseconds, as the SQL writes it.
         ("next_retry_at", opt_num(row.next_retry_at.map(Millis::ms))),
         ("version", num(row.version.into())),
+        ("generation", num(row.generation.into())),
     ])
 }
 

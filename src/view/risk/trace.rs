@@ -221,7 +221,17 @@ pub fn trace(run: &Run, call: CallId, t: Millis) -> Option<Trace> {
         None => "the agent, with no subject in the trusted context".to_owned(),
     };
     let row = row_of(records, call);
-    let business_key = m.order.map(|o| names::business_key(crate::sim::risk::facts::BusinessKey(o)));
+    // The key its insert carried (with the order's generation then), or the
+    // first generation for a call that never got that far.
+    let inserted = records.iter().find_map(|r| match r.what {
+        What::RowInserted { by, insert } | What::InsertConflict { by, insert, .. } if served_by(by, call) => {
+            Some(insert.business_key())
+        }
+        _ => None,
+    });
+    let business_key = inserted
+        .or_else(|| m.order.map(|order| crate::sim::risk::facts::BusinessKey { order, generation: 1 }))
+        .map(names::business_key);
     let answer = records.iter().find_map(|r| match r.what {
         What::ToolResult { call: c, reply, .. } if c == call => Some((r.t, Heard::Result(reply))),
         What::RpcError { call: c, error } if c == call => Some((r.t, Heard::Rpc(error))),

@@ -28,9 +28,10 @@ prop_compose! {
         cap in 1u64..=8,
         queue in 0u64..=16,
         api in 1u64..=32,
+        order in prop::sample::select(vec!["w1-first", "w2-first", "seeded"]),
     ) -> String {
         format!(
-            "--preset random-faults --mode patterns --seed {seed} --horizon-ms 600000 --db-statement-ms {db} \
+            "--preset random-faults --mode patterns --seed {seed} --worker-order {order} --horizon-ms 600000 --db-statement-ms {db} \
              --call-transit-ms {transit} --auth-policy-ms {auth} --create-ms {create} --find-ms {find} \
              --scan-interval-ms {scan} --worker-offset-ms {} --backoff-ms {backoff} --claim-lease-ms {lease} \
              --concurrency-cap {cap} --queue-capacity {queue} --risk-api-capacity {api}",
@@ -117,16 +118,22 @@ prop_compose! {
     fn aimed_flags()(
         preset in prop::sample::select(vec![
             "incident", "same-request-key", "same-business-key", "lost-create-response", "not-found-resend",
-            "forged-order", "worker-crash", "probe-races-create",
+            "forged-order", "worker-crash", "probe-races-create", "check-then-insert-race", "pause-past-lease",
+            "new-generation",
         ]),
-        faults in prop::collection::vec((0usize..8, 1u32..=4), 1..=3),
+        faults in prop::collection::vec((0usize..9, 1u32..=4), 1..=3),
+        order in prop::sample::select(vec!["w1-first", "w2-first", "seeded"]),
+        seed in 0u32..1000,
     ) -> String {
-        const KINDS: [&str; 8] = [
+        const KINDS: [&str; 9] = [
             "create-response-lost", "create-request-lost", "downstream-5xx", "downstream-slow", "create-reset",
-            "business-rejection", "find-timeout", "worker-crash-after-send",
+            "business-rejection", "find-timeout", "worker-crash-after-send", "replica-pause",
         ];
         let list: Vec<String> = faults.iter().map(|(k, n)| format!("{}@{n}", KINDS[*k])).collect();
-        format!("--preset {preset} --mode patterns --horizon-ms 600000 --fault {}", list.join(","))
+        format!(
+            "--preset {preset} --mode patterns --horizon-ms 600000 --worker-order {order} --seed {seed} --fault {}",
+            list.join(",")
+        )
     }
 }
 

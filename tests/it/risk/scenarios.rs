@@ -212,6 +212,22 @@ fn every_preset_in_both_modes() {
             "--preset pause-past-lease --mode patterns",
             "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=-T----TT-T",
         ),
+        (
+            // The first create is rejected at 531: R10086 FAILED at 532, which
+            // closes generation 1. The new request (rk-0002, at 1000) reaches B
+            // at 1020 and inserts R10087 as O20260728001:risk:2 at 1121; RV-1 at
+            // 1531. With no keys the second click (rk-0003, at 1300, to A)
+            // inserts R10088 at 1421 and creates RV-2 at 1831.
+            "--preset new-generation --mode naive",
+            "reviews=2 rows=[FAILED SUCCEEDED×2] creates=3 finds=0 claims=0/0 checks=-F----FT-T",
+        ),
+        (
+            // As above to 1121; the second click's insert at 1421 runs into
+            // the unique business_key O20260728001:risk:2 and reads R10087
+            // PENDING at 1422. One row per business key, one review.
+            "--preset new-generation --mode patterns",
+            "reviews=1 rows=[FAILED SUCCEEDED] creates=2 finds=0 claims=0/0 checks=-T----TT-T",
+        ),
     ];
     let wrong: Vec<String> = table
         .iter()
@@ -457,4 +473,20 @@ fn aimed_faults_take_the_place_of_the_presets_own() {
     // lost, so the naive server marks R10087 FAILED at 4001+2500+1 = 6502.
     let second = run("--preset incident --fault create-response-lost@2");
     assert_eq!(statuses(&second), "SUCCEEDED FAILED");
+}
+
+#[test]
+fn a_failed_review_closes_its_generation_and_the_next_request_opens_another() {
+    let run = run("--preset new-generation --mode patterns");
+    let keys: Vec<(u32, u32)> = run.rows().iter().map(|r| (r.id.0, r.generation)).collect();
+    assert_eq!(keys, [(10086, 1), (10087, 2)]);
+    let names: Vec<String> =
+        run.rows().iter().map(|r| idempotency_lab::view::risk::names::business_key(r.business_key())).collect();
+    assert_eq!(names, ["O20260728001:risk:1", "O20260728001:risk:2"]);
+    // The second click's conflict names generation 2's row.
+    let conflict = run.records().iter().find_map(|r| match r.what {
+        What::InsertConflict { existing, insert, .. } => Some((existing.0, insert.generation)),
+        _ => None,
+    });
+    assert_eq!(conflict, Some((10087, 2)));
 }

@@ -216,3 +216,38 @@ fn without_find_the_agent_polls_until_it_gives_up() {
     assert_eq!(run.summary().tool_calls, 21);
     assert_eq!(run.summary().end.ms(), 25_462);
 }
+
+#[test]
+fn the_race_order_decides_who_goes_first_at_a_tie() {
+    use idempotency_lab::sim::risk::facts::{Actor, What, WorkerId};
+    // Both workers wake at 5000 to claim R10086 (RETRYABLE since 3102, due
+    // at 4101). With W2 first, W2's compare-and-set claim is the one that
+    // hits (5002) and W2 resends; W1's finds the version moved.
+    let claims = |flags: &str| -> Vec<(WorkerId, bool)> {
+        run(flags)
+            .records()
+            .iter()
+            .filter_map(|r| match r.what {
+                What::Claim { by, won, .. } => Some((by, won)),
+                _ => None,
+            })
+            .collect()
+    };
+    let base = "--preset not-found-resend --mode patterns";
+    assert_eq!(claims(base), [(WorkerId::W1, true), (WorkerId::W2, false)]);
+    assert_eq!(claims(&format!("{base} --worker-order w2-first")), [(WorkerId::W2, true), (WorkerId::W1, false)]);
+    let resender = run(&format!("{base} --worker-order w2-first"))
+        .records()
+        .iter()
+        .find_map(|r| matches!((r.actor, r.what), (Actor::Worker(_), What::CreateSent { .. })).then_some(r.actor));
+    assert_eq!(resender, Some(Actor::Worker(WorkerId::W2)));
+    // Two clicks at one instant: with the second first, rk-0002 is call 1,
+    // goes to A and gets R10086; rk-0001's insert runs into its business key.
+    let race = run("--preset check-then-insert-race --mode patterns --worker-order w2-first");
+    assert_eq!(race.rows()[0].request_key.0, 2);
+    // A seeded order is the same for the same seed, and both orders occur.
+    let seeded = |seed: u32| claims(&format!("{base} --worker-order seeded --seed {seed}"))[0].0;
+    assert_eq!(seeded(3), seeded(3));
+    let firsts: std::collections::BTreeSet<WorkerId> = (0..16).map(seeded).collect();
+    assert_eq!(firsts.len(), 2, "both workers win some seeds");
+}
