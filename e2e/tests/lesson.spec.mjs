@@ -188,7 +188,7 @@ const SWITCHES = [
   ["Idempotent create", "One review per business key"],
   ["FindByRequestKey", "UNKNOWN gets resolved"],
   ["Compare-and-set claims", "One claim wins"],
-  ["Authorization on the server", "A forged order goes nowhere"],
+  ["Authorization on the server", "A forged call goes nowhere"],
   ["Concurrency gates", "The Risk API within its safe concurrency"],
 ];
 

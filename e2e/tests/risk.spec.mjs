@@ -19,6 +19,7 @@ const PRESETS = [
   "check-then-insert-race",
   "pause-past-lease",
   "new-generation",
+  "wrong-audience",
   "random-faults",
 ];
 

@@ -15,8 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::sim::time::Millis;
 
 use super::facts::{
-    Actor, Answer, CallId, Cause, Claim, DownstreamId, DsKind, ErrorCode, Heard, OrderId, Record, ReplicaId, Reply,
-    RequestKey, RowId, Status, Tool, UserId, What, is_legal, owner_of,
+    Actor, Answer, CallId, CallShape, Cause, Claim, Credential, DownstreamId, DsKind, ErrorCode, Heard, Issuer,
+    OrderId, Record, ReplicaId, Reply, RequestKey, RowId, RpcError, Status, Tool, UserId, What, is_legal, owner_of,
 };
 use super::rules::backoff;
 use super::settings::Settings;
@@ -115,9 +115,21 @@ struct CallFacts {
     request_key: Option<RequestKey>,
     order: Option<OrderId>,
     subject: Option<UserId>,
+    shape: CallShape,
     made_at: Millis,
     heard: Option<Heard>,
     received_at: Option<Millis>,
+    /// Rows it inserted and creates it sent.
+    wrote: u64,
+}
+
+impl CallFacts {
+    /// A call the server must refuse: another user's order, or a token
+    /// issued for another audience.
+    fn is_forged(&self) -> bool {
+        self.shape == CallShape::WrongAudience
+            || matches!((self.subject, self.order), (Some(s), Some(o)) if owner_of(o) != s)
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -198,6 +210,8 @@ struct Tally {
     /// (row, version when sent) -> creates sent.
     creates_at_version: BTreeMap<(RowId, u32), u64>,
     resends: u64,
+    /// Risk API calls that carried the caller's token.
+    caller_tokens: u64,
     gates: [GateFacts; 2],
     moves: u64,
     illegal: u64,
@@ -271,14 +285,16 @@ impl Tally {
     /// The agent's calls, and when it heard each answer.
     fn fold_agent(&mut self, r: &Record) {
         match r.what {
-            What::ToolCall { tool, request_key, order, subject, .. } => self.calls.push(CallFacts {
+            What::ToolCall { tool, request_key, order, subject, shape, .. } => self.calls.push(CallFacts {
                 tool,
                 request_key,
                 order,
                 subject,
+                shape,
                 made_at: r.t,
                 heard: None,
                 received_at: None,
+                wrote: 0,
             }),
             What::ResultReceived { call, .. } => {
                 if let Some(c) = self.call(call) {
@@ -323,8 +339,13 @@ impl Tally {
     /// The rows the database holds and moves, and the claims on them.
     fn fold_database(&mut self, r: &Record) {
         match r.what {
-            What::RowInserted { insert, .. } => {
+            What::RowInserted { insert, by } => {
                 self.moved(insert.row, None, Status::Pending, Cause::Inserted);
+                if let Issuer::Replica(_, call) = by
+                    && let Some(c) = self.call(call)
+                {
+                    c.wrote += 1;
+                }
                 self.rows.insert(
                     insert.row,
                     RowFacts {
@@ -382,7 +403,13 @@ impl Tally {
     /// create whose answer came too late or as a reset.
     fn fold_caller(&mut self, r: &Record) {
         match r.what {
-            What::CreateSent { row, request_key, order, .. } => {
+            What::CreateSent { row, request_key, order, by, credential, .. } => {
+                self.caller_tokens += u64::from(credential == Credential::Caller);
+                if let Issuer::Replica(_, call) = by
+                    && let Some(c) = self.call(call)
+                {
+                    c.wrote += 1;
+                }
                 self.downstream.push(DsFacts::new(DsKind::Create, row, request_key, r.t));
                 self.creates_by_key.entry(request_key).or_default().push(r.t);
                 *self.creates_by_order.entry(order).or_default() += 1;
@@ -658,46 +685,56 @@ fn single_claim_winner(tally: &Tally) -> Check {
     }
 }
 
-/// A call for an order its subject does not own gets an error result with
-/// code FORBIDDEN within the client deadline (unless it was turned away
-/// before authorization), and its order has no row and no Risk API call.
+/// A forged call (for an order its subject does not own, or with a token
+/// for another audience) is refused within the client deadline, FORBIDDEN
+/// or with the protocol's audience error, unless something turned it away
+/// earlier; it writes no row and sends no create; a forged order has no row
+/// at all; and no Risk API call carries a caller's token.
 fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check {
-    let forged: Vec<&CallFacts> = tally
-        .request_calls()
-        .filter(|c| matches!((c.subject, c.order), (Some(s), Some(o)) if owner_of(o) != s))
+    let forged: Vec<&CallFacts> = tally.request_calls().filter(|c| c.is_forged()).collect();
+    let orders: BTreeSet<OrderId> = forged
+        .iter()
+        .filter(|c| c.shape != CallShape::WrongAudience)
+        .filter_map(|c| c.order)
+        .filter(|&o| forged.iter().any(|c| c.order == Some(o) && c.subject != Some(owner_of(o))))
         .collect();
-    let orders: BTreeSet<OrderId> = forged.iter().filter_map(|c| c.order).collect();
-    let forbidden = |c: &CallFacts| {
-        matches!(c.heard, Some(Heard::Result(Reply::Error { code: ErrorCode::Forbidden, .. })))
-            && c.received_at.is_some()
+    let refused = |c: &CallFacts| {
+        c.received_at.is_some()
+            && match c.shape {
+                CallShape::WrongAudience => c.heard == Some(Heard::Rpc(RpcError::WrongAudience)),
+                _ => matches!(c.heard, Some(Heard::Result(Reply::Error { code: ErrorCode::Forbidden, .. }))),
+            }
     };
-    let refused = forged.iter().filter(|c| forbidden(c)).count() as u64;
+    let count_refused = forged.iter().filter(|c| refused(c)).count() as u64;
     // A call still travelling within its deadline has not been judged yet,
-    // and one turned away before authorization (a protocol error, an invalid
-    // argument, OVERLOADED at the gates) never reached it.
+    // and one turned away before authorization (another protocol error, an
+    // invalid argument, OVERLOADED at the gates) never reached it.
     let waiting = |c: &CallFacts| c.received_at.is_none() && t.since(c.made_at) <= settings.agent.deadline;
-    let before_authorization = |c: &CallFacts| {
+    let turned_away = |c: &CallFacts| {
         c.received_at.is_some()
             && matches!(
                 c.heard,
                 Some(
-                    Heard::Rpc(_)
+                    Heard::Rpc(RpcError::InvalidRequest | RpcError::MethodNotFound)
                         | Heard::Result(Reply::Error { code: ErrorCode::Overloaded | ErrorCode::InvalidArgument, .. })
                 )
             )
     };
-    let wrong = forged.iter().filter(|c| !forbidden(c) && !waiting(c) && !before_authorization(c)).count() as u64;
+    let wrong = forged.iter().filter(|c| !refused(c) && !waiting(c) && !turned_away(c)).count() as u64;
+    let wrote: u64 = forged.iter().map(|c| c.wrote).sum();
     let rows = tally.rows_where(|r| orders.contains(&r.order));
     let downstream: u64 = orders.iter().map(|o| tally.creates_by_order.get(o).copied().unwrap_or(0)).sum();
+    let holds = rows == 0 && downstream == 0 && wrong == 0 && wrote == 0 && tally.caller_tokens == 0;
     Check {
         name: CheckName::ForgedNoDownstream,
-        holds: (!forged.is_empty()).then_some(rows == 0 && downstream == 0 && wrong == 0),
+        holds: (!forged.is_empty()).then_some(holds),
         figures: vec![
             count("forged_calls", forged.len()),
-            count("forbidden", refused),
-            count("not_forbidden", wrong),
-            count("rows", rows),
+            count("refused", count_refused),
+            count("not_refused", wrong),
+            count("rows", rows + wrote),
             count("downstream_calls", downstream),
+            count("caller_tokens_downstream", tally.caller_tokens),
         ],
     }
 }
@@ -907,7 +944,19 @@ mod tests {
             Actor::Worker(w) => Issuer::Worker(w),
             _ => Issuer::Replica(ReplicaId::A, CallId(1)),
         };
-        at(t, by, What::CreateSent { ds: DownstreamId(ds), by: issuer, row: ROW, request_key: KEY, order: OrderId(1) })
+        let credential = Credential::Service;
+        at(
+            t,
+            by,
+            What::CreateSent {
+                ds: DownstreamId(ds),
+                by: issuer,
+                row: ROW,
+                request_key: KEY,
+                order: OrderId(1),
+                credential,
+            },
+        )
     }
 
     fn blind_claim(t: u64, worker: WorkerId) -> Record {

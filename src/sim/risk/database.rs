@@ -98,6 +98,8 @@ pub struct Database {
     by_business_key: BTreeMap<BusinessKey, RowId>,
     /// How many of each order's generations ended FAILED, by order number.
     closed: Vec<u32>,
+    /// The generation each request_key was first inserted (or refused) in.
+    key_generation: BTreeMap<RequestKey, u32>,
     /// Rows with a `next_retry_at`: the scan has nothing to find without one.
     scheduled: usize,
     /// The replicas' locks (a handful at most).
@@ -124,6 +126,7 @@ impl Database {
             by_request_key: Vec::new(),
             by_business_key: BTreeMap::new(),
             closed: Vec::new(),
+            key_generation: BTreeMap::new(),
             scheduled: 0,
             locks: Vec::new(),
         }
@@ -136,13 +139,19 @@ impl Database {
         self.by_request_key.clear();
         self.by_business_key.clear();
         self.closed.clear();
+        self.key_generation.clear();
         self.scheduled = 0;
         self.locks.clear();
     }
 
-    /// The order's active generation: one past its last that ended FAILED.
-    pub fn active_generation(&self, order: OrderId) -> u32 {
-        self.closed.get(order.0 as usize).copied().unwrap_or(0) + 1
+    /// The generation an insert for `order` with `request_key` belongs to: the
+    /// one the key was first seen in (a retry stays where it began), or the
+    /// order's active one, one past its last that ended FAILED.
+    pub fn generation_for(&self, order: OrderId, request_key: RequestKey) -> u32 {
+        self.key_generation
+            .get(&request_key)
+            .copied()
+            .unwrap_or_else(|| self.closed.get(order.0 as usize).copied().unwrap_or(0) + 1)
     }
 
     pub fn locks(&self) -> &[HeldLock] {
@@ -246,6 +255,7 @@ impl Database {
 
     fn insert(&mut self, mut insert: Insert) -> Result<Executed, SimError> {
         insert.row = RowId(FIRST_ROW.0 + self.rows.len() as u32);
+        self.key_generation.entry(insert.request_key).or_insert(insert.generation);
         let taken_request = lookup(&self.by_request_key, insert.request_key.0);
         let taken_business = self.by_business_key.get(&insert.business_key()).copied();
         if let (true, Some(existing)) = (self.config.unique_request_key, taken_request) {
@@ -369,7 +379,8 @@ mod tests {
     }
 
     fn insert(key: u32, order: u32) -> Stmt {
-        Stmt::Insert(Insert { row: RowId(0), request_key: RequestKey(key), order: OrderId(order), requester: END_USER })
+        let (request_key, order) = (RequestKey(key), OrderId(order));
+        Stmt::Insert(Insert { row: RowId(0), request_key, order, requester: END_USER, generation: 1 })
     }
 
     #[test]

@@ -199,6 +199,26 @@ pub enum CallShape {
     InvalidArgument,
     /// The trusted context carries no subject.
     NoSubject,
+    /// The bearer token was issued for another audience (another server).
+    WrongAudience,
+}
+
+/// The credential a Risk API call carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Credential {
+    /// The server's own: the caller's token stays at the protocol boundary.
+    Service,
+    /// The caller's token, passed through (the naive server's way).
+    Caller,
+}
+
+impl Credential {
+    pub fn name(self) -> &'static str {
+        match self {
+            Credential::Service => "service",
+            Credential::Caller => "caller_token",
+        }
+    }
 }
 
 /// A row's status.
@@ -332,6 +352,8 @@ impl ErrorCode {
 pub enum RpcError {
     InvalidRequest,
     MethodNotFound,
+    /// The token names another audience: refused before any tool runs.
+    WrongAudience,
 }
 
 impl RpcError {
@@ -339,6 +361,7 @@ impl RpcError {
         match self {
             RpcError::InvalidRequest => -32600,
             RpcError::MethodNotFound => -32601,
+            RpcError::WrongAudience => -32001,
         }
     }
 
@@ -346,6 +369,7 @@ impl RpcError {
         match self {
             RpcError::InvalidRequest => "Invalid Request",
             RpcError::MethodNotFound => "Method not found",
+            RpcError::WrongAudience => "Token not issued for this server",
         }
     }
 }
@@ -800,6 +824,7 @@ pub enum What {
         row: RowId,
         request_key: RequestKey,
         order: OrderId,
+        credential: Credential,
     },
     ProbeSent {
         ds: DownstreamId,
@@ -877,6 +902,12 @@ pub enum What {
         lock: Lock,
         taken: bool,
     },
+    /// Deadline propagation: a queued call whose client deadline passed is
+    /// dropped when a slot frees, never started.
+    Expired {
+        call: CallId,
+        made_at: Millis,
+    },
     /// The replica answered its call and let go of its lock.
     LockReleased {
         holder: CallId,
@@ -930,6 +961,7 @@ impl What {
             What::WorkerCrashed { .. } => "worker_crashed",
             What::LockTried { .. } => "lock",
             What::LockReleased { .. } => "unlock",
+            What::Expired { .. } => "expired",
             What::ReplicaPaused { .. } => "replica_paused",
             What::RetryCounted { .. } => "retry_counted",
         }

@@ -10,8 +10,8 @@ use super::balancer::Balancer;
 use super::calls::{Call, Stage};
 use super::database::{Database, DueRow, Executed};
 use super::facts::{
-    Actor, AgentDecision, AgentStep, Answer, CallId, Cause, Claim, DownstreamId, DsKind, ErrorCode, Event, Heard,
-    Insert, IntentId, Issuer, Lock, LockName, OrderId, Read, Record, ReplicaId, Reply, RequestKey, Route, RowId,
+    Actor, AgentDecision, AgentStep, Answer, CallId, Cause, Claim, Credential, DownstreamId, DsKind, ErrorCode, Event,
+    Heard, Insert, IntentId, Issuer, Lock, LockName, OrderId, Read, Record, ReplicaId, Reply, RequestKey, Route, RowId,
     StatementId, Stmt, UniqueKey, What, WorkerId,
 };
 use super::replica::{Checked, Gate, PolicyCheck, Replica};
@@ -249,11 +249,20 @@ impl RiskModel {
 
     /// A call leaves its slot; the oldest queued call takes it.
     fn finish(&mut self, now: Millis, replica: ReplicaId, out: &mut Out<'_, Self>) {
-        if let Some((next, queued_at, occupancy)) = self.replicas[replica.index()].on_finish() {
+        let config = *self.replicas[replica.index()].config();
+        while let Some((next, queued_at, occupancy)) = self.replicas[replica.index()].on_finish() {
+            let made_at = self.call(next).made_at;
+            if config.drop_expired && now.since(made_at) > self.agent_config.deadline {
+                // Its client gave up: the slot stays free for the next one.
+                self.call_mut(next).stage = Stage::Answered;
+                Self::record(out, now, Actor::Replica(replica), What::Expired { call: next, made_at });
+                continue;
+            }
             let what =
                 What::CallStarted { call: next, queued_at, in_flight: occupancy.in_flight, queued: occupancy.queued };
             Self::record(out, now, Actor::Replica(replica), what);
             self.start_checks(now, next, out);
+            break;
         }
     }
 
@@ -319,8 +328,9 @@ impl RiskModel {
     fn insert_of(&self, id: CallId) -> Option<Insert> {
         let call = self.call(id);
         let order = call.order?;
-        let generation = self.database.active_generation(order);
-        Some(Insert { row: RowId(0), request_key: call.request_key?, order, requester: call.subject?, generation })
+        let request_key = call.request_key?;
+        let generation = self.database.generation_for(order, request_key);
+        Some(Insert { row: RowId(0), request_key, order, requester: call.subject?, generation })
     }
 
     /// A call's writes begin: under a lock if a key is kept by one, then
@@ -518,7 +528,17 @@ impl RiskModel {
     ) {
         let (fate, dispatch) = self.api.on_create_sent(now);
         let ds = self.push_downstream(now, DsKind::Create, caller, row, request_key, order, fate);
-        Self::record(out, now, caller.actor(), What::CreateSent { ds, by: caller, row, request_key, order });
+        // Without authorization the replica passes the caller's token on.
+        let credential = match caller {
+            Issuer::Replica(replica, _) if !self.replicas[replica.index()].config().authorize => Credential::Caller,
+            _ => Credential::Service,
+        };
+        Self::record(
+            out,
+            now,
+            caller.actor(),
+            What::CreateSent { ds, by: caller, row, request_key, order, credential },
+        );
         self.dispatch(now, ds, dispatch, out);
     }
 

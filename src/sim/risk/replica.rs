@@ -141,7 +141,10 @@ impl Replica {
             CallShape::Malformed => return Checked::Rpc(RpcError::InvalidRequest),
             CallShape::UnknownTool => return Checked::Rpc(RpcError::MethodNotFound),
             CallShape::InvalidArgument => return Checked::Refuse { code: ErrorCode::InvalidArgument, policy: None },
-            CallShape::NoSubject | CallShape::Valid => {}
+            // Audience is checked with authorization; without it the
+            // token is trusted whoever it was issued for.
+            CallShape::WrongAudience if self.config.authorize => return Checked::Rpc(RpcError::WrongAudience),
+            CallShape::NoSubject | CallShape::Valid | CallShape::WrongAudience => {}
         }
         // The subject comes from the trusted context, never from the arguments.
         let Some(subject) = call.subject else {
@@ -190,6 +193,7 @@ mod tests {
             business_key: KeyGuard::Unique,
             resend_on_timeout: false,
             lock_lease: Millis(5000),
+            drop_expired: false,
         }
     }
 

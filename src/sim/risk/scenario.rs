@@ -260,6 +260,10 @@ impl Scenario {
                 ],
                 vec![CreateFault::Rejected],
             ),
+            // The agent's bearer token was issued for another server.
+            Preset::WrongAudience => {
+                plain(vec![intent(1, 1)], vec![Invocation { shape: CallShape::WrongAudience, ..invoke(0, 1) }], vec![])
+            }
             Preset::RandomFaults => random(settings.seed),
         }
     }

@@ -67,6 +67,14 @@ choice! {
 }
 
 choice! {
+    /// A plain on or off.
+    pub enum OnOff {
+        Off("off", "Off"),
+        On("on", "On"),
+    }
+}
+
+choice! {
     /// How the workers recover unfinished rows.
     pub enum Recovery {
         StateMachine("state-machine", "The state machine: probe, claim, resend"),
@@ -191,6 +199,15 @@ pub static RECOVERY: Param<Recovery> = Param::new(ParamDef {
     label: "Worker recovery",
     kind: Kind::Choice(Recovery::OPTIONS),
     default: Recovery::StateMachine as u64,
+    group: Group::Basics,
+});
+pub static DEADLINE_PROPAGATION: Param<OnOff> = Param::new(ParamDef {
+    name: "deadline_propagation",
+    flag: "--deadline-propagation",
+    link: "deadline-prop",
+    label: "Deadline propagation",
+    kind: Kind::Choice(OnOff::OPTIONS),
+    default: OnOff::Off as u64,
     group: Group::Basics,
 });
 pub static SEED: Param<u64> = Param::new(ParamDef {
@@ -407,7 +424,7 @@ pub static API_SAFE_CONCURRENCY: Param<u64> = Param::new(ParamDef {
 });
 
 /// How many parameters the lab has.
-pub const PARAM_COUNT: usize = 32;
+pub const PARAM_COUNT: usize = 33;
 
 /// Every parameter, in the order they are validated, listed and written.
 pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
@@ -422,6 +439,7 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     AUTHORIZE.def(),
     GATES.def(),
     RECOVERY.def(),
+    DEADLINE_PROPAGATION.def(),
     SEED.def(),
     WORKER_ORDER.def(),
     FAULTS.def(),
@@ -462,6 +480,7 @@ choice! {
         CheckThenInsertRace("check-then-insert-race", "Two clicks at once race the check"),
         PausePastLease("pause-past-lease", "A replica pauses past its lease"),
         NewGeneration("new-generation", "A rejected review, then a new generation"),
+        WrongAudience("wrong-audience", "A token for another audience"),
         RandomFaults("random-faults", "Random faults from the seed"),
     }
 }
@@ -638,6 +657,8 @@ pub struct ReplicaConfig {
     pub resend_on_timeout: bool,
     /// How long a replica's lock on a key lasts.
     pub lock_lease: Millis,
+    /// Whether a replica drops queued work whose client deadline passed.
+    pub drop_expired: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -755,6 +776,7 @@ impl Schema for Settings {
             business_key: designs.business_key,
             resend_on_timeout: designs.resend_on_timeout,
             lock_lease: ms(&CLAIM_LEASE),
+            drop_expired: Self::read(&v, &DEADLINE_PROPAGATION) == OnOff::On,
         };
         let database = DatabaseConfig {
             statement: ms(&DB_STATEMENT),

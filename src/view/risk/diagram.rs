@@ -389,6 +389,7 @@ fn group_label(r: &Record, n: usize) -> String {
         What::LockTried { .. } => format!("{n} locks busy"),
         What::LockReleased { .. } => format!("{n} locks released"),
         What::ReplicaPaused { .. } => format!("{n} pauses"),
+        What::Expired { .. } => format!("{n} dropped past their deadline"),
         What::RetryCounted { .. } => format!("{n} resends counted"),
     }
 }
@@ -594,7 +595,7 @@ impl Draw<'_> {
             | What::LockTried { .. }
             | What::LockReleased { .. }
             | What::RetryCounted { .. } => self.database_rows(i, r, how),
-            What::ReplicaPaused { .. } => self.replica(i, r, how),
+            What::ReplicaPaused { .. } | What::Expired { .. } => self.replica(i, r, how),
             What::Transition { .. } | What::WriteSkipped { .. } | What::Claim { .. } => {
                 self.database_updates(i, r, how)
             }
@@ -714,6 +715,11 @@ impl Draw<'_> {
                 self.mark(lane, t, Glyph::Bar, "mark queued", i);
                 let text = format!("call {} paused until {}", call.0, names::when(until));
                 self.label(lane, x, text, "label queue-label", how);
+            }
+            What::Expired { call, .. } => {
+                self.mark(lane, t, Glyph::Cross, "mark overloaded", i);
+                let text = format!("call {} dropped: its deadline passed in the queue", call.0);
+                self.label(lane, x, text, "label overloaded-label", how);
             }
             What::Overloaded { call, in_flight, queued } => {
                 self.mark(lane, t, Glyph::Cross, "mark overloaded", i);

@@ -63,6 +63,9 @@ fn text(preset: Preset) -> &'static str {
         Preset::NewGeneration => {
             "The first review is rejected and ends FAILED; a new request for the same order follows, then a second click while it is under way. How many reviews will the Risk API hold for O20260728001?"
         }
+        Preset::WrongAudience => {
+            "The agent's call carries a bearer token issued for another server. Does the Risk API get a call for it?"
+        }
         Preset::RandomFaults => "Faults drawn from the seed hit this run. Will any of the ten checks fail?",
     }
 }
@@ -80,7 +83,7 @@ fn choices(preset: Preset) -> &'static [&'static str] {
         Preset::NewGeneration => &["0", "1", "2"],
         Preset::LostCreateResponse => &["SUCCEEDED", "FAILED", "UNKNOWN"],
         Preset::NotFoundResend => &["0", "1", "2"],
-        Preset::ForgedOrder | Preset::Overload | Preset::RandomFaults => YES_NO,
+        Preset::ForgedOrder | Preset::Overload | Preset::RandomFaults | Preset::WrongAudience => YES_NO,
         Preset::WorkerCrash => &["SUCCEEDED", "FAILED", "PENDING"],
     }
 }
@@ -124,6 +127,7 @@ pub fn answer(run: &Run) -> String {
         Preset::LostCreateResponse | Preset::WorkerCrash => first_row_status(run),
         Preset::NotFoundResend => resends(records).to_string(),
         Preset::ForgedOrder => yes_no(forged_creates(records) > 0),
+        Preset::WrongAudience => yes_no(records.iter().any(|r| matches!(r.what, What::CreateSent { .. }))),
         Preset::Overload => yes_no(count_figure(run, CheckName::OverloadFastBounded, "late_answers") == 0),
         Preset::RandomFaults => yes_no(run.checks().iter().any(|c| c.holds == Some(false))),
     }
@@ -143,7 +147,7 @@ fn deciding(preset: Preset) -> &'static [Pattern] {
         Preset::NotFoundResend | Preset::WorkerCrash => &[Pattern::Cas, Pattern::FindByKey],
         Preset::ProbeRacesCreate => &[Pattern::IdempotentCreate, Pattern::Cas],
         Preset::CheckThenInsertRace | Preset::PausePastLease | Preset::NewGeneration => &[Pattern::UniqueBusinessKey],
-        Preset::ForgedOrder => &[Pattern::Authorize],
+        Preset::ForgedOrder | Preset::WrongAudience => &[Pattern::Authorize],
         Preset::Overload => &[Pattern::Gates],
         Preset::RandomFaults => &[],
     }
@@ -189,6 +193,7 @@ fn what_happened(run: &Run) -> String {
         Preset::LostCreateResponse | Preset::WorkerCrash => explain_lost_response(run),
         Preset::NotFoundResend | Preset::ProbeRacesCreate => explain_resends(run),
         Preset::ForgedOrder => explain_forged_order(run),
+        Preset::WrongAudience => explain_wrong_audience(run),
         Preset::Overload => explain_overload(run),
         Preset::RandomFaults => explain_random_faults(run),
     }
@@ -287,6 +292,29 @@ fn explain_resends(run: &Run) -> String {
         resends(records),
         run.reviews().len()
     )
+}
+
+/// A token for another audience: refused at the protocol boundary, or
+/// trusted and passed on to the Risk API.
+fn explain_wrong_audience(run: &Run) -> String {
+    let records = run.records();
+    let refused = records
+        .iter()
+        .find(|r| matches!(r.what, What::RpcError { error: crate::sim::risk::facts::RpcError::WrongAudience, .. }));
+    let passed_on = records
+        .iter()
+        .filter(|r| matches!(r.what, What::CreateSent { credential: crate::sim::risk::facts::Credential::Caller, .. }))
+        .count();
+    match refused {
+        Some(r) => format!(
+            "The replica refused the call at {} with a JSON-RPC error, before any tool ran: no row, no Risk API call.",
+            names::clock(r.t)
+        ),
+        None => format!(
+            "The replica trusted the token: {} row(s), and {passed_on} Risk API call(s) carried the caller's token.",
+            run.rows().len()
+        ),
+    }
 }
 
 /// Someone else's order: whether a replica refused it before any write.

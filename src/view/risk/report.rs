@@ -283,6 +283,7 @@ fn run_doc(run: &Run) -> Json {
         ("gates", gates(run)),
         ("downstream_peak_concurrency", figure_json(peak)),
         ("downstream_safe_concurrency", num(run.settings().risk_api.safe_concurrency.into())),
+        ("dropped_expired", num(records.iter().filter(|r| matches!(r.what, What::Expired { .. })).count() as u64)),
         ("checks", checks_json(&checks)),
         ("events", Json::Arr(events)),
     ])

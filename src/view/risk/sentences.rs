@@ -4,8 +4,8 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
-    Actor, AgentDecision, Answer, CallShape, Cause, Claim, DsKind, ErrorCode, Heard, IntentOutcome, Policy, Read,
-    Record, Reply, Route, Status, Stmt, Tool, UniqueKey, What, is_legal,
+    Actor, AgentDecision, Answer, CallShape, Cause, Claim, Credential, DsKind, ErrorCode, Heard, IntentOutcome, Policy,
+    Read, Record, Reply, Route, Status, Stmt, Tool, UniqueKey, What, is_legal,
 };
 use crate::sim::risk::{Check, Figure, Value};
 
@@ -109,6 +109,7 @@ fn shape_clause(shape: CallShape) -> &'static str {
         CallShape::UnknownTool => " under a tool name the server does not offer",
         CallShape::InvalidArgument => " with an empty reason",
         CallShape::NoSubject => " with no subject in its trusted context",
+        CallShape::WrongAudience => " with a token issued for another audience",
     }
 }
 
@@ -125,7 +126,8 @@ pub fn sentence(record: &Record) -> String {
         | What::Policy { .. }
         | What::ToolResult { .. }
         | What::RpcError { .. }
-        | What::ReplicaPaused { .. } => replica_sentence(record),
+        | What::ReplicaPaused { .. }
+        | What::Expired { .. } => replica_sentence(record),
         What::RowInserted { .. }
         | What::InsertConflict { .. }
         | What::RowRead { .. }
@@ -208,6 +210,11 @@ fn replica_sentence(record: &Record) -> String {
         What::CallAdmitted { call, in_flight, queued } => {
             format!("{who} takes {} into a slot ({in_flight} in flight, {queued} queued).", names::call(call))
         }
+        What::Expired { call, made_at } => format!(
+            "{who} drops {} from its queue without starting it: it was made at {} and its client's deadline has passed.",
+            names::call(call),
+            names::clock(made_at)
+        ),
         What::ReplicaPaused { call, until } => format!(
             "{who} pauses with {} before its insert, and goes on at {} without looking again.",
             names::call(call),
@@ -375,10 +382,14 @@ fn database_updates_sentence(record: &Record) -> String {
 fn caller_sentence(record: &Record) -> String {
     let who = actor(record.actor);
     match record.what {
-        What::CreateSent { row, request_key, .. } => format!(
-            "{who} calls the Risk API: CreateReview({}) for row {}.",
+        What::CreateSent { row, request_key, credential, .. } => format!(
+            "{who} calls the Risk API: CreateReview({}) for row {}{}.",
             names::request_key(request_key),
-            names::row(row)
+            names::row(row),
+            match credential {
+                Credential::Service => "",
+                Credential::Caller => ", passing the caller's token on",
+            }
         ),
         What::DownstreamReply { kind, answer: a, sent_at, request_key, .. } => format!(
             "{who} hears from the Risk API after {} ({}({})): {}.",

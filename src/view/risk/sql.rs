@@ -142,6 +142,7 @@ mod tests {
             request_key: RequestKey(1),
             order: OrderId(1),
             requester: END_USER,
+            generation: 1,
         });
         assert_eq!(
             statement(&insert),

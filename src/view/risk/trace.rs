@@ -176,6 +176,9 @@ fn policy_text(records: &[Record], call: CallId, m: &Made) -> String {
         }
         CallShape::InvalidArgument => "never reached: validation refused the arguments.".to_owned(),
         CallShape::NoSubject => "never reached: no subject in the trusted context (UNAUTHENTICATED).".to_owned(),
+        CallShape::WrongAudience => {
+            "never reached: its token was issued for another audience, refused with a JSON-RPC error.".to_owned()
+        }
         CallShape::Valid => "not reached yet.".to_owned(),
     }
 }

@@ -12,7 +12,7 @@ pub fn title(name: CheckName) -> &'static str {
         CheckName::SameBusinessKeyOneReview => "Same order, one review",
         CheckName::LostResponseConverges => "A lost response converges",
         CheckName::SingleClaimWinner => "One claim wins",
-        CheckName::ForgedNoDownstream => "A forged order goes nowhere",
+        CheckName::ForgedNoDownstream => "A forged call goes nowhere",
         CheckName::OverloadFastBounded => "Overload is fast and bounded",
         CheckName::OneReviewPerBusinessKey => "One review per business key",
         CheckName::LegalTransitions => "Only legal transitions",
@@ -95,12 +95,13 @@ pub fn summary(check: &Check) -> String {
             g("resends")
         ),
         CheckName::ForgedNoDownstream => format!(
-            "forged calls: {}; FORBIDDEN: {}; answered otherwise: {}; rows: {}; Risk API calls: {}",
+            "forged calls: {}; refused: {}; answered otherwise: {}; rows: {}; Risk API calls: {}; caller tokens sent on: {}",
             g("forged_calls"),
-            g("forbidden"),
-            g("not_forbidden"),
+            g("refused"),
+            g("not_refused"),
             g("rows"),
-            g("downstream_calls")
+            g("downstream_calls"),
+            g("caller_tokens_downstream")
         ),
         CheckName::OverloadFastBounded => format!(
             "OVERLOADED: {} (slowest {} of {}); in flight at most {} of {}; queued at most {} of {}; slowest answer {} of {}; late: {}",

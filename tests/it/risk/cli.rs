@@ -51,6 +51,7 @@ fn json_carries_every_observable_field() {
             "downstream_calls",
             "downstream_peak_concurrency",
             "downstream_safe_concurrency",
+            "dropped_expired",
             "end_ms",
             "events",
             "faults",
@@ -75,6 +76,7 @@ fn json_carries_every_observable_field() {
         [
             "business_key",
             "downstream_ref",
+            "generation",
             "id",
             "next_retry_at",
             "order_id",
@@ -91,7 +93,7 @@ fn json_carries_every_observable_field() {
         doc["rows"][0],
         serde_json::json!({"id": "R10086", "request_key": "rk-0001", "business_key": "O20260728001:risk:1",
             "order_id": "O20260728001", "requester_id": "u-1001", "status": "SUCCEEDED", "downstream_ref": "RV-1",
-            "retry_count": 1, "next_retry_at": null, "version": 5})
+            "retry_count": 1, "next_retry_at": null, "version": 5, "generation": 1})
     );
     for (list, fields) in [
         ("tool_calls", &["call", "clock", "order_id", "replica", "request_key", "t_ms", "tool"][..]),

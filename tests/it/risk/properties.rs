@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use idempotency_lab::cli::main_with;
 use idempotency_lab::sim::Millis;
-use idempotency_lab::sim::risk::facts::{FORGED_ORDER, What};
+use idempotency_lab::sim::risk::facts::{Credential, FORGED_ORDER, What};
 use idempotency_lab::sim::risk::{CheckName, Run, Status};
 use proptest::prelude::*;
 
@@ -66,10 +66,13 @@ proptest! {
                 prop_assert!(m.is_legal(), "illegal move at {}: {m:?}", r.t);
             }
             match r.what {
-                // A forged order never reaches the Risk API, nor the table.
-                What::CreateSent { order, .. } | What::ReviewCreated { order, .. } => {
+                // A forged order never reaches the Risk API, nor the table, and
+                // the caller's token stays at the protocol boundary.
+                What::CreateSent { order, credential, .. } => {
                     prop_assert_ne!(order, FORGED_ORDER);
+                    prop_assert_eq!(credential, Credential::Service);
                 }
+                What::ReviewCreated { order, .. } => prop_assert_ne!(order, FORGED_ORDER),
                 What::RowInserted { insert, .. } => prop_assert_ne!(insert.order, FORGED_ORDER),
                 // Queues and slots never exceed their sizes.
                 What::CallAdmitted { in_flight, queued, .. }

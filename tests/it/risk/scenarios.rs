@@ -228,6 +228,19 @@ fn every_preset_in_both_modes() {
             "--preset new-generation --mode patterns",
             "reviews=1 rows=[FAILED SUCCEEDED] creates=2 finds=0 claims=0/0 checks=-T----TT-T",
         ),
+        (
+            // The token names another audience, and nothing checks it: the
+            // call goes on as any other (R10086 at 121, RV-1 at 531), and the
+            // create carries the caller's token to the Risk API.
+            "--preset wrong-audience --mode naive",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TT-T",
+        ),
+        (
+            // Refused at the protocol step at 120 with JSON-RPC error -32001,
+            // heard at 140: no tool result, no row, no Risk API call.
+            "--preset wrong-audience --mode patterns",
+            "reviews=0 rows=[] creates=0 finds=0 claims=0/0 checks=----T-----",
+        ),
     ];
     let wrong: Vec<String> = table
         .iter()

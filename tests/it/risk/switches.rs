@@ -251,3 +251,25 @@ fn the_race_order_decides_who_goes_first_at_a_tie() {
     let firsts: std::collections::BTreeSet<WorkerId> = (0..16).map(seeded).collect();
     assert_eq!(firsts.len(), 2, "both workers win some seeds");
 }
+
+#[test]
+fn deadline_propagation_drops_queued_work_whose_client_gave_up() {
+    // 24 calls per replica at 20: 8 take slots, 16 queue. A slot serves a
+    // call in 100+1+2400+1 = 2502 ms: the first eight are answered at 2522
+    // and the next eight start then and are answered at 5024. The last eight
+    // have waited in the queue since 20, and their client's 5 s deadline
+    // passed at 5000: with propagation they are dropped at 5024, never
+    // started, so 16 calls make no row and no Risk API call.
+    let flags = "--preset overload --mode patterns --burst-calls 48 --create-ms 2400";
+    let with = run(&format!("{flags} --deadline-propagation on"));
+    let dropped: Vec<u64> = with
+        .records()
+        .iter()
+        .filter(|r| matches!(r.what, idempotency_lab::sim::risk::facts::What::Expired { .. }))
+        .map(|r| r.t.ms())
+        .collect();
+    assert_eq!(dropped, [5024; 16]);
+    assert_eq!((with.summary().rows, with.summary().reviews), (32, 32));
+    let without = run(flags);
+    assert_eq!((without.summary().rows, without.summary().reviews), (48, 48), "the abandoned calls still run");
+}
