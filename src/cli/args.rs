@@ -166,6 +166,7 @@ pub fn params_help<S: Schema>() -> String {
             Kind::Switch { off, on } => format!("{on}|{off}"),
             Kind::Millis { min, max } => format!("{min}..={max} ms"),
             Kind::MillisOrOff { min, max } => format!("off|{min}..={max} ms"),
+            Kind::CountOrAuto { min, max } => format!("auto|{min}..={max}"),
             Kind::Count { min, max } => format!("{min}..={max}"),
             Kind::Flag | Kind::Colour | Kind::Moment | Kind::Aimed { .. } => param.allowed(),
         };

@@ -52,6 +52,12 @@ pub enum Kind {
         min: u64,
         max: u64,
     },
+    /// "auto" (the preset's own value, held as 0) or a whole number in
+    /// `min ..= max`, `min >= 1`.
+    CountOrAuto {
+        min: u64,
+        max: u64,
+    },
     /// A link's flag: `1` or `0` (`true` and `false` too).
     Flag,
     /// A colour as three or six hex digits (`#` allowed before them): held
@@ -512,6 +518,7 @@ impl ParamDef {
                 format!("off, or a whole number of milliseconds from {min} to {max}")
             }
             Kind::Count { min, max } => format!("a whole number from {min} to {max}"),
+            Kind::CountOrAuto { min, max } => format!("auto (the preset's), or a whole number from {min} to {max}"),
             Kind::Flag => "1 or 0".to_owned(),
             Kind::Colour => "three or six hex digits such as 1f56b3".to_owned(),
             Kind::Moment => "a model time in seconds such as 2.05".to_owned(),
@@ -565,6 +572,13 @@ impl ParamDef {
                     in_range(whole_number(text)?, min, max)
                 }
             }
+            Kind::CountOrAuto { min, max } => {
+                if text == "auto" {
+                    Ok(0)
+                } else {
+                    in_range(whole_number(text)?, min, max)
+                }
+            }
             Kind::Flag => match text {
                 "1" | "true" => Ok(1),
                 "0" | "false" => Ok(0),
@@ -602,7 +616,10 @@ impl ParamDef {
             Kind::Choice(options) => options[value as usize].value.to_owned(),
             Kind::Switch { off, on } => if value == 0 { off } else { on }.to_owned(),
             Kind::MillisOrOff { .. } if value == 0 => "off".to_owned(),
-            Kind::Millis { .. } | Kind::MillisOrOff { .. } | Kind::Count { .. } => value.to_string(),
+            Kind::CountOrAuto { .. } if value == 0 => "auto".to_owned(),
+            Kind::Millis { .. } | Kind::MillisOrOff { .. } | Kind::Count { .. } | Kind::CountOrAuto { .. } => {
+                value.to_string()
+            }
             Kind::Flag => if value == 0 { "0" } else { "1" }.to_owned(),
             Kind::Colour if value == 0 => String::new(),
             Kind::Colour => format!("{:06x}", value & !COLOUR_SET),
@@ -627,7 +644,7 @@ impl ParamDef {
         match self.kind {
             Kind::Millis { .. } | Kind::Count { .. } => Json::num(value),
             Kind::Moment if value != NO_MOMENT => Json::num(value),
-            Kind::MillisOrOff { .. } if value != 0 => Json::num(value),
+            Kind::MillisOrOff { .. } | Kind::CountOrAuto { .. } if value != 0 => Json::num(value),
             _ => Json::Str(self.format(value)),
         }
     }
@@ -637,7 +654,7 @@ impl ParamDef {
         match self.kind {
             Kind::Millis { .. } | Kind::Count { .. } => JsonValue::from(value),
             Kind::Moment if value != NO_MOMENT => JsonValue::from(value),
-            Kind::MillisOrOff { .. } if value != 0 => JsonValue::from(value),
+            Kind::MillisOrOff { .. } | Kind::CountOrAuto { .. } if value != 0 => JsonValue::from(value),
             _ => JsonValue::from(self.format(value)),
         }
     }

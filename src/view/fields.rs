@@ -27,7 +27,7 @@ pub fn control(param: &ParamDef) -> Control {
         Kind::Switch { on, off } => Control::Checkbox { on, off },
         Kind::Millis { .. } | Kind::MillisOrOff { .. } | Kind::Moment => Control::Seconds,
         // A page's own link parameters never appear in a form.
-        Kind::Count { .. } | Kind::Flag | Kind::Colour => Control::Count,
+        Kind::Count { .. } | Kind::CountOrAuto { .. } | Kind::Flag | Kind::Colour => Control::Count,
         Kind::Aimed { .. } => Control::Text,
     }
 }
@@ -49,6 +49,7 @@ pub fn hint(param: &ParamDef) -> String {
         Kind::Millis { .. } => format!("seconds; {}", param.allowed_human()),
         Kind::MillisOrOff { .. } => format!("seconds or off; {}", param.allowed_human()),
         Kind::Count { min, max } => format!("a whole number from {min} to {max}"),
+        Kind::CountOrAuto { min, max } => format!("auto (the preset's) or a whole number from {min} to {max}"),
         Kind::Choice(options) => {
             format!("one of {}", options.iter().map(|o| o.label).collect::<Vec<_>>().join(", "))
         }

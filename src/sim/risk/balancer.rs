@@ -1,24 +1,40 @@
-//! The load balancer: round robin over replicas A and B, no sticky
+//! The load balancer: round robin over the replicas, A first, no sticky
 //! sessions. A duplicated delivery goes to the other replica as well, and
 //! does not move the rotation.
 
 use super::facts::ReplicaId;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Balancer {
     routed: u64,
+    replicas: usize,
+}
+
+impl Default for Balancer {
+    fn default() -> Balancer {
+        Balancer { routed: 0, replicas: 2 }
+    }
 }
 
 impl Balancer {
     /// The replica for the next call.
     pub fn route(&mut self) -> ReplicaId {
-        let replica = ReplicaId::ALL[(self.routed % 2) as usize];
+        let replica = ReplicaId((self.routed % self.replicas.max(1) as u64) as u8);
         self.routed += 1;
         replica
     }
 
     pub fn reset(&mut self) {
         self.routed = 0;
+    }
+
+    /// A balancer over `replicas` replicas.
+    pub fn over(replicas: usize) -> Balancer {
+        Balancer { routed: 0, replicas }
+    }
+
+    pub fn replicas(&self) -> usize {
+        self.replicas
     }
 }
 

@@ -212,7 +212,8 @@ struct Tally {
     resends: u64,
     /// Risk API calls that carried the caller's token.
     caller_tokens: u64,
-    gates: [GateFacts; 2],
+    /// One per replica.
+    gates: Vec<GateFacts>,
     moves: u64,
     illegal: u64,
     first_illegal: Option<RowId>,
@@ -248,6 +249,9 @@ impl Tally {
     }
 
     fn gate(&mut self, replica: ReplicaId, in_flight: u32, queued: u32, cap: u32) -> &mut GateFacts {
+        if self.gates.len() <= replica.index() {
+            self.gates.resize(replica.index() + 1, GateFacts::default());
+        }
         let g = &mut self.gates[replica.index()];
         g.max_in_flight = g.max_in_flight.max(in_flight);
         g.max_queued = g.max_queued.max(queued);
@@ -264,6 +268,7 @@ impl Tally {
             | What::CallStarted { .. }
             | What::CallQueued { .. }
             | What::Overloaded { .. }
+            | What::FleetFull { .. }
             | What::ToolResult { .. }
             | What::RpcError { .. } => self.fold_replica(r, cap),
             What::RowInserted { .. } | What::Transition { .. } | What::Claim { .. } => self.fold_database(r),
@@ -319,6 +324,11 @@ impl Tally {
             What::CallQueued { in_flight, queued, .. } => self.gate(replica, in_flight, queued, cap).exceeded = true,
             What::Overloaded { in_flight, queued, .. } => {
                 let g = self.gate(replica, in_flight, queued, cap);
+                g.exceeded = true;
+                g.overloaded += 1;
+            }
+            What::FleetFull { .. } => {
+                let g = self.gate(replica, 0, 0, cap);
                 g.exceeded = true;
                 g.overloaded += 1;
             }

@@ -5,32 +5,34 @@
 
 use crate::sim::time::Millis;
 
-/// A replica behind the load balancer.
+/// A replica behind the load balancer, A first; a run has one to twenty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ReplicaId {
-    A,
-    B,
-}
+pub struct ReplicaId(pub u8);
+
+const REPLICA_NAMES: [&str; 20] =
+    ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S", "T"];
 
 impl ReplicaId {
-    pub const ALL: [ReplicaId; 2] = [ReplicaId::A, ReplicaId::B];
+    pub const A: ReplicaId = ReplicaId(0);
+    pub const B: ReplicaId = ReplicaId(1);
+
+    /// The first `n` replicas.
+    pub fn all(n: usize) -> impl Iterator<Item = ReplicaId> {
+        (0..n.min(REPLICA_NAMES.len()) as u8).map(ReplicaId)
+    }
 
     pub fn index(self) -> usize {
-        self as usize
+        self.0 as usize
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            ReplicaId::A => "A",
-            ReplicaId::B => "B",
-        }
+        REPLICA_NAMES.get(self.index()).copied().unwrap_or("?")
     }
 
-    pub fn other(self) -> ReplicaId {
-        match self {
-            ReplicaId::A => ReplicaId::B,
-            ReplicaId::B => ReplicaId::A,
-        }
+    /// The replica after this one among `n` (a duplicated delivery's
+    /// second copy goes there; with one replica, to the same one).
+    pub fn next(self, n: usize) -> ReplicaId {
+        ReplicaId(((self.index() + 1) % n.max(1)) as u8)
     }
 }
 
@@ -68,25 +70,20 @@ pub enum Actor {
 }
 
 impl Actor {
-    /// Every actor in lane order.
-    pub const ALL: [Actor; 8] = [
-        Actor::Agent,
-        Actor::LoadBalancer,
-        Actor::Replica(ReplicaId::A),
-        Actor::Replica(ReplicaId::B),
-        Actor::Database,
-        Actor::RiskApi,
-        Actor::Worker(WorkerId::W1),
-        Actor::Worker(WorkerId::W2),
-    ];
+    /// Every actor of a run with `replicas` replicas, in lane order.
+    pub fn all(replicas: usize) -> Vec<Actor> {
+        let mut actors = vec![Actor::Agent, Actor::LoadBalancer];
+        actors.extend(ReplicaId::all(replicas).map(Actor::Replica));
+        actors.extend([Actor::Database, Actor::RiskApi, Actor::Worker(WorkerId::W1), Actor::Worker(WorkerId::W2)]);
+        actors
+    }
 
     /// The stable machine name, as JSON uses it.
     pub fn name(self) -> &'static str {
         match self {
             Actor::Agent => "agent",
             Actor::LoadBalancer => "load_balancer",
-            Actor::Replica(ReplicaId::A) => "A",
-            Actor::Replica(ReplicaId::B) => "B",
+            Actor::Replica(replica) => replica.name(),
             Actor::Database => "database",
             Actor::RiskApi => "risk_api",
             Actor::Worker(WorkerId::W1) => "W1",
@@ -735,6 +732,12 @@ pub enum What {
         in_flight: u32,
         queued: u32,
     },
+    /// The global gate: the fleet's slots hold its quota, OVERLOADED at once.
+    FleetFull {
+        call: CallId,
+        fleet_in_flight: u32,
+        quota: u32,
+    },
     /// Both gates were full: OVERLOADED at once.
     Overloaded {
         call: CallId,
@@ -934,6 +937,7 @@ impl What {
             What::CallAdmitted { .. } => "call_admitted",
             What::CallQueued { .. } => "call_queued",
             What::Overloaded { .. } => "overloaded",
+            What::FleetFull { .. } => "fleet_full",
             What::CallStarted { .. } => "call_started",
             What::Policy { .. } => "policy",
             What::ToolResult { .. } => "tool_result",

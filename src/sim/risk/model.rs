@@ -48,7 +48,7 @@ pub struct RiskModel {
     pub(crate) agent: Agent,
     agent_config: AgentConfig,
     pub(crate) balancer: Balancer,
-    pub(crate) replicas: [Replica; 2],
+    pub(crate) replicas: Vec<Replica>,
     pub(crate) database: Database,
     pub(crate) api: RiskApi,
     pub(crate) workers: [Worker; 2],
@@ -83,8 +83,8 @@ impl RiskModel {
         RiskModel {
             agent: Agent::new(settings.agent, &scenario.intents),
             agent_config: settings.agent,
-            balancer: Balancer::default(),
-            replicas: [Replica::new(ReplicaId::A, settings.replica), Replica::new(ReplicaId::B, settings.replica)],
+            balancer: Balancer::over(settings.replicas),
+            replicas: ReplicaId::all(settings.replicas).map(|id| Replica::new(id, settings.replica)).collect(),
             database: Database::new(settings.database),
             api: RiskApi::new(settings.risk_api, scenario.faults.clone()),
             workers: [Worker::new(WorkerId::W1, settings.worker), Worker::new(WorkerId::W2, settings.worker)],
@@ -121,9 +121,13 @@ impl RiskModel {
         self.scenario = Scenario::of(settings);
         self.agent.reset(settings.agent, &self.scenario.intents);
         self.agent_config = settings.agent;
-        self.balancer.reset();
+        self.balancer = Balancer::over(settings.replicas);
+        self.replicas.truncate(settings.replicas);
         for replica in &mut self.replicas {
             replica.reset(settings.replica);
+        }
+        while self.replicas.len() < settings.replicas {
+            self.replicas.push(Replica::new(ReplicaId(self.replicas.len() as u8), settings.replica));
         }
         self.database.reset(settings.database);
         self.api.reset(settings.risk_api, &self.scenario.faults);
@@ -176,8 +180,10 @@ impl RiskModel {
     /// when the delivery is duplicated), with its deadline.
     fn make_calls(&mut self, now: Millis, plan: CallPlan, out: &mut Out<'_, Self>) -> Result<(), SimError> {
         let first = self.balancer.route();
-        let mut deliveries =
-            [Some((first, Route::RoundRobin)), plan.duplicate.then_some((first.other(), Route::Duplicate))];
+        let mut deliveries = [
+            Some((first, Route::RoundRobin)),
+            plan.duplicate.then_some((first.next(self.replicas.len()), Route::Duplicate)),
+        ];
         if plan.duplicate && self.second_first() {
             deliveries.reverse();
         }
@@ -274,6 +280,17 @@ impl RiskModel {
 
     fn on_call_arrives(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
         let replica = self.call(id).replica;
+        if let Some(quota) = self.replicas[replica.index()].config().fleet_quota {
+            let fleet_in_flight: u32 = self.replicas.iter().map(|r| r.occupancy().in_flight).sum();
+            if fleet_in_flight >= quota {
+                self.replicas[replica.index()].on_fleet_full();
+                let what = What::FleetFull { call: id, fleet_in_flight, quota };
+                Self::record(out, now, Actor::Replica(replica), what);
+                let reply = Reply::Error { code: ErrorCode::Overloaded, row: None };
+                self.answer(now, id, Heard::Result(reply), out);
+                return;
+            }
+        }
         let (gate, occupancy) = self.replicas[replica.index()].on_arrival(now, id);
         let (in_flight, queued) = (occupancy.in_flight, occupancy.queued);
         let actor = Actor::Replica(replica);

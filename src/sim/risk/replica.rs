@@ -125,6 +125,11 @@ impl Replica {
 
     /// A call in a slot is answered: the slot goes to the oldest queued
     /// call, if any.
+    /// The global gate refused a call that reached this replica.
+    pub fn on_fleet_full(&mut self) {
+        self.overloaded += 1;
+    }
+
     pub fn on_finish(&mut self) -> Option<(CallId, Millis, Occupancy)> {
         match self.queue.pop_front() {
             Some((call, since)) => Some((call, since, self.occupancy())),
@@ -194,6 +199,7 @@ mod tests {
             resend_on_timeout: false,
             lock_lease: Millis(5000),
             drop_expired: false,
+            fleet_quota: None,
         }
     }
 

@@ -10,6 +10,15 @@ use super::facts::{Answer, DownstreamId, DsKind, Issuer, OrderId, RequestKey, Re
 use super::scenario::{CreateFault, FaultPlan, SLOW_BY};
 use super::settings::RiskApiConfig;
 
+/// Past its safe concurrency the Risk API slows: a call sent while it
+/// works on `load` calls (this one included) takes `base × load / safe`.
+pub fn slowed(base: Millis, load: u32, safe: u32) -> Millis {
+    if load <= safe || safe == 0 {
+        return base;
+    }
+    Millis(base.ms().saturating_mul(u64::from(load)) / u64::from(safe))
+}
+
 /// A review in the ledger.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Review {
@@ -127,7 +136,7 @@ impl RiskApi {
             return (Fate::Refused, Dispatch::At(now));
         }
         self.in_progress += 1;
-        (fate, Dispatch::At(now + takes))
+        (fate, Dispatch::At(now + slowed(takes, self.in_progress, self.config.safe_concurrency)))
     }
 
     /// A create is sent at `now`.

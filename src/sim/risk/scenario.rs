@@ -220,9 +220,11 @@ impl Scenario {
             }
             Preset::NotFoundResend => plain(vec![intent(1, 1)], vec![invoke(0, 1)], vec![CreateFault::RequestLost]),
             Preset::ForgedOrder => plain(vec![intent(1, FORGED_ORDER.0)], vec![invoke(0, 1)], vec![]),
-            Preset::Overload => {
+            Preset::Overload | Preset::WideFleet => {
                 let n = settings.burst_calls;
-                plain((1..=n).map(|i| intent(i, i)).collect(), (1..=n).map(|i| invoke(0, i)).collect(), vec![])
+                // One order per call, skipping another user's O20260728999.
+                let order = |i: u32| if i >= FORGED_ORDER.0 { i + 1 } else { i };
+                plain((1..=n).map(|i| intent(i, order(i))).collect(), (1..=n).map(|i| invoke(0, i)).collect(), vec![])
             }
             Preset::WorkerCrash => Scenario {
                 intents: vec![intent(1, 1)],

@@ -1,7 +1,7 @@
 //! The risk-review lab's parameters (RISK-MODEL.md), each defined once, and
 //! the validated settings they become: one configuration per actor.
 //!
-//! The mode sets all eight pattern switches; each switch is a three-valued
+//! The mode sets all nine pattern switches; each switch is a three-valued
 //! choice, `auto` (follow the mode, the default), `on` or `off`, so a switch
 //! given on its own overrides the mode whatever order they come in.
 //!
@@ -23,9 +23,11 @@ use crate::sim::time::Millis;
 pub const MAX_SPAN_MS: u64 = 600_000;
 /// The longest horizon, deadline or lease: one hour.
 pub const MAX_LONG_MS: u64 = 3_600_000;
-/// The most calls in the overload burst. Orders are numbered by three
-/// digits and 999 belongs to another user, so 500 stays clear of it.
-pub const MAX_BURST_CALLS: u64 = 500;
+/// The most calls in the overload burst. The burst's orders skip 999,
+/// which belongs to another user.
+pub const MAX_BURST_CALLS: u64 = 2_000;
+/// The most replicas behind the load balancer.
+pub const MAX_REPLICAS: u64 = 20;
 /// Seeds fit in 32 bits so links and JSON carry them exactly.
 pub const MAX_SEED: u64 = u32::MAX as u64;
 /// The shortest scan interval; it bounds the workers' wakes per run.
@@ -183,6 +185,15 @@ pub static AUTHORIZE: Param<Switch> = Param::new(ParamDef {
     default: Switch::Auto as u64,
     group: Group::Basics,
 });
+pub static GLOBAL_GATE: Param<Switch> = Param::new(ParamDef {
+    name: "global_gate",
+    flag: "--global-gate",
+    link: "ggate",
+    label: "Global concurrency gate",
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
 pub static GATES: Param<Switch> = Param::new(ParamDef {
     name: "gates",
     flag: "--gates",
@@ -261,8 +272,8 @@ pub static BURST_CALLS: Param<u64> = Param::new(ParamDef {
     flag: "--burst-calls",
     link: "burst",
     label: "Calls in the burst",
-    kind: Kind::Count { min: 1, max: MAX_BURST_CALLS },
-    default: 200,
+    kind: Kind::CountOrAuto { min: 1, max: MAX_BURST_CALLS },
+    default: 0,
     group: Group::Faults,
 });
 /// Workers wake forever, so runs end at a horizon. 30 s lets every preset
@@ -391,8 +402,8 @@ pub static CONCURRENCY_CAP: Param<u64> = Param::new(ParamDef {
     flag: "--concurrency-cap",
     link: "cap",
     label: "Concurrency cap per replica",
-    kind: Kind::Count { min: 1, max: 1_000 },
-    default: 8,
+    kind: Kind::CountOrAuto { min: 1, max: 1_000 },
+    default: 0,
     group: Group::Advanced,
 });
 pub static QUEUE_CAPACITY: Param<u64> = Param::new(ParamDef {
@@ -409,8 +420,8 @@ pub static RISK_API_CAPACITY: Param<u64> = Param::new(ParamDef {
     flag: "--risk-api-capacity",
     link: "apicap",
     label: "Risk API capacity",
-    kind: Kind::Count { min: 1, max: 10_000 },
-    default: 32,
+    kind: Kind::CountOrAuto { min: 1, max: 10_000 },
+    default: 0,
     group: Group::Advanced,
 });
 pub static API_SAFE_CONCURRENCY: Param<u64> = Param::new(ParamDef {
@@ -418,13 +429,22 @@ pub static API_SAFE_CONCURRENCY: Param<u64> = Param::new(ParamDef {
     flag: "--api-safe-concurrency",
     link: "apisafe",
     label: "Risk API safe concurrency",
-    kind: Kind::Count { min: 1, max: 10_000 },
-    default: 32,
+    kind: Kind::CountOrAuto { min: 1, max: 10_000 },
+    default: 0,
+    group: Group::Advanced,
+});
+pub static REPLICAS: Param<u64> = Param::new(ParamDef {
+    name: "replicas",
+    flag: "--replicas",
+    link: "replicas",
+    label: "Replicas",
+    kind: Kind::CountOrAuto { min: 1, max: MAX_REPLICAS },
+    default: 0,
     group: Group::Advanced,
 });
 
 /// How many parameters the lab has.
-pub const PARAM_COUNT: usize = 33;
+pub const PARAM_COUNT: usize = 35;
 
 /// Every parameter, in the order they are validated, listed and written.
 pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
@@ -438,6 +458,7 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     CAS.def(),
     AUTHORIZE.def(),
     GATES.def(),
+    GLOBAL_GATE.def(),
     RECOVERY.def(),
     DEADLINE_PROPAGATION.def(),
     SEED.def(),
@@ -461,6 +482,7 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     QUEUE_CAPACITY.def(),
     RISK_API_CAPACITY.def(),
     API_SAFE_CONCURRENCY.def(),
+    REPLICAS.def(),
 ];
 
 choice! {
@@ -481,6 +503,7 @@ choice! {
         PausePastLease("pause-past-lease", "A replica pauses past its lease"),
         NewGeneration("new-generation", "A rejected review, then a new generation"),
         WrongAudience("wrong-audience", "A token for another audience"),
+        WideFleet("wide-fleet", "20 replicas against a Risk API verified for 100"),
         RandomFaults("random-faults", "Random faults from the seed"),
     }
 }
@@ -493,7 +516,7 @@ choice! {
     }
 }
 
-/// One of the eight pattern switches.
+/// One of the nine pattern switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pattern {
     UniqueRequestKey,
@@ -504,10 +527,11 @@ pub enum Pattern {
     Cas,
     Authorize,
     Gates,
+    GlobalGate,
 }
 
 impl Pattern {
-    pub const ALL: [Pattern; 8] = [
+    pub const ALL: [Pattern; 9] = [
         Pattern::UniqueRequestKey,
         Pattern::UniqueBusinessKey,
         Pattern::TimeoutIsUnknown,
@@ -516,6 +540,7 @@ impl Pattern {
         Pattern::Cas,
         Pattern::Authorize,
         Pattern::Gates,
+        Pattern::GlobalGate,
     ];
 
     /// The switch's parameter. Its values 0, 1 and 2 are auto, on and off;
@@ -530,6 +555,7 @@ impl Pattern {
             Pattern::Cas => CAS.def(),
             Pattern::Authorize => AUTHORIZE.def(),
             Pattern::Gates => GATES.def(),
+            Pattern::GlobalGate => GLOBAL_GATE.def(),
         }
     }
 
@@ -555,6 +581,7 @@ pub struct Switches {
     pub cas: bool,
     pub authorize: bool,
     pub gates: bool,
+    pub global_gate: bool,
 }
 
 impl Switches {
@@ -568,6 +595,7 @@ impl Switches {
             cas: on,
             authorize: on,
             gates: on,
+            global_gate: on,
         }
     }
 
@@ -581,6 +609,7 @@ impl Switches {
             Pattern::Cas => self.cas,
             Pattern::Authorize => self.authorize,
             Pattern::Gates => self.gates,
+            Pattern::GlobalGate => self.global_gate,
         }
     }
 
@@ -594,10 +623,36 @@ impl Switches {
             Pattern::Cas => &mut self.cas,
             Pattern::Authorize => &mut self.authorize,
             Pattern::Gates => &mut self.gates,
+            Pattern::GlobalGate => &mut self.global_gate,
         };
         *slot = on;
     }
 }
+
+/// The sizes a preset runs with where a parameter is left at `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fleet {
+    pub replicas: u64,
+    pub cap: u64,
+    pub burst: u64,
+    pub capacity: u64,
+    pub safe: u64,
+}
+
+impl Fleet {
+    /// Two replicas of 8 slots and a Risk API of 32 for every preset but
+    /// wide-fleet: the report's 20 pods of 64 against a Risk API verified for
+    /// 100, with room for the whole burst of 1 280 before any 503.
+    pub fn of(preset: Preset) -> Fleet {
+        match preset {
+            Preset::WideFleet => Fleet { replicas: 20, cap: 64, burst: 1_280, capacity: 10_000, safe: 100 },
+            _ => Fleet { replicas: 2, cap: 8, burst: 200, capacity: 32, safe: 32 },
+        }
+    }
+}
+
+/// The Risk API calls the global gate leaves for the workers, one each.
+pub const WORKER_PLACES: u32 = 2;
 
 /// How a replica keeps a key to one row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -659,6 +714,8 @@ pub struct ReplicaConfig {
     pub lock_lease: Millis,
     /// Whether a replica drops queued work whose client deadline passed.
     pub drop_expired: bool,
+    /// The global gate: the most calls the whole fleet holds in its slots.
+    pub fleet_quota: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -710,6 +767,7 @@ pub struct Settings {
     /// The aimed faults, or the preset's own.
     pub faults: Aimed,
     pub burst_calls: u32,
+    pub replicas: usize,
     pub horizon: Millis,
     pub agent: AgentConfig,
     pub replica: ReplicaConfig,
@@ -727,7 +785,16 @@ impl Schema for Settings {
     fn from_values(values: &[u64]) -> Result<Settings, FieldError> {
         let v: [u64; PARAM_COUNT] = values.try_into().surely("one value per parameter");
         let ms = |param: &Param<Millis>| Self::read(&v, param);
-        let count = |param: &Param<u64>| Self::read(&v, param);
+        let fleet = Fleet::of(Self::read(&v, &PRESET));
+        // A size left at auto takes the preset's.
+        let count = |param: &Param<u64>| match (Self::read(&v, param), param.name) {
+            (0, "replicas") => fleet.replicas,
+            (0, "concurrency_cap") => fleet.cap,
+            (0, "burst_calls") => fleet.burst,
+            (0, "risk_api_capacity") => fleet.capacity,
+            (0, "api_safe_concurrency") => fleet.safe,
+            (n, _) => n,
+        };
         let mode = Self::read(&v, &MODE);
         let mut switches = Switches::all(mode == Mode::Patterns);
         for pattern in Pattern::ALL {
@@ -777,6 +844,9 @@ impl Schema for Settings {
             resend_on_timeout: designs.resend_on_timeout,
             lock_lease: ms(&CLAIM_LEASE),
             drop_expired: Self::read(&v, &DEADLINE_PROPAGATION) == OnOff::On,
+            fleet_quota: switches
+                .global_gate
+                .then(|| (count(&API_SAFE_CONCURRENCY) as u32).saturating_sub(WORKER_PLACES).max(1)),
         };
         let database = DatabaseConfig {
             statement: ms(&DB_STATEMENT),
@@ -811,6 +881,7 @@ impl Schema for Settings {
             worker_order: Self::read(&v, &WORKER_ORDER),
             faults: Aimed::from_raw(count(&FAULTS)),
             burst_calls: count(&BURST_CALLS) as u32,
+            replicas: count(&REPLICAS) as usize,
             horizon: ms(&HORIZON),
             agent,
             replica,

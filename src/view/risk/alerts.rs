@@ -106,7 +106,7 @@ fn unknown_stalled(settings: &Settings, records: &[Record], t: Millis, out: &mut
 
 fn saturated(settings: &Settings, records: &[Record], out: &mut Vec<Alert>) {
     let gates = settings.replica.gates;
-    for replica in ReplicaId::ALL {
+    for replica in ReplicaId::all(settings.replicas) {
         let mine = records.iter().filter(|r| r.actor == Actor::Replica(replica));
         let mut full_at = None;
         let mut crowded: Option<(Millis, u32)> = None;

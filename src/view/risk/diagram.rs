@@ -22,47 +22,98 @@ use crate::view::timeline::{Builder, Diagram, Glyph, LaneSpec, LaneStyle, Shape,
 use super::names;
 
 const AXIS: usize = 0;
-/// The Risk API's lane: the ledger.
-const RISK_API: usize = 6;
+/// Replicas past this many share one lane.
+pub const SHOWN_REPLICAS: usize = 4;
 
 /// Three or more like facts at one instant on one lane are drawn once.
 pub const GROUP_MIN: usize = 3;
 /// Runs with more tool calls than this draw no per-call bars.
 pub const DETAIL_CALLS: usize = 24;
 
-/// An actor's lane title.
-pub fn lane_title(actor: Actor) -> &'static str {
-    match actor {
-        Actor::Agent => "Agent",
-        Actor::LoadBalancer => "Load balancer",
-        Actor::Replica(ReplicaId::A) => "Replica A",
-        Actor::Replica(ReplicaId::B) => "Replica B",
-        Actor::Database => "Database",
-        Actor::RiskApi => "Risk API",
-        Actor::Worker(crate::sim::risk::WorkerId::W1) => "Worker 1",
-        Actor::Worker(crate::sim::risk::WorkerId::W2) => "Worker 2",
+/// A run's lanes: the axis, the agent, the load balancer, the replicas (up
+/// to four, and past four one lane that holds the rest), the database, the
+/// Risk API (the ledger) and the two workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lanes {
+    replicas: usize,
+}
+
+impl Lanes {
+    pub fn new(replicas: usize) -> Lanes {
+        Lanes { replicas: replicas.max(1) }
     }
-}
 
-/// The lane of `actor`: the axis first, then the model's actors in order.
-pub fn lane_of(actor: Actor) -> usize {
-    1 + Actor::ALL.iter().position(|a| *a == actor).unwrap_or(0)
-}
+    pub fn of_run(run: &Run) -> Lanes {
+        Lanes::new(run.settings().replicas)
+    }
 
-/// The lanes, from the model's actors: the agent initiates (labels above
-/// its track), the load balancer is a gap messages cross, and the others
-/// carry bars below their tracks.
-pub fn lanes() -> Vec<LaneSpec> {
-    let mut lanes = vec![LaneSpec { title: "Time".to_owned(), style: LaneStyle::Axis }];
-    lanes.extend(Actor::ALL.iter().map(|&actor| LaneSpec {
-        title: lane_title(actor).to_owned(),
-        style: match actor {
-            Actor::Agent => LaneStyle::LabelsAbove,
-            Actor::LoadBalancer => LaneStyle::Between,
-            _ => LaneStyle::LabelsBelow,
-        },
-    }));
-    lanes
+    /// How many lanes the replicas take.
+    fn replica_lanes(&self) -> usize {
+        if self.folds() { SHOWN_REPLICAS + 1 } else { self.replicas }
+    }
+
+    /// Whether the replicas past the fourth share a lane (five still fit).
+    fn folds(&self) -> bool {
+        self.replicas > SHOWN_REPLICAS + 1
+    }
+
+    /// The lane of `actor`.
+    pub fn of(&self, actor: Actor) -> usize {
+        let after = 3 + self.replica_lanes();
+        match actor {
+            Actor::Agent => 1,
+            Actor::LoadBalancer => 2,
+            Actor::Replica(replica) => 3 + replica.index().min(self.replica_lanes() - 1),
+            Actor::Database => after,
+            Actor::RiskApi => after + 1,
+            Actor::Worker(crate::sim::risk::WorkerId::W1) => after + 2,
+            Actor::Worker(crate::sim::risk::WorkerId::W2) => after + 3,
+        }
+    }
+
+    /// The lane a record is drawn on (claims on their worker's lane).
+    fn drawn(&self, r: &Record) -> usize {
+        match r.what {
+            What::Claim { by, .. } => self.of(Actor::Worker(by)),
+            _ => self.of(r.actor),
+        }
+    }
+
+    /// A lane's title; the shared one says which replicas it holds.
+    pub fn title(&self, actor: Actor) -> String {
+        match actor {
+            Actor::Agent => "Agent".to_owned(),
+            Actor::LoadBalancer => "Load balancer".to_owned(),
+            Actor::Replica(replica) if self.folds() && replica.index() >= SHOWN_REPLICAS => {
+                let first = ReplicaId(SHOWN_REPLICAS as u8).name();
+                let last = ReplicaId(self.replicas as u8 - 1).name();
+                format!("Replicas {first}–{last} ({})", self.replicas - SHOWN_REPLICAS)
+            }
+            Actor::Replica(replica) => format!("Replica {}", replica.name()),
+            Actor::Database => "Database".to_owned(),
+            Actor::RiskApi => "Risk API".to_owned(),
+            Actor::Worker(crate::sim::risk::WorkerId::W1) => "Worker 1".to_owned(),
+            Actor::Worker(crate::sim::risk::WorkerId::W2) => "Worker 2".to_owned(),
+        }
+    }
+
+    /// The lanes, from the model's actors: the agent initiates (labels above
+    /// its track), the load balancer is a gap messages cross, and the others
+    /// carry bars below their tracks.
+    pub fn specs(&self) -> Vec<LaneSpec> {
+        let mut lanes = vec![LaneSpec { title: "Time".to_owned(), style: LaneStyle::Axis }];
+        let mut actors = Actor::all(self.replicas);
+        actors.retain(|a| !matches!(a, Actor::Replica(r) if r.index() > SHOWN_REPLICAS && self.folds()));
+        lanes.extend(actors.into_iter().map(|actor| LaneSpec {
+            title: self.title(actor),
+            style: match actor {
+                Actor::Agent => LaneStyle::LabelsAbove,
+                Actor::LoadBalancer => LaneStyle::Between,
+                _ => LaneStyle::LabelsBelow,
+            },
+        }));
+        lanes
+    }
 }
 
 /// Where the playback of a run ends: its last event. Workers wake until the
@@ -112,6 +163,7 @@ impl<T: Copy> Slots<T> {
 /// replica, took a slot, was answered and heard, and when the Risk API and
 /// its caller were done with each downstream call.
 struct Index {
+    lanes: Lanes,
     arrived: Slots<Millis>,
     started: Slots<Millis>,
     answered: Slots<Millis>,
@@ -124,8 +176,9 @@ struct Index {
 }
 
 impl Index {
-    fn of(records: &[Record]) -> Index {
+    fn of(records: &[Record], lanes: Lanes) -> Index {
         let mut ix = Index {
+            lanes,
             arrived: Slots::new(),
             started: Slots::new(),
             answered: Slots::new(),
@@ -142,7 +195,9 @@ impl Index {
                     ix.arrived.first(call.0, r.t);
                     ix.started.first(call.0, r.t);
                 }
-                What::CallQueued { call, .. } | What::Overloaded { call, .. } => ix.arrived.first(call.0, r.t),
+                What::CallQueued { call, .. } | What::Overloaded { call, .. } | What::FleetFull { call, .. } => {
+                    ix.arrived.first(call.0, r.t)
+                }
                 What::CallStarted { call, .. } => ix.started.first(call.0, r.t),
                 What::ToolResult { call, reply, .. } => {
                     ix.answered.first(call.0, r.t);
@@ -180,7 +235,7 @@ impl Index {
 
     /// The lane of whoever sent downstream call `ds`.
     fn issuer_lane(&self, ds: DownstreamId) -> usize {
-        self.issuer.get(ds.0).map_or(RISK_API, |by| lane_of(by.actor()))
+        self.issuer.get(ds.0).map_or(self.lanes.of(Actor::RiskApi), |by| self.lanes.of(by.actor()))
     }
 }
 
@@ -192,14 +247,6 @@ struct GroupKey {
     lane: usize,
     kind: &'static str,
     detail: u32,
-}
-
-/// The lane a record is drawn on (claims on their worker's lane).
-fn drawn_lane(r: &Record) -> usize {
-    match r.what {
-        What::Claim { by, .. } => lane_of(Actor::Worker(by)),
-        _ => lane_of(r.actor),
-    }
 }
 
 fn status_code(status: Status) -> u32 {
@@ -234,8 +281,8 @@ fn answer_code(answer: Answer) -> u32 {
     }
 }
 
-fn key_of(r: &Record) -> GroupKey {
-    GroupKey { t: r.t, lane: drawn_lane(r), kind: r.kind(), detail: detail(r) }
+fn key_of(lanes: &Lanes, r: &Record) -> GroupKey {
+    GroupKey { t: r.t, lane: lanes.drawn(r), kind: r.kind(), detail: detail(r) }
 }
 
 /// Where the message a record draws ends (a lane, or for a result the
@@ -244,7 +291,7 @@ fn key_of(r: &Record) -> GroupKey {
 fn other_end(r: &Record, ix: &Index) -> Option<u64> {
     match r.what {
         What::Routed { call, replica, .. } => {
-            Some(lane_of(Actor::Replica(replica)) as u64 + 16 * ix.arrived.get(call.0).map_or(0, |t| t.ms()))
+            Some(ix.lanes.of(Actor::Replica(replica)) as u64 + 16 * ix.arrived.get(call.0).map_or(0, |t| t.ms()))
         }
         What::ToolResult { call, .. } | What::RpcError { call, .. } => ix.heard.get(call.0).map(|(t, _)| t.ms()),
         What::CreateSent { ds, .. }
@@ -353,6 +400,7 @@ fn group_label(r: &Record, n: usize) -> String {
         What::CallQueued { .. } => format!("{n} queued"),
         What::CallStarted { .. } => format!("{n} leave the queue for a slot"),
         What::Overloaded { .. } => format!("{n} OVERLOADED"),
+        What::FleetFull { .. } => format!("{n} OVERLOADED: the fleet is full"),
         What::Policy { decision: Policy::Forbidden, .. } => format!("{n} FORBIDDEN"),
         What::Policy { decision: Policy::Allowed, .. } => format!("{n} allowed by policy"),
         What::Policy { .. } => format!("{n} not checked by policy"),
@@ -426,7 +474,8 @@ pub fn diagram(run: &Run) -> Diagram {
 /// time.
 pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis) -> Diagram {
     let records = run.records();
-    let mut b = Builder::new(lanes(), times.clone(), end);
+    let lanes = Lanes::of_run(run);
+    let mut b = Builder::new(lanes.specs(), times.clone(), end);
     // The wall clock under every stop's model time.
     let mut stops = times;
     stops.push(Millis::ZERO);
@@ -439,7 +488,7 @@ pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis) -> Diagram {
     let mut d = Draw {
         b,
         at: (Millis::ZERO, 0),
-        ix: Index::of(records),
+        ix: Index::of(records, lanes),
         detailed: run.summary().tool_calls as usize <= DETAIL_CALLS,
         records,
     };
@@ -454,7 +503,7 @@ pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis) -> Diagram {
         // (key, first record, count) for this instant.
         let mut groups: Vec<(GroupKey, usize, usize)> = Vec::new();
         for (i, r) in records.iter().enumerate().take(end).skip(start) {
-            let key = key_of(r);
+            let key = key_of(&lanes, r);
             match groups.iter_mut().find(|g| g.0 == key) {
                 Some(g) => g.2 += 1,
                 None => groups.push((key, i, 1)),
@@ -462,7 +511,7 @@ pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis) -> Diagram {
         }
         let mut drawn: Vec<(GroupKey, Option<u64>)> = Vec::new();
         for (i, r) in records.iter().enumerate().take(end).skip(start) {
-            let key = key_of(r);
+            let key = key_of(&lanes, r);
             let (first, n) = groups.iter().find(|g| g.0 == key).map_or((i, 1), |g| (g.1, g.2));
             let label = if n < GROUP_MIN {
                 Label::Own
@@ -535,18 +584,18 @@ impl Draw<'_> {
             match r.what {
                 What::CallQueued { call, .. } => {
                     let until = self.ix.started.get(call.0).or(self.ix.answered.get(call.0)).unwrap_or(r.t);
-                    self.bar(drawn_lane(r), r.t, until, "queued", i);
+                    self.bar(self.ix.lanes.drawn(r), r.t, until, "queued", i);
                 }
                 What::CallAdmitted { call, .. } | What::CallStarted { call, .. } => {
                     let until = self.ix.answered.get(call.0).unwrap_or(r.t);
-                    self.bar(drawn_lane(r), r.t, until, "slot", i);
+                    self.bar(self.ix.lanes.drawn(r), r.t, until, "slot", i);
                 }
                 What::CreateSent { ds, .. } | What::ProbeSent { ds, .. } => {
                     if let Some(done) = self.ix.api_done.get(ds.0) {
-                        self.bar(RISK_API, r.t, done, "processing", i);
+                        self.bar(self.ix.lanes.of(Actor::RiskApi), r.t, done, "processing", i);
                     }
                     let lane = self.ix.issuer_lane(ds);
-                    if lane > RISK_API
+                    if lane > self.ix.lanes.of(Actor::RiskApi)
                         && let Some(done) = self.ix.caller_done.get(ds.0)
                     {
                         self.bar(lane, r.t, done, "waiting", i);
@@ -585,6 +634,7 @@ impl Draw<'_> {
             | What::CallQueued { .. }
             | What::CallStarted { .. }
             | What::Overloaded { .. }
+            | What::FleetFull { .. }
             | What::Policy { .. }
             | What::ToolResult { .. }
             | What::RpcError { .. } => self.replica(i, r, how),
@@ -619,8 +669,8 @@ impl Draw<'_> {
     fn agent(&mut self, i: usize, r: &Record, how: &Label) {
         let t = r.t;
         let x = self.b.x(t);
-        let agent = lane_of(Actor::Agent);
-        let balancer = lane_of(Actor::LoadBalancer);
+        let agent = self.ix.lanes.of(Actor::Agent);
+        let balancer = self.ix.lanes.of(Actor::LoadBalancer);
         match r.what {
             What::ToolCall { call, tool, request_key, review, .. } => {
                 self.line((t, agent), (t, balancer), false, "request", i);
@@ -668,10 +718,10 @@ impl Draw<'_> {
     fn balancer(&mut self, i: usize, r: &Record, how: &Label) {
         let t = r.t;
         let x = self.b.x(t);
-        let balancer = lane_of(Actor::LoadBalancer);
+        let balancer = self.ix.lanes.of(Actor::LoadBalancer);
         match r.what {
             What::Routed { call, replica, route } => {
-                let to = lane_of(Actor::Replica(replica));
+                let to = self.ix.lanes.of(Actor::Replica(replica));
                 let arrives = self.ix.arrived.get(call.0).unwrap_or(t);
                 self.line((t, balancer), (arrives, to), true, "request", i);
                 let text = match route {
@@ -691,8 +741,8 @@ impl Draw<'_> {
     fn replica(&mut self, i: usize, r: &Record, how: &Label) {
         let t = r.t;
         let x = self.b.x(t);
-        let lane = drawn_lane(r);
-        let agent = lane_of(Actor::Agent);
+        let lane = self.ix.lanes.drawn(r);
+        let agent = self.ix.lanes.of(Actor::Agent);
         match r.what {
             What::CallAdmitted { .. } => {
                 // Taking a free slot is the ordinary case: a mark, and words
@@ -715,6 +765,11 @@ impl Draw<'_> {
                 self.mark(lane, t, Glyph::Bar, "mark queued", i);
                 let text = format!("call {} paused until {}", call.0, names::when(until));
                 self.label(lane, x, text, "label queue-label", how);
+            }
+            What::FleetFull { call, fleet_in_flight, quota } => {
+                self.mark(lane, t, Glyph::Cross, "mark overloaded", i);
+                let text = format!("call {} OVERLOADED (fleet {fleet_in_flight} of {quota})", call.0);
+                self.label(lane, x, text, "label overloaded-label", how);
             }
             What::Expired { call, .. } => {
                 self.mark(lane, t, Glyph::Cross, "mark overloaded", i);
@@ -754,7 +809,7 @@ impl Draw<'_> {
     fn database_rows(&mut self, i: usize, r: &Record, how: &Label) {
         let t = r.t;
         let x = self.b.x(t);
-        let lane = drawn_lane(r);
+        let lane = self.ix.lanes.drawn(r);
         match r.what {
             What::RowInserted { insert, .. } => {
                 self.mark(lane, t, Glyph::Dot, "mark insert", i);
@@ -813,7 +868,7 @@ impl Draw<'_> {
     fn database_updates(&mut self, i: usize, r: &Record, how: &Label) {
         let t = r.t;
         let x = self.b.x(t);
-        let lane = drawn_lane(r);
+        let lane = self.ix.lanes.drawn(r);
         match r.what {
             What::Transition { update, cause, .. } => {
                 let legal = is_legal(Some(update.from), update.to, cause);
@@ -855,16 +910,16 @@ impl Draw<'_> {
     fn caller(&mut self, i: usize, r: &Record, how: &Label) {
         let t = r.t;
         let x = self.b.x(t);
-        let lane = drawn_lane(r);
+        let lane = self.ix.lanes.drawn(r);
         match r.what {
             What::CreateSent { ds, request_key, .. } => {
                 if !self.ix.request_lost.contains(&ds) {
-                    self.line((t, lane), (t, RISK_API), true, "request create", i);
+                    self.line((t, lane), (t, self.ix.lanes.of(Actor::RiskApi)), true, "request create", i);
                 }
                 self.label(lane, x, format!("CreateReview({})", names::request_key(request_key)), "label", how);
             }
             What::DownstreamReply { kind, answer, sent_at, .. } => {
-                self.line((t, RISK_API), (t, lane), true, answer_class(answer), i);
+                self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, lane), true, answer_class(answer), i);
                 let text = format!("{}: {} after {}", call_name(kind), answer_short(answer), t.since(sent_at));
                 self.label(lane, x, text, "label", how);
             }
@@ -874,12 +929,12 @@ impl Draw<'_> {
                 self.label(lane, x, text, "label timeout-label", how);
             }
             What::LateReply { kind, answer, .. } => {
-                self.line((t, RISK_API), (t, lane), true, "response late", i);
+                self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, lane), true, "response late", i);
                 let text = format!("late {}: {} (ignored)", call_name(kind), answer_short(answer));
                 self.label(lane, x, text, "label late-label", how);
             }
             What::ReplyUnheard { kind, answer, .. } => {
-                self.line((t, RISK_API), (t, lane), true, "response unheard", i);
+                self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, lane), true, "response unheard", i);
                 self.mark(lane, t, Glyph::Cross, "mark crash", i);
                 let text = format!("{}: {} unheard (crashed)", call_name(kind), answer_short(answer));
                 self.label(lane, x, text, "label lost-label", how);
@@ -892,10 +947,10 @@ impl Draw<'_> {
     fn worker(&mut self, i: usize, r: &Record, how: &Label) {
         let t = r.t;
         let x = self.b.x(t);
-        let lane = drawn_lane(r);
+        let lane = self.ix.lanes.drawn(r);
         match r.what {
             What::ProbeSent { request_key, .. } => {
-                self.line((t, lane), (t, RISK_API), true, "request find", i);
+                self.line((t, lane), (t, self.ix.lanes.of(Actor::RiskApi)), true, "request find", i);
                 let text = format!("FindByRequestKey({})", names::request_key(request_key));
                 self.label(lane, x, text, "label", how);
             }
@@ -915,33 +970,33 @@ impl Draw<'_> {
         match r.what {
             What::RequestLost { ds, request_key, .. } => {
                 let from = self.ix.issuer_lane(ds);
-                self.line((t, from), (t, RISK_API), false, "request lost", i);
-                self.mark(RISK_API, t, Glyph::Cross, "mark lost", i);
+                self.line((t, from), (t, self.ix.lanes.of(Actor::RiskApi)), false, "request lost", i);
+                self.mark(self.ix.lanes.of(Actor::RiskApi), t, Glyph::Cross, "mark lost", i);
                 let text = format!("create {} lost on the way", names::request_key(request_key));
-                self.label(RISK_API, x, text, "label lost-label", how);
+                self.label(self.ix.lanes.of(Actor::RiskApi), x, text, "label lost-label", how);
             }
             What::FindHangs { request_key, .. } => {
-                self.mark(RISK_API, t, Glyph::Cross, "mark hangs", i);
+                self.mark(self.ix.lanes.of(Actor::RiskApi), t, Glyph::Cross, "mark hangs", i);
                 let text = format!("Find({}) hangs", names::request_key(request_key));
-                self.label(RISK_API, x, text, "label lost-label", how);
+                self.label(self.ix.lanes.of(Actor::RiskApi), x, text, "label lost-label", how);
             }
             What::ReviewCreated { review, request_key, .. } => {
-                self.mark(RISK_API, t, Glyph::Dot, "mark review", i);
+                self.mark(self.ix.lanes.of(Actor::RiskApi), t, Glyph::Dot, "mark review", i);
                 let text = format!("review {} ({})", names::review(review), names::request_key(request_key));
-                self.label(RISK_API, x, text, "label review-label", how);
+                self.label(self.ix.lanes.of(Actor::RiskApi), x, text, "label review-label", how);
             }
             What::ReviewReplayed { review, .. } => {
-                self.mark(RISK_API, t, Glyph::Diamond, "mark replay", i);
+                self.mark(self.ix.lanes.of(Actor::RiskApi), t, Glyph::Diamond, "mark replay", i);
                 let text = format!("{} returned again (idempotent)", names::review(review));
-                self.label(RISK_API, x, text, "label", how);
+                self.label(self.ix.lanes.of(Actor::RiskApi), x, text, "label", how);
             }
             What::ResponseLost { ds, .. } => {
                 let to = self.ix.issuer_lane(ds);
-                self.line((t, RISK_API), (t, to), false, "response lost", i);
+                self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, to), false, "response lost", i);
                 self.mark(to, t, Glyph::Cross, "mark lost", i);
                 let to_name = self.ix.issuer.get(ds.0).map_or("", |by| by.actor().name());
                 let text = format!("response to {to_name} lost");
-                self.label(RISK_API, x + 8.0, text, "label lost-label", how);
+                self.label(self.ix.lanes.of(Actor::RiskApi), x + 8.0, text, "label lost-label", how);
             }
             _ => unreachable!("record() sends only the Risk API's facts here"),
         }
@@ -1012,7 +1067,7 @@ mod tests {
 
     #[test]
     fn the_lanes_come_from_the_model_actors() {
-        let titles: Vec<String> = lanes().into_iter().map(|l| l.title).collect();
+        let titles: Vec<String> = Lanes::new(2).specs().into_iter().map(|l| l.title).collect();
         assert_eq!(
             titles,
             [
@@ -1027,7 +1082,15 @@ mod tests {
                 "Worker 2"
             ]
         );
-        assert_eq!(lane_of(Actor::RiskApi), RISK_API);
+        assert_eq!(Lanes::new(2).of(Actor::RiskApi), 6);
+        // Five replicas still get a lane each; past five, E on share one.
+        let five: Vec<String> = Lanes::new(5).specs().into_iter().map(|l| l.title).collect();
+        assert_eq!(&five[3..9], ["Replica A", "Replica B", "Replica C", "Replica D", "Replica E", "Database"]);
+        let twenty = Lanes::new(20);
+        let titles: Vec<String> = twenty.specs().into_iter().map(|l| l.title).collect();
+        assert_eq!(&titles[6..9], ["Replica D", "Replicas E–T (16)", "Database"]);
+        assert_eq!(twenty.of(Actor::Replica(ReplicaId(19))), twenty.of(Actor::Replica(ReplicaId(4))));
+        assert_eq!(twenty.of(Actor::RiskApi), 9);
     }
 
     #[test]
@@ -1087,7 +1150,7 @@ mod tests {
             panic!("a line and a mark")
         };
         assert_eq!((x2, y2), (x, y));
-        let api = &d.lanes[RISK_API];
+        let api = &d.lanes[Lanes::new(2).of(Actor::RiskApi)];
         assert!(*y1 > api.top && *y2 < api.top, "from the Risk API's lane towards the replica");
     }
 

@@ -2,7 +2,7 @@
 //! without it, and the run that shows it ("Show me").
 
 use crate::sim::ParamDef;
-use crate::sim::risk::settings::{MODE, PRESET, RISK_API_CAPACITY, UNIQUE_BUSINESS_KEY};
+use crate::sim::risk::settings::{GLOBAL_GATE, MODE, PRESET, RISK_API_CAPACITY, UNIQUE_BUSINESS_KEY};
 use crate::sim::risk::{CheckName, Pattern, Run};
 
 use super::verdicts::title;
@@ -28,6 +28,9 @@ pub fn buys(pattern: Pattern) -> &'static str {
         Pattern::Gates => {
             "A concurrency cap and a bounded queue answer OVERLOADED at once instead of passing the whole burst on to the Risk API."
         }
+        Pattern::GlobalGate => {
+            "A quota across all replicas, sized to the Risk API's safe concurrency, answers OVERLOADED at once when the fleet is full."
+        }
     }
 }
 
@@ -43,6 +46,7 @@ pub fn protects(pattern: Pattern) -> CheckName {
         Pattern::Cas => CheckName::SingleClaimWinner,
         Pattern::Authorize => CheckName::ForgedNoDownstream,
         Pattern::Gates => CheckName::DownstreamWithinCapacity,
+        Pattern::GlobalGate => CheckName::DownstreamWithinCapacity,
     }
 }
 
@@ -70,7 +74,7 @@ pub fn design_says(pattern: Pattern, raw: u64) -> Option<String> {
 type Pairs = &'static [(&'static ParamDef, &'static str)];
 
 /// The "Show me" runs, in the order of [`Pattern::ALL`].
-const SHOW_ME: [Pairs; 8] = [
+const SHOW_ME: [Pairs; 9] = [
     // With both keys unique the business key catches the duplicate too, so
     // this one runs without it.
     &[(MODE.def(), "patterns"), (PRESET.def(), "same-request-key"), (UNIQUE_BUSINESS_KEY.def(), "off")],
@@ -83,8 +87,17 @@ const SHOW_ME: [Pairs; 8] = [
     &[(MODE.def(), "patterns"), (PRESET.def(), "not-found-resend")],
     &[(MODE.def(), "patterns"), (PRESET.def(), "forged-order")],
     // The Risk API's own limit of 32 would refuse the excess and hide what
-    // the gates buy; this one lets all of the burst through to it.
-    &[(MODE.def(), "patterns"), (PRESET.def(), "overload"), (RISK_API_CAPACITY.def(), "1000")],
+    // the gates buy, and so would the global gate; this one lets all of the
+    // burst through to it.
+    &[
+        (MODE.def(), "patterns"),
+        (PRESET.def(), "overload"),
+        (RISK_API_CAPACITY.def(), "1000"),
+        (GLOBAL_GATE.def(), "off"),
+    ],
+    // Twenty replicas of 64 slots each stay within their own caps; only the
+    // quota across them keeps the Risk API within 100.
+    &[(MODE.def(), "patterns"), (PRESET.def(), "wide-fleet")],
 ];
 
 /// The settings of the run that shows `pattern` at work: with every

@@ -66,6 +66,9 @@ fn text(preset: Preset) -> &'static str {
         Preset::WrongAudience => {
             "The agent's call carries a bearer token issued for another server. Does the Risk API get a call for it?"
         }
+        Preset::WideFleet => {
+            "Twenty replicas with 64 slots each take a burst of 1 280 calls; the Risk API is verified for 100 at once. Does it ever work on more than 100?"
+        }
         Preset::RandomFaults => "Faults drawn from the seed hit this run. Will any of the ten checks fail?",
     }
 }
@@ -83,7 +86,9 @@ fn choices(preset: Preset) -> &'static [&'static str] {
         Preset::NewGeneration => &["0", "1", "2"],
         Preset::LostCreateResponse => &["SUCCEEDED", "FAILED", "UNKNOWN"],
         Preset::NotFoundResend => &["0", "1", "2"],
-        Preset::ForgedOrder | Preset::Overload | Preset::RandomFaults | Preset::WrongAudience => YES_NO,
+        Preset::ForgedOrder | Preset::Overload | Preset::RandomFaults | Preset::WrongAudience | Preset::WideFleet => {
+            YES_NO
+        }
         Preset::WorkerCrash => &["SUCCEEDED", "FAILED", "PENDING"],
     }
 }
@@ -129,6 +134,10 @@ pub fn answer(run: &Run) -> String {
         Preset::ForgedOrder => yes_no(forged_creates(records) > 0),
         Preset::WrongAudience => yes_no(records.iter().any(|r| matches!(r.what, What::CreateSent { .. }))),
         Preset::Overload => yes_no(count_figure(run, CheckName::OverloadFastBounded, "late_answers") == 0),
+        Preset::WideFleet => yes_no(
+            count_figure(run, CheckName::DownstreamWithinCapacity, "peak_concurrency")
+                > count_figure(run, CheckName::DownstreamWithinCapacity, "safe_concurrency"),
+        ),
         Preset::RandomFaults => yes_no(run.checks().iter().any(|c| c.holds == Some(false))),
     }
 }
@@ -149,6 +158,7 @@ fn deciding(preset: Preset) -> &'static [Pattern] {
         Preset::CheckThenInsertRace | Preset::PausePastLease | Preset::NewGeneration => &[Pattern::UniqueBusinessKey],
         Preset::ForgedOrder | Preset::WrongAudience => &[Pattern::Authorize],
         Preset::Overload => &[Pattern::Gates],
+        Preset::WideFleet => &[Pattern::GlobalGate],
         Preset::RandomFaults => &[],
     }
 }
@@ -195,6 +205,7 @@ fn what_happened(run: &Run) -> String {
         Preset::ForgedOrder => explain_forged_order(run),
         Preset::WrongAudience => explain_wrong_audience(run),
         Preset::Overload => explain_overload(run),
+        Preset::WideFleet => explain_fleet(run),
         Preset::RandomFaults => explain_random_faults(run),
     }
 }
@@ -315,6 +326,18 @@ fn explain_wrong_audience(run: &Run) -> String {
             run.rows().len()
         ),
     }
+}
+
+/// The fleet against the Risk API: its peak load beside what it was
+/// verified for.
+fn explain_fleet(run: &Run) -> String {
+    let peak = count_figure(run, CheckName::DownstreamWithinCapacity, "peak_concurrency");
+    let safe = count_figure(run, CheckName::DownstreamWithinCapacity, "safe_concurrency");
+    let overloaded = run.summary().overloaded;
+    format!(
+        "The Risk API worked on at most {peak} calls at once (verified for {safe}); {overloaded} call(s) were answered OVERLOADED; {} review(s).",
+        run.reviews().len()
+    )
 }
 
 /// Someone else's order: whether a replica refused it before any write.

@@ -65,7 +65,7 @@ struct Downstream {
 }
 
 /// A replica's gates: how full its queue and its slots got.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Gate {
     concurrency_cap: u32,
     queue_capacity: u32,
@@ -182,7 +182,7 @@ fn downstream_calls(records: &[Record]) -> Json {
 
 fn gates(run: &Run) -> Json {
     let config = run.settings().replica.gates;
-    let mut gates: [Gate; 2] = Default::default();
+    let mut gates: Vec<Gate> = vec![Gate::default(); run.settings().replicas];
     for g in &mut gates {
         g.concurrency_cap = config.cap;
         g.queue_capacity = config.queue;
@@ -198,7 +198,7 @@ fn gates(run: &Run) -> Json {
                 g.max_in_flight = g.max_in_flight.max(in_flight);
                 g.max_queue = g.max_queue.max(queued);
             }
-            What::Overloaded { .. } => g.overloaded += 1,
+            What::Overloaded { .. } | What::FleetFull { .. } => g.overloaded += 1,
             _ => {}
         }
     }
@@ -212,7 +212,7 @@ fn gates(run: &Run) -> Json {
             ("overloaded".to_owned(), num(g.overloaded.into())),
         ])
     };
-    map(ReplicaId::ALL.iter().zip(gates).map(|(r, g)| (r.name().to_owned(), gate(g))).collect())
+    map(ReplicaId::all(gates.len()).zip(gates).map(|(r, g)| (r.name().to_owned(), gate(g))).collect())
 }
 
 /// A review the Risk API created.

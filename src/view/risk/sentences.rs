@@ -122,6 +122,7 @@ pub fn sentence(record: &Record) -> String {
         What::CallAdmitted { .. }
         | What::CallQueued { .. }
         | What::Overloaded { .. }
+        | What::FleetFull { .. }
         | What::CallStarted { .. }
         | What::Policy { .. }
         | What::ToolResult { .. }
@@ -214,6 +215,10 @@ fn replica_sentence(record: &Record) -> String {
             "{who} drops {} from its queue without starting it: it was made at {} and its client's deadline has passed.",
             names::call(call),
             names::clock(made_at)
+        ),
+        What::FleetFull { call, fleet_in_flight, quota } => format!(
+            "The global gate is full ({fleet_in_flight} calls in the slots of all replicas, of {quota}): {who} answers {} OVERLOADED at once.",
+            names::call(call)
         ),
         What::ReplicaPaused { call, until } => format!(
             "{who} pauses with {} before its insert, and goes on at {} without looking again.",

@@ -269,7 +269,7 @@ fn bad_input_is_refused_with_one_clear_line() {
         (&["risk", "--gates"], &["--gates", "needs a value", "auto, on, off"]),
         (&["risk", "--seed", "-1"], &["--seed", "-1", "from 0 to 4294967295"]),
         (&["risk", "--seed", "4294967296"], &["--seed", "4294967296", "out of range"]),
-        (&["risk", "--burst-calls", "501"], &["--burst-calls", "501", "from 1 to 500"]),
+        (&["risk", "--burst-calls", "2001"], &["--burst-calls", "2001", "auto", "from 1 to 2000"]),
         (&["risk", "--horizon-ms", "999"], &["--horizon-ms", "999", "from 1000 to 3600000"]),
         (&["risk", "--scan-interval-ms", "99"], &["--scan-interval-ms", "99", "from 100"]),
         (&["risk", "--worker-offset-ms", "1000"], &["--worker-offset-ms", "1000", "less than the scan interval"]),

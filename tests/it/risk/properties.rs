@@ -29,9 +29,10 @@ prop_compose! {
         queue in 0u64..=16,
         api in 1u64..=32,
         order in prop::sample::select(vec!["w1-first", "w2-first", "seeded"]),
+        replicas in 1u64..=6,
     ) -> String {
         format!(
-            "--preset random-faults --mode patterns --seed {seed} --worker-order {order} --horizon-ms 600000 --db-statement-ms {db} \
+            "--preset random-faults --mode patterns --seed {seed} --worker-order {order} --replicas {replicas} --horizon-ms 600000 --db-statement-ms {db} \
              --call-transit-ms {transit} --auth-policy-ms {auth} --create-ms {create} --find-ms {find} \
              --scan-interval-ms {scan} --worker-offset-ms {} --backoff-ms {backoff} --claim-lease-ms {lease} \
              --concurrency-cap {cap} --queue-capacity {queue} --risk-api-capacity {api}",

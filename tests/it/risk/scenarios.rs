@@ -241,6 +241,32 @@ fn every_preset_in_both_modes() {
             "--preset wrong-audience --mode patterns",
             "reviews=0 rows=[] creates=0 finds=0 claims=0/0 checks=----T-----",
         ),
+        (
+            // 1 280 calls at 0 over 20 replicas of 64 slots: 64 each, all
+            // admitted (no replica exceeds its cap). All insert at 121 and
+            // create at once, in call order, so the L-th create finds the
+            // Risk API working on L calls: past its safe 100 it takes
+            // 410 x L / 100 ms. Up to L = 609 (2496 ms) it answers before the
+            // 2.5 s timeout; from L = 610 (2501 ms) on, 671 creates time out
+            // at 2621 and the naive server marks their rows FAILED (illegal)
+            // at 2622, though every create is performed, the last at
+            // 121 + 5248 = 5369: 1 280 reviews, 671 lost responses.
+            "--preset wide-fleet --mode naive",
+            "reviews=1280 rows=[SUCCEEDED×609 FAILED×671] creates=1280 finds=0 claims=0/0 checks=--F---TF-F",
+        ),
+        (
+            // The global gate admits 100 - 2 = 98 calls into the fleet's slots
+            // (two places stay for the workers). At 20 calls 1 to 98 take slots
+            // and the other 1 182 are answered OVERLOADED at once (heard at
+            // 40); the 98 create at 121 and are answered at 531, heard by 552.
+            // Each OVERLOADED call is retried 1000 ms after it was heard, in
+            // waves that find the fleet empty again and admit 98 each: 1 280,
+            // 1 182, 1 084, 986, 888, 790, 692 and 594 calls, 7 496 in all, after
+            // which the 496 intents still refused have used their 8 calls. 8 x
+            // 98 = 784 reviews, never more than 98 at the Risk API at once.
+            "--preset wide-fleet --mode patterns",
+            "reviews=784 rows=[SUCCEEDED×784] creates=784 finds=0 claims=0/0 checks=T----TTT-T",
+        ),
     ];
     let wrong: Vec<String> = table
         .iter()
@@ -502,4 +528,28 @@ fn a_failed_review_closes_its_generation_and_the_next_request_opens_another() {
         _ => None,
     });
     assert_eq!(conflict, Some((10087, 2)));
+}
+
+#[test]
+fn the_wide_fleet_outnumbers_the_risk_api_unless_one_gate_spans_it() {
+    // Worked out in the table above: 7 496 calls, of which 8 x 98 = 784 were
+    // admitted and the rest (1 182 + 1 084 + ... + 496 = 6 712) refused by the
+    // global gate; the Risk API never held more than 98.
+    let gated = run("--preset wide-fleet --mode patterns");
+    assert_eq!((gated.summary().tool_calls, gated.summary().overloaded), (7_496, 6_712));
+    let peak = |run: &Run| {
+        run.checks()
+            .into_iter()
+            .find(|c| c.name == CheckName::DownstreamWithinCapacity)
+            .and_then(|c| c.figure("peak_concurrency"))
+    };
+    assert_eq!(peak(&gated), Some(Value::Count(98)));
+    // Without it the fleet's own caps admit all 1 280 at once: 12.8 times the
+    // Risk API's safe concurrency.
+    let open = run("--preset wide-fleet --mode patterns --global-gate off");
+    assert_eq!(peak(&open), Some(Value::Count(1_280)));
+    let verdict = |run: &Run| run.checks().into_iter().find(|c| c.name == CheckName::DownstreamWithinCapacity)?.holds;
+    assert_eq!((verdict(&gated), verdict(&open)), (Some(true), Some(false)));
+    let timeouts = open.records().iter().filter(|r| r.kind() == "downstream_timeout").count();
+    assert!(timeouts >= 671, "{timeouts}: at least the 671 first creates past 2.5 s");
 }

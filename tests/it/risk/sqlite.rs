@@ -178,7 +178,7 @@ fn random_faults_agree_too() {
 #[test]
 fn the_overload_without_gates_agrees() {
     // Hundreds of rows, probes, claims and resends under load.
-    replay(&run("--preset overload --mode patterns --gates off"), &mut Coverage::default());
+    replay(&run("--preset overload --mode patterns --gates off --global-gate off"), &mut Coverage::default());
 }
 
 #[test]
