@@ -149,7 +149,10 @@ impl RiskApi {
                 let takes = self.config.caller_timeout + SLOW_BY;
                 self.admit(now, takes, Fate::Create(CreateFault::Slow))
             }
-            fault => self.admit(now, self.config.create, Fate::Create(fault)),
+            fault => {
+                let takes = self.faults.ramp.map_or(self.config.create, |ramp| ramp.latency(self.config.create, now));
+                self.admit(now, takes, Fate::Create(fault))
+            }
         }
     }
 

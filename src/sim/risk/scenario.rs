@@ -62,7 +62,32 @@ pub struct FaultPlan {
     /// The inserts (by number, from 1, in the order the replicas reach
     /// them) before which the replica pauses for [`PAUSE_FOR`].
     pub pauses: Vec<u32>,
+    /// The slowing-downstream preset: the create latency rises over the run.
+    pub ramp: Option<Ramp>,
 }
+
+/// A create latency that rises in a straight line from the configured one
+/// at time 0 to `to` at `over`, and stays there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ramp {
+    pub to: Millis,
+    pub over: Millis,
+}
+
+impl Ramp {
+    /// The latency of a create sent at `now`, rounded down to the ms.
+    pub fn latency(&self, base: Millis, now: Millis) -> Millis {
+        let at = now.ms().min(self.over.ms());
+        let rise = self.to.ms().saturating_sub(base.ms());
+        Millis(base.ms() + rise * at / self.over.ms().max(1))
+    }
+}
+
+/// The slowing-downstream preset: one call every 100 ms for 20 s while the
+/// create latency rises from 410 ms to 1.4 s.
+pub const STEADY_EVERY: Millis = Millis(100);
+pub const STEADY_CALLS: u32 = 200;
+pub const RAMP: Ramp = Ramp { to: Millis(1_400), over: Millis(20_000) };
 
 impl FaultPlan {
     pub fn create(&self, nth: u32) -> CreateFault {
@@ -191,7 +216,8 @@ impl Scenario {
     pub fn of(settings: &Settings) -> Scenario {
         let mut scenario = Scenario::preset(settings);
         if let Aimed::List(faults) = &settings.faults {
-            scenario.faults = FaultPlan::of(faults);
+            // The preset's slowing Risk API is not a fault: it stays.
+            scenario.faults = FaultPlan { ramp: scenario.faults.ramp, ..FaultPlan::of(faults) };
         }
         scenario
     }
@@ -266,6 +292,11 @@ impl Scenario {
             Preset::WrongAudience => {
                 plain(vec![intent(1, 1)], vec![Invocation { shape: CallShape::WrongAudience, ..invoke(0, 1) }], vec![])
             }
+            Preset::SlowingDownstream => Scenario {
+                intents: (1..=STEADY_CALLS).map(|i| intent(i, i)).collect(),
+                invocations: (1..=STEADY_CALLS).map(|i| invoke(STEADY_EVERY.ms() * u64::from(i - 1), i)).collect(),
+                faults: FaultPlan { ramp: Some(RAMP), ..FaultPlan::default() },
+            },
             Preset::RandomFaults => random(settings.seed),
         }
     }
@@ -325,6 +356,7 @@ fn random(seed: u64) -> Scenario {
         hanging_probes: (1..=hanging).collect(),
         crash_after_resend: crash.then_some(1),
         pauses: Vec::new(),
+        ramp: None,
     };
     Scenario { intents, invocations, faults }
 }

@@ -504,6 +504,7 @@ choice! {
         NewGeneration("new-generation", "A rejected review, then a new generation"),
         WrongAudience("wrong-audience", "A token for another audience"),
         WideFleet("wide-fleet", "20 replicas against a Risk API verified for 100"),
+        SlowingDownstream("slowing-downstream", "A steady stream while the Risk API slows"),
         RandomFaults("random-faults", "Random faults from the seed"),
     }
 }

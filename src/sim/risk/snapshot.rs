@@ -40,7 +40,8 @@ pub struct Snapshot {
     /// Every call made so far, in order.
     pub calls: Vec<Call>,
     pub intents: Vec<Intent>,
-    pub gates: [GateView; 2],
+    /// One per replica.
+    pub gates: Vec<GateView>,
     /// The table, in id order.
     pub rows: Vec<Row>,
     /// The Risk API's ledger.
@@ -77,7 +78,7 @@ impl Snapshot {
             t,
             calls: model.calls.clone(),
             intents: model.agent.intents().to_vec(),
-            gates: [gate(0), gate(1)],
+            gates: (0..model.replicas.len()).map(gate).collect(),
             rows: model.database.rows().to_vec(),
             reviews: model.api.reviews().to_vec(),
             workers: [worker(0), worker(1)],

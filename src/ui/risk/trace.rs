@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::view::risk::series::Series;
+
 use crate::sim::risk::facts::CallId;
 use crate::view::risk::alerts::alerts;
 use crate::view::risk::html::{alert_items, budget_html, call_options, trace_details};
@@ -89,6 +91,8 @@ pub fn DeadlineBudget(risk: Risk) -> impl IntoView {
         })
     };
     let deadline = move || risk.run.with(|r| r.settings().agent.deadline);
+    // Little's law over time: the run's windows, once per run.
+    let series = Memo::new(move |_| risk.run.with(|r| Series::of(r)));
     view! {
         <section class="panel budget" aria-labelledby="budget-h">
             <h2 id="budget-h">"Deadline budget"</h2>
@@ -101,6 +105,20 @@ pub fn DeadlineBudget(risk: Risk) -> impl IntoView {
                 }}
             </p>
             <div inner_html=markup></div>
+            <figure class="series-chart">
+                <div inner_html=move || series.with(|s| s.svg(600.0))></div>
+                <ul class="budget-legend series-legend">
+                    <li>
+                        <span class="swatch replicas"></span>
+                        "Calls in flight at the replicas"
+                    </li>
+                    <li>
+                        <span class="swatch api"></span>
+                        "Calls at the Risk API"
+                    </li>
+                </ul>
+                <figcaption class="series-said">{move || series.with(|s| s.describe())}</figcaption>
+            </figure>
         </section>
     }
 }

@@ -17,6 +17,7 @@ pub mod patterns;
 pub mod questions;
 pub mod report;
 pub mod sentences;
+pub mod series;
 pub mod sql;
 pub mod table;
 pub mod trace;

@@ -69,6 +69,9 @@ fn text(preset: Preset) -> &'static str {
         Preset::WideFleet => {
             "Twenty replicas with 64 slots each take a burst of 1 280 calls; the Risk API is verified for 100 at once. Does it ever work on more than 100?"
         }
+        Preset::SlowingDownstream => {
+            "Calls arrive at a steady ten per second while the Risk API slows from 0.41 s to 1.4 s. By the end of the stream, are more calls in flight at the replicas than after its first two seconds?"
+        }
         Preset::RandomFaults => "Faults drawn from the seed hit this run. Will any of the ten checks fail?",
     }
 }
@@ -86,9 +89,12 @@ fn choices(preset: Preset) -> &'static [&'static str] {
         Preset::NewGeneration => &["0", "1", "2"],
         Preset::LostCreateResponse => &["SUCCEEDED", "FAILED", "UNKNOWN"],
         Preset::NotFoundResend => &["0", "1", "2"],
-        Preset::ForgedOrder | Preset::Overload | Preset::RandomFaults | Preset::WrongAudience | Preset::WideFleet => {
-            YES_NO
-        }
+        Preset::ForgedOrder
+        | Preset::Overload
+        | Preset::RandomFaults
+        | Preset::WrongAudience
+        | Preset::WideFleet
+        | Preset::SlowingDownstream => YES_NO,
         Preset::WorkerCrash => &["SUCCEEDED", "FAILED", "PENDING"],
     }
 }
@@ -134,6 +140,11 @@ pub fn answer(run: &Run) -> String {
         Preset::ForgedOrder => yes_no(forged_creates(records) > 0),
         Preset::WrongAudience => yes_no(records.iter().any(|r| matches!(r.what, What::CreateSent { .. }))),
         Preset::Overload => yes_no(count_figure(run, CheckName::OverloadFastBounded, "late_answers") == 0),
+        Preset::SlowingDownstream => {
+            let s = super::series::Series::of(run);
+            let at = |ms: u64| s.points.iter().find(|p| p.t == Millis(ms)).map_or(0, |p| p.at_replicas);
+            yes_no(at(18_900) > at(1_900))
+        }
         Preset::WideFleet => yes_no(
             count_figure(run, CheckName::DownstreamWithinCapacity, "peak_concurrency")
                 > count_figure(run, CheckName::DownstreamWithinCapacity, "safe_concurrency"),
@@ -159,6 +170,7 @@ fn deciding(preset: Preset) -> &'static [Pattern] {
         Preset::ForgedOrder | Preset::WrongAudience => &[Pattern::Authorize],
         Preset::Overload => &[Pattern::Gates],
         Preset::WideFleet => &[Pattern::GlobalGate],
+        Preset::SlowingDownstream => &[],
         Preset::RandomFaults => &[],
     }
 }
@@ -206,6 +218,7 @@ fn what_happened(run: &Run) -> String {
         Preset::WrongAudience => explain_wrong_audience(run),
         Preset::Overload => explain_overload(run),
         Preset::WideFleet => explain_fleet(run),
+        Preset::SlowingDownstream => super::series::Series::of(run).describe(),
         Preset::RandomFaults => explain_random_faults(run),
     }
 }

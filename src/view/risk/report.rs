@@ -18,6 +18,7 @@ use crate::view::compare::comparison_json;
 use super::compare::differences;
 use super::names;
 use super::sentences::sentence;
+use super::series::Series;
 
 /// An object whose members are sorted by name (a map; a later member of
 /// the same name replaces an earlier one). Maps here have a handful of
@@ -284,9 +285,29 @@ fn run_doc(run: &Run) -> Json {
         ("downstream_peak_concurrency", figure_json(peak)),
         ("downstream_safe_concurrency", num(run.settings().risk_api.safe_concurrency.into())),
         ("dropped_expired", num(records.iter().filter(|r| matches!(r.what, What::Expired { .. })).count() as u64)),
+        ("series", series_json(&Series::of(run))),
         ("checks", checks_json(&checks)),
         ("events", Json::Arr(events)),
     ])
+}
+
+/// Little's law over time, one entry per 100 ms window.
+fn series_json(series: &Series) -> Json {
+    Json::Arr(
+        series
+            .points
+            .iter()
+            .map(|p| {
+                Json::obj([
+                    ("t_ms", num(p.t.ms())),
+                    ("arrivals_per_s", num(p.arrivals_per_s)),
+                    ("in_flight_replicas", num(p.at_replicas)),
+                    ("in_flight_risk_api", num(p.at_risk_api)),
+                    ("mean_residence_ms", p.mean_residence_ms.map_or(Json::Null, |m| Json::num(format!("{m:.1}")))),
+                ])
+            })
+            .collect(),
+    )
 }
 
 /// The run's counts.

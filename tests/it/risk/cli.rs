@@ -61,6 +61,7 @@ fn json_carries_every_observable_field() {
             "lab",
             "reviews",
             "rows",
+            "series",
             "settings",
             "summary",
             "switches",

@@ -267,6 +267,22 @@ fn every_preset_in_both_modes() {
             "--preset wide-fleet --mode patterns",
             "reviews=784 rows=[SUCCEEDED×784] creates=784 finds=0 claims=0/0 checks=T----TTT-T",
         ),
+        (
+            // One call every 100 ms from 0 to 19.9 s, each for its own order,
+            // while the create latency rises from 410 ms to 410 + 990 x t /
+            // 20000 (1.4 s at 20 s). The last create, sent at 19 921, takes
+            // 410 + 986 = 1396 ms. A call stays at most 1.5 s, so each replica
+            // (a call every 200 ms) holds at most 8 at once: nothing queues,
+            // nothing times out, every create succeeds.
+            "--preset slowing-downstream --mode naive",
+            "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=------TT-T",
+        ),
+        (
+            // The same with every pattern on: no key is ever reused, no gate
+            // fills (at most 7 per replica, 14 in the fleet of a quota of 30).
+            "--preset slowing-downstream --mode patterns",
+            "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=------TT-T",
+        ),
     ];
     let wrong: Vec<String> = table
         .iter()
