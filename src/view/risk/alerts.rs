@@ -1,7 +1,9 @@
 //! Alerts an operator would get, raised from the run's own records as of a
 //! moment: a row stuck in UNKNOWN past a threshold, a replica's queue
 //! filled to capacity (or, with no gates, far more calls in flight than
-//! the cap), and claims lost (or, without compare-and-set, won twice).
+//! the cap), claims lost (or, without compare-and-set, won twice), an
+//! anomalous share of compare-and-set claims lost, a rising rate of
+//! authorization refusals, and Risk API latency past its 2.5 s budget.
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{Actor, Record, ReplicaId, RowId, Status, What, WorkerId};
@@ -15,6 +17,9 @@ pub enum AlertKind {
     QueueSaturated,
     ClaimsLost,
     ClaimsWonTwice,
+    CasFailureRate,
+    AuthRejectionsRising,
+    DownstreamSlow,
 }
 
 impl AlertKind {
@@ -25,6 +30,9 @@ impl AlertKind {
             AlertKind::QueueSaturated => "queue-saturated",
             AlertKind::ClaimsLost => "claims-lost",
             AlertKind::ClaimsWonTwice => "claims-won-twice",
+            AlertKind::CasFailureRate => "cas-failure-rate",
+            AlertKind::AuthRejectionsRising => "auth-rejections-rising",
+            AlertKind::DownstreamSlow => "downstream-slow",
         }
     }
 }
@@ -52,6 +60,9 @@ pub fn alerts(run: &Run, t: Millis) -> Vec<Alert> {
     unknown_stalled(settings, records, t, &mut out);
     saturated(settings, records, &mut out);
     claims(records, &mut out);
+    claim_failure_rate(records, &mut out);
+    auth_rejections(records, &mut out);
+    downstream_slow(settings, records, &mut out);
     // By when each began (the kinds break ties, then the words). There are a
     // handful, so an insertion sort does.
     let key = |a: &Alert| (a.since, a.kind, a.text.clone());
@@ -204,6 +215,97 @@ fn claims(records: &[Record], out: &mut Vec<Alert>) {
     }
 }
 
+/// Claims judged together for the failure rate.
+pub const CLAIM_WINDOW: usize = 10;
+
+/// Half or more of the last ten claims lost: every claim is contested, the
+/// workers are fighting over the same rows. (With two workers and
+/// compare-and-set at most one claim in two can lose, so "more than half"
+/// could never be seen.)
+fn claim_failure_rate(records: &[Record], out: &mut Vec<Alert>) {
+    let mut last: std::collections::VecDeque<bool> = std::collections::VecDeque::with_capacity(CLAIM_WINDOW);
+    for r in records {
+        let What::Claim { won, .. } = r.what else { continue };
+        if last.len() == CLAIM_WINDOW {
+            last.pop_front();
+        }
+        last.push_back(won);
+        let lost = last.iter().filter(|w| !**w).count();
+        if last.len() == CLAIM_WINDOW && lost * 2 >= CLAIM_WINDOW {
+            out.push(Alert {
+                kind: AlertKind::CasFailureRate,
+                since: r.t,
+                text: format!(
+                    "{lost} of the last {CLAIM_WINDOW} claims lost (at {}): the workers are racing for the same rows.",
+                    names::clock(r.t)
+                ),
+            });
+            return;
+        }
+    }
+}
+
+/// How far back authorization refusals are counted.
+pub const AUTH_WINDOW: Millis = Millis(10_000);
+
+/// A second refusal (FORBIDDEN, or a token for another audience) within
+/// ten seconds of the one before: refusals are no longer a one-off.
+fn auth_rejections(records: &[Record], out: &mut Vec<Alert>) {
+    use crate::sim::risk::facts::{ErrorCode, Reply, RpcError};
+    let mut previous: Option<Millis> = None;
+    for r in records {
+        let refused = matches!(
+            r.what,
+            What::ToolResult { reply: Reply::Error { code: ErrorCode::Forbidden, .. }, .. }
+                | What::RpcError { error: RpcError::WrongAudience, .. }
+        );
+        if !refused {
+            continue;
+        }
+        if let Some(before) = previous
+            && r.t.since(before) <= AUTH_WINDOW
+        {
+            out.push(Alert {
+                kind: AlertKind::AuthRejectionsRising,
+                since: r.t,
+                text: format!(
+                    "Authorization refused two calls within {} ({} and {}): someone may be probing for other users' orders.",
+                    r.t.since(before),
+                    names::clock(before),
+                    names::clock(r.t)
+                ),
+            });
+            return;
+        }
+        previous = Some(r.t);
+    }
+}
+
+/// A Risk API call that took longer than the caller's budget for it (its
+/// 2.5 s timeout by default): answered late, or not by then.
+fn downstream_slow(settings: &Settings, records: &[Record], out: &mut Vec<Alert>) {
+    let budget = settings.replica.downstream_timeout;
+    let slow = records.iter().find_map(|r| match r.what {
+        What::DownstreamTimeout { request_key, kind, .. } => Some((r.t, request_key, kind)),
+        _ => None,
+    });
+    if let Some((at, key, kind)) = slow {
+        let call = match kind {
+            crate::sim::risk::facts::DsKind::Create => "CreateReview",
+            crate::sim::risk::facts::DsKind::Find => "FindByRequestKey",
+        };
+        out.push(Alert {
+            kind: AlertKind::DownstreamSlow,
+            since: at,
+            text: format!(
+                "Risk API latency past its {budget} budget: {call}({}) was still unanswered at {}.",
+                names::request_key(key),
+                names::clock(at)
+            ),
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,8 +324,10 @@ mod tests {
         let became =
             run.records().iter().find_map(|r| r.row_move().filter(|m| m.to == Status::Unknown).map(|_| r.t)).unwrap();
         let threshold = unknown_threshold(&s);
-        assert!(kinds(&run, became + threshold).is_empty(), "not yet: exactly at the threshold");
-        let late = alerts(&run, became + threshold + Millis(1));
+        let stalled =
+            |t| alerts(&run, t).into_iter().filter(|a| a.kind == AlertKind::UnknownStalled).collect::<Vec<_>>();
+        assert!(stalled(became + threshold).is_empty(), "not yet: exactly at the threshold");
+        let late = stalled(became + threshold + Millis(1));
         assert_eq!(late.len(), 1);
         assert!(late[0].text.starts_with("R10086 has been UNKNOWN for 5.001 s"), "{}", late[0].text);
         // With the pattern a probe settles it first.
@@ -245,7 +349,8 @@ mod tests {
     #[test]
     fn compare_and_set_loses_claims_and_read_then_write_wins_twice() {
         let run = Run::simulate(&Settings::preset(Preset::NotFoundResend, Mode::Patterns)).unwrap();
-        assert_eq!(kinds(&run, run.horizon()), [AlertKind::ClaimsLost]);
+        // The lost request's create is still unanswered at its 2.5 s timeout.
+        assert_eq!(kinds(&run, run.horizon()), [AlertKind::DownstreamSlow, AlertKind::ClaimsLost]);
         let s = Settings::from_pairs(&[(&PRESET, "not-found-resend"), (&MODE, "patterns"), (&CAS, "off")]).unwrap();
         let run = Run::simulate(&s).unwrap();
         let a = alerts(&run, run.horizon());
@@ -253,8 +358,86 @@ mod tests {
     }
 
     #[test]
-    fn the_naive_incident_raises_nothing_it_can_see() {
+    fn the_naive_incident_raises_only_the_slow_risk_api() {
+        // The create's answer is lost, so at 2621 it is still unanswered:
+        // past the 2.5 s budget. Nothing else is visible.
         let run = Run::simulate(&Settings::preset(Preset::Incident, Mode::Naive)).unwrap();
-        assert!(alerts(&run, run.horizon()).is_empty(), "the incident's FAILED row looks settled");
+        let a = alerts(&run, run.horizon());
+        assert_eq!(a.iter().map(|a| a.kind).collect::<Vec<_>>(), [AlertKind::DownstreamSlow]);
+        assert_eq!(a[0].since, Millis(2_621));
+        assert!(alerts(&run, Millis(2_620)).is_empty());
+    }
+
+    #[test]
+    fn most_of_the_last_ten_claims_lost_is_an_anomaly() {
+        // The gates-off burst: both workers claim the same RETRYABLE rows one
+        // by one; each row has one winner and one loser, and the alert waits
+        // for a window of ten where half were lost.
+        let s = Settings::from_pairs(&[
+            (&PRESET, "overload"),
+            (&MODE, "patterns"),
+            (&crate::sim::risk::settings::GATES, "off"),
+            (&crate::sim::risk::settings::GLOBAL_GATE, "off"),
+        ])
+        .unwrap();
+        let run = Run::simulate(&s).unwrap();
+        let outcomes: Vec<(Millis, bool)> = run
+            .records()
+            .iter()
+            .filter_map(|r| match r.what {
+                What::Claim { won, .. } => Some((r.t, won)),
+                _ => None,
+            })
+            .collect();
+        let first = (CLAIM_WINDOW..=outcomes.len())
+            .find(|&end| outcomes[end - CLAIM_WINDOW..end].iter().filter(|o| !o.1).count() * 2 >= CLAIM_WINDOW)
+            .map(|end| outcomes[end - 1].0);
+        let raised = alerts(&run, run.horizon()).into_iter().find(|a| a.kind == AlertKind::CasFailureRate);
+        assert!(first.is_some(), "some window of ten lost half");
+        assert_eq!(raised.map(|a| a.since), first);
+        // Two workers, one claim each: never a full window.
+        let few = Run::simulate(&Settings::preset(Preset::NotFoundResend, Mode::Patterns)).unwrap();
+        assert!(!kinds(&few, few.horizon()).contains(&AlertKind::CasFailureRate));
+    }
+
+    #[test]
+    fn a_second_refusal_within_ten_seconds_raises_an_alert() {
+        let one = Run::simulate(&Settings::preset(Preset::ForgedOrder, Mode::Patterns)).unwrap();
+        assert!(!kinds(&one, one.horizon()).contains(&AlertKind::AuthRejectionsRising), "one refusal");
+        // Among the random runs, the alert comes exactly where a refusal
+        // follows another within 10 s.
+        let mut seen = 0;
+        for seed in 0..400 {
+            let s = Settings::from_pairs(&[
+                (&PRESET, "random-faults"),
+                (&MODE, "patterns"),
+                (&crate::sim::risk::settings::SEED, &seed.to_string()),
+            ])
+            .unwrap();
+            let run = Run::simulate(&s).unwrap();
+            let refusals: Vec<Millis> = run
+                .records()
+                .iter()
+                .filter(|r| {
+                    r.kind() == "tool_result"
+                        && matches!(
+                            r.what,
+                            What::ToolResult {
+                                reply: crate::sim::risk::facts::Reply::Error {
+                                    code: crate::sim::risk::facts::ErrorCode::Forbidden,
+                                    ..
+                                },
+                                ..
+                            }
+                        )
+                })
+                .map(|r| r.t)
+                .collect();
+            let expected = refusals.windows(2).find(|w| w[1].since(w[0]) <= AUTH_WINDOW).map(|w| w[1]);
+            let raised = alerts(&run, run.horizon()).into_iter().find(|a| a.kind == AlertKind::AuthRejectionsRising);
+            assert_eq!(raised.map(|a| a.since), expected, "seed {seed}");
+            seen += usize::from(expected.is_some());
+        }
+        assert!(seen > 0, "some seed refuses twice");
     }
 }
