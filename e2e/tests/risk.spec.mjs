@@ -20,6 +20,8 @@ const PRESETS = [
   "pause-past-lease",
   "new-generation",
   "wrong-audience",
+  "wide-fleet",
+  "slowing-downstream",
   "random-faults",
 ];
 
@@ -146,6 +148,38 @@ test("a wrong design chosen on its switch's select reruns, and its line says whi
   // The retry-count recovery is a select of its own, among the settings.
   await page.getByRole("combobox", { name: "Worker recovery" }).selectOption("retry-count");
   await expect(page).toHaveURL(/recovery=retry-count/);
+});
+
+test("wide-fleet: the Risk API's peak is past 100 without the global gate and within it with", async ({ page }) => {
+  test.setTimeout(120_000);
+  const flags = ["--preset", "wide-fleet", "--mode", "patterns"];
+  const gated = native(flags);
+  const open = native([...flags, "--global-gate", "off"]);
+  expect([open.downstream_peak_concurrency, gated.downstream_peak_concurrency]).toEqual([1280, 98]);
+  const capacity = (run) => run.checks.find((c) => c.name === "downstream_within_capacity");
+  await openRisk(page, `preset=wide-fleet&mode=patterns&ggate=off&at=${seconds(open.end_ms)}`);
+  const item = checks(page).getByRole("listitem").filter({ hasText: "downstream_within_capacity" });
+  await expect(item.locator(".verdict-word")).toHaveText(WORD[capacity(open).holds]);
+  await expect(item).toContainText("at most 1280 at once of a safe 100");
+  // Twenty replicas: A to D on their own lanes, the other sixteen on one.
+  await expect(page.locator(".risk .lane-titles .lane-title", { hasText: "Replicas E\u2013T (16)" })).toHaveCount(1);
+  await expect(page.locator(".risk .lane-titles .lane-title", { hasText: "Replica D" })).toHaveCount(1);
+  await page.getByRole("checkbox", { name: "Global concurrency gate" }).check();
+  await page.getByRole("slider", { name: "Time" }).fill(String(gated.end_ms));
+  await expect(item).toContainText("at most 98 at once of a safe 100");
+  await expect(item.locator(".verdict-word")).toHaveText("holds");
+});
+
+test("the deadline budget panel draws Little's law over time and says when in-flight work peaked", async ({ page }) => {
+  const run = native(["--preset", "slowing-downstream", "--mode", "patterns"]);
+  const peak = Math.max(...run.series.map((p) => p.in_flight_replicas));
+  await openRisk(page, `preset=slowing-downstream&mode=patterns&at=${seconds(run.end_ms)}`);
+  const panel = page.getByRole("region", { name: "Deadline budget" });
+  const chart = panel.getByRole("img", { name: /In-flight work at the replicas is highest/ });
+  await expect(chart).toBeVisible();
+  await expect(chart.locator("polyline")).toHaveCount(2);
+  await expect(panel.locator("figcaption")).toContainText(`is highest, ${peak}, at`);
+  await expect(panel.locator("figcaption")).toContainText("Little's law");
 });
 
 test("a link with aimed faults reopens the same run", async ({ page, context }) => {
