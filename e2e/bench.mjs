@@ -47,6 +47,8 @@ const browser = await chromium.launch({
 // What each lab's page shows once it is up, and the control that answers
 // a click once it is usable (the storm lab has no replay: it is usable
 // once its worker has answered with the first run's totals).
+/** The wide-fleet rerun in the browser, for its events per second. */
+let wideFleetBrowserMs = NaN;
 const READY = { ack: ".mirror-text", risk: ".risk .check-list li", storms: ".totals .figure" };
 async function usable(page, lab) {
   if (lab === "storms") return page.locator(READY.storms).first().waitFor({ timeout: 60_000 });
@@ -264,6 +266,31 @@ try {
   await page.waitForSelector(READY.risk);
   row("risk page: switch a pattern, one frame's main-thread work (median of 40)", `${(await patternSwitch(page, 40)).toFixed(1)} ms`);
 
+  // wide-fleet in the browser: switching the global gate back on reruns the
+  // 1 280-call burst with the gate (its events counted by the native bench
+  // below) and redraws; from the click to the checks saying so.
+  await page.goto(`${origin}/?lab=risk&preset=wide-fleet&mode=patterns&at=30`);
+  await page.waitForSelector(READY.risk);
+  const fleet = await page.evaluate(async () => {
+    const box = document.getElementById("f-ggate");
+    const item = () => [...document.querySelectorAll(".risk .check-list li")].find((li) => li.textContent.includes("downstream_within_capacity"));
+    const settle = async (want) => {
+      while (!item().textContent.includes(want)) await new Promise((r) => setTimeout(r, 2));
+    };
+    const out = [];
+    for (let i = 0; i < 5; i++) {
+      box.click();
+      await settle("at most 1280 at once");
+      const t0 = performance.now();
+      box.click();
+      await settle("at most 98 at once");
+      out.push(performance.now() - t0);
+    }
+    return out;
+  });
+  wideFleetBrowserMs = median(fleet);
+  row("risk page: wide-fleet rerun with the global gate, click to checks (median of 5)", ms(wideFleetBrowserMs));
+
   // The storm page: a 10 000-client run and the AWS sweep, in the worker.
   const stormPage = await browser.newPage();
   const totals = stormPage.getByRole("region", { name: "Totals" });
@@ -309,7 +336,11 @@ const figures = (args, keep) => {
   return got;
 };
 figures(["bench", "--runs", "3000000"], (n) => n.includes("/s") || n.includes("ns/run"));
-figures(["bench", "--lab", "risk"], () => true);
+const risk = figures(["bench", "--lab", "risk"], () => true);
+row(
+  "wide-fleet patterns events/s in the browser (native events per run over the click-to-checks time)",
+  Math.round(Number(risk["wide-fleet patterns events per run"]) / (wideFleetBrowserMs / 1000)).toLocaleString("en-US"),
+);
 const storm = figures(["bench", "--lab", "storms"], () => true);
 // The same sweep by the Python port of the published simulator's rules.
 const python = Number(

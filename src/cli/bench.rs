@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::sim::ack::settings::{DEDUP, EXEC, FAULT, JITTER, KEY, MAX_ATTEMPTS_PARAM, TIMEOUT};
 use crate::sim::ack::{Settings, Workspace};
 use crate::sim::params::{Kind, ParamDef};
-use crate::sim::risk::settings::{BURST_CALLS, MODE, PRESET};
+use crate::sim::risk::settings::{MODE, PRESET};
 
 pub const DEFAULT_RUNS: u64 = 100_000;
 pub const MAX_RUNS: u64 = 100_000_000;
@@ -96,15 +96,16 @@ pub fn run(runs: u64) -> Figures {
     Figures { runs, events, seconds, summary_seconds: started.elapsed().as_secs_f64() }
 }
 
-/// Whole runs of the overload preset (200 calls), patterns and naive,
+/// Whole runs of the overload (200 calls) and wide-fleet (1 280) presets, patterns and naive,
 /// keeping their event lists, for about a second each; prints
 /// tab-separated figures.
 pub fn risk() -> String {
     let mut out = String::new();
-    for mode in ["patterns", "naive"] {
-        let settings =
-            crate::sim::risk::Settings::from_pairs(&[(&PRESET, "overload"), (&MODE, mode), (&BURST_CALLS, "200")])
-                .expect("bench settings are valid");
+    for (preset, mode) in
+        [("overload", "patterns"), ("overload", "naive"), ("wide-fleet", "patterns"), ("wide-fleet", "naive")]
+    {
+        let settings = crate::sim::risk::Settings::from_pairs(&[(&PRESET, preset), (&MODE, mode)])
+            .expect("bench settings are valid");
         let mut workspace = crate::sim::risk::Workspace::default();
         let (mut runs, mut events, mut records) = (0u64, 0u64, 0u64);
         let started = Instant::now();
@@ -119,9 +120,9 @@ pub fn risk() -> String {
         let seconds = started.elapsed().as_secs_f64();
         let rate = |n: u64| if seconds > 0.0 { n as f64 / seconds } else { f64::INFINITY };
         out.push_str(&format!(
-            "overload {mode} runs\t{runs}\noverload {mode} events per run\t{}\noverload {mode} records per run\t{}\n\
-             overload {mode} seconds\t{seconds:.3}\noverload {mode} events/s\t{:.0}\n\
-             overload {mode} records/s\t{:.0}\noverload {mode} us/run\t{:.1}\n",
+            "{preset} {mode} runs\t{runs}\n{preset} {mode} events per run\t{}\n{preset} {mode} records per run\t{}\n\
+             {preset} {mode} seconds\t{seconds:.3}\n{preset} {mode} events/s\t{:.0}\n\
+             {preset} {mode} records/s\t{:.0}\n{preset} {mode} us/run\t{:.1}\n",
             events / runs,
             records / runs,
             rate(events),
