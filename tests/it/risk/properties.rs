@@ -215,3 +215,59 @@ fn two_workers_sharing_one_risk_api_slot_still_settle() {
     assert!(run.rows().iter().all(|r| r.status.is_final()), "{:?}", run.rows());
     assert!(run.summary().finds < 100, "{} finds", run.summary().finds);
 }
+
+/// With one pattern off (the others on), the checks that may fail: the one
+/// it protects, and those that follow from it, each for a stated reason.
+fn may_fail(pattern: &str) -> &'static [CheckName] {
+    use CheckName as C;
+    match pattern {
+        "unique-request-key" => &[C::SameRequestKeyOneRow],
+        // A second row for the order is a second review for it too.
+        "unique-business-key" => &[C::SameBusinessKeyOneReview, C::OneReviewPerBusinessKey],
+        // A timeout's FAILED is illegal and leaves a performed create's row
+        // FAILED; it also closes the order's generation, so the next click
+        // for the order opens another and creates a second review.
+        "timeout-is-unknown" => {
+            &[C::LegalTransitions, C::LostResponseConverges, C::OneReviewPerBusinessKey, C::SameBusinessKeyOneReview]
+        }
+        // A resent create makes a second review for its key and its order.
+        "idempotent-create" => &[C::OneReviewPerBusinessKey, C::LostResponseConverges, C::SameBusinessKeyOneReview],
+        // An UNKNOWN row nobody probes never converges.
+        "find-by-key" => &[C::UnknownResolved, C::LostResponseConverges],
+        // A blind claim's write over a PENDING row is an illegal move; and of
+        // two resends at once, one may be performed with its answer lost
+        // while the other's answer decides the row.
+        "cas" => &[C::SingleClaimWinner, C::LegalTransitions, C::LostResponseConverges],
+        "authorize" => &[C::ForgedNoDownstream],
+        // Without gates the burst reaches the Risk API, and rows it refused
+        // cycle unresolved.
+        "gates" => &[C::DownstreamWithinCapacity, C::OverloadFastBounded, C::UnknownResolved],
+        "global-gate" => &[C::DownstreamWithinCapacity],
+        _ => &[],
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// One pattern off among random faults: only the checks it answers for fail.
+    #[test]
+    fn with_one_pattern_off_only_its_checks_fail(
+        pattern in prop::sample::select(vec![
+            "unique-request-key", "unique-business-key", "timeout-is-unknown", "idempotent-create", "find-by-key",
+            "cas", "authorize", "gates", "global-gate",
+        ]),
+        seed in any::<u32>(),
+        order in prop::sample::select(vec!["w1-first", "w2-first", "seeded"]),
+    ) {
+        let flags = format!(
+            "--preset random-faults --mode patterns --seed {seed} --worker-order {order} --horizon-ms 600000 --{pattern} off"
+        );
+        let run = Run::simulate(&settings(&flags)).expect("run finishes");
+        for check in run.checks() {
+            if check.holds == Some(false) {
+                prop_assert!(may_fail(pattern).contains(&check.name), "{:?} failed with {}: {:?}", check.name, flags, check.figures);
+            }
+        }
+    }
+}
