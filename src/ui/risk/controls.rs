@@ -110,8 +110,9 @@ pub fn RiskControls(risk: Risk) -> impl IntoView {
             let s = r.settings();
             let all = Pattern::ALL.iter().filter(|p| s.switches.get(**p)).count();
             match (s.mode, all) {
-                (Mode::Patterns, 8) | (Mode::Naive, 0) => String::new(),
-                _ => format!("{all} of 8 patterns on: some switches differ from the mode."),
+                (Mode::Patterns, n) if n == Pattern::ALL.len() => String::new(),
+                (Mode::Naive, 0) => String::new(),
+                _ => format!("{all} of {} patterns on: some switches differ from the mode.", Pattern::ALL.len()),
             }
         })
     };
