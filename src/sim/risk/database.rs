@@ -384,6 +384,21 @@ mod tests {
     }
 
     #[test]
+    fn a_lock_is_free_again_the_instant_its_lease_ends() {
+        let mut d = db(true, true);
+        let name = LockName::BusinessKey(BusinessKey { order: OrderId(1), generation: 1 });
+        let lock = |holder, now| {
+            Stmt::Lock(Lock { name, holder: CallId(holder), now: Millis(now), until: Millis(now + 5000) })
+        };
+        let mut due = Vec::new();
+        assert_eq!(d.execute(lock(1, 120), &mut due).unwrap(), Executed::Locked);
+        assert_eq!(d.execute(lock(2, 5119), &mut due).unwrap(), Executed::LockBusy, "a millisecond before 5120");
+        assert_eq!(d.execute(lock(1, 5119), &mut due).unwrap(), Executed::Locked, "its holder may take it again");
+        assert_eq!(d.execute(lock(2, 10_119), &mut due).unwrap(), Executed::Locked, "at the end of the renewed lease");
+        assert!(d.release(CallId(2)) && !d.release(CallId(1)), "the lock is call 2's now");
+    }
+
+    #[test]
     fn insert_if_absent_reports_the_key_that_conflicted() {
         let mut d = db(true, true);
         let mut due = Vec::new();
