@@ -71,3 +71,16 @@ pub fn outline(run: &Run) -> String {
         verdicts(run)
     )
 }
+
+/// The rows of a table of (flags, expected outline) whose run's outline
+/// differs, each with both outlines: empty when every row holds.
+pub fn differing(table: &[(&str, &str)]) -> String {
+    table
+        .iter()
+        .filter_map(|(flags, expected)| {
+            let got = outline(&run(flags));
+            (got != *expected).then(|| format!("{flags}\n  expected {expected}\n  got      {got}"))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

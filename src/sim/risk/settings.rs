@@ -669,6 +669,18 @@ pub enum KeyGuard {
     None,
 }
 
+impl KeyGuard {
+    /// The guard a key's design chose (`on` is the pattern's constraint).
+    fn of(design: KeyDesign, on: bool) -> KeyGuard {
+        match design {
+            KeyDesign::CheckThenInsert => KeyGuard::CheckThenInsert,
+            KeyDesign::Lock => KeyGuard::Lock,
+            _ if on => KeyGuard::Unique,
+            _ => KeyGuard::None,
+        }
+    }
+}
+
 /// The designs the switches chose beyond on and off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Designs {
@@ -780,6 +792,21 @@ pub struct Settings {
 /// The raw input type of this lab.
 pub type RawSettings = Raw<Settings>;
 
+/// W2's offset must stay within one scan interval.
+fn check_offset(offset: Millis, scan: Millis) -> Result<(), FieldError> {
+    if offset < scan {
+        return Ok(());
+    }
+    Err(FieldError::new(
+        &WORKER_OFFSET,
+        offset.ms().to_string(),
+        Problem::Conflict(format!(
+            "less than the scan interval ({} ms), so both workers wake once per interval",
+            scan.ms()
+        )),
+    ))
+}
+
 impl Schema for Settings {
     const PARAMS: &'static [&'static ParamDef] = &PARAMS;
 
@@ -801,28 +828,13 @@ impl Schema for Settings {
         for pattern in Pattern::ALL {
             switches.set(pattern, switch_raw(v[Self::index_of(pattern.param())], mode == Mode::Patterns));
         }
-        let key = |design: KeyDesign, on: bool| match design {
-            KeyDesign::CheckThenInsert => KeyGuard::CheckThenInsert,
-            KeyDesign::Lock => KeyGuard::Lock,
-            _ if on => KeyGuard::Unique,
-            _ => KeyGuard::None,
-        };
         let designs = Designs {
-            request_key: key(Self::read(&v, &UNIQUE_REQUEST_KEY), switches.unique_request_key),
-            business_key: key(Self::read(&v, &UNIQUE_BUSINESS_KEY), switches.unique_business_key),
+            request_key: KeyGuard::of(Self::read(&v, &UNIQUE_REQUEST_KEY), switches.unique_request_key),
+            business_key: KeyGuard::of(Self::read(&v, &UNIQUE_BUSINESS_KEY), switches.unique_business_key),
             resend_on_timeout: Self::read(&v, &TIMEOUT_IS_UNKNOWN) == OnTimeout::Resend,
             recovery: Self::read(&v, &RECOVERY),
         };
-        if ms(&WORKER_OFFSET) >= ms(&SCAN_INTERVAL) {
-            return Err(FieldError::new(
-                &WORKER_OFFSET,
-                ms(&WORKER_OFFSET).ms().to_string(),
-                Problem::Conflict(format!(
-                    "less than the scan interval ({} ms), so both workers wake once per interval",
-                    ms(&SCAN_INTERVAL).ms()
-                )),
-            ));
-        }
+        check_offset(ms(&WORKER_OFFSET), ms(&SCAN_INTERVAL))?;
         let agent = AgentConfig {
             transit: ms(&CALL_TRANSIT),
             deadline: ms(&CLIENT_DEADLINE),

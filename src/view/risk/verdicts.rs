@@ -116,6 +116,17 @@ pub fn summary(check: &Check) -> String {
             g("client_deadline_ms"),
             g("late_answers")
         ),
+        CheckName::OneReviewPerBusinessKey
+        | CheckName::LegalTransitions
+        | CheckName::UnknownResolved
+        | CheckName::DownstreamWithinCapacity => invariant_summary(check),
+    }
+}
+
+/// The four invariants' figures, said plainly.
+fn invariant_summary(check: &Check) -> String {
+    let g = |name| get(check, name);
+    match check.name {
         CheckName::OneReviewPerBusinessKey if has(check, "worst_order") => {
             format!("reviews for {}: {}", g("worst_order"), g("max_reviews"))
         }
@@ -148,6 +159,8 @@ pub fn summary(check: &Check) -> String {
             g("peak_concurrency"),
             g("safe_concurrency")
         ),
+        // The six acceptance conditions are said by `summary`.
+        _ => String::new(),
     }
 }
 

@@ -284,14 +284,8 @@ fn every_preset_in_both_modes() {
             "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=------TT-T",
         ),
     ];
-    let wrong: Vec<String> = table
-        .iter()
-        .filter_map(|(flags, expected)| {
-            let got = outline(&run(flags));
-            (got != *expected).then(|| format!("{flags}\n  expected {expected}\n  got      {got}"))
-        })
-        .collect();
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let wrong = super::differing(table);
+    assert!(wrong.is_empty(), "{wrong}");
 }
 
 #[test]

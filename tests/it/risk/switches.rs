@@ -148,14 +148,8 @@ fn each_wrong_design_fails_its_check() {
             "reviews=1 rows=[SUCCEEDED] creates=3 finds=0 claims=0/0 checks=T--F--TF-T",
         ),
     ];
-    let wrong: Vec<String> = table
-        .iter()
-        .filter_map(|(flags, expected)| {
-            let got = outline(&run(flags));
-            (got != *expected).then(|| format!("{flags}\n  expected {expected}\n  got      {got}"))
-        })
-        .collect();
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let wrong = super::differing(table);
+    assert!(wrong.is_empty(), "{wrong}");
 }
 
 #[test]
