@@ -709,7 +709,7 @@ fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check 
         .filter(|&o| forged.iter().any(|c| c.order == Some(o) && c.subject != Some(owner_of(o))))
         .collect();
     let refused = |c: &CallFacts| {
-        c.received_at.is_some()
+        c.received_at.is_some_and(|at| at.since(c.made_at) <= settings.agent.deadline)
             && match c.shape {
                 CallShape::WrongAudience => c.heard == Some(Heard::Rpc(RpcError::WrongAudience)),
                 _ => matches!(c.heard, Some(Heard::Result(Reply::Error { code: ErrorCode::Forbidden, .. }))),

@@ -22,7 +22,8 @@ use crate::view::timeline::{Builder, Diagram, Glyph, LaneSpec, LaneStyle, Shape,
 use super::names;
 
 const AXIS: usize = 0;
-/// Replicas past this many share one lane.
+/// Replicas A to D always get a lane each; a fifth does too, and past five
+/// the fifth lane on holds them all.
 pub const SHOWN_REPLICAS: usize = 4;
 
 /// Three or more like facts at one instant on one lane are drawn once.
@@ -31,7 +32,7 @@ pub const GROUP_MIN: usize = 3;
 pub const DETAIL_CALLS: usize = 24;
 
 /// A run's lanes: the axis, the agent, the load balancer, the replicas (up
-/// to four, and past four one lane that holds the rest), the database, the
+/// to five, and past five A to D and one lane that holds the rest), the database, the
 /// Risk API (the ledger) and the two workers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lanes {
@@ -198,7 +199,8 @@ impl Index {
                 What::CallQueued { call, .. } | What::Overloaded { call, .. } | What::FleetFull { call, .. } => {
                     ix.arrived.first(call.0, r.t)
                 }
-                What::CallStarted { call, .. } => ix.started.first(call.0, r.t),
+                // A dropped call's queue bar ends where it was dropped.
+                What::CallStarted { call, .. } | What::Expired { call, .. } => ix.started.first(call.0, r.t),
                 What::ToolResult { call, reply, .. } => {
                     ix.answered.first(call.0, r.t);
                     ix.replies.set(call.0, Heard::Result(reply));

@@ -267,6 +267,7 @@ fn run_doc(run: &Run) -> Json {
     Json::obj([
         ("lab", Json::str("risk")),
         ("settings", run.settings().to_json_doc()),
+        ("fleet", fleet_json(run.settings())),
         ("switches", map(switches)),
         ("faults", Json::Arr(fault_list(run.settings()).into_iter().map(Json::Str).collect())),
         ("clock_origin", Json::str(names::clock(Millis::ZERO))),
@@ -288,6 +289,19 @@ fn run_doc(run: &Run) -> Json {
         ("series", series_json(&Series::of(run))),
         ("checks", checks_json(&checks)),
         ("events", Json::Arr(events)),
+    ])
+}
+
+/// The sizes the run used, where the settings may say `auto`.
+fn fleet_json(s: &crate::sim::risk::Settings) -> Json {
+    Json::obj([
+        ("replicas", num(s.replicas as u64)),
+        ("concurrency_cap", num(s.replica.gates.cap.into())),
+        ("queue_capacity", num(s.replica.gates.queue.into())),
+        ("burst_calls", num(s.burst_calls.into())),
+        ("risk_api_capacity", num(s.risk_api.capacity.into())),
+        ("api_safe_concurrency", num(s.risk_api.safe_concurrency.into())),
+        ("global_gate_quota", s.replica.fleet_quota.map_or(Json::Null, |q| num(q.into()))),
     ])
 }
 
@@ -506,8 +520,8 @@ mod tests {
         let run = Run::simulate(&Settings::preset(Preset::Incident, Mode::Naive)).unwrap();
         let doc = parse(&run_to_json(&run)).unwrap();
         assert_eq!(
-            names(&doc)[..7],
-            ["lab", "settings", "switches", "faults", "clock_origin", "horizon_ms", "end_ms"],
+            names(&doc)[..8],
+            ["lab", "settings", "fleet", "switches", "faults", "clock_origin", "horizon_ms", "end_ms"],
             "the document's own members in the schema's order"
         );
         assert_eq!(

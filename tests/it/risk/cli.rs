@@ -55,6 +55,7 @@ fn json_carries_every_observable_field() {
             "end_ms",
             "events",
             "faults",
+            "fleet",
             "gates",
             "horizon_ms",
             "jsonrpc_errors",
@@ -125,6 +126,13 @@ fn json_carries_every_observable_field() {
     assert_eq!(
         (&doc["downstream_peak_concurrency"], &doc["downstream_safe_concurrency"]),
         (&Value::from(2), &Value::from(32))
+    );
+    // The sizes the run used, which the settings leave at auto.
+    assert_eq!(doc["settings"]["replicas"], "auto");
+    assert_eq!(
+        doc["fleet"],
+        serde_json::json!({"replicas": 2, "concurrency_cap": 8, "queue_capacity": 16, "burst_calls": 200,
+            "risk_api_capacity": 32, "api_safe_concurrency": 32, "global_gate_quota": 30})
     );
     assert_eq!(
         doc["claims"],
