@@ -7,6 +7,7 @@
 
 pub mod args;
 mod bench;
+mod explore;
 pub mod lab;
 mod storm;
 
@@ -42,7 +43,7 @@ pub fn lab_command(name: &str) -> Option<(Lab, LabCommand)> {
 /// Every command, for messages.
 fn commands() -> String {
     let mut names: Vec<&str> = LABS.iter().map(|l| l.id).collect();
-    names.extend(["bench", "labs", "--help"]);
+    names.extend(["explore", "bench", "labs", "--help"]);
     names.join(", ")
 }
 
@@ -139,6 +140,7 @@ pub fn help() -> String {
     let all_labs = LABS.iter().map(|l| l.id).collect::<Vec<_>>().join("|");
     out.push_str(&format!(
         "  {NAME} bench [--runs N] [--lab {all_labs}]\n                          measure how fast a lab's core simulates (default {} runs)\n  \
+         {NAME} explore --lab risk [--max-faults 1|2|3] [risk options] [--format text|json]\n                          run every schedule of at most K aimed faults; per check, how many break it and the simplest\n  \
          {NAME} labs [--format text|json]\n                          list the labs\n  \
          {NAME} --help            show this help\n\n\
          Each lab's options: {NAME} LAB --help. Omitted options take the lab's opening settings.\n",
@@ -170,9 +172,10 @@ fn list_labs(format: Format) -> String {
 
 /// Runs the command line and returns the exit status.
 pub fn main_with(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
-    let result = match args.first().and_then(|name| lab_command(name)) {
-        Some((_, command)) => command(&args[1..]),
-        None => run_command(args),
+    let result = match (args.first().map(String::as_str), args.first().and_then(|name| lab_command(name))) {
+        (Some("explore"), _) => explore::command(&args[1..]),
+        (_, Some((_, command))) => command(&args[1..]),
+        (_, None) => run_command(args),
     };
     match result {
         Ok(text) => {

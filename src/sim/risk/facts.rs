@@ -699,7 +699,7 @@ impl Event {
 }
 
 /// What happened, with the facts a sentence, a table or a check needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum What {
     /// The agent makes a tool call (a duplicated delivery is a call too).
     ToolCall {
@@ -991,7 +991,7 @@ impl Move {
 }
 
 /// One line of a run's event list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Record {
     pub t: Millis,
     pub actor: Actor,

@@ -18,6 +18,7 @@ pub mod calls;
 pub mod checks;
 pub mod compare;
 pub mod database;
+pub mod explore;
 pub mod facts;
 pub mod model;
 pub mod replica;
