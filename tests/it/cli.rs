@@ -170,8 +170,9 @@ fn bad_input_is_refused_with_one_clear_line() {
         (&["run", "--settings", "/nonexistent/settings.json"], &["--settings", "/nonexistent/settings.json"]),
         (&["bench", "--runs", "0"], &["--runs", "0", "from 1 to"]),
         (&["bench", "--fast"], &["--fast", "--runs"]),
-        (&["frobnicate"], &["frobnicate", "ack, risk, storms, bench, labs, --help"]),
-        (&[], &["missing command", "ack, risk, storms, bench, labs, --help"]),
+        (&["frobnicate"], &["frobnicate", "ack, risk, storms, explore, bench, labs, --help"]),
+        (&[], &["missing command", "ack, risk, storms, explore, bench, labs, --help"]),
+        (&["explore", "--max-faults", "4"], &["--max-faults", "4", "from 1 to 3"]),
         (&["bench", "--lab", "moon"], &["--lab", "moon", "ack, risk, storms"]),
     ];
     for (args, mentions) in cases {
