@@ -50,6 +50,19 @@ pub struct DueRow {
     pub retry_count: u32,
 }
 
+impl DueRow {
+    fn of(r: &Row) -> DueRow {
+        DueRow {
+            row: r.id,
+            request_key: r.request_key,
+            order: r.order,
+            status: r.status,
+            version: r.version,
+            retry_count: r.retry_count,
+        }
+    }
+}
+
 /// What a statement did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Executed {
@@ -206,31 +219,15 @@ impl Database {
             Stmt::Due { now } => {
                 due.clear();
                 if self.scheduled > 0 {
-                    due.extend(self.rows.iter().filter(|r| r.next_retry_at.is_some_and(|n| n <= now)).map(|r| {
-                        DueRow {
-                            row: r.id,
-                            request_key: r.request_key,
-                            order: r.order,
-                            status: r.status,
-                            version: r.version,
-                            retry_count: r.retry_count,
-                        }
-                    }));
+                    due.extend(self.rows.iter().filter(|r| r.next_retry_at.is_some_and(|n| n <= now)).map(DueRow::of));
                 }
                 Executed::Due(due.len() as u32)
             }
             Stmt::Unfinished { .. } => {
                 due.clear();
-                due.extend(self.rows.iter().filter(|r| r.status != Status::Succeeded && r.retry_count < 3).map(|r| {
-                    DueRow {
-                        row: r.id,
-                        request_key: r.request_key,
-                        order: r.order,
-                        status: r.status,
-                        version: r.version,
-                        retry_count: r.retry_count,
-                    }
-                }));
+                due.extend(
+                    self.rows.iter().filter(|r| r.status != Status::Succeeded && r.retry_count < 3).map(DueRow::of),
+                );
                 Executed::Due(due.len() as u32)
             }
             Stmt::Update(update) => self.update(update),
