@@ -140,7 +140,7 @@ pub fn help() -> String {
     let all_labs = LABS.iter().map(|l| l.id).collect::<Vec<_>>().join("|");
     out.push_str(&format!(
         "  {NAME} bench [--runs N] [--lab {all_labs}]\n                          measure how fast a lab's core simulates (default {} runs)\n  \
-         {NAME} explore --lab risk [--max-faults 1|2|3] [risk options] [--format text|json]\n                          run every schedule of at most K aimed faults; per check, how many break it and the simplest\n  \
+         {NAME} explore --lab ack|risk [--max-faults 1|2|3] [the lab's options] [--format text|json]\n                          run every schedule of at most K aimed faults; per invariant, how many break it and the simplest\n  \
          {NAME} labs [--format text|json]\n                          list the labs\n  \
          {NAME} --help            show this help\n\n\
          Each lab's options: {NAME} LAB --help. Omitted options take the lab's opening settings.\n",

@@ -20,6 +20,7 @@
 pub mod ack;
 pub mod compare;
 pub mod driver;
+pub mod explore;
 pub mod json;
 pub mod params;
 pub mod params_file;

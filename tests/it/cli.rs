@@ -83,7 +83,8 @@ fn json_settings_are_the_effective_settings() {
             "timeout_ms": 1234, "exec_ms": 2000, "max_attempts": 3, "initial_delay_ms": 1000,
             "backoff_cap_ms": 8000, "jitter": "off", "request_transit_ms": 0, "response_transit_ms": 50,
             "in_flight": "join", "payload": "same", "fingerprint": "on", "crash": "none", "restart_ms": 1000,
-            "store": "in-memory", "lease_ms": 86400000, "deadline_ms": "off"
+            "store": "in-memory", "lease_ms": 86400000, "deadline_ms": "off",
+            "faults": "none"
         })
     );
 }

@@ -155,7 +155,7 @@ impl Outcome {
 }
 
 /// What the client does after an attempt is answered or times out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Decision {
     Done(Outcome),
     Retry { next: Attempt, at: Millis, delay: Millis },
@@ -170,7 +170,7 @@ pub struct Origin {
 }
 
 /// Why the server answered 422.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MismatchWith {
     StoredResult,
     Reservation,
@@ -215,7 +215,7 @@ impl Event {
 }
 
 /// What happened, with the facts a sentence or a drawing needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum What {
     AttemptSent {
         deadline: Millis,
@@ -226,9 +226,14 @@ pub enum What {
     RequestRefused {
         delivers_at: Millis,
     },
+    /// An aimed `request-lost`: the request vanishes where it would have
+    /// reached the server.
+    RequestLost {
+        sent_at: Millis,
+    },
     /// Rule 1: fault reject-400.
     RequestRejected,
-    /// Rule 2: fault first-503 on attempt 1.
+    /// Rule 2: fault first-503 on attempt 1, or an aimed `503`.
     RequestUnavailable,
     /// Rules 3a and 4a: the key came back with a different payload.
     PayloadMismatch {
@@ -326,6 +331,7 @@ impl What {
         match self {
             What::AttemptSent { .. } => "attempt-sent",
             What::RequestRefused { .. } => "request-refused",
+            What::RequestLost { .. } => "request-lost",
             What::RequestRejected => "request-rejected",
             What::RequestUnavailable => "request-unavailable",
             What::PayloadMismatch { .. } => "payload-mismatch",
@@ -353,7 +359,7 @@ impl What {
 }
 
 /// One line of a run's event list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Record {
     pub t: Millis,
     pub client: ClientId,

@@ -10,8 +10,10 @@
 //! `match` wires them together.
 
 pub mod backoff;
+pub mod checks;
 pub mod client;
 pub mod compare;
+pub mod explore;
 pub mod facts;
 pub mod ledger;
 pub mod model;

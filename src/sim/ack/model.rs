@@ -186,7 +186,7 @@ impl AckModel {
             out.schedule(until, Event::ResultExpires(operation.id));
         }
         if let Some(crash) = commit.crash {
-            self.crash = Some((now, crash.restarts_at));
+            self.crash.get_or_insert((now, crash.restarts_at));
             out.schedule(crash.restarts_at, Event::ServerRestarts);
             out.record_with(now, true, || {
                 record(What::ServerCrashed {
@@ -296,6 +296,17 @@ impl Model for AckModel {
                     unreachable!("only requests are scheduled as RequestArrives")
                 };
                 let to = (request.client, request.attempt, request.key);
+                if request.dropped {
+                    let sent_at = request.sent_at;
+                    out.record_with(now, true, || Record {
+                        t: now,
+                        client: to.0,
+                        attempt: to.1,
+                        key: Some(to.2),
+                        what: What::RequestLost { sent_at },
+                    });
+                    return Ok(());
+                }
                 self.on_request(now, to, payload, out)?;
             }
             Event::Commit(op) => self.on_commit(now, op, out)?,

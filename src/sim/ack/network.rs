@@ -1,5 +1,6 @@
-//! The network: fixed transit times, and the response faults that drop
-//! success responses. Refusals, 4xx and 5xx answers are never dropped, and a
+//! The network: fixed transit times, the response faults that drop success
+//! responses (refusals, 4xx and 5xx answers are never dropped by them), and
+//! the aimed faults that drop one attempt's request or every answer to it. A
 //! crash stops the server, not the network.
 
 use crate::sim::time::Millis;
@@ -85,8 +86,12 @@ impl Network {
         self.lost
     }
 
-    /// Whether the fault drops the next answer with `status`.
-    fn drops(&mut self, status: Status) -> bool {
+    /// Whether a fault drops the next answer to `attempt`, with `status`:
+    /// an aimed `response-lost` drops every answer to its attempt.
+    fn drops(&mut self, attempt: Attempt, status: Status) -> bool {
+        if self.config.responses_lost.has(attempt) {
+            return true;
+        }
         if status != Status::Success {
             return false;
         }
@@ -109,8 +114,8 @@ impl Network {
         body: Body,
     ) -> (MessageId, Millis) {
         let (transit, dropped) = match body {
-            Body::Request(_) => (self.config.request_transit, false),
-            Body::Response(status) => (self.config.response_transit, self.drops(status)),
+            Body::Request(_) => (self.config.request_transit, self.config.requests_lost.has(attempt)),
+            Body::Response(status) => (self.config.response_transit, self.drops(attempt, status)),
         };
         let message = Message {
             id: MessageId(self.messages.len() as u32),

@@ -238,6 +238,7 @@ impl Server {
         match self.config.door {
             Door::Reject400 => return Ok(Admission::Reject),
             Door::First503 if attempt == 1 => return Ok(Admission::Unavailable),
+            _ if self.config.aimed.unavailable.has(attempt) => return Ok(Admission::Unavailable),
             _ => {}
         }
         // A reservation whose lease has ended, which a new one replaces.
@@ -321,10 +322,16 @@ impl Server {
         };
         // Not `swap_remove`: the rest stay oldest first.
         let operation = remove_in_order(&mut self.in_flight, index);
-        // The crash strikes the first operation started in the run, once.
-        let crash_before = match self.config.crash {
+        // The crash setting strikes the first operation started in the run,
+        // once; an aimed crash strikes the operation its attempt started.
+        let point = match self.config.crash {
             CrashPoint::None => None,
             _ if self.crashed || operation.id != OpId(0) => None,
+            point => Some(point),
+        };
+        let point = point.or(self.config.aimed.crash_of(operation.origin)).unwrap_or(CrashPoint::None);
+        let crash_before = match point {
+            CrashPoint::None => None,
             CrashPoint::BeforeCommit => Some(Step::Effect),
             // An atomic store makes effect, record and release one
             // transaction: a crash cannot fall between them.
@@ -353,7 +360,7 @@ impl Server {
         }
         commit.respond = runs(Step::Respond);
         if crash_before.is_some() {
-            commit.crash = Some(self.crash(now));
+            commit.crash = Some(self.crash(now, point));
         }
         Ok(Some(commit))
     }
@@ -378,7 +385,7 @@ impl Server {
 
     /// The server stops: every other operation is lost, joins to them will
     /// never be answered, and an in-memory store forgets everything.
-    fn crash(&mut self, now: Millis) -> Crash {
+    fn crash(&mut self, now: Millis, point: CrashPoint) -> Crash {
         self.crashed = true;
         let lost_operations = self.in_flight.len() as u32;
         self.in_flight.clear();
@@ -389,7 +396,7 @@ impl Server {
         }
         let restarts_at = now + self.config.restart;
         self.power = Power::Down { since: now, until: restarts_at };
-        Crash { point: self.config.crash, lost_operations, wiped, restarts_at }
+        Crash { point, lost_operations, wiped, restarts_at }
     }
 
     /// How many attempts joined `op`.

@@ -5,7 +5,7 @@
 use crate::sim::Surely;
 use serde::Serialize;
 
-use crate::sim::params::{FieldError, Group, InOrder, Kind, Param, ParamDef, Raw, Schema, choice};
+use crate::sim::params::{AIMED_NONE, Aimed, FieldError, Group, InOrder, Kind, Param, ParamDef, Raw, Schema, choice};
 use crate::sim::time::Millis;
 
 /// The longest a stored result may be kept, and the longest lease: one day.
@@ -200,9 +200,94 @@ pub static DEADLINE: Param<Option<Millis>> = Param::new(ParamDef {
     group: Group::Faults,
 });
 
+pub static FAULTS: Param<u64> = Param::new(ParamDef {
+    name: "faults",
+    flag: "--faults",
+    link: "faults",
+    label: "Aimed faults",
+    kind: Kind::Aimed { kinds: FaultKind::OPTIONS, max_n: MAX_ATTEMPTS as u64 },
+    default: AIMED_NONE,
+    group: Group::Faults,
+});
+
+choice! {
+    /// What an aimed fault (`KIND@N`) does to attempt N, on top of the
+    /// response fault and the crash the other settings choose.
+    pub enum FaultKind {
+        ResponseLost("response-lost", "every response to the attempt is lost"),
+        RequestLost("request-lost", "the attempt's request never reaches the server"),
+        Unavailable("503", "the server answers the attempt with 503"),
+        CrashBeforeCommit("crash-before-commit", "the server crashes before the effect of the attempt's operation"),
+        CrashAfterEffect("crash-after-effect", "the server crashes after that effect, before storing its result"),
+        CrashAfterRecord("crash-after-record", "the server crashes after storing its result, before responding"),
+    }
+}
+
+impl FaultKind {
+    /// The crash point of a crash fault.
+    pub fn crash_point(self) -> Option<CrashPoint> {
+        match self {
+            FaultKind::CrashBeforeCommit => Some(CrashPoint::BeforeCommit),
+            FaultKind::CrashAfterEffect => Some(CrashPoint::AfterEffect),
+            FaultKind::CrashAfterRecord => Some(CrashPoint::AfterRecord),
+            _ => None,
+        }
+    }
+}
+
+/// Attempts as a set: bit N for attempt N (1 to [`MAX_ATTEMPTS`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Attempts(u16);
+
+impl Attempts {
+    pub fn has(self, attempt: u32) -> bool {
+        attempt < 16 && self.0 & (1 << attempt) != 0
+    }
+    fn with(self, attempt: u32) -> Attempts {
+        Attempts(self.0 | (1u16 << attempt.min(15)))
+    }
+}
+
+/// The aimed faults, read once into the sets each actor consults.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AimedSets {
+    pub responses_lost: Attempts,
+    pub requests_lost: Attempts,
+    pub unavailable: Attempts,
+    /// Where the server crashes in the commit of the operation attempt N
+    /// started (index N - 1); two points aimed at one attempt keep the first.
+    pub crashes: [Option<CrashPoint>; MAX_ATTEMPTS as usize],
+}
+
+impl AimedSets {
+    fn of(aimed: &Aimed) -> AimedSets {
+        let mut sets = AimedSets::default();
+        let Aimed::List(list) = aimed else { return sets };
+        for f in list {
+            let Some(&kind) = FaultKind::ALL.get(f.kind) else { continue };
+            match kind {
+                FaultKind::ResponseLost => sets.responses_lost = sets.responses_lost.with(f.nth),
+                FaultKind::RequestLost => sets.requests_lost = sets.requests_lost.with(f.nth),
+                FaultKind::Unavailable => sets.unavailable = sets.unavailable.with(f.nth),
+                _ => {
+                    if let Some(slot) = sets.crashes.get_mut(f.nth as usize - 1) {
+                        *slot = slot.or(kind.crash_point());
+                    }
+                }
+            }
+        }
+        sets
+    }
+
+    /// The crash aimed at the operation attempt `attempt` started.
+    pub fn crash_of(&self, attempt: u32) -> Option<CrashPoint> {
+        self.crashes.get((attempt as usize).wrapping_sub(1)).copied().flatten()
+    }
+}
+
 /// Every parameter, v1's twelve first, in the order they are validated,
 /// listed and written.
-pub static PARAMS: [&ParamDef; 20] = [
+pub static PARAMS: [&ParamDef; 21] = [
     FAULT.def(),
     DEDUP.def(),
     KEY.def(),
@@ -223,6 +308,7 @@ pub static PARAMS: [&ParamDef; 20] = [
     STORE.def(),
     LEASE.def(),
     DEADLINE.def(),
+    FAULTS.def(),
 ];
 
 choice! {
@@ -331,6 +417,8 @@ pub struct NetworkConfig {
     pub request_transit: Millis,
     pub response_transit: Millis,
     pub drops: Drops,
+    pub responses_lost: Attempts,
+    pub requests_lost: Attempts,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -344,6 +432,8 @@ pub struct ServerConfig {
     pub crash: CrashPoint,
     pub restart: Millis,
     pub lease: Millis,
+    /// The aimed faults: 503s at the door and crashes in commits.
+    pub aimed: AimedSets,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -356,7 +446,7 @@ pub struct StoreConfig {
 /// which check every value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
-    values: [u64; 20],
+    values: [u64; 21],
     pub client: ClientConfig,
     pub network: NetworkConfig,
     pub server: ServerConfig,
@@ -370,8 +460,9 @@ impl Schema for Settings {
     const PARAMS: &'static [&'static ParamDef] = &PARAMS;
 
     fn from_values(values: &[u64]) -> Result<Settings, FieldError> {
-        let v: [u64; 20] = values.try_into().surely("one value per parameter");
+        let v: [u64; 21] = values.try_into().surely("one value per parameter");
         let fault = Self::read(&v, &FAULT);
+        let aimed = AimedSets::of(&Aimed::from_raw(Self::read(&v, &FAULTS)));
         let client = ClientConfig {
             timeout: Self::read(&v, &TIMEOUT),
             max_attempts: Self::read(&v, &MAX_ATTEMPTS_PARAM) as u32,
@@ -390,6 +481,8 @@ impl Schema for Settings {
                 Fault::LoseAll => Drops::EverySuccess,
                 _ => Drops::None,
             },
+            responses_lost: aimed.responses_lost,
+            requests_lost: aimed.requests_lost,
         };
         let server = ServerConfig {
             door: match fault {
@@ -405,6 +498,7 @@ impl Schema for Settings {
             crash: Self::read(&v, &CRASH),
             restart: Self::read(&v, &RESTART),
             lease: Self::read(&v, &LEASE),
+            aimed,
         };
         let store = StoreConfig { kind: Self::read(&v, &STORE) };
         Ok(Settings { values: v, client, network, server, store })

@@ -7,15 +7,14 @@
 //! preset's own faults, so replaying it is an ordinary run with
 //! `--fault ... --worker-order ...`.
 
-use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
-
+use crate::sim::explore::{self, fault_sets, fingerprint};
 use crate::sim::params::{Aimed, AimedFault, Schema};
-use crate::sim::time::Millis;
 
 use super::checks::{CheckName, checks};
 use super::run::Workspace;
 use super::settings::{FAULTS, FaultKind, Settings, WORKER_ORDER, WorkerOrder};
+
+pub use crate::sim::explore::MAX_FAULTS;
 
 /// The faults a schedule draws from, and how many calls of each kind they
 /// may aim at: the first three creates and probes, the workers' first two
@@ -29,9 +28,6 @@ pub const ALPHABET: [(FaultKind, u32); 7] = [
     (FaultKind::WorkerCrashAfterSend, 2),
     (FaultKind::ReplicaPause, 2),
 ];
-
-/// The most faults a schedule may hold.
-pub const MAX_FAULTS: usize = 3;
 
 fn kind_index(kind: FaultKind) -> usize {
     FaultKind::ALL.iter().position(|&k| k == kind).unwrap_or(0)
@@ -77,91 +73,36 @@ impl Schedule {
 }
 
 /// Every schedule of at most `k` faults, fewest first, both race orders
-/// for each set of faults.
+/// for each set of faults (two fates for one create cannot both happen).
 pub fn schedules(k: usize) -> Vec<Schedule> {
-    let letters = alphabet();
-    let mut sets: Vec<Vec<AimedFault>> = vec![Vec::new()];
-    let mut frontier: Vec<(Vec<AimedFault>, usize)> = vec![(Vec::new(), 0)];
-    for _ in 0..k.min(MAX_FAULTS) {
-        let mut next = Vec::new();
-        for (set, from) in &frontier {
-            for (i, f) in letters.iter().enumerate().skip(*from) {
-                let clash = on_create(f) && set.iter().any(|g| on_create(g) && g.nth == f.nth);
-                if clash {
-                    continue;
-                }
-                let mut grown = set.clone();
-                grown.push(*f);
-                next.push((grown, i + 1));
-            }
-        }
-        sets.extend(next.iter().map(|(s, _)| s.clone()));
-        frontier = next;
-    }
-    sets.into_iter()
+    fault_sets(&alphabet(), k, |a, b| on_create(a) && on_create(b) && a.nth == b.nth)
+        .into_iter()
         .flat_map(|faults| {
             [WorkerOrder::W1First, WorkerOrder::W2First].map(|order| Schedule { faults: faults.clone(), order })
         })
         .collect()
 }
 
-/// What exploring found for one check.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Broken {
-    pub check: CheckName,
-    /// Distinct schedules that break it.
-    pub broken: u64,
-    pub shortest: Option<Schedule>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Exploration {
-    /// Schedules run.
-    pub explored: u64,
-    /// Of those, the ones whose records differ from every earlier one.
-    pub distinct: u64,
-    pub checks: Vec<Broken>,
-    /// Whether it stopped before the end (cancelled).
-    pub cancelled: bool,
-}
-
-/// A fingerprint of a run's records.
-fn fingerprint(records: &[super::facts::Record]) -> u64 {
-    let mut h = DefaultHasher::new();
-    records.hash(&mut h);
-    h.finish()
-}
+/// What exploring the risk lab found.
+pub type Exploration = explore::Exploration<CheckName, Schedule>;
 
 /// Explores every schedule of at most `k` faults over `base`. `progress`
 /// hears (done, total) after each schedule and returns whether to go on.
-pub fn explore(base: &Settings, k: usize, mut progress: impl FnMut(u64, u64) -> bool) -> Exploration {
-    let all = schedules(k);
-    let total = all.len() as u64;
+pub fn explore(base: &Settings, k: usize, progress: impl FnMut(u64, u64) -> bool) -> Exploration {
     let mut ws = Workspace::default();
-    let mut seen: HashSet<u64> = HashSet::new();
-    let mut found: Vec<Broken> =
-        CheckName::ALL.iter().map(|&check| Broken { check, broken: 0, shortest: None }).collect();
-    let (mut explored, mut cancelled) = (0u64, false);
-    for schedule in all {
-        let Some(settings) = schedule.settings(base) else { continue };
-        explored += 1;
-        if ws.simulate(&settings).is_ok() && seen.insert(fingerprint(ws.records())) {
-            let horizon: Millis = settings.horizon;
-            for c in checks(&settings, ws.records(), horizon) {
-                if c.holds == Some(false)
-                    && let Some(b) = found.iter_mut().find(|b| b.check == c.name)
-                {
-                    b.broken += 1;
-                    b.shortest.get_or_insert_with(|| schedule.clone());
-                }
-            }
-        }
-        if !progress(explored, total) {
-            cancelled = true;
-            break;
-        }
-    }
-    Exploration { explored, distinct: seen.len() as u64, checks: found, cancelled }
+    let judge = |schedule: &Schedule| {
+        let settings = schedule.settings(base)?;
+        let broken = match ws.simulate(&settings) {
+            Ok(_) => checks(&settings, ws.records(), settings.horizon)
+                .into_iter()
+                .filter(|c| c.holds == Some(false))
+                .map(|c| c.name)
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        Some((fingerprint(ws.records()), broken))
+    };
+    explore::explore(schedules(k), &CheckName::ALL, judge, progress)
 }
 
 #[cfg(test)]

@@ -32,6 +32,7 @@ pub fn phrase(record: &Record) -> String {
     match record.what {
         What::AttemptSent { payload, .. } => format!("attempt {n} sent with key {key}, payload {}", payload.name()),
         What::RequestRefused { .. } => format!("attempt {n} refused: the server is down"),
+        What::RequestLost { .. } => format!("attempt {n}'s request was lost"),
         What::RequestRejected => format!("attempt {n} rejected with 400"),
         What::RequestUnavailable => format!("attempt {n} answered with 503"),
         What::PayloadMismatch { .. } => format!("attempt {n} refused with 422 (payload mismatch)"),

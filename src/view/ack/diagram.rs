@@ -169,7 +169,7 @@ impl Draw<'_> {
             | What::ResponseDelivered { .. }
             | What::ResponseLate { .. }
             | What::AttemptTimedOut { .. } => self.client(i, r),
-            What::ResponseLost { .. } => self.network(i, r),
+            What::ResponseLost { .. } | What::RequestLost { .. } => self.network(i, r),
             What::RequestRefused { .. }
             | What::RequestRejected
             | What::RequestUnavailable
@@ -194,7 +194,10 @@ impl Draw<'_> {
             What::AttemptSent { deadline, arrives_at, payload } => {
                 self.windows.push(Window { attempt: n, sent: t, deadline, decided: None, record: i });
                 let xa = self.b.x(arrives_at);
-                self.b.line((x, Y::Track(CLIENT)), (xa, Y::Track(SERVER)), true, "request", t, here);
+                // A request the network loses stops at the network's lane.
+                let lost = self.records.iter().any(|o| o.attempt == n && matches!(o.what, What::RequestLost { .. }));
+                let (to, class) = if lost { (NETWORK, "request lost") } else { (SERVER, "request") };
+                self.b.line((x, Y::Track(CLIENT)), (xa, Y::Track(to)), !lost, class, t, here);
                 let text = format!("attempt {n} sent · key {key_text}{}", self.payload_note(payload));
                 self.b.label(CLIENT, x, text, "label send-label", t, here);
             }
@@ -242,7 +245,8 @@ impl Draw<'_> {
         }
     }
 
-    /// A response the network loses: its arrow stops at the network's lane.
+    /// A request or a response the network loses: its arrow stops at the
+    /// network's lane.
     fn network(&mut self, i: usize, r: &Record) {
         let (t, n, x, here) = (r.t, r.attempt, self.b.x(r.t), Some(i));
         match r.what {
@@ -251,6 +255,11 @@ impl Draw<'_> {
                 self.b.line((xs, Y::Track(SERVER)), (x, Y::Track(NETWORK)), false, "response lost", sent_at, here);
                 self.b.mark(x, Y::Track(NETWORK), Glyph::Cross, "mark lost", t, here);
                 let text = format!("{} for attempt {n} lost", status_word(status));
+                self.b.label(NETWORK, x + 8.0, text, "label lost-label", t, here);
+            }
+            What::RequestLost { .. } => {
+                self.b.mark(x, Y::Track(NETWORK), Glyph::Cross, "mark lost", t, here);
+                let text = format!("request of attempt {n} lost");
                 self.b.label(NETWORK, x + 8.0, text, "label lost-label", t, here);
             }
             _ => unreachable!("record() hands the network only its own facts"),

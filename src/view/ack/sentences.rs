@@ -91,7 +91,7 @@ pub fn sentence(record: &Record) -> String {
         | What::ResponseDelivered { .. }
         | What::ResponseLate { .. }
         | What::AttemptTimedOut { .. } => client_sentence(what, n, &key),
-        What::ResponseLost { .. } => network_sentence(what, n),
+        What::ResponseLost { .. } | What::RequestLost { .. } => network_sentence(what, n),
         What::RequestRefused { .. }
         | What::RequestRejected
         | What::RequestUnavailable
@@ -152,11 +152,14 @@ fn client_sentence(what: What, n: Attempt, key: &str) -> String {
     }
 }
 
-/// What the network does to a response: it loses it.
+/// What the network does to a request or a response: it loses it.
 fn network_sentence(what: What, n: Attempt) -> String {
     match what {
         What::ResponseLost { status, .. } => {
             format!("Attempt {n}'s {} is lost in the network; the client never sees it.", status_noun(status))
+        }
+        What::RequestLost { .. } => {
+            format!("Attempt {n}'s request is lost in the network; the server never sees it.")
         }
         _ => unreachable!("sentence() hands the network only its own facts"),
     }

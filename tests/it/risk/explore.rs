@@ -85,7 +85,7 @@ fn the_command_line_explores_and_links_the_simplest_schedule() {
     // the simplest break needs one (with none, no row is ever UNKNOWN).
     let link = stalled["shortest"]["link"].as_str().unwrap();
     assert!(link.starts_with("?lab=risk&") && link.contains("fault="), "{link}");
-    let (status, out) = cli(&["explore".to_owned(), "--lab".to_owned(), "ack".to_owned()]);
+    let (status, out) = cli(&["explore".to_owned(), "--lab".to_owned(), "storms".to_owned()]);
     assert_eq!(status, 2);
     assert!(out.contains("--lab") && out.contains("risk"), "{out}");
 }

@@ -1,0 +1,195 @@
+//! What exploring every schedule found, in words: per check its title, how
+//! many distinct schedules break it, and the simplest of them as the flags
+//! and the link that replay it; and the sentence of what that teaches. The
+//! command line prints it and the page's Explore panel shows it (the
+//! browser's worker sends it over as JSON).
+
+use serde::{Deserialize, Serialize};
+
+use crate::sim::json::Json;
+use crate::sim::params::Schema;
+use crate::sim::{ack, risk};
+use crate::view::labs::{self, Lab};
+use crate::view::url::{LinkState, to_query};
+
+/// The simplest schedule that breaks a check.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shortest {
+    /// `KIND@N`, as the lab's fault flag and `fault=`/`faults=` take them.
+    pub faults: Vec<String>,
+    /// The risk lab's race order (`w1-first`, `w2-first`).
+    pub worker_order: Option<String>,
+    /// The command line's flags that replay it.
+    pub flags: String,
+    /// The link (a query, from `?`) that opens it as the lab's run.
+    pub link: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Row {
+    pub name: String,
+    pub title: String,
+    pub broken: u64,
+    pub shortest: Option<Shortest>,
+}
+
+/// One exploration, ready to show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Found {
+    pub lab: String,
+    pub max_faults: usize,
+    pub explored: u64,
+    pub distinct: u64,
+    pub cancelled: bool,
+    pub rows: Vec<Row>,
+}
+
+/// The first lab's checks as a reader reads them.
+pub fn ack_title(name: ack::checks::CheckName) -> &'static str {
+    use ack::checks::CheckName;
+    match name {
+        CheckName::CommittedAtMostOnce => "Committed at most once per intent",
+        CheckName::StatusAgreesWithLedger => "The client's status agrees with the ledger",
+        CheckName::NoIncrementAfterGivingUp => "No increment after the client gave up",
+    }
+}
+
+fn link_of<S: Schema>(lab: Lab, settings: Option<S>) -> String {
+    settings.map_or_else(String::new, |s| format!("?{}", to_query(&LinkState::of(lab, &s, None, Default::default()))))
+}
+
+fn found<C, S>(
+    lab: Lab,
+    k: usize,
+    e: &crate::sim::explore::Exploration<C, S>,
+    row: impl Fn(&C, u64, Option<&S>) -> Row,
+) -> Found {
+    Found {
+        lab: lab.id.to_owned(),
+        max_faults: k,
+        explored: e.explored,
+        distinct: e.distinct,
+        cancelled: e.cancelled,
+        rows: e.checks.iter().map(|b| row(&b.check, b.broken, b.shortest.as_ref())).collect(),
+    }
+}
+
+/// Explores the first lab's schedules over `base`.
+pub fn explore_ack(base: &ack::Settings, k: usize, progress: impl FnMut(u64, u64) -> bool) -> Found {
+    let e = ack::explore::explore(base, k, progress);
+    found(labs::ACK, k, &e, |&check, broken, s| Row {
+        name: check.name().to_owned(),
+        title: ack_title(check).to_owned(),
+        broken,
+        shortest: s.map(|s| {
+            let faults = s.fault_texts();
+            let flags =
+                if faults.is_empty() { "--faults none".to_owned() } else { format!("--faults {}", faults.join(",")) };
+            Shortest { faults, worker_order: None, flags, link: link_of(labs::ACK, s.settings(base)) }
+        }),
+    })
+}
+
+/// Explores the risk lab's schedules over `base`.
+pub fn explore_risk(base: &risk::Settings, k: usize, progress: impl FnMut(u64, u64) -> bool) -> Found {
+    let e = risk::explore::explore(base, k, progress);
+    found(labs::RISK, k, &e, |&check, broken, s| Row {
+        name: check.name().to_owned(),
+        title: crate::view::risk::verdicts::title(check).to_owned(),
+        broken,
+        shortest: s.map(|s| {
+            let faults = s.fault_texts();
+            let mut flags: Vec<String> = faults.iter().map(|f| format!("--fault {f}")).collect();
+            if flags.is_empty() {
+                flags.push("--fault none".to_owned());
+            }
+            flags.push(format!("--worker-order {}", s.order.value()));
+            Shortest {
+                faults,
+                worker_order: Some(s.order.value().to_owned()),
+                flags: flags.join(" "),
+                link: link_of(labs::RISK, s.settings(base)),
+            }
+        }),
+    })
+}
+
+impl Found {
+    /// What it teaches, in one sentence.
+    pub fn lesson(&self) -> String {
+        let k = self.max_faults;
+        let faults = if k == 1 { "1 fault".to_owned() } else { format!("{k} faults") };
+        if self.cancelled {
+            return format!("Cancelled after {} schedules: what they found is below.", self.explored);
+        }
+        let broken: Vec<&Row> = self.rows.iter().filter(|r| r.broken > 0).collect();
+        match broken.first() {
+            None => format!(
+                "No schedule of at most {faults} breaks an invariant ({} explored, {} distinct).",
+                self.explored, self.distinct
+            ),
+            Some(first) => {
+                let how = first.shortest.as_ref().map_or_else(String::new, |s| match s.faults.len() {
+                    0 => " with no aimed fault at all: these settings break it as they are".to_owned(),
+                    _ => format!(": {}", s.faults.join(" + ")),
+                });
+                format!(
+                    "{} of {} invariants break within at most {faults}. The simplest way \"{}\" breaks is{how}.",
+                    broken.len(),
+                    self.rows.len(),
+                    first.title
+                )
+            }
+        }
+    }
+
+    /// As `explore --format json` prints it.
+    pub fn json(&self) -> String {
+        let checks = self
+            .rows
+            .iter()
+            .map(|r| {
+                let shortest = r.shortest.as_ref().map_or(Json::Null, |s| {
+                    let mut fields = vec![("faults", Json::Arr(s.faults.iter().cloned().map(Json::Str).collect()))];
+                    if let Some(order) = &s.worker_order {
+                        fields.push(("worker_order", Json::Str(order.clone())));
+                    }
+                    fields.push(("link", Json::Str(s.link.clone())));
+                    Json::obj(fields)
+                });
+                Json::obj([
+                    ("name", Json::Str(r.name.clone())),
+                    ("broken", Json::num(r.broken)),
+                    ("shortest", shortest),
+                ])
+            })
+            .collect();
+        Json::obj([
+            ("lab", Json::Str(self.lab.clone())),
+            ("explored", Json::num(self.explored)),
+            ("distinct", Json::num(self.distinct)),
+            ("checks", Json::Arr(checks)),
+        ])
+        .pretty()
+            + "\n"
+    }
+
+    /// As `explore` prints it.
+    pub fn text(&self) -> String {
+        let mut out = format!(
+            "Explored {} schedules of at most {} fault(s), {} distinct.\n{}\n",
+            self.explored,
+            self.max_faults,
+            self.distinct,
+            self.lesson()
+        );
+        for r in self.rows.iter().filter(|r| r.broken > 0) {
+            let Some(s) = &r.shortest else { continue };
+            out.push_str(&format!(
+                "{} ({}): broken by {} schedule(s); the simplest: {}\n",
+                r.name, r.title, r.broken, s.flags
+            ));
+        }
+        out
+    }
+}
