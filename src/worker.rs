@@ -1,34 +1,36 @@
-//! The storm lab's Web Worker: it answers the page's requests with
-//! `view::storm::protocol::serve`, so long runs and sweeps never block the
-//! page. It is its own wasm binary, so the storm engine is downloaded only
-//! when the Storms view first needs it.
+//! A lab's Web Worker: it answers the page's requests (JSON text) with a
+//! pure `serve` function, so long runs, sweeps and explorations never block
+//! the page. Each worker is its own wasm binary, so its engine is downloaded
+//! only when the page first needs it: `storm-worker` for the storm lab,
+//! `explore-worker` for exploring every schedule.
 
+use serde::Serialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::view::storm::protocol::{Reply, serve};
-
-fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
+fn post<R: Serialize>(scope: &DedicatedWorkerGlobalScope, reply: &R) {
     if let Ok(text) = serde_json::to_string(reply) {
         // A page that went away cannot be told; nothing to do then.
         let _ = scope.post_message(&text.into());
     }
 }
 
-/// Installs the message handler.
-pub fn start() {
+/// Installs the message handler: each request is served by `serve`, which
+/// may post progress as it goes; its return is posted last. `ready` is
+/// posted once the handler listens.
+pub fn start<R: Serialize + 'static>(ready: &R, serve: impl Fn(&str, &mut dyn FnMut(&R)) -> R + 'static) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let handler_scope = scope.clone();
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let Some(text) = event.data().as_string() else {
             return;
         };
-        let reply = serve(&text, |progress| post(&handler_scope, &progress));
+        let reply = serve(&text, &mut |progress: &R| post(&handler_scope, progress));
         post(&handler_scope, &reply);
     });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     onmessage.forget();
-    post(&scope, &Reply { id: 0, answer: crate::view::storm::protocol::Answer::Ready });
+    post(&scope, ready);
 }

@@ -2,7 +2,8 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    idempotency_lab::worker::start();
+    use idempotency_lab::view::storm::protocol::{Answer, Reply, serve};
+    idempotency_lab::worker::start(&Reply { id: 0, answer: Answer::Ready }, |text, post| serve(text, |r| post(&r)));
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -16,6 +16,7 @@ pub mod chrome;
 pub mod compare;
 pub mod dom;
 pub mod element;
+mod explore;
 pub mod form;
 mod glossary;
 mod keyboard;
@@ -30,6 +31,7 @@ pub mod risk;
 pub mod share;
 pub mod storm;
 mod text_panels;
+mod worker;
 
 pub use compare::Side;
 pub use notices::{LiveRegion, NoticeList};

@@ -44,6 +44,17 @@ pub struct Found {
     pub rows: Vec<Row>,
 }
 
+/// What a lab's schedules are made of, in words, for the panel's hint.
+pub fn alphabet_words(lab: Lab) -> &'static str {
+    match lab.id {
+        "risk" => {
+            "a create's response or request lost, a 500 or a slow create, a probe timing out, a worker crashing after \
+             its resend, a replica pausing, in both race orders"
+        }
+        _ => "an attempt's request or response lost, a 503 for it, the server crashing at each step of its commit",
+    }
+}
+
 /// The first lab's checks as a reader reads them.
 pub fn ack_title(name: ack::checks::CheckName) -> &'static str {
     use ack::checks::CheckName;
@@ -191,5 +202,128 @@ impl Found {
             ));
         }
         out
+    }
+}
+
+/// What the page asks the explore worker: a lab's settings as its link
+/// spells them, and the most faults a schedule may hold.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    pub id: u32,
+    pub lab: String,
+    pub settings: Vec<(String, String)>,
+    pub max_faults: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Answer {
+    /// The worker listens (its first message).
+    Ready,
+    Progress {
+        done: u64,
+        total: u64,
+    },
+    Found(Found),
+    Error {
+        message: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reply {
+    pub id: u32,
+    pub answer: Answer,
+}
+
+/// How many progress messages an exploration sends at most.
+const PROGRESS_STEPS: u64 = 50;
+
+/// The worker's whole job, as a pure function: `post` hears the progress
+/// (at most [`PROGRESS_STEPS`] messages), the return is the final answer.
+pub fn serve(text: &str, mut post: impl FnMut(&Reply)) -> Reply {
+    let Ok(request) = serde_json::from_str::<Request>(text) else {
+        return Reply { id: 0, answer: Answer::Error { message: "The request could not be read".to_owned() } };
+    };
+    let id = request.id;
+    if !(1..=crate::sim::explore::MAX_FAULTS).contains(&request.max_faults) {
+        let message = format!("At most {} faults: allowed is 1 to 3", request.max_faults);
+        return Reply { id, answer: Answer::Error { message } };
+    }
+    let mut step = 0;
+    let progress = |done: u64, total: u64| {
+        let now = done * PROGRESS_STEPS / total.max(1);
+        if now > step {
+            step = now;
+            post(&Reply { id, answer: Answer::Progress { done, total } });
+        }
+        true
+    };
+    let k = request.max_faults;
+    let found = match request.lab.as_str() {
+        "ack" => decoded::<ack::Settings>(&request.settings).map(|s| explore_ack(&s, k, progress)),
+        "risk" => decoded::<risk::Settings>(&request.settings).map(|s| explore_risk(&s, k, progress)),
+        other => Err(format!("No lab \"{other}\" to explore: allowed are ack and risk")),
+    };
+    let answer = match found {
+        Ok(found) => Answer::Found(found),
+        Err(message) => Answer::Error { message },
+    };
+    Reply { id, answer }
+}
+
+/// The settings the pairs spell, through the one validation stage.
+fn decoded<S: Schema>(pairs: &[(String, String)]) -> Result<S, String> {
+    let (settings, problems) = crate::view::url::decode_settings::<S>(pairs);
+    match problems.first() {
+        None => Ok(settings),
+        Some(problem) => Err(problem.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(lab: &str, settings: &[(&str, &str)], k: usize) -> (Vec<Reply>, Reply) {
+        let request = Request {
+            id: 7,
+            lab: lab.to_owned(),
+            settings: settings.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect(),
+            max_faults: k,
+        };
+        let mut heard = Vec::new();
+        let last = serve(&serde_json::to_string(&request).unwrap(), |r| heard.push(r.clone()));
+        (heard, last)
+    }
+
+    #[test]
+    fn the_worker_explores_the_settings_a_link_spells() {
+        let (heard, last) = ask("ack", &[("dedup", "off"), ("fault", "none")], 1);
+        let Answer::Found(found) = last.answer else { panic!("{last:?}") };
+        assert_eq!(last.id, 7);
+        // The hand count of tests/it/explore.rs: 19 schedules, 7 distinct.
+        assert_eq!((found.explored, found.distinct), (19, 7));
+        assert_eq!(found.rows[0].broken, 3);
+        // Progress is heard, ending at the whole.
+        assert!(!heard.is_empty() && heard.len() <= PROGRESS_STEPS as usize);
+        assert_eq!(heard.last().unwrap().answer, Answer::Progress { done: 19, total: 19 });
+        assert!(
+            found
+                .lesson()
+                .contains("The simplest way \"Committed at most once per intent\" breaks is: response-lost@1")
+        );
+    }
+
+    #[test]
+    fn a_bad_request_is_answered_with_what_is_wrong() {
+        let (_, last) = ask("ack", &[("dedup", "sometimes")], 1);
+        let Answer::Error { message } = last.answer else { panic!("{last:?}") };
+        assert!(message.contains("dedup"), "{message}");
+        let (_, last) = ask("storms", &[], 1);
+        assert!(matches!(last.answer, Answer::Error { .. }));
+        let (_, last) = ask("ack", &[], 4);
+        assert!(matches!(last.answer, Answer::Error { .. }));
+        assert!(matches!(serve("{", |_| {}).answer, Answer::Error { .. }));
     }
 }

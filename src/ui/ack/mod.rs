@@ -27,15 +27,17 @@ pub use timeline::Timeline;
 use leptos::html;
 use leptos::prelude::*;
 
+use crate::sim::ack::checks;
 pub use crate::view::ack::AckLab;
 use crate::view::glossary::ACK_TERMS;
 use crate::view::labs::ACK;
-use crate::view::url::{parse_query, read_lab, to_query};
+use crate::view::url::{parse_query, read_lab, settings_params, to_query};
 
 use super::chrome::{CurrentLab, embed_footer, masthead};
 use super::compare::{Side, comparison, differences_while_open, fork_here};
 use super::dom;
 use super::element::Host;
+use super::explore::ExplorePanel;
 use super::glossary;
 use super::keyboard::{self, ShortcutsDialog};
 use super::lesson;
@@ -194,6 +196,7 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
                     {stage}
                     <Chart ack/>
                     <CrashMatrix ack/>
+                    <ExplorePanel lab=ACK settings=explored_settings(ack) this_run=broken_now(ack)/>
                 </main>
                 <div class="area-experiments">
                     <Experiments ack/>
@@ -231,4 +234,14 @@ fn Presenting(ack: Ack) -> impl IntoView {
             </main>
         </div>
     }
+}
+
+/// The settings on screen, as the link spells them, for the explorer.
+fn explored_settings(ack: Ack) -> Signal<Vec<(String, String)>> {
+    Signal::derive(move || ack.run.with(|r| settings_params(r.settings())))
+}
+
+/// The invariants the run on screen breaks, judged from its records.
+fn broken_now(ack: Ack) -> Signal<Vec<&'static str>> {
+    Signal::derive(move || ack.run.with(|r| checks::broken(r.records()).into_iter().map(|c| c.name()).collect()))
 }

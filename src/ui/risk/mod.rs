@@ -36,12 +36,13 @@ use crate::sim::risk::Settings;
 use crate::view::labs::RISK;
 use crate::view::page::DEFAULT_QUESTION;
 use crate::view::risk::sentences::caption;
-use crate::view::url::{parse_query, read_lab, to_query};
+use crate::view::url::{parse_query, read_lab, settings_params, to_query};
 
 use super::chrome::{CurrentLab, embed_footer, masthead};
 use super::compare::{Side, compare_button, comparison, differences_while_open, fork_here};
 use super::dom;
 use super::element::Host;
+use super::explore::ExplorePanel;
 use super::keyboard::{self, ShortcutsDialog};
 use super::lesson;
 use super::mount::{Boot, on_leave};
@@ -239,6 +240,7 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
                                 <DeadlineBudget risk=below/>
                             </div>
                             <Load risk=below/>
+                            <ExplorePanel lab=RISK settings=explored_settings(risk) this_run=broken_now(risk)/>
                         }
                             .into_any()
                     })}
@@ -260,4 +262,16 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
             {embed.then(|| embed_footer(full))}
         </div>
     }
+}
+
+/// The settings on screen, as the link spells them, for the explorer.
+fn explored_settings(risk: Risk) -> Signal<Vec<(String, String)>> {
+    Signal::derive(move || risk.run.with(|r| settings_params(r.settings())))
+}
+
+/// The checks the run on screen breaks, by name.
+fn broken_now(risk: Risk) -> Signal<Vec<&'static str>> {
+    Signal::derive(move || {
+        risk.run.with(|r| r.checks().into_iter().filter(|c| c.holds == Some(false)).map(|c| c.name.name()).collect())
+    })
 }

@@ -6,8 +6,6 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen::prelude::Closure;
 
 use crate::sim::storm::StormSettings;
 use crate::sim::{ParamDef, Schema};
@@ -23,6 +21,7 @@ use crate::view::url::LinkState;
 use super::super::form::{FieldState, Form};
 use super::super::notices::Notices;
 use super::super::predict::{Asked, ask, predict, waiting};
+use super::super::worker::Channel;
 
 /// The worker's loader, next to the lab's other files.
 const WORKER_LOADER: &str = "storm-worker_loader.js";
@@ -80,15 +79,8 @@ pub struct Storm {
     pub b_change: RwSignal<Option<(&'static ParamDef, u64)>>,
     pub b_chosen: RwSignal<&'static ParamDef>,
     pub b_field: FieldState,
-    worker: StoredValue<Option<web_sys::Worker>, LocalStorage>,
-    /// Where the worker's files are, relative to the page.
-    base: StoredValue<String>,
-    /// Whether the worker has said it listens; until then the latest
-    /// request waits here.
-    ready: StoredValue<bool>,
-    waiting: StoredValue<Option<String>>,
-    /// The id of the request whose answers count; older ones are ignored.
-    current: StoredValue<u32>,
+    /// The storm worker, started on first use.
+    channel: Channel,
     /// The lesson being taught, at the step on screen, and whether it is
     /// being presented (both carry to the lesson's next step).
     pub lesson: StoredValue<Option<LessonAt>>,
@@ -100,7 +92,7 @@ impl Storm {
     /// the lab's files (its worker) are at `base`.
     pub fn new(settings: StormSettings, page: &Page, theme: RwSignal<Theme>, base: String) -> Storm {
         let form = Form::new(&settings);
-        Storm {
+        let storm = Storm {
             settings: RwSignal::new(settings),
             form,
             doc: RwSignal::new(None),
@@ -119,14 +111,24 @@ impl Storm {
             b_change: RwSignal::new(None),
             b_chosen: RwSignal::new(crate::sim::storm::settings::MAX_ATTEMPTS.def()),
             b_field: FieldState::new(String::new()),
-            worker: StoredValue::new_local(None),
-            base: StoredValue::new(base),
-            ready: StoredValue::new(false),
-            waiting: StoredValue::new(None),
-            current: StoredValue::new(0),
+            channel: Channel::new(format!("{base}{WORKER_LOADER}"), ready_text()),
             lesson: StoredValue::new(page.lesson.clone()),
             present: page.present,
-        }
+        };
+        storm.channel.listen(
+            move |text| {
+                if storm.is_alive() {
+                    storm.on_reply(text);
+                }
+            },
+            move || {
+                if storm.is_alive() {
+                    storm.busy.set(None);
+                    storm.notices.notify("The storm worker failed; the last results stay on screen.".to_owned());
+                }
+            },
+        );
+        storm
     }
 
     /// The link to these settings (and run B's change, while it is open).
@@ -152,10 +154,7 @@ impl Storm {
     /// Ends the worker when the lab is unmounted: a storm under way stops
     /// with it.
     pub fn end(&self) {
-        let worker = self.worker.try_update_value(|w| w.take()).flatten();
-        if let Some(worker) = worker {
-            worker.terminate();
-        }
+        self.channel.stop();
     }
 
     /// One control changed: a refused value shows its message beside the
@@ -300,93 +299,32 @@ impl Storm {
 
     /// Stops whatever the worker is doing.
     pub fn cancel(&self) {
-        self.stop_worker();
-        self.current.update_value(|c| *c += 1);
+        self.channel.stop();
         self.busy.set(None);
-    }
-
-    fn stop_worker(&self) {
-        self.worker.update_value(|w| {
-            if let Some(worker) = w.take() {
-                worker.terminate();
-            }
-        });
-        self.ready.set_value(false);
-        self.waiting.set_value(None);
     }
 
     fn ask(&self, job: Job, label: &'static str) {
         // A newer request replaces the one under way.
         if self.busy.get_untracked().is_some() {
-            self.stop_worker();
+            self.channel.stop();
         }
-        let id = self.current.get_value() + 1;
-        self.current.set_value(id);
-        let Some(worker) = self.worker() else {
-            self.notices.notify("The storm worker could not start in this browser; runs need Web Workers.".to_owned());
-            return;
-        };
         let total = match &job {
             Job::AwsSweep { .. } => 95,
             Job::Grid { x, y, .. } => (x.values.len() * y.values.len()) as u32,
             Job::Run { .. } | Job::Compare { .. } => 0,
         };
         self.busy.set(Some(Busy { label, done: 0, total }));
-        let text = serde_json::to_string(&Request { id, job }).unwrap_or_default();
-        if !self.ready.get_value() {
-            self.waiting.set_value(Some(text));
-        } else if worker.post_message(&text.into()).is_err() {
+        if self.channel.send(|id| serde_json::to_string(&Request { id, job }).unwrap_or_default()).is_none() {
             self.busy.set(None);
-            self.notices.notify("The storm worker did not take the request.".to_owned());
+            self.notices.notify("The storm worker could not start in this browser; runs need Web Workers.".to_owned());
         }
-    }
-
-    /// The worker, started on first use.
-    fn worker(&self) -> Option<web_sys::Worker> {
-        if let Some(w) = self.worker.with_value(|w| w.clone()) {
-            return Some(w);
-        }
-        let url = format!("{}{WORKER_LOADER}", self.base.get_value());
-        let worker = web_sys::Worker::new(&url).ok()?;
-        let me = *self;
-        let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            if let Some(text) = e.data().as_string()
-                && me.is_alive()
-            {
-                me.on_reply(&text);
-            }
-        });
-        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        // The handler lives as long as the worker; a terminated worker sends
-        // nothing more.
-        onmessage.forget();
-        let me = *self;
-        let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-            if !me.is_alive() {
-                return;
-            }
-            me.busy.set(None);
-            me.notices.notify("The storm worker failed; the last results stay on screen.".to_owned());
-        });
-        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-        onerror.forget();
-        self.worker.set_value(Some(worker.clone()));
-        Some(worker)
     }
 
     fn on_reply(&self, text: &str) {
         let Ok(reply) = serde_json::from_str::<Reply>(text) else {
             return;
         };
-        if reply.answer == Answer::Ready {
-            self.ready.set_value(true);
-            let waiting = self.waiting.try_update_value(Option::take).flatten();
-            if let (Some(text), Some(worker)) = (waiting, self.worker.with_value(|w| w.clone())) {
-                let _ = worker.post_message(&text.into());
-            }
-            return;
-        }
-        if reply.id != self.current.get_value() {
+        if !self.channel.is_current(reply.id) {
             return;
         }
         match reply.answer {
@@ -441,4 +379,9 @@ impl Storm {
     pub fn answer_hidden(&self) -> bool {
         waiting(self.preset).is_some_and(|i| PRESETS[i].question.is_some())
     }
+}
+
+/// The storm worker's first message, as text.
+fn ready_text() -> String {
+    serde_json::to_string(&Reply { id: 0, answer: Answer::Ready }).unwrap_or_default()
 }
