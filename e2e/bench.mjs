@@ -321,6 +321,44 @@ try {
   await stormPage.getByRole("img", { name: /^Work: write calls/ }).waitFor({ timeout: 300_000 });
   row("storms page: AWS sweep (95 cells x 100 runs) in the browser's worker", `${((Date.now() - t0) / 1000).toFixed(1)} s`);
   row("storms page: longest frame while the sweep ran", ms(await longest));
+
+  // Explore every schedule, in the risk page's worker: the incident's whole
+  // two-fault space (346 schedules), the first press fetching the worker;
+  // then the overload burst's (each run 200 calls), and the page's answer
+  // to a click while it explores.
+  const explorePage = await browser.newPage();
+  await explorePage.goto(`${origin}/risk/?preset=incident&mode=patterns`);
+  await explorePage.waitForSelector(READY.risk);
+  const panel = explorePage.getByRole("region", { name: "Explore every schedule" });
+  const explore = async () => {
+    const t = Date.now();
+    await panel.getByRole("button", { name: "Explore" }).click();
+    await panel.locator(".explore-lesson").waitFor({ timeout: 300_000 });
+    return Date.now() - t;
+  };
+  const first = await explore();
+  const again = [await explore(), await explore(), await explore()];
+  row("risk page: explore the incident's 346 two-fault schedules in the worker, first press (worker fetched)", ms(first));
+  row("risk page: explore the incident's 346 two-fault schedules in the worker, again (median of 3)", ms(median(again)));
+  row("risk page: schedules/s in the browser's worker (incident)", Math.round(346 / (median(again) / 1000)).toLocaleString("en-US"));
+  await explorePage.goto(`${origin}/risk/?preset=overload&mode=patterns`);
+  await explorePage.waitForSelector(READY.risk);
+  const t0x = Date.now();
+  await panel.getByRole("button", { name: "Explore" }).click();
+  const running = panel.getByRole("progressbar", { name: "Exploring" });
+  await running.waitFor();
+  const t1 = Date.now();
+  const summary = explorePage.locator("details summary").first();
+  await summary.click();
+  const clickMs = Date.now() - t1;
+  const stillRunning = await running.isVisible();
+  await panel.locator(".explore-lesson").waitFor({ timeout: 300_000 });
+  const overloadMs = Date.now() - t0x;
+  row(
+    `risk page: a click answered while the overload's 346 schedules are explored${stillRunning ? "" : " (the exploration had ended)"}`,
+    ms(clickMs),
+  );
+  row("risk page: explore the overload's 346 two-fault schedules in the worker", ms(overloadMs));
 } finally {
   await browser.close();
   server.kill();

@@ -132,3 +132,40 @@ pub fn risk() -> String {
     }
     out
 }
+
+/// Explores one space again and again for about a second; prints its size
+/// and schedules per second, tab-separated.
+fn time_exploring(name: &str, mut once: impl FnMut() -> u64) -> String {
+    let (mut schedules, mut times) = (0u64, 0u64);
+    let started = Instant::now();
+    while times < 3 || started.elapsed().as_secs_f64() < 1.0 {
+        schedules += black_box(once());
+        times += 1;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    format!(
+        "explore {name} schedules\t{}\nexplore {name} ms per whole space\t{:.1}\nexplore {name} schedules/s\t{:.0}\n",
+        schedules / times,
+        seconds * 1e3 / times as f64,
+        schedules as f64 / seconds
+    )
+}
+
+/// The explorer's speed: the first lab's opening settings at most three
+/// faults, the risk incident and the overload burst (every pattern on) at
+/// most two.
+pub fn explore(lab: &str) -> String {
+    if lab == "risk" {
+        let mut out = String::new();
+        for preset in ["incident", "overload"] {
+            let settings = crate::sim::risk::Settings::from_pairs(&[(&PRESET, preset), (&MODE, "patterns")])
+                .expect("bench settings are valid");
+            out += &time_exploring(&format!("risk {preset} k=2"), || {
+                crate::sim::risk::explore::explore(&settings, 2, |_, _| true).explored
+            });
+        }
+        return out;
+    }
+    let settings = Settings::default();
+    time_exploring("ack k=3", || crate::sim::ack::explore::explore(&settings, 3, |_, _| true).explored)
+}

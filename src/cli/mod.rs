@@ -195,9 +195,9 @@ fn run_command(args: &[String]) -> Result<String, UsageError> {
         Command::Help => help(),
         Command::Labs { format } => list_labs(format),
         Command::Bench { runs, lab } => match lab.id {
-            "risk" => bench::risk(),
+            "risk" => bench::risk() + &bench::explore("risk"),
             "storms" => storm::bench(runs),
-            _ => bench::run(runs).render(),
+            _ => bench::run(runs).render() + &bench::explore("ack"),
         },
     })
 }
