@@ -112,7 +112,7 @@ test("the risk lab: the incident with every pattern on survives every two-fault 
   await expect(mirror(page)).toContainText("Risk-review lab: preset");
   const explore = panel(page);
   await explore.getByRole("button", { name: "Explore" }).click();
-  await expect(explore.locator(".explore-lesson")).toHaveText(/^No schedule of at most 2 faults breaks an invariant \(346 explored, \d+ distinct\)\.$/, { timeout: 30_000 });
+  await expect(explore.locator(".explore-lesson")).toHaveText(/^No schedule of at most 2 faults breaks an invariant \(472 explored, \d+ distinct\)\.$/, { timeout: 30_000 });
   await expect(explore.locator("tbody tr.broken")).toHaveCount(0);
   const release = await holdWorker(page);
   await explore.getByLabel("Faults per schedule, at most").selectOption("3");

@@ -18,8 +18,9 @@ pub use crate::sim::explore::MAX_FAULTS;
 
 /// The faults a schedule draws from, and how many calls of each kind they
 /// may aim at: the first three creates and probes, the workers' first two
-/// resends, the replicas' first two inserts.
-pub const ALPHABET: [(FaultKind, u32); 7] = [
+/// resends, the replicas' first two inserts, and the first three ties (each
+/// may go against the race order, so mixed orders are explored too).
+pub const ALPHABET: [(FaultKind, u32); 8] = [
     (FaultKind::CreateResponseLost, 3),
     (FaultKind::CreateRequestLost, 3),
     (FaultKind::Downstream5xx, 3),
@@ -27,6 +28,7 @@ pub const ALPHABET: [(FaultKind, u32); 7] = [
     (FaultKind::FindTimeout, 3),
     (FaultKind::WorkerCrashAfterSend, 2),
     (FaultKind::ReplicaPause, 2),
+    (FaultKind::TieFlipped, 3),
 ];
 
 fn kind_index(kind: FaultKind) -> usize {
@@ -111,12 +113,17 @@ mod tests {
 
     #[test]
     fn the_alphabet_and_the_schedules_it_makes() {
-        // 4 create faults x 3 creates + 3 probes + 2 resends + 2 inserts.
-        assert_eq!(alphabet().len(), 19);
-        // Sets: 1 empty, 19 single, C(19, 2) = 171 pairs less the 3 x C(4, 2)
+        // 4 create faults x 3 creates + 3 probes + 2 resends + 2 inserts +
+        // 3 ties.
+        assert_eq!(alphabet().len(), 22);
+        // Sets: 1 empty, 22 single, C(22, 2) = 231 pairs less the 3 x C(4, 2)
         // = 18 that put two fates on one create; two orders each.
         assert_eq!(schedules(0).len(), 2);
-        assert_eq!(schedules(1).len(), 2 * (1 + 19));
-        assert_eq!(schedules(2).len(), 2 * (1 + 19 + 171 - 18));
+        assert_eq!(schedules(1).len(), 2 * (1 + 22));
+        assert_eq!(schedules(2).len(), 2 * (1 + 22 + 231 - 18));
+        // Triples: C(22, 3) = 1540, less those holding a clashing pair: 18
+        // pairs x 20 third faults, where the 3 x C(4, 3) = 12 triples of
+        // three fates on one create were counted three times: 360 - 24.
+        assert_eq!(schedules(3).len(), 2 * (1 + 22 + 213 + 1540 - 336));
     }
 }

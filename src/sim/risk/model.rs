@@ -68,6 +68,8 @@ pub struct RiskModel {
     /// Who goes first at a tie, and the draws for a seeded order.
     order: WorkerOrder,
     ties: Rng,
+    /// Ties met so far in the run.
+    ties_met: u32,
     /// Each worker's next wake, and the instant it last woke.
     next_wake: [Millis; 2],
     woke: [Option<Millis>; 2],
@@ -98,6 +100,7 @@ impl RiskModel {
             inserts: 0,
             order: settings.worker_order,
             ties: Rng::new(settings.seed ^ TIE_STREAM),
+            ties_met: 0,
             next_wake: [Millis::ZERO; 2],
             woke: [None; 2],
             scenario,
@@ -143,16 +146,20 @@ impl RiskModel {
         self.inserts = 0;
         self.order = settings.worker_order;
         self.ties = Rng::new(settings.seed ^ TIE_STREAM);
+        self.ties_met = 0;
         self.woke = [None; 2];
     }
 
-    /// Whether the second of two tied parties goes first.
+    /// Whether the second of two tied parties goes first: the race order,
+    /// unless an aimed fault flips this tie.
     fn second_first(&mut self) -> bool {
-        match self.order {
+        self.ties_met += 1;
+        let second = match self.order {
             WorkerOrder::W1First => false,
             WorkerOrder::W2First => true,
             WorkerOrder::Seeded => self.ties.below(2) == 1,
-        }
+        };
+        second != self.scenario.faults.flips_tie(self.ties_met)
     }
 
     fn call(&self, id: CallId) -> &Call {

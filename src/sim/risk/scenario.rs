@@ -62,6 +62,9 @@ pub struct FaultPlan {
     /// The inserts (by number, from 1, in the order the replicas reach
     /// them) before which the replica pauses for [`PAUSE_FOR`].
     pub pauses: Vec<u32>,
+    /// The ties (by number, from 1, in the order the run meets them) that
+    /// go against the race order.
+    pub flipped_ties: Vec<u32>,
     /// The slowing-downstream preset: the create latency rises over the run.
     pub ramp: Option<Ramp>,
 }
@@ -102,6 +105,10 @@ impl FaultPlan {
         self.pauses.contains(&nth)
     }
 
+    pub fn flips_tie(&self, nth: u32) -> bool {
+        self.flipped_ties.contains(&nth)
+    }
+
     /// The plan an aimed-fault list makes: each fault hits exactly the
     /// call it names.
     pub fn of(faults: &[AimedFault]) -> FaultPlan {
@@ -124,6 +131,10 @@ impl FaultPlan {
                 }
                 FaultKind::ReplicaPause => {
                     plan.pauses.push(f.nth);
+                    continue;
+                }
+                FaultKind::TieFlipped => {
+                    plan.flipped_ties.push(f.nth);
                     continue;
                 }
             };
@@ -159,6 +170,7 @@ impl FaultPlan {
         out.extend(self.hanging_probes.iter().map(|&nth| AimedFault { kind: kind(FaultKind::FindTimeout), nth }));
         out.extend(self.crash_after_resend.map(|nth| AimedFault { kind: kind(FaultKind::WorkerCrashAfterSend), nth }));
         out.extend(self.pauses.iter().map(|&nth| AimedFault { kind: kind(FaultKind::ReplicaPause), nth }));
+        out.extend(self.flipped_ties.iter().map(|&nth| AimedFault { kind: kind(FaultKind::TieFlipped), nth }));
         out.sort_unstable();
         out
     }
@@ -356,6 +368,7 @@ fn random(seed: u64) -> Scenario {
         hanging_probes: (1..=hanging).collect(),
         crash_after_resend: crash.then_some(1),
         pauses: Vec::new(),
+        flipped_ties: Vec::new(),
         ramp: None,
     };
     Scenario { intents, invocations, faults }

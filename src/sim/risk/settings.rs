@@ -255,6 +255,7 @@ choice! {
         FindTimeout("find-timeout", "the probe hangs past its timeout"),
         WorkerCrashAfterSend("worker-crash-after-send", "the worker crashes after its resend"),
         ReplicaPause("replica-pause", "the replica pauses 6 s before its insert"),
+        TieFlipped("tie-flipped", "the tie (between the workers or between two calls) goes the other way"),
     }
 }
 
