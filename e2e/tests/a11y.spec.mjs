@@ -21,6 +21,10 @@ for (const [view, query] of [
         await page.getByLabel("Timeout per attempt").fill("x");
         await page.getByRole("button", { name: "Retention zero" }).click();
         await page.getByRole("button", { name: "Copy link" }).click();
+        // The explorer's results table.
+        const explore = page.getByRole("region", { name: "Explore every schedule" });
+        await explore.getByRole("button", { name: "Explore" }).click();
+        await explore.locator("table").waitFor({ timeout: 30_000 });
       }
       if (view === "presenter") {
         // The checkpoint's question on screen.
