@@ -323,7 +323,7 @@ try {
   row("storms page: longest frame while the sweep ran", ms(await longest));
 
   // Explore every schedule, in the risk page's worker: the incident's whole
-  // two-fault space (346 schedules), the first press fetching the worker;
+  // two-fault space, the first press fetching the worker;
   // then the overload burst's (each run 200 calls), and the page's answer
   // to a click while it explores.
   const explorePage = await browser.newPage();

@@ -4,7 +4,8 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     use idempotency_lab::view::explore::{Answer, Reply, serve};
-    idempotency_lab::worker::start(&Reply { id: 0, answer: Answer::Ready }, |text, post| serve(text, post));
+    let ready = Reply { id: 0, answer: Answer::Ready }.to_text();
+    idempotency_lab::worker::start(ready, |request, post| serve(request, |r| post(r.to_text())).to_text());
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -3,7 +3,9 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     use idempotency_lab::view::storm::protocol::{Answer, Reply, serve};
-    idempotency_lab::worker::start(&Reply { id: 0, answer: Answer::Ready }, |text, post| serve(text, |r| post(&r)));
+    let text = |reply: &Reply| serde_json::to_string(reply).unwrap_or_default();
+    let ready = text(&Reply { id: 0, answer: Answer::Ready });
+    idempotency_lab::worker::start(ready, move |request, post| text(&serve(request, |r| post(text(&r)))));
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -61,6 +61,10 @@ pub struct Exploration<C, S> {
     /// Of those, the ones whose records differ from every earlier one.
     pub distinct: u64,
     pub checks: Vec<Broken<C, S>>,
+    /// Schedules whose run could not reach its end (a bound of the model
+    /// was hit: a bug to report, never a verdict), and the first of them.
+    pub failed: u64,
+    pub first_failed: Option<S>,
     /// Whether it stopped before the end (cancelled).
     pub cancelled: bool,
 }
@@ -79,39 +83,55 @@ pub fn fingerprint<R: Hash>(records: &[R]) -> u64 {
     h.finish()
 }
 
-/// Runs every schedule in order. `judge` runs one and returns the
-/// fingerprint of its records and the checks they break (`None` when the
-/// schedule cannot be run over these settings: it is not counted).
+/// What judging one schedule found.
+pub enum Judged<C> {
+    /// The schedule cannot be played over these settings: not counted.
+    Skipped,
+    /// Its run hit a bound of the model before its end.
+    Failed,
+    /// The fingerprint of its records and the checks they break.
+    Ran(u64, Vec<C>),
+}
+
+/// Runs every schedule in order; `judge` runs one.
 /// `progress` hears (done, total) after each schedule and returns whether
 /// to go on.
 pub fn explore<C: Copy + PartialEq, S: Clone>(
     schedules: Vec<S>,
     check_names: &[C],
-    mut judge: impl FnMut(&S) -> Option<(u64, Vec<C>)>,
+    mut judge: impl FnMut(&S) -> Judged<C>,
     mut progress: impl FnMut(u64, u64) -> bool,
 ) -> Exploration<C, S> {
     let total = schedules.len() as u64;
     let mut seen: HashSet<u64> = HashSet::new();
     let mut found: Vec<Broken<C, S>> =
         check_names.iter().map(|&check| Broken { check, broken: 0, shortest: None }).collect();
-    let (mut explored, mut cancelled) = (0u64, false);
+    let (mut explored, mut failed, mut first_failed, mut cancelled) = (0u64, 0u64, None, false);
     for schedule in schedules {
-        let Some((print, broken)) = judge(&schedule) else { continue };
-        explored += 1;
-        if seen.insert(print) {
-            for name in broken {
-                if let Some(b) = found.iter_mut().find(|b| b.check == name) {
-                    b.broken += 1;
-                    b.shortest.get_or_insert_with(|| schedule.clone());
+        match judge(&schedule) {
+            Judged::Skipped => continue,
+            Judged::Failed => {
+                failed += 1;
+                first_failed.get_or_insert_with(|| schedule.clone());
+            }
+            Judged::Ran(print, broken) => {
+                if seen.insert(print) {
+                    for name in broken {
+                        if let Some(b) = found.iter_mut().find(|b| b.check == name) {
+                            b.broken += 1;
+                            b.shortest.get_or_insert_with(|| schedule.clone());
+                        }
+                    }
                 }
             }
         }
+        explored += 1;
         if !progress(explored, total) {
             cancelled = true;
             break;
         }
     }
-    Exploration { explored, distinct: seen.len() as u64, checks: found, cancelled }
+    Exploration { explored, distinct: seen.len() as u64, checks: found, failed, first_failed, cancelled }
 }
 
 #[cfg(test)]
@@ -144,14 +164,22 @@ mod tests {
         // schedule 2 breaks 'b'.
         let prints = [10, 11, 12, 11];
         let breaks = [vec![], vec!['a'], vec!['b'], vec!['a']];
-        let e = explore(schedules, &['a', 'b'], |&s| Some((prints[s], breaks[s].clone())), |_, _| true);
+        let e = explore(schedules, &['a', 'b'], |&s| Judged::Ran(prints[s], breaks[s].clone()), |_, _| true);
         assert_eq!(e.explored, 4);
         assert_eq!(e.distinct, 3);
         assert_eq!(e.checks[0].broken, 1);
         assert_eq!(e.checks[0].shortest, Some(1));
         assert_eq!(e.checks[1].shortest, Some(2));
-        let stopped = explore(vec![0u32, 1, 2], &['a'], |_| Some((0, vec![])), |done, _| done < 2);
+        let stopped = explore(vec![0u32, 1, 2], &['a'], |_| Judged::Ran(0, vec![]), |done, _| done < 2);
         assert!(stopped.cancelled);
         assert_eq!(stopped.explored, 2);
+        // A run that fails is counted apart, never as a verdict.
+        let failing = explore(
+            vec![0u32, 1, 2],
+            &['a'],
+            |&s| if s == 1 { Judged::Failed } else { Judged::Ran(u64::from(s), vec![]) },
+            |_, _| true,
+        );
+        assert_eq!((failing.explored, failing.distinct, failing.failed, failing.first_failed), (3, 2, 1, Some(1)));
     }
 }

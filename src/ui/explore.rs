@@ -25,17 +25,20 @@ struct Explorer {
     found: RwSignal<Option<Arc<Found>>>,
     problem: RwSignal<Option<String>>,
     max_faults: RwSignal<usize>,
+    /// The settings of the exploration under way or last found.
+    explored: StoredValue<Vec<(String, String)>>,
 }
 
 impl Explorer {
     fn new() -> Explorer {
-        let ready = serde_json::to_string(&Reply { id: 0, answer: Answer::Ready }).unwrap_or_default();
+        let ready = Reply { id: 0, answer: Answer::Ready }.to_text();
         let ex = Explorer {
             channel: Channel::new(format!("{}{LOADER}", Boot::current().base), ready),
             busy: RwSignal::new(None),
             found: RwSignal::new(None),
             problem: RwSignal::new(None),
             max_faults: RwSignal::new(2),
+            explored: StoredValue::new(Vec::new()),
         };
         ex.channel.listen(
             move |text| ex.on_reply(text),
@@ -48,7 +51,7 @@ impl Explorer {
     }
 
     fn on_reply(&self, text: &str) {
-        let Ok(reply) = serde_json::from_str::<Reply>(text) else { return };
+        let Some(reply) = Reply::from_text(text) else { return };
         if !self.channel.is_current(reply.id) {
             return;
         }
@@ -69,14 +72,19 @@ impl Explorer {
     }
 
     fn start(&self, lab: Lab, settings: Vec<(String, String)>) {
-        self.channel.stop();
+        // A newer exploration replaces the one under way; an idle worker
+        // is kept for the next.
+        if self.busy.get_untracked().is_some() {
+            self.channel.stop();
+        }
         self.found.set(None);
         self.problem.set(None);
         self.busy.set(Some((0, 0)));
         let max_faults = self.max_faults.get_untracked();
+        self.explored.set_value(settings.clone());
         let request = |id| {
             let request = Request { id, lab: lab.id.to_owned(), settings, max_faults };
-            serde_json::to_string(&request).unwrap_or_default()
+            request.to_text()
         };
         if self.channel.send(request).is_none() {
             self.busy.set(None);
@@ -102,13 +110,14 @@ pub fn ExplorePanel(
 ) -> impl IntoView {
     let ex = Explorer::new();
     on_cleanup(move || ex.channel.stop());
-    // Results belong to the settings they were found for.
-    Effect::new(move |first: Option<()>| {
-        settings.track();
-        if first.is_some() {
+    // Results belong to the settings they were found for: other settings
+    // on screen end an exploration under way and hide its results (a rerun
+    // of the same settings keeps them).
+    Effect::new(move |_| {
+        let differ = settings.with(|now| ex.explored.with_value(|then| now != then));
+        if differ && ex.busy.get_untracked().is_some() {
             ex.channel.stop();
             ex.busy.set(None);
-            ex.found.set(None);
         }
     });
     let choose = move |ev| {
@@ -142,7 +151,10 @@ pub fn ExplorePanel(
             </div>
             {move || ex.busy.get().map(progress)}
             {move || ex.problem.get().map(|p| view! { <p class="hint" role="status">{p}</p> })}
-            {move || ex.found.get().map(|f| results(f, this_run))}
+            {move || {
+                let same = settings.with(|now| ex.explored.with_value(|then| now == then));
+                ex.found.get().filter(|_| same).map(|f| results(f, this_run))
+            }}
         </section>
     }
 }

@@ -15,6 +15,9 @@ struct Inner {
     /// The worker's first message, as text.
     ready_text: String,
     worker: Option<web_sys::Worker>,
+    /// Which worker is the current one: messages from one stopped since
+    /// (already on their way) are ignored.
+    generation: u32,
     ready: bool,
     waiting: Option<String>,
     on_text: Rc<dyn Fn(&str)>,
@@ -35,6 +38,7 @@ impl Channel {
             url,
             ready_text,
             worker: None,
+            generation: 0,
             ready: false,
             waiting: None,
             on_text: Rc::new(|_| {}),
@@ -76,6 +80,7 @@ impl Channel {
     pub fn stop(&self) {
         let _ = self.current.try_update_value(|c| *c += 1);
         let worker = self.inner.try_update_value(|i| {
+            i.generation += 1;
             i.ready = false;
             i.waiting = None;
             i.worker.take()
@@ -91,10 +96,19 @@ impl Channel {
         }
         let worker = web_sys::Worker::new(&self.inner.with_value(|i| i.url.clone())).ok()?;
         let inner = self.inner;
+        let generation = inner.with_value(|i| i.generation);
         let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let Some(text) = e.data().as_string() else { return };
-            // After the lab was unmounted there is nothing left to tell.
-            let Some(is_ready) = inner.try_with_value(|i| i.ready_text == text) else { return };
+            // After the lab was unmounted, or from a worker since stopped,
+            // there is nothing to take.
+            let Some((current, is_ready)) =
+                inner.try_with_value(|i| (i.generation == generation, i.ready_text == text))
+            else {
+                return;
+            };
+            if !current {
+                return;
+            }
             if is_ready {
                 let pending = inner.try_update_value(|i| {
                     i.ready = true;
@@ -112,7 +126,10 @@ impl Channel {
         // sends nothing more.
         onmessage.forget();
         let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-            if let Some(on_error) = inner.try_with_value(|i| i.on_error.clone()) {
+            if let Some(on_error) = inner
+                .try_with_value(|i| i.on_error.clone())
+                .filter(|_| inner.try_with_value(|i| i.generation == generation).unwrap_or(false))
+            {
                 on_error();
             }
         });

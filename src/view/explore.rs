@@ -2,9 +2,8 @@
 //! many distinct schedules break it, and the simplest of them as the flags
 //! and the link that replay it; and the sentence of what that teaches. The
 //! command line prints it and the page's Explore panel shows it (the
-//! browser's worker sends it over as JSON).
-
-use serde::{Deserialize, Serialize};
+//! browser's worker sends it over as the same JSON, written and read with
+//! the small `sim::json`, so the page carries no serialisation framework).
 
 use crate::sim::json::Json;
 use crate::sim::params::Schema;
@@ -12,8 +11,8 @@ use crate::sim::{ack, risk};
 use crate::view::labs::{self, Lab};
 use crate::view::url::{LinkState, to_query};
 
-/// The simplest schedule that breaks a check.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A schedule: the simplest that breaks a check, or the first that failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shortest {
     /// `KIND@N`, as the lab's fault flag and `fault=`/`faults=` take them.
     pub faults: Vec<String>,
@@ -25,7 +24,7 @@ pub struct Shortest {
     pub link: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     pub name: String,
     pub title: String,
@@ -34,12 +33,16 @@ pub struct Row {
 }
 
 /// One exploration, ready to show.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
     pub lab: String,
     pub max_faults: usize,
     pub explored: u64,
     pub distinct: u64,
+    /// Schedules whose run hit a bound of the model before its end (a bug
+    /// of the model, reported rather than judged), and the first of them.
+    pub failed: u64,
+    pub first_failed: Option<Shortest>,
     pub cancelled: bool,
     pub rows: Vec<Row>,
 }
@@ -48,8 +51,8 @@ pub struct Found {
 pub fn alphabet_words(lab: Lab) -> &'static str {
     match lab.id {
         "risk" => {
-            "a create's response or request lost, a 500 or a slow create, a probe timing out, a worker crashing after \
-             its resend, a replica pausing, in both race orders"
+            "a create's response or request lost, a 5xx or a slow create, a probe timing out, a worker crashing after \
+             its resend, a replica pausing, a tie going the other way, in both race orders"
         }
         _ => "an attempt's request or response lost, a 503 for it, the server crashing at each step of its commit",
     }
@@ -69,46 +72,65 @@ fn link_of<S: Schema>(lab: Lab, settings: Option<S>) -> String {
     settings.map_or_else(String::new, |s| format!("?{}", to_query(&LinkState::of(lab, &s, None, Default::default()))))
 }
 
+/// The exploration in words: `names` gives a check's machine name and
+/// title, `shortest` a schedule's faults, flags and link.
 fn found<C, S>(
     lab: Lab,
     k: usize,
     e: &crate::sim::explore::Exploration<C, S>,
-    row: impl Fn(&C, u64, Option<&S>) -> Row,
+    names: impl Fn(&C) -> (&'static str, &'static str),
+    shortest: impl Fn(&S) -> Shortest,
 ) -> Found {
     Found {
         lab: lab.id.to_owned(),
         max_faults: k,
         explored: e.explored,
         distinct: e.distinct,
+        failed: e.failed,
+        first_failed: e.first_failed.as_ref().map(&shortest),
         cancelled: e.cancelled,
-        rows: e.checks.iter().map(|b| row(&b.check, b.broken, b.shortest.as_ref())).collect(),
+        rows: e
+            .checks
+            .iter()
+            .map(|b| {
+                let (name, title) = names(&b.check);
+                Row {
+                    name: name.to_owned(),
+                    title: title.to_owned(),
+                    broken: b.broken,
+                    shortest: b.shortest.as_ref().map(&shortest),
+                }
+            })
+            .collect(),
     }
 }
 
 /// Explores the first lab's schedules over `base`.
 pub fn explore_ack(base: &ack::Settings, k: usize, progress: impl FnMut(u64, u64) -> bool) -> Found {
     let e = ack::explore::explore(base, k, progress);
-    found(labs::ACK, k, &e, |&check, broken, s| Row {
-        name: check.name().to_owned(),
-        title: ack_title(check).to_owned(),
-        broken,
-        shortest: s.map(|s| {
+    found(
+        labs::ACK,
+        k,
+        &e,
+        |&check| (check.name(), ack_title(check)),
+        |s| {
             let faults = s.fault_texts();
             let flags =
                 if faults.is_empty() { "--faults none".to_owned() } else { format!("--faults {}", faults.join(",")) };
             Shortest { faults, worker_order: None, flags, link: link_of(labs::ACK, s.settings(base)) }
-        }),
-    })
+        },
+    )
 }
 
 /// Explores the risk lab's schedules over `base`.
 pub fn explore_risk(base: &risk::Settings, k: usize, progress: impl FnMut(u64, u64) -> bool) -> Found {
     let e = risk::explore::explore(base, k, progress);
-    found(labs::RISK, k, &e, |&check, broken, s| Row {
-        name: check.name().to_owned(),
-        title: crate::view::risk::verdicts::title(check).to_owned(),
-        broken,
-        shortest: s.map(|s| {
+    found(
+        labs::RISK,
+        k,
+        &e,
+        |&check| (check.name(), crate::view::risk::verdicts::title(check)),
+        |s| {
             let faults = s.fault_texts();
             let mut flags: Vec<String> = faults.iter().map(|f| format!("--fault {f}")).collect();
             if flags.is_empty() {
@@ -121,8 +143,8 @@ pub fn explore_risk(base: &risk::Settings, k: usize, progress: impl FnMut(u64, u
                 flags: flags.join(" "),
                 link: link_of(labs::RISK, s.settings(base)),
             }
-        }),
-    })
+        },
+    )
 }
 
 impl Found {
@@ -133,6 +155,17 @@ impl Found {
         if self.cancelled {
             return format!("Cancelled after {} schedules: what they found is below.", self.explored);
         }
+        let failed = match &self.first_failed {
+            Some(s) => format!(
+                " {} schedule(s) could not run to their end, a bug of the model to report; the first: {}.",
+                self.failed, s.flags
+            ),
+            None => String::new(),
+        };
+        self.verdict(&faults) + &failed
+    }
+
+    fn verdict(&self, faults: &str) -> String {
         let broken: Vec<&Row> = self.rows.iter().filter(|r| r.broken > 0).collect();
         match broken.first() {
             None => format!(
@@ -154,35 +187,61 @@ impl Found {
         }
     }
 
-    /// As `explore --format json` prints it.
+    /// As `explore --format json` prints it (and the worker sends it).
     pub fn json(&self) -> String {
+        self.to_json().pretty() + "\n"
+    }
+
+    fn to_json(&self) -> Json {
         let checks = self
             .rows
             .iter()
             .map(|r| {
-                let shortest = r.shortest.as_ref().map_or(Json::Null, |s| {
-                    let mut fields = vec![("faults", Json::Arr(s.faults.iter().cloned().map(Json::Str).collect()))];
-                    if let Some(order) = &s.worker_order {
-                        fields.push(("worker_order", Json::Str(order.clone())));
-                    }
-                    fields.push(("link", Json::Str(s.link.clone())));
-                    Json::obj(fields)
-                });
                 Json::obj([
-                    ("name", Json::Str(r.name.clone())),
+                    ("name", Json::str(&r.name)),
+                    ("title", Json::str(&r.title)),
                     ("broken", Json::num(r.broken)),
-                    ("shortest", shortest),
+                    ("shortest", Json::opt(r.shortest.as_ref(), Shortest::to_json)),
                 ])
             })
             .collect();
         Json::obj([
-            ("lab", Json::Str(self.lab.clone())),
+            ("lab", Json::str(&self.lab)),
+            ("max_faults", Json::num(self.max_faults)),
             ("explored", Json::num(self.explored)),
             ("distinct", Json::num(self.distinct)),
+            ("failed", Json::num(self.failed)),
+            ("first_failed", Json::opt(self.first_failed.as_ref(), Shortest::to_json)),
+            ("cancelled", Json::Bool(self.cancelled)),
             ("checks", Json::Arr(checks)),
         ])
-        .pretty()
-            + "\n"
+    }
+
+    fn from_json(doc: &Json) -> Option<Found> {
+        let rows = match doc.get("checks")? {
+            Json::Arr(rows) => rows
+                .iter()
+                .map(|r| {
+                    Some(Row {
+                        name: text(r, "name")?,
+                        title: text(r, "title")?,
+                        broken: number(r, "broken")?,
+                        shortest: Shortest::from_json(r.get("shortest")?),
+                    })
+                })
+                .collect::<Option<Vec<Row>>>()?,
+            _ => return None,
+        };
+        Some(Found {
+            lab: text(doc, "lab")?,
+            max_faults: number(doc, "max_faults")? as usize,
+            explored: number(doc, "explored")?,
+            distinct: number(doc, "distinct")?,
+            failed: number(doc, "failed")?,
+            first_failed: Shortest::from_json(doc.get("first_failed")?),
+            cancelled: matches!(doc.get("cancelled")?, Json::Bool(true)),
+            rows,
+        })
     }
 
     /// As `explore` prints it.
@@ -205,9 +264,49 @@ impl Found {
     }
 }
 
+impl Shortest {
+    fn to_json(&self) -> Json {
+        let mut fields = vec![("faults", Json::Arr(self.faults.iter().map(Json::str).collect()))];
+        if let Some(order) = &self.worker_order {
+            fields.push(("worker_order", Json::str(order)));
+        }
+        fields.push(("flags", Json::str(&self.flags)));
+        fields.push(("link", Json::str(&self.link)));
+        Json::obj(fields)
+    }
+
+    /// `None` for null (or anything that is not a schedule).
+    fn from_json(doc: &Json) -> Option<Shortest> {
+        let Json::Arr(faults) = doc.get("faults")? else { return None };
+        Some(Shortest {
+            faults: faults
+                .iter()
+                .map(|f| if let Json::Str(f) = f { Some(f.clone()) } else { None })
+                .collect::<Option<_>>()?,
+            worker_order: text(doc, "worker_order"),
+            flags: text(doc, "flags")?,
+            link: text(doc, "link")?,
+        })
+    }
+}
+
+fn text(doc: &Json, name: &str) -> Option<String> {
+    match doc.get(name)? {
+        Json::Str(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn number(doc: &Json, name: &str) -> Option<u64> {
+    match doc.get(name)? {
+        Json::Num(n) => n.parse().ok(),
+        _ => None,
+    }
+}
+
 /// What the page asks the explore worker: a lab's settings as its link
 /// spells them, and the most faults a schedule may hold.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     pub id: u32,
     pub lab: String,
@@ -215,8 +314,41 @@ pub struct Request {
     pub max_faults: usize,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+impl Request {
+    pub fn to_text(&self) -> String {
+        let settings = self.settings.iter().map(|(name, value)| Json::Arr(vec![Json::str(name), Json::str(value)]));
+        Json::obj([
+            ("id", Json::num(self.id)),
+            ("lab", Json::str(&self.lab)),
+            ("settings", Json::Arr(settings.collect())),
+            ("max_faults", Json::num(self.max_faults)),
+        ])
+        .pretty()
+    }
+
+    pub fn from_text(text_: &str) -> Option<Request> {
+        let doc = crate::sim::json::parse(text_).ok()?;
+        let Json::Arr(pairs) = doc.get("settings")? else { return None };
+        let settings = pairs
+            .iter()
+            .map(|pair| match pair {
+                Json::Arr(p) => match p.as_slice() {
+                    [Json::Str(name), Json::Str(value)] => Some((name.clone(), value.clone())),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Request {
+            id: u32::try_from(number(&doc, "id")?).ok()?,
+            lab: text(&doc, "lab")?,
+            settings,
+            max_faults: usize::try_from(number(&doc, "max_faults")?).ok()?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
     /// The worker listens (its first message).
     Ready,
@@ -230,10 +362,39 @@ pub enum Answer {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
     pub id: u32,
     pub answer: Answer,
+}
+
+impl Reply {
+    pub fn to_text(&self) -> String {
+        let answer = match &self.answer {
+            Answer::Ready => ("ready", Json::Bool(true)),
+            Answer::Progress { done, total } => {
+                ("progress", Json::obj([("done", Json::num(done)), ("total", Json::num(total))]))
+            }
+            Answer::Found(found) => ("found", found.to_json()),
+            Answer::Error { message } => ("error", Json::str(message)),
+        };
+        Json::obj([("id", Json::num(self.id)), answer]).pretty()
+    }
+
+    pub fn from_text(text_: &str) -> Option<Reply> {
+        let doc = crate::sim::json::parse(text_).ok()?;
+        let id = u32::try_from(number(&doc, "id")?).ok()?;
+        let answer = if doc.get("ready").is_some() {
+            Answer::Ready
+        } else if let Some(p) = doc.get("progress") {
+            Answer::Progress { done: number(p, "done")?, total: number(p, "total")? }
+        } else if let Some(f) = doc.get("found") {
+            Answer::Found(Found::from_json(f)?)
+        } else {
+            Answer::Error { message: text(&doc, "error")? }
+        };
+        Some(Reply { id, answer })
+    }
 }
 
 /// How many progress messages an exploration sends at most.
@@ -242,7 +403,7 @@ const PROGRESS_STEPS: u64 = 50;
 /// The worker's whole job, as a pure function: `post` hears the progress
 /// (at most [`PROGRESS_STEPS`] messages), the return is the final answer.
 pub fn serve(text: &str, mut post: impl FnMut(&Reply)) -> Reply {
-    let Ok(request) = serde_json::from_str::<Request>(text) else {
+    let Some(request) = Request::from_text(text) else {
         return Reply { id: 0, answer: Answer::Error { message: "The request could not be read".to_owned() } };
     };
     let id = request.id;
@@ -293,7 +454,11 @@ mod tests {
             max_faults: k,
         };
         let mut heard = Vec::new();
-        let last = serve(&serde_json::to_string(&request).unwrap(), |r| heard.push(r.clone()));
+        let last = serve(&request.to_text(), |r| heard.push(r.clone()));
+        // What the page reads back is what the worker wrote.
+        for reply in heard.iter().chain([&last]) {
+            assert_eq!(Reply::from_text(&reply.to_text()).as_ref(), Some(reply));
+        }
         (heard, last)
     }
 

@@ -28,6 +28,8 @@ fn deduplication_off_one_fault_doubles_the_counter_three_ways() {
     // aimed at attempt 1 is all there is: the 12 faults aimed at them leave
     // the fault-free run's records. That run plus the six aimed at attempt 1.
     assert_eq!(e.distinct, 7);
+    // Every run reached its end.
+    assert_eq!(e.failed, 0);
     // Attempt 1's success lost at 2.05 s: attempt 2 at 4.00 s executes
     // again (6.00 s). A crash after the effect, or after the (unkept)
     // record: the increment stays, the server is back at 3.00 s, attempt 2

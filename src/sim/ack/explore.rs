@@ -6,7 +6,7 @@
 //! replaces only the settings' own aimed faults, so replaying it is an
 //! ordinary run with `--faults ...`.
 
-use crate::sim::explore::{self, fault_sets, fingerprint};
+use crate::sim::explore::{self, Judged, fault_sets, fingerprint};
 use crate::sim::params::{Aimed, AimedFault, Schema};
 
 use super::checks::{CheckName, broken};
@@ -54,9 +54,11 @@ pub type Exploration = explore::Exploration<CheckName, Schedule>;
 pub fn explore(base: &Settings, k: usize, progress: impl FnMut(u64, u64) -> bool) -> Exploration {
     let mut ws = Workspace::default();
     let judge = |schedule: &Schedule| {
-        let settings = schedule.settings(base)?;
-        let broke = if ws.simulate(&settings).is_ok() { broken(ws.records()) } else { Vec::new() };
-        Some((fingerprint(ws.records()), broke))
+        let Some(settings) = schedule.settings(base) else { return Judged::Skipped };
+        match ws.simulate(&settings) {
+            Ok(_) => Judged::Ran(fingerprint(ws.records()), broken(ws.records())),
+            Err(_) => Judged::Failed,
+        }
     };
     explore::explore(schedules(base, k), &CheckName::ALL, judge, progress)
 }

@@ -75,13 +75,14 @@ impl Network {
         self.placed(Place::OnTheWire)
     }
 
-    /// Messages the fault dropped, in the order they were sent.
+    /// Responses a fault dropped, in the order they were sent (a lost
+    /// request is the attempt's own event, not a lost response).
     pub fn lost(&self) -> impl Iterator<Item = &Message> {
-        self.placed(Place::Lost)
+        self.placed(Place::Lost).filter(|m| matches!(m.body, Body::Response(_)))
     }
 
-    /// How many messages the fault dropped have vanished so far (the
-    /// length of `lost`, counted as they vanish).
+    /// How many responses a fault dropped have vanished so far (the length
+    /// of `lost`, counted as they vanish).
     pub fn lost_count(&self) -> u32 {
         self.lost
     }
@@ -89,18 +90,16 @@ impl Network {
     /// Whether a fault drops the next answer to `attempt`, with `status`:
     /// an aimed `response-lost` drops every answer to its attempt.
     fn drops(&mut self, attempt: Attempt, status: Status) -> bool {
-        if self.config.responses_lost.has(attempt) {
-            return true;
-        }
-        if status != Status::Success {
-            return false;
-        }
-        self.successes_sent += 1;
-        match self.config.drops {
-            Drops::FirstSuccess => self.successes_sent == 1,
-            Drops::EverySuccess => true,
-            Drops::None => false,
-        }
+        // Every success counts towards lose-first, whoever drops it.
+        let by_fault = status == Status::Success && {
+            self.successes_sent += 1;
+            match self.config.drops {
+                Drops::FirstSuccess => self.successes_sent == 1,
+                Drops::EverySuccess => true,
+                Drops::None => false,
+            }
+        };
+        by_fault || self.config.responses_lost.has(attempt)
     }
 
     /// Puts a message on the wire at `now`; returns its id and when it
@@ -146,7 +145,7 @@ impl Network {
         }
         if message.dropped {
             *place = Place::Lost;
-            self.lost += 1;
+            self.lost += u32::from(matches!(message.body, Body::Response(_)));
         } else {
             *place = Place::Delivered;
         }

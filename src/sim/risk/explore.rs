@@ -7,7 +7,7 @@
 //! preset's own faults, so replaying it is an ordinary run with
 //! `--fault ... --worker-order ...`.
 
-use crate::sim::explore::{self, fault_sets, fingerprint};
+use crate::sim::explore::{self, Judged, fault_sets, fingerprint};
 use crate::sim::params::{Aimed, AimedFault, Schema};
 
 use super::checks::{CheckName, checks};
@@ -93,16 +93,18 @@ pub type Exploration = explore::Exploration<CheckName, Schedule>;
 pub fn explore(base: &Settings, k: usize, progress: impl FnMut(u64, u64) -> bool) -> Exploration {
     let mut ws = Workspace::default();
     let judge = |schedule: &Schedule| {
-        let settings = schedule.settings(base)?;
-        let broken = match ws.simulate(&settings) {
-            Ok(_) => checks(&settings, ws.records(), settings.horizon)
-                .into_iter()
-                .filter(|c| c.holds == Some(false))
-                .map(|c| c.name)
-                .collect(),
-            Err(_) => Vec::new(),
-        };
-        Some((fingerprint(ws.records()), broken))
+        let Some(settings) = schedule.settings(base) else { return Judged::Skipped };
+        match ws.simulate(&settings) {
+            Ok(_) => {
+                let broken = checks(&settings, ws.records(), settings.horizon)
+                    .into_iter()
+                    .filter(|c| c.holds == Some(false))
+                    .map(|c| c.name)
+                    .collect();
+                Judged::Ran(fingerprint(ws.records()), broken)
+            }
+            Err(_) => Judged::Failed,
+        }
     };
     explore::explore(schedules(k), &CheckName::ALL, judge, progress)
 }
