@@ -232,6 +232,27 @@ test("a link with a broken run B gets a notice and shows run A alone", async ({ 
   await expect(page.getByRole("region", { name: "Differences" })).toHaveCount(0);
 });
 
+test("each workload keeps its own values: switching never shows an error for the other's", async ({ page }) => {
+  await openStorms(page);
+  const clients = page.getByLabel("Clients", { exact: true });
+  const workload = page.getByLabel("Workload");
+  await clients.fill("3000");
+  await clients.press("Enter");
+  await workload.selectOption("occ");
+  // The AWS experiment's own values, not the overload's 3 000 clients.
+  await expect(clients).toHaveValue("100");
+  await expect(page.getByLabel("Backoff algorithm", { exact: true })).toHaveValue("full");
+  await clients.fill("50");
+  await clients.press("Enter");
+  await workload.selectOption("overload");
+  await expect(clients).toHaveValue("3000");
+  await workload.selectOption("occ");
+  await expect(clients).toHaveValue("50");
+  await expect(page).toHaveURL(/clients=50/);
+  await expect(page.locator(".field-error")).toHaveCount(0);
+  await expect(page.locator(".notices")).toHaveText("");
+});
+
 test("bad link values get a notice and fall back", async ({ page }) => {
   await page.goto("/storms/?clients=0&algo=linear&seed=12");
   await expect(page.getByRole("status").first()).toContainText("clients: 0 is out of range");

@@ -151,8 +151,12 @@ pub fn parse_lab<S: Schema>(command: &str, args: &[String], extras: &[Extra]) ->
             }
         }
     }
-    let base = base.unwrap_or_else(S::opening);
-    let settings = raw.validate_over(&base).map_err(|e| UsageError(e.message(e.param.flag)))?;
+    // Over a settings file, or over the defaults for what the flags give.
+    let settings = match &base {
+        Some(base) => raw.validate_over(base),
+        None => raw.validate(),
+    }
+    .map_err(|e| UsageError(e.message(e.param.flag)))?;
     Ok(LabArgs { settings, format, at_ms, extras: given, help: false })
 }
 

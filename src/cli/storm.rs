@@ -35,6 +35,27 @@ pub fn help() -> String {
     out
 }
 
+/// A flag that only the other workload has is refused, not ignored.
+fn refuse_other_workloads(raw_args: &[String], workload: Workload) -> Result<(), UsageError> {
+    use crate::sim::Schema;
+    for word in raw_args {
+        let flag = word.split_once('=').map_or(word.as_str(), |(flag, _)| flag);
+        let Some(param) = StormSettings::by_flag(flag) else { continue };
+        if !crate::view::storm::presets::relevant(param, workload) {
+            let other = match workload {
+                Workload::Occ => Workload::Overload,
+                Workload::Overload => Workload::Occ,
+            };
+            return Err(UsageError(format!(
+                "{flag}: the {} workload has no such setting; allowed: leave it out, or --workload {}",
+                workload.value(),
+                other.value()
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn seed_of(base: u64, rep: u64) -> u64 {
     // Consecutive runs use consecutive seeds, so run k of `--reps` can be
     // replayed alone with `--seed base+k`.
@@ -59,6 +80,7 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
         return Err(UsageError("--at-ms: storms report whole runs; allowed: leave --at-ms out".to_owned()));
     }
     let settings = parsed.settings;
+    refuse_other_workloads(raw_args, settings.workload)?;
     let failed = |e| UsageError(format!("the run could not finish: {e}"));
     if sweep {
         let reps = reps.unwrap_or(100) as u32;

@@ -677,6 +677,13 @@ pub trait Schema: Sized + Clone {
         Self::PARAMS.iter().map(|p| p.default).collect()
     }
 
+    /// The value of every parameter that `given` (what a boundary gave, by
+    /// parameter) leaves out. Most labs' defaults are fixed; the storm lab's
+    /// depend on the workload given.
+    fn defaults_for(_given: &[Option<u64>]) -> Vec<u64> {
+        Self::defaults()
+    }
+
     /// The opening settings.
     fn opening() -> Self {
         Self::from_values(&Self::defaults()).surely("the defaults are valid")
@@ -818,31 +825,47 @@ impl<S: Schema> Raw<S> {
         S::from_values(&values)
     }
 
-    /// Strict validation on top of the opening settings.
+    /// Strict validation on top of the defaults for what is given: the
+    /// first refused value in parameter order, or the settings.
     pub fn validate(&self) -> Result<S, FieldError> {
-        self.validate_over(&S::opening())
+        let mut given = vec![None; S::PARAMS.len()];
+        for (i, &param) in S::PARAMS.iter().enumerate() {
+            if let Some(text) = &self.values[i] {
+                given[i] = Some(self.parse_one(param, text)?);
+            }
+        }
+        let mut values = S::defaults_for(&given);
+        for (value, given) in values.iter_mut().zip(&given) {
+            if let Some(v) = given {
+                *value = *v;
+            }
+        }
+        S::from_values(&values)
     }
 
     /// Applies every value that is allowed and reports the others; used where
     /// one bad value must not cost the user the rest (a shared link). A value
     /// that fails a cross-field check falls back to its default.
     pub fn validate_lenient(&self) -> (S, Vec<FieldError>) {
-        let mut values = S::defaults();
+        let mut given = vec![None; S::PARAMS.len()];
         let mut errors = Vec::new();
         for (i, &param) in S::PARAMS.iter().enumerate() {
             if let Some(text) = &self.values[i] {
                 match self.parse_one(param, text) {
-                    Ok(v) => values[i] = v,
+                    Ok(v) => given[i] = Some(v),
                     Err(e) => errors.push(e),
                 }
             }
         }
+        let defaults = S::defaults_for(&given);
+        let mut values: Vec<u64> = defaults.iter().zip(&given).map(|(d, g)| g.unwrap_or(*d)).collect();
         // Each failed cross-field check resets one parameter, so this ends.
         for _ in 0..=S::PARAMS.len() {
             match S::from_values(&values) {
                 Ok(settings) => return (settings, errors),
                 Err(e) => {
-                    values[S::index_of(e.param)] = e.param.default;
+                    let i = S::index_of(e.param);
+                    values[i] = defaults[i];
                     errors.push(e);
                 }
             }

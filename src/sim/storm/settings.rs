@@ -462,6 +462,37 @@ impl Schema for StormSettings {
     fn values(&self) -> &[u64] {
         &self.values
     }
+
+    /// The contention workload starts from the AWS experiment's own values
+    /// where they differ from the overload's.
+    fn defaults_for(given: &[Option<u64>]) -> Vec<u64> {
+        let workload = given[Self::index_of(WORKLOAD.def())]
+            .map_or(Workload::Overload, <Workload as crate::sim::params::Value>::from_raw);
+        Self::defaults_of(workload)
+    }
+}
+
+/// Where the contention workload's defaults differ from the overload's:
+/// the AWS experiment's 100 clients with full jitter.
+pub static OCC_DEFAULTS: [(&ParamDef, u64); 2] = [(CLIENTS.def(), 100), (ALGORITHM.def(), Algorithm::Full as u64)];
+
+impl StormSettings {
+    /// Every parameter's default for `workload`.
+    pub fn defaults_of(workload: Workload) -> Vec<u64> {
+        let mut values = Self::defaults();
+        if workload == Workload::Occ {
+            values[Self::index_of(WORKLOAD.def())] = Workload::Occ as u64;
+            for (param, value) in OCC_DEFAULTS {
+                values[Self::index_of(param)] = value;
+            }
+        }
+        values
+    }
+
+    /// The settings a workload opens with.
+    pub fn opening_of(workload: Workload) -> StormSettings {
+        Self::from_values(&Self::defaults_of(workload)).surely("each workload's defaults are valid")
+    }
 }
 
 impl Default for StormSettings {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::sim::storm::StormSettings;
+use crate::sim::storm::settings::{WORKLOAD, Workload};
 use crate::sim::{ParamDef, Schema};
 use crate::view::labs::STORMS;
 use crate::view::lesson::LessonAt;
@@ -81,6 +82,8 @@ pub struct Storm {
     pub b_field: FieldState,
     /// The storm worker, started on first use.
     channel: Channel,
+    /// The settings each workload had when the reader left it.
+    by_workload: StoredValue<[Option<StormSettings>; 2]>,
     /// The lesson being taught, at the step on screen, and whether it is
     /// being presented (both carry to the lesson's next step).
     pub lesson: StoredValue<Option<LessonAt>>,
@@ -112,6 +115,7 @@ impl Storm {
             b_chosen: RwSignal::new(crate::sim::storm::settings::MAX_ATTEMPTS.def()),
             b_field: FieldState::new(String::new()),
             channel: Channel::new(format!("{base}{WORKER_LOADER}"), ready_text()),
+            by_workload: StoredValue::new([None, None]),
             lesson: StoredValue::new(page.lesson.clone()),
             present: page.present,
         };
@@ -160,10 +164,28 @@ impl Storm {
     /// One control changed: a refused value shows its message beside the
     /// control and leaves the last valid settings in place.
     pub fn edit(&self, param: &'static ParamDef, text: String) {
+        if param.name == WORKLOAD.def().name
+            && let Ok(value) = param.parse_human(&text)
+        {
+            return self.switch_workload(<Workload as crate::sim::params::Value>::from_raw(value));
+        }
         self.form.edit(param, text, &self.settings.get_untracked(), |settings| {
             self.install(settings);
             Ok(())
         });
+    }
+
+    /// Each workload keeps its own values: the one left is remembered, the
+    /// one chosen comes back as the reader left it, or with its defaults.
+    fn switch_workload(&self, workload: Workload) {
+        let now = self.settings.get_untracked();
+        if now.workload == workload {
+            return;
+        }
+        let next = self.by_workload.with_value(|kept| kept[workload as usize].clone());
+        let left = now.workload as usize;
+        self.by_workload.update_value(|kept| kept[left] = Some(now));
+        self.apply(next.unwrap_or_else(|| StormSettings::opening_of(workload)));
     }
 
     /// Replaces every setting (a preset, a heat-map cell) and runs it.

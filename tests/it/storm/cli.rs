@@ -71,6 +71,29 @@ fn the_sweep_has_ninety_five_cells() {
 }
 
 #[test]
+fn each_workload_has_its_own_defaults_and_refuses_the_others_options() {
+    // The contention workload's sweep sets its own clients: nothing of the
+    // overload's 4 000 stands in its way.
+    let doc = json(&["--workload", "occ", "--sweep", "aws", "--reps", "2"]);
+    assert_eq!(doc["cells"].as_array().unwrap().len(), 95);
+    // A run of it starts from the AWS experiment's values.
+    let doc = json(&["--workload", "occ"]);
+    assert_eq!(doc["settings"]["clients"], 100, "{}", doc["settings"]);
+    assert_eq!(doc["settings"]["algorithm"], "full");
+    // The overload's own stay as they were.
+    let doc = json(&[]);
+    assert_eq!(doc["settings"]["clients"], 4000);
+    // An option only the other workload has is refused, naming both.
+    let out = cli(&["storm", "--workload", "occ", "--rate", "100"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--rate") && err.contains("occ") && err.contains("--workload overload"), "{err}");
+    let out = cli(&["storm", "--net-mean-us", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--workload occ"));
+}
+
+#[test]
 fn bad_input_is_refused_with_one_clear_line() {
     let cases: &[(&[&str], &[&str])] = &[
         (&["storm", "--clients", "0"], &["--clients", "0", "from 1 to 100000"]),
