@@ -48,6 +48,7 @@ test-wasm:
 dist:
 	trunk build host/index.html --release --locked --dist dist
 	for page in $(LAB_PAGES); do trunk build $$page --release --locked --dist dist/$${page%/index.html}; done
+	node scripts/offline.mjs dist
 
 # The release bundle, served with the strict CSP, driven by Playwright
 # (some tests compare the page with the command line's release build).

@@ -218,6 +218,8 @@ try {
     readdirSync(dist + dir).forEach((f) => (statSync(dist + dir + f).isDirectory() ? walk(`${dir}${f}/`) : f.endsWith(".wasm") && wasm.push(dir + f)));
   walk("");
   row("every lab: WebAssembly shipped in all", `${fmt(sizes(wasm))} in ${wasm.length} files`);
+  const offline = JSON.parse(readFileSync(`${dist}sw.js`, "utf8").match(/^const FILES = (\[.*\]);$/m)[1]).filter((f) => !f.endsWith("/"));
+  row("the offline copy of every lab, stored in the background after the first visit", `${fmt(sizes(offline))} in ${offline.length} files`);
   const host = await downloads("/examples/element.html", (p) => p.locator("idempotency-lab").first().waitFor());
   row("custom element on a host page: downloads", fmt(sizes(host.filter((f) => !f.startsWith("examples/")))));
   for (const lab of labs) {

@@ -18,6 +18,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     browserName: "chromium",
     viewport: { width: 1280, height: 900 },
+    // The offline copy is tested on its own (offline.spec.mjs); elsewhere
+    // it would answer requests a test routes or counts.
+    serviceWorkers: "block",
     launchOptions: {
       executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
       args: [

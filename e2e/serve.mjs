@@ -35,6 +35,7 @@ const TYPES = {
   ".wasm": "application/wasm",
   ".svg": "image/svg+xml",
   ".json": "application/json",
+  ".webmanifest": "application/manifest+json",
 };
 
 // The same files are also served under a sub-path, as a docs site would
