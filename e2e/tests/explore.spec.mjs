@@ -130,3 +130,22 @@ test("the risk lab: exploring can be cancelled; the incident with every pattern 
   await explore.getByRole("button", { name: "Explore" }).click();
   await expect(explore.locator(".explore-lesson")).toContainText("(472 explored", { timeout: 30_000 });
 });
+
+test("the risk lab: a long exploration counts its schedules as it goes, and Cancel stops it midway", async ({ page }) => {
+  // The overload burst's 200 calls per run, at most three faults: 2 880
+  // schedules, seconds of work for the worker.
+  await page.goto("/risk/?preset=overload&mode=patterns");
+  await expect(mirror(page)).toContainText("Risk-review lab: preset");
+  const explore = panel(page);
+  await explore.getByLabel("Faults per schedule, at most").selectOption("3");
+  await explore.getByRole("button", { name: "Explore" }).click();
+  const count = explore.locator(".progress-row span");
+  await expect(count).toHaveText(/^\d+ of 2880 schedules explored$/, { timeout: 30_000 });
+  const done = Number((await count.textContent()).split(" ")[0]);
+  expect(done).toBeGreaterThan(0);
+  expect(done).toBeLessThan(2880);
+  await explore.getByRole("button", { name: "Cancel" }).click();
+  await expect(explore.getByRole("progressbar", { name: "Exploring" })).toBeHidden();
+  await expect(explore.locator("table")).toHaveCount(0);
+  await expect(explore).toContainText("Exploring was cancelled");
+});
