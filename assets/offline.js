@@ -1,11 +1,13 @@
 // Registers the service worker that keeps the labs working offline after
 // one visit (sw.js), and offers to reload when a new version has arrived
 // in the background. Kept in its own file for the strict CSP.
-function offerReload(waiting) {
+// One notice, whose Reload starts the build waiting when it is pressed.
+function offerReload(registration) {
+  if (document.querySelector(".update-notice")) return;
   const notice = Object.assign(document.createElement("p"), { className: "update-notice" });
   notice.setAttribute("role", "status");
   const reload = Object.assign(document.createElement("button"), { type: "button", textContent: "Reload" });
-  reload.addEventListener("click", () => waiting.postMessage("take-over"));
+  reload.addEventListener("click", () => registration.waiting?.postMessage("take-over"));
   notice.append("A new version of the lab is ready. ", reload);
   document.body.append(notice);
 }
@@ -29,11 +31,11 @@ function register() {
   navigator.serviceWorker
     .register("sw.js")
     .then((registration) => {
-      if (registration.waiting && navigator.serviceWorker.controller) offerReload(registration.waiting);
+      if (registration.waiting && navigator.serviceWorker.controller) offerReload(registration);
       registration.addEventListener("updatefound", () => {
         const next = registration.installing;
         next?.addEventListener("statechange", () => {
-          if (next.state === "installed" && navigator.serviceWorker.controller) offerReload(next);
+          if (next.state === "installed" && navigator.serviceWorker.controller) offerReload(registration);
         });
       });
     })

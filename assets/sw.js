@@ -6,17 +6,21 @@
 // marked below (scripts/offline.mjs).
 const FILES = []; // the build's files
 const VERSION = "dev"; // the build's fingerprint
-const STORE = `idempotency-lab-${VERSION}`;
+// One copy per place the app is hosted (an origin may host two).
+const PREFIX = `idempotency-lab ${self.registration.scope} `;
+const STORE = PREFIX + VERSION;
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(STORE).then((store) => store.addAll(FILES)));
+  // Past any HTTP cache: the files must all be this build's.
+  const fresh = FILES.map((f) => new Request(f, { cache: "reload" }));
+  event.waitUntil(caches.open(STORE).then((store) => store.addAll(fresh)));
 });
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("idempotency-lab-") && k !== STORE).map((k) => caches.delete(k))))
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== STORE).map((k) => caches.delete(k))))
       .then(() => self.clients.claim()),
   );
 });

@@ -60,7 +60,7 @@ const pageOf = (lab) => (lab === labs[0] ? "/" : `/?lab=${lab}`);
 // Every file our server sent while `path` opened until `ready`, in a fresh
 // context (an empty cache), as paths under dist/.
 async function downloads(path, ready) {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ serviceWorkers: "block" });
   const page = await context.newPage();
   const files = new Set();
   page.on("response", (r) => {
@@ -86,7 +86,7 @@ async function onPhone(path, lab, n) {
   const diagram = [];
   const ready = [];
   for (let i = 0; i < n; i++) {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, serviceWorkers: "block" });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
@@ -119,7 +119,7 @@ async function onPhone(path, lab, n) {
 // (its masthead, settings and panels; the storm lab's first results come
 // from its worker later), `n` times back and forth between `a` and `b`.
 async function labSwitch(a, b, n) {
-  const page = await browser.newPage();
+  const page = await browser.newPage({ serviceWorkers: "block" });
   await page.goto(origin + pageOf(a));
   await page.waitForSelector(READY[a]);
   await page.getByLabel("Lab", { exact: true }).hover();
@@ -237,14 +237,14 @@ try {
   // Desktop: the first complete render, a settings change, the risk page.
   const loads = [];
   for (let i = 0; i < 10; i++) {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ serviceWorkers: "block" });
     await page.goto(`${origin}/`);
     const t = await page.waitForFunction(() => performance.getEntriesByName("idempotency-lab:rendered")[0]?.startTime);
     loads.push(await t.jsonValue());
     await page.close();
   }
   row("ack page, desktop: navigation to first complete render (median of 10)", ms(median(loads)));
-  const page = await browser.newPage();
+  const page = await browser.newPage({ serviceWorkers: "block" });
   // The strip's figures are those at the playhead; its end line says how
   // the run ends, which deduplication changes.
   await page.goto(`${origin}/`);
@@ -296,7 +296,7 @@ try {
   row("risk page: wide-fleet rerun with the global gate, click to checks (median of 5)", ms(wideFleetBrowserMs));
 
   // The storm page: a 10 000-client run and the AWS sweep, in the worker.
-  const stormPage = await browser.newPage();
+  const stormPage = await browser.newPage({ serviceWorkers: "block" });
   const totals = stormPage.getByRole("region", { name: "Totals" });
   let t0 = Date.now();
   await stormPage.goto(`${origin}/?lab=storms&clients=10000`);
@@ -328,7 +328,7 @@ try {
   // two-fault space, the first press fetching the worker;
   // then the overload burst's (each run 200 calls), and the page's answer
   // to a click while it explores.
-  const explorePage = await browser.newPage();
+  const explorePage = await browser.newPage({ serviceWorkers: "block" });
   await explorePage.goto(`${origin}/risk/?preset=incident&mode=patterns`);
   await explorePage.waitForSelector(READY.risk);
   const panel = explorePage.getByRole("region", { name: "Explore every schedule" });

@@ -1,6 +1,5 @@
 // After every page of a build is in `dist`, writes dist/sw.js (from
-// assets/sw.js) with the list
-// of the build's files (each page's folder too, as links name it) and their
+// assets/sw.js) with the list of the build's files (each page's folder too, as links name it) and their
 // fingerprint, so the service worker stores exactly this build and a new
 // build is noticed as one. Usage: node scripts/offline.mjs dist
 import { createHash } from "node:crypto";
@@ -20,7 +19,8 @@ walk(dist);
 const kept = files.filter((f) => f !== "sw.js");
 const hash = createHash("sha256");
 for (const f of kept) hash.update(f).update(readFileSync(join(dist, f)));
-const urls = kept.flatMap((f) => (f.endsWith("index.html") ? [f.slice(0, -"index.html".length) || "./", f] : [f]));
+const page = (f) => f === "index.html" || f.endsWith("/index.html");
+const urls = kept.flatMap((f) => (page(f) ? [f.slice(0, -"index.html".length) || "./", f] : [f]));
 // From the source (the build's copy is minified): the two lines to fill in
 // are found by their text.
 const template = new URL("../assets/sw.js", import.meta.url);

@@ -234,7 +234,15 @@ pub fn read_lab<S: Schema>(link: &ParsedLink) -> LabLink<S> {
 /// itself (it keeps its default and yields a notice), unknown names are
 /// ignored.
 pub fn decode_settings<S: Schema>(pairs: &[(String, String)]) -> (S, Vec<String>) {
-    let mut settings = S::opening();
+    // Over the defaults for what the link gives (the storm lab's depend on
+    // its workload), as flags and files are read.
+    let mut given = vec![None; S::PARAMS.len()];
+    for (name, value) in pairs {
+        if let Some(param) = S::by_link(name) {
+            given[S::index_of(param)] = param.parse_human(value).ok();
+        }
+    }
+    let mut settings = S::from_values(&S::defaults_for(&given)).unwrap_or_else(|_| S::opening());
     let mut notices = Vec::new();
     // A value refused only because of a setting the link gives later (the
     // contention workload before the client count it allows) is tried again
@@ -282,10 +290,14 @@ pub fn decode_b<S: Schema>(a: &S, pairs: &[(String, String)]) -> Result<Vec<(&'s
 /// A lab's settings as link parameters (names and values, not yet
 /// encoded): only what differs from the defaults, so links stay short.
 pub fn settings_params<S: Schema>(settings: &S) -> Vec<(String, String)> {
+    let own: Vec<Option<u64>> = settings.values().iter().map(|&v| Some(v)).collect();
+    let defaults = S::defaults_for(&own);
     S::PARAMS
         .iter()
         .zip(settings.values())
-        .filter(|(param, value)| **value != param.default)
+        .zip(defaults)
+        .filter(|((_, value), default)| **value != *default)
+        .map(|(pair, _)| pair)
         .map(|(param, &value): (&&'static ParamDef, &u64)| (param.link.to_owned(), param.format_human(value)))
         .collect()
 }
@@ -450,6 +462,25 @@ mod tests {
     }
 
     #[test]
+    fn a_storm_link_reads_its_workloads_defaults_and_writes_only_what_differs() {
+        use crate::sim::Schema;
+        use crate::sim::storm::StormSettings;
+        use crate::sim::storm::settings::{ALGORITHM, Algorithm, Workload};
+        // As `--workload occ` reads: the AWS experiment's 100 clients, full jitter.
+        let read = read_lab::<StormSettings>(&parse_query("workload=occ", STORMS));
+        assert_eq!(read.notices, Vec::<String>::new());
+        assert_eq!((read.settings.occ.clients, read.settings.get(&ALGORITHM)), (100, Algorithm::Full));
+        // The link the page writes for the workload's opening is just its name.
+        let occ = StormSettings::opening_of(Workload::Occ);
+        assert_eq!(settings_params(&occ), vec![("workload".to_owned(), "occ".to_owned())]);
+        // And a value that differs from the workload's default is written,
+        // so it reads back (no jitter under occ is not its default).
+        let none = occ.set(&ALGORITHM, Algorithm::None).unwrap();
+        let query: String = settings_params(&none).iter().map(|(k, v)| format!("{k}={v}&")).collect();
+        assert_eq!(read_lab::<StormSettings>(&parse_query(&query, STORMS)).settings, none);
+    }
+
+    #[test]
     fn another_labs_settings_do_not_depend_on_the_order_of_the_links_names() {
         use crate::sim::storm::StormSettings;
         use crate::sim::storm::settings::Workload;
@@ -458,13 +489,14 @@ mod tests {
             assert_eq!(read.notices, Vec::<String>::new(), "{q}");
             assert_eq!((read.settings.workload, read.settings.occ.clients), (Workload::Occ, 20), "{q}");
         }
-        // A value no order can fix is still refused, by name.
+        // A value no order can fix is still refused, by name, and costs only
+        // itself: the workload stays, with its own client count.
         let read = read_lab::<StormSettings>(&parse_query("workload=occ&clients=2000", STORMS));
         assert_eq!(
             read.notices,
-            ["Clients: 2000 does not fit the other settings; allowed: at most 1000 clients with the occ workload"]
+            ["clients: 2000 does not fit the other settings; allowed: at most 1000 clients with the occ workload"]
         );
-        assert_eq!(read.settings.workload, Workload::Overload);
+        assert_eq!((read.settings.workload, read.settings.occ.clients), (Workload::Occ, 100));
     }
 
     #[test]

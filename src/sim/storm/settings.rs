@@ -477,11 +477,11 @@ impl Schema for StormSettings {
 pub static OCC_DEFAULTS: [(&ParamDef, u64); 2] = [(CLIENTS.def(), 100), (ALGORITHM.def(), Algorithm::Full as u64)];
 
 impl StormSettings {
-    /// Every parameter's default for `workload`.
+    /// Every other parameter's default for `workload` (the workload's own
+    /// is the overload, as links leave it out).
     pub fn defaults_of(workload: Workload) -> Vec<u64> {
         let mut values = Self::defaults();
         if workload == Workload::Occ {
-            values[Self::index_of(WORKLOAD.def())] = Workload::Occ as u64;
             for (param, value) in OCC_DEFAULTS {
                 values[Self::index_of(param)] = value;
             }
@@ -491,7 +491,9 @@ impl StormSettings {
 
     /// The settings a workload opens with.
     pub fn opening_of(workload: Workload) -> StormSettings {
-        Self::from_values(&Self::defaults_of(workload)).surely("each workload's defaults are valid")
+        let mut values = Self::defaults_of(workload);
+        values[Self::index_of(WORKLOAD.def())] = workload as u64;
+        Self::from_values(&values).surely("each workload's defaults are valid")
     }
 }
 

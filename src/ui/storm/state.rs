@@ -185,7 +185,15 @@ impl Storm {
         let next = self.by_workload.with_value(|kept| kept[workload as usize].clone());
         let left = now.workload as usize;
         self.by_workload.update_value(|kept| kept[left] = Some(now));
-        self.apply(next.unwrap_or_else(|| StormSettings::opening_of(workload)));
+        let next = next.unwrap_or_else(|| StormSettings::opening_of(workload));
+        // Run B keeps its change only where the workload has that setting
+        // and the value fits; its control offers one the workload has.
+        let change = self.b_change.get_untracked().filter(|&(p, v)| relevant(p, workload) && next.with(p, v).is_ok());
+        self.b_change.set(change);
+        self.apply(next);
+        if self.b_open.get_untracked() {
+            self.open_b_with(change);
+        }
     }
 
     /// Replaces every setting (a preset, a heat-map cell) and runs it.
