@@ -13,7 +13,7 @@ use crate::view::explore::{Answer, Found, Reply, Request, alphabet_words};
 use crate::view::labs::Lab;
 
 use super::mount::Boot;
-use super::worker::Channel;
+use super::worker::{Channel, progress_row};
 
 const LOADER: &str = "explore-worker_loader.js";
 
@@ -161,12 +161,7 @@ pub fn ExplorePanel(
 
 fn progress((done, total): (u64, u64)) -> impl IntoView {
     let text = if total > 0 { format!("{done} of {total} schedules explored") } else { "Starting…".to_owned() };
-    view! {
-        <div class="progress-row" role="status">
-            <progress aria-label="Exploring" max=total.max(1).to_string() value=(total > 0).then(|| done.to_string())></progress>
-            <span>{text}</span>
-        </div>
-    }
+    progress_row("Exploring", done, total, text)
 }
 
 fn results(found: Arc<Found>, this_run: Signal<Vec<&'static str>>) -> impl IntoView {

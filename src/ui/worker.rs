@@ -139,3 +139,16 @@ impl Channel {
         Some(worker)
     }
 }
+
+/// What a page shows while its worker works: a progress bar named `name`
+/// (indeterminate until the worker has said how much there is) and `text`.
+pub fn progress_row(name: &'static str, done: u64, total: u64, text: String) -> impl IntoView {
+    let max = total.max(1).to_string();
+    let value = (total > 0).then(|| done.to_string());
+    view! {
+        <div class="progress-row" role="status">
+            <progress aria-label=name max=max value=value></progress>
+            <span>{text}</span>
+        </div>
+    }
+}

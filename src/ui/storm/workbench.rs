@@ -18,6 +18,7 @@ use super::super::form::FieldControl;
 use super::super::lesson;
 use super::super::notices::NoticeList;
 use super::super::text_panels::diff_list;
+use super::super::worker::progress_row;
 use super::state::{Grid, Storm};
 
 /// The lesson's bar, when a lesson is being taught, with PageDown and
@@ -188,14 +189,7 @@ fn Progress(storm: Storm) -> impl IntoView {
         storm.busy.get().map(|b| {
             let text =
                 if b.total > 0 { format!("{}: {} of {}", b.label, b.done, b.total) } else { format!("{}…", b.label) };
-            let max = b.total.max(1).to_string();
-            let value = (b.total > 0).then(|| b.done.to_string());
-            view! {
-                <div class="progress-row" role="status">
-                    <progress aria-label="Progress" max=max value=value></progress>
-                    <span>{text}</span>
-                </div>
-            }
+            progress_row("Progress", u64::from(b.done), u64::from(b.total), text)
         })
     }
 }
