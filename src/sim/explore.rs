@@ -93,6 +93,17 @@ pub enum Judged<C> {
     Ran(u64, Vec<C>),
 }
 
+impl<C> Judged<C> {
+    /// What a run of the schedule left: its records judged by `broken`,
+    /// or a failure if the run did not reach its end.
+    pub fn of<R: Hash, T, E>(ran: Result<T, E>, records: &[R], broken: impl FnOnce(&[R]) -> Vec<C>) -> Judged<C> {
+        match ran {
+            Ok(_) => Judged::Ran(fingerprint(records), broken(records)),
+            Err(_) => Judged::Failed,
+        }
+    }
+}
+
 /// Runs every schedule in order; `judge` runs one.
 /// `progress` hears (done, total) after each schedule and returns whether
 /// to go on.

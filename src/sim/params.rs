@@ -825,21 +825,29 @@ impl<S: Schema> Raw<S> {
         S::from_values(&values)
     }
 
+    /// Every value given, parsed (none where none is given or it is
+    /// refused), and the refusals in parameter order.
+    fn given(&self) -> (Vec<Option<u64>>, Vec<FieldError>) {
+        let mut errors = Vec::new();
+        let given = S::PARAMS
+            .iter()
+            .zip(&self.values)
+            .map(|(&param, text)| {
+                let text = text.as_deref()?;
+                self.parse_one(param, text).map_err(|e| errors.push(e)).ok()
+            })
+            .collect();
+        (given, errors)
+    }
+
     /// Strict validation on top of the defaults for what is given: the
     /// first refused value in parameter order, or the settings.
     pub fn validate(&self) -> Result<S, FieldError> {
-        let mut given = vec![None; S::PARAMS.len()];
-        for (i, &param) in S::PARAMS.iter().enumerate() {
-            if let Some(text) = &self.values[i] {
-                given[i] = Some(self.parse_one(param, text)?);
-            }
+        let (given, errors) = self.given();
+        if let Some(e) = errors.into_iter().next() {
+            return Err(e);
         }
-        let mut values = S::defaults_for(&given);
-        for (value, given) in values.iter_mut().zip(&given) {
-            if let Some(v) = given {
-                *value = *v;
-            }
-        }
+        let values: Vec<u64> = S::defaults_for(&given).into_iter().zip(&given).map(|(d, g)| g.unwrap_or(d)).collect();
         S::from_values(&values)
     }
 
@@ -847,16 +855,7 @@ impl<S: Schema> Raw<S> {
     /// one bad value must not cost the user the rest (a shared link). A value
     /// that fails a cross-field check falls back to its default.
     pub fn validate_lenient(&self) -> (S, Vec<FieldError>) {
-        let mut given = vec![None; S::PARAMS.len()];
-        let mut errors = Vec::new();
-        for (i, &param) in S::PARAMS.iter().enumerate() {
-            if let Some(text) = &self.values[i] {
-                match self.parse_one(param, text) {
-                    Ok(v) => given[i] = Some(v),
-                    Err(e) => errors.push(e),
-                }
-            }
-        }
+        let (given, mut errors) = self.given();
         let defaults = S::defaults_for(&given);
         let mut values: Vec<u64> = defaults.iter().zip(&given).map(|(d, g)| g.unwrap_or(*d)).collect();
         // Each failed cross-field check resets one parameter, so this ends.

@@ -43,7 +43,6 @@ pub struct Found {
     /// of the model, reported rather than judged), and the first of them.
     pub failed: u64,
     pub first_failed: Option<Shortest>,
-    pub cancelled: bool,
     pub rows: Vec<Row>,
 }
 
@@ -88,7 +87,6 @@ fn found<C, S>(
         distinct: e.distinct,
         failed: e.failed,
         first_failed: e.first_failed.as_ref().map(&shortest),
-        cancelled: e.cancelled,
         rows: e
             .checks
             .iter()
@@ -152,9 +150,6 @@ impl Found {
     pub fn lesson(&self) -> String {
         let k = self.max_faults;
         let faults = if k == 1 { "1 fault".to_owned() } else { format!("{k} faults") };
-        if self.cancelled {
-            return format!("Cancelled after {} schedules: what they found is below.", self.explored);
-        }
         let failed = match &self.first_failed {
             Some(s) => format!(
                 " {} schedule(s) could not run to their end, a bug of the model to report; the first: {}.",
@@ -212,7 +207,6 @@ impl Found {
             ("distinct", Json::num(self.distinct)),
             ("failed", Json::num(self.failed)),
             ("first_failed", Json::opt(self.first_failed.as_ref(), Shortest::to_json)),
-            ("cancelled", Json::Bool(self.cancelled)),
             ("checks", Json::Arr(checks)),
         ])
     }
@@ -239,7 +233,6 @@ impl Found {
             distinct: number(doc, "distinct")?,
             failed: number(doc, "failed")?,
             first_failed: Shortest::from_json(doc.get("first_failed")?),
-            cancelled: matches!(doc.get("cancelled")?, Json::Bool(true)),
             rows,
         })
     }

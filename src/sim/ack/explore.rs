@@ -6,7 +6,7 @@
 //! replaces only the settings' own aimed faults, so replaying it is an
 //! ordinary run with `--faults ...`.
 
-use crate::sim::explore::{self, Judged, fault_sets, fingerprint};
+use crate::sim::explore::{self, Judged, fault_sets};
 use crate::sim::params::{Aimed, AimedFault, Schema};
 
 use super::checks::{CheckName, broken};
@@ -55,10 +55,7 @@ pub fn explore(base: &Settings, k: usize, progress: impl FnMut(u64, u64) -> bool
     let mut ws = Workspace::default();
     let judge = |schedule: &Schedule| {
         let Some(settings) = schedule.settings(base) else { return Judged::Skipped };
-        match ws.simulate(&settings) {
-            Ok(_) => Judged::Ran(fingerprint(ws.records()), broken(ws.records())),
-            Err(_) => Judged::Failed,
-        }
+        Judged::of(ws.simulate(&settings), ws.records(), broken)
     };
     explore::explore(schedules(base, k), &CheckName::ALL, judge, progress)
 }

@@ -7,7 +7,7 @@
 //! preset's own faults, so replaying it is an ordinary run with
 //! `--fault ... --worker-order ...`.
 
-use crate::sim::explore::{self, Judged, fault_sets, fingerprint};
+use crate::sim::explore::{self, Judged, fault_sets};
 use crate::sim::params::{Aimed, AimedFault, Schema};
 
 use super::checks::{CheckName, checks};
@@ -94,17 +94,10 @@ pub fn explore(base: &Settings, k: usize, progress: impl FnMut(u64, u64) -> bool
     let mut ws = Workspace::default();
     let judge = |schedule: &Schedule| {
         let Some(settings) = schedule.settings(base) else { return Judged::Skipped };
-        match ws.simulate(&settings) {
-            Ok(_) => {
-                let broken = checks(&settings, ws.records(), settings.horizon)
-                    .into_iter()
-                    .filter(|c| c.holds == Some(false))
-                    .map(|c| c.name)
-                    .collect();
-                Judged::Ran(fingerprint(ws.records()), broken)
-            }
-            Err(_) => Judged::Failed,
-        }
+        Judged::of(ws.simulate(&settings), ws.records(), |records| {
+            let verdicts = checks(&settings, records, settings.horizon);
+            verdicts.into_iter().filter(|c| c.holds == Some(false)).map(|c| c.name).collect()
+        })
     };
     explore::explore(schedules(k), &CheckName::ALL, judge, progress)
 }

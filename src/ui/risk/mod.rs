@@ -269,9 +269,10 @@ fn explored_settings(risk: Risk) -> Signal<Vec<(String, String)>> {
     Signal::derive(move || risk.run.with(|r| settings_params(r.settings())))
 }
 
-/// The checks the run on screen breaks, by name.
-fn broken_now(risk: Risk) -> Signal<Vec<&'static str>> {
-    Signal::derive(move || {
+/// The checks the run on screen breaks, by name, judged once per run
+/// (every row of the explorer's table reads it).
+fn broken_now(risk: Risk) -> Memo<Vec<&'static str>> {
+    Memo::new(move |_| {
         risk.run.with(|r| r.checks().into_iter().filter(|c| c.holds == Some(false)).map(|c| c.name.name()).collect())
     })
 }
