@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use idempotency_lab::cli::main_with;
 use idempotency_lab::sim::Millis;
 use idempotency_lab::sim::risk::facts::{Credential, FORGED_ORDER, What};
-use idempotency_lab::sim::risk::{CheckName, Run, Status};
+use idempotency_lab::sim::risk::{CheckName, Run, Status, Value};
 use proptest::prelude::*;
 
 use super::settings;
@@ -86,7 +86,26 @@ proptest! {
             }
         }
         prop_assert_ne!(holds(&run, CheckName::LegalTransitions), Some(false));
-        prop_assert_ne!(holds(&run, CheckName::ForgedNoDownstream), Some(false));
+        // The forged call is refused before any write or Risk API call. Its
+        // FORBIDDEN counts only if the agent hears it within its deadline,
+        // and a slot freed by a slow Risk API can come later than that: so
+        // the check as a whole holds when no forged call outlived its wait.
+        let forged: Vec<_> = run.records().iter().filter_map(|r| match r.what {
+            What::ToolCall { call, order: Some(FORGED_ORDER), .. } => Some(call),
+            _ => None,
+        }).collect();
+        let gave_up_on_forged = run.records().iter().any(|r| {
+            matches!(r.what, What::DeadlinePassed { call, .. } if forged.contains(&call))
+        });
+        let forged_check = run.checks().into_iter().find(|c| c.name == CheckName::ForgedNoDownstream);
+        if let Some(check) = &forged_check {
+            for figure in ["rows", "downstream_calls", "caller_tokens_downstream"] {
+                prop_assert_eq!(check.figure(figure), Some(Value::Count(0)), "{}", figure);
+            }
+            if !gave_up_on_forged {
+                prop_assert_ne!(check.holds, Some(false), "{:?}", check);
+            }
+        }
         prop_assert_ne!(holds(&run, CheckName::SingleClaimWinner), Some(false));
         prop_assert_ne!(holds(&run, CheckName::SameRequestKeyOneRow), Some(false));
         prop_assert_ne!(holds(&run, CheckName::SameBusinessKeyOneReview), Some(false));
