@@ -7,23 +7,44 @@ use leptos::prelude::*;
 
 use crate::sim::params::Colour;
 use crate::view::labs::{LABS, Lab};
-use crate::view::page::{Font, Page, Theme};
+use crate::view::page::{Font, Layout, Page, Theme};
 
 use super::dom;
 use super::element::Host;
 
-/// How a page looks: its theme, which the reader may change, and a host's
-/// accent colour and font from the link; all three are kept in shared links.
+/// How a page looks: its theme and its diagram's layout, which the reader
+/// may change, and a host's accent colour and font from the link; all are
+/// kept in shared links.
 #[derive(Clone, Copy)]
 pub struct Look {
     pub theme: RwSignal<Theme>,
+    pub layout: RwSignal<Layout>,
     /// The accent colour and the font.
     host: StoredValue<(Colour, Font)>,
 }
 
 impl Look {
     pub fn new(page: &Page) -> Look {
-        Look { theme: RwSignal::new(page.theme), host: StoredValue::new((page.accent, page.font)) }
+        Look {
+            theme: RwSignal::new(page.theme),
+            layout: RwSignal::new(page.layout),
+            host: StoredValue::new((page.accent, page.font)),
+        }
+    }
+
+    /// Whether the diagram runs downward now: the layout chosen, or the
+    /// sequence on a narrow screen. Follows the window's width.
+    pub fn downward(&self) -> Signal<bool> {
+        let layout = self.layout;
+        let width = RwSignal::new(dom::viewport_width());
+        let resize = window_event_listener(leptos::ev::resize, move |_| {
+            let w = dom::viewport_width();
+            if width.get_untracked() != w {
+                width.set(w);
+            }
+        });
+        on_cleanup(move || resize.remove());
+        Signal::derive(move || layout.get().downward(width.get()))
     }
 
     /// Shows the look on `host` (the page's root element or a custom
@@ -47,6 +68,7 @@ impl Look {
     /// Writes the look into a link's page parameters.
     pub fn keep_in(&self, page: &mut Page) {
         page.theme = self.theme.get_untracked();
+        page.layout = self.layout.get_untracked();
         (page.accent, page.font) = self.host.get_value();
     }
 }
@@ -54,6 +76,36 @@ impl Look {
 /// The lab this page shows, and its theme, for the "Lab" switcher.
 #[derive(Clone, Copy)]
 pub struct CurrentLab(pub Lab, pub RwSignal<Theme>);
+
+/// The "Layout" control: the diagram as a timeline, as a sequence, or
+/// whichever fits the screen. `id` keeps two on one page apart.
+#[component]
+pub fn LayoutPicker(layout: RwSignal<Layout>, id: &'static str) -> impl IntoView {
+    view! {
+        <div class="layout-picker">
+            <label for=id>"Layout"</label>
+            <select
+                id=id
+                on:change:target=move |ev| {
+                    if let Some(l) = Layout::ALL.into_iter().find(|l| l.name() == ev.target().value()) {
+                        layout.set(l);
+                    }
+                }
+            >
+                {Layout::ALL
+                    .into_iter()
+                    .map(|l| {
+                        view! {
+                            <option value=l.name() prop:selected=move || layout.get() == l>
+                                {l.label()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </div>
+    }
+}
 
 /// The "Lab" switcher, one choice per lab in the registry. The page that
 /// hosts every lab shows the chosen lab in this one's place, and the
@@ -99,6 +151,29 @@ pub fn relayout() -> ReadSignal<u32> {
     let resize = window_event_listener(leptos::ev::resize, move |_| count.update(|n| *n = n.wrapping_add(1)));
     on_cleanup(move || resize.remove());
     count.read_only()
+}
+
+/// The width of `scroller`'s box in a diagram's units (`scale` of them to
+/// a pixel: a presenter's diagram is drawn twice as large), measured after
+/// each layout change; `None` until it has been laid out.
+pub fn box_width(scroller: NodeRef<leptos::html::Div>, scale: Signal<f64>) -> ReadSignal<Option<f64>> {
+    let fit = RwSignal::new(None::<f64>);
+    let relaid = relayout();
+    let measure = move || {
+        let (Some(el), Some(scale)) = (scroller.try_get_untracked().flatten(), scale.try_get_untracked()) else {
+            return;
+        };
+        let w = f64::from(el.client_width()) / scale;
+        if w > 0.0 && fit.try_get_untracked().flatten().is_none_or(|old| (old - w).abs() >= 1.0) {
+            fit.set(Some(w));
+        }
+    };
+    Effect::new(move |_| {
+        relaid.track();
+        scale.track();
+        request_animation_frame(measure);
+    });
+    fit.read_only()
 }
 
 /// The masthead: the name, the lab's `tagline`, the Lab switcher, the

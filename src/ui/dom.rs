@@ -126,6 +126,11 @@ pub fn prefers_dark() -> bool {
     window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten()).is_some_and(|m| m.matches())
 }
 
+/// The window's width in CSS pixels (a desktop's, where it cannot be read).
+pub fn viewport_width() -> f64 {
+    window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).unwrap_or(1280.0)
+}
+
 pub fn device_pixel_ratio() -> f64 {
     window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0)
 }

@@ -313,3 +313,22 @@ pub fn playback<R: Replay>(lab: R, extra: impl IntoView) -> impl IntoView {
         </section>
     }
 }
+
+/// Keeps the playhead in view of `scroller` as it moves, without fighting a
+/// reader who scrolls while paused: `p` is the playhead's place in the
+/// scrolled box (an x across, a y down) and `pinned` what the pinned lane
+/// titles cover at the left of a timeline.
+pub fn follow(scroller: &web_sys::Element, p: f64, down: bool, pinned: f64) {
+    if down {
+        let (top, shown) = (f64::from(scroller.scroll_top()), f64::from(scroller.client_height()));
+        let header = crate::view::timeline::sequence::HEADER_H;
+        if p < top + header + 12.0 || p > top + shown - 32.0 {
+            scroller.set_scroll_top((p - shown / 3.0).max(0.0) as i32);
+        }
+    } else {
+        let (left, shown) = (f64::from(scroller.scroll_left()), f64::from(scroller.client_width()));
+        if p < left + pinned + 20.0 || p > left + shown - 40.0 {
+            scroller.set_scroll_left((p - shown / 3.0).max(0.0) as i32);
+        }
+    }
+}

@@ -73,6 +73,42 @@ impl Default for Font {
     }
 }
 
+choice! {
+    /// How the run's diagram is laid out: as a timeline (time left to
+    /// right), as a sequence diagram (time downward, for narrow screens),
+    /// or whichever fits the screen.
+    pub enum Layout {
+        Auto("auto", "Fit the screen"),
+        Timeline("timeline", "Timeline"),
+        Sequence("sequence", "Sequence"),
+    }
+}
+
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout::Auto
+    }
+}
+
+/// Screens at most this wide (in CSS pixels) get the sequence layout
+/// when the layout fits the screen.
+pub const NARROW_PX: f64 = 600.0;
+
+impl Layout {
+    pub fn name(self) -> &'static str {
+        self.value()
+    }
+
+    /// Whether the diagram runs downward on a screen `screen_px` wide.
+    pub fn downward(self, screen_px: f64) -> bool {
+        match self {
+            Layout::Auto => screen_px <= NARROW_PX,
+            Layout::Timeline => false,
+            Layout::Sequence => true,
+        }
+    }
+}
+
 const fn link_param(link: &'static str, label: &'static str, kind: Kind, default: u64) -> ParamDef {
     ParamDef { name: link, flag: link, link, label, kind, default, group: Group::Basics }
 }
@@ -85,10 +121,21 @@ pub static FONT: Param<Font> = Param::new(link_param("font", "Font", Kind::Choic
 pub static COMPARE: Param<bool> = Param::new(link_param("compare", "Compare", Kind::Flag, 0));
 pub static FORK: Param<Moment> = Param::new(link_param("fork", "Fork", Kind::Moment, NO_MOMENT));
 pub static PRESENT: Param<bool> = Param::new(link_param("present", "Presenter mode", Kind::Flag, 0));
+pub static LAYOUT: Param<Layout> = Param::new(link_param("layout", "Layout", Kind::Choice(Layout::OPTIONS), 0));
 
 /// The page's parameters, in the order links write them (the lab first).
-pub static PAGE_PARAMS: [&ParamDef; 9] =
-    [LAB.def(), COMPARE.def(), FORK.def(), AT.def(), PRESENT.def(), EMBED.def(), THEME.def(), ACCENT.def(), FONT.def()];
+pub static PAGE_PARAMS: [&ParamDef; 10] = [
+    LAB.def(),
+    COMPARE.def(),
+    FORK.def(),
+    AT.def(),
+    PRESENT.def(),
+    EMBED.def(),
+    LAYOUT.def(),
+    THEME.def(),
+    ACCENT.def(),
+    FONT.def(),
+];
 
 /// The link name of checkpoints, which a link may repeat.
 pub const PIN: &str = "pin";
@@ -96,7 +143,7 @@ pub const PIN: &str = "pin";
 /// The page's parameters, validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PageSettings {
-    values: [u64; 9],
+    values: [u64; 10],
 }
 
 impl Schema for PageSettings {
@@ -159,6 +206,7 @@ pub struct Page {
     /// A host's accent colour.
     pub accent: Colour,
     pub font: Font,
+    pub layout: Layout,
     /// Run B, as run A (`compare=1` with no `b.` change).
     pub compare: bool,
     /// When run B was forked.
@@ -180,6 +228,7 @@ impl Page {
             theme: settings.get(&THEME),
             accent: settings.get(&ACCENT),
             font: settings.get(&FONT),
+            layout: settings.get(&LAYOUT),
             compare: settings.get(&COMPARE),
             fork: settings.get(&FORK).0,
             present: settings.get(&PRESENT),
@@ -198,6 +247,7 @@ impl Page {
                 .set(&AT, Moment(self.at))?
                 .set(&PRESENT, self.present)?
                 .set(&EMBED, self.embed)?
+                .set(&LAYOUT, self.layout)?
                 .set(&THEME, self.theme)?
                 .set(&ACCENT, self.accent)?
                 .set(&FONT, self.font)

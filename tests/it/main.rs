@@ -13,4 +13,5 @@ mod properties;
 mod reference;
 mod risk;
 mod scenarios;
+mod sequence;
 mod storm;

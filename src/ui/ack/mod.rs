@@ -80,6 +80,7 @@ fn keep_address(ack: Ack) {
         ack.compare.fork.track();
         ack.presenter.track();
         ack.look.theme.track();
+        ack.look.layout.track();
         if !ack.player.playing.get() {
             write();
         }

@@ -12,6 +12,7 @@ use crate::sim::ack::Run;
 use crate::view::ack::broke::Place;
 use crate::view::ack::diagram::{diagram_on, stop_times};
 use crate::view::ack::experiments::{WHERE_QUESTION, three_ways, where_verdict};
+use crate::view::timeline::Frame;
 
 use super::state::Ack;
 use super::timeline::{Named, diagram_view, lane_titles};
@@ -29,7 +30,7 @@ fn way(
     let (times, end) = axis;
     let drawn = {
         let run = run.clone();
-        Memo::new(move |_| Arc::new(diagram_on(&run, times.clone(), end, fit.get())))
+        Memo::new(move |_| Arc::new(diagram_on(&run, times.clone(), end, Frame::Across(fit.get()))))
     };
     let name = format!("way-{i}");
     let heading = format!("{name}-h");

@@ -8,10 +8,13 @@ use leptos::prelude::*;
 use crate::sim::Millis;
 use crate::sim::ack::Run;
 use crate::view::ack::diagram::{diagram_on, stop_times};
-use crate::view::timeline::{Diagram, Item, Shape};
+use crate::view::timeline::export::column_title;
+use crate::view::timeline::{Diagram, Frame, Item, Orientation, Shape};
 
+use super::super::chrome::{LayoutPicker, box_width};
 use super::super::compare::Side;
 use super::super::playback::Replay;
+use super::super::playback::follow;
 use super::super::present::{PRESENT_SCALE, hide_future_toggle};
 use super::state::Ack;
 
@@ -69,9 +72,24 @@ fn item_view(
     }
 }
 
-/// The lane titles, pinned beside the scrolling diagram so they stay in
-/// view however far it is scrolled.
-pub fn lane_titles(d: &Diagram, scale: f64) -> impl IntoView + use<> {
+/// The lane titles, pinned beside the scrolling timeline (or above the
+/// scrolling sequence diagram) so they stay in view however far it is
+/// scrolled.
+pub fn lane_titles(d: &Diagram, scale: f64) -> AnyView {
+    if d.orientation == Orientation::Down {
+        let titles: String = d.lanes.iter().skip(1).map(column_title).collect();
+        return view! {
+            <svg
+                class="column-titles"
+                width=num(d.width * scale)
+                height=num(HEADER_H * scale)
+                viewBox=format!("0 0 {} {}", num(d.width), num(HEADER_H))
+                aria-hidden="true"
+                inner_html=format!("<rect class=\"column-titles-bg\" width=\"100%\" height=\"100%\"/>{titles}")
+            ></svg>
+        }
+        .into_any();
+    }
     let titles = d
         .lanes
         .iter()
@@ -96,9 +114,11 @@ pub fn lane_titles(d: &Diagram, scale: f64) -> impl IntoView + use<> {
             {titles}
         </svg>
     }
+    .into_any()
 }
 
 const LANE_TITLES_W: f64 = 96.0;
+use crate::view::timeline::sequence::HEADER_H;
 
 /// How a drawn diagram is named: its ids end in `suffix` (so that several
 /// on one page stay apart), and `title` is its accessible name.
@@ -140,7 +160,10 @@ pub fn diagram_view(
         .iter()
         .enumerate()
         .map(|(i, band)| {
-            view! { <rect class=format!("lane-band lane-{i}") x="0" y=num(band.top) width=num(w) height=num(band.height)/> }
+            let (x, y, bw, bh) = d.band(band);
+            view! {
+                <rect class=format!("lane-band lane-{i}") x=num(x) y=num(y) width=num(bw) height=num(bh)/>
+            }
         })
         .collect_view();
     let playhead = named.playhead;
@@ -150,10 +173,11 @@ pub fn diagram_view(
     let labelled_by = format!("{title_id} {desc_id}");
     let title = named.title.clone();
     let summary = d.summary.clone();
-    let playhead_x = {
+    let line = {
         let d = d.clone();
-        move || num(d.x_at(playhead.get()))
+        move || d.playhead(playhead.get())
     };
+    let (l1, l2, l3, l4) = (line.clone(), line.clone(), line.clone(), line);
     view! {
         <svg
             class="diagram"
@@ -182,15 +206,21 @@ pub fn diagram_view(
             </defs>
             {bands}
             {items}
-            <line class="playhead" x1=playhead_x.clone() x2=playhead_x y1="0" y2=num(h)/>
+            <line
+                class="playhead"
+                x1=move || num(l1().0)
+                y1=move || num(l2().1)
+                x2=move || num(l3().2)
+                y2=move || num(l4().3)
+            />
         </svg>
     }
 }
 
-/// The diagram of `side`'s run, fitted to `width` (in the diagram's units)
-/// where it can be; when comparing, both runs are drawn on one clock (the
+/// The diagram of `side`'s run, drawn for `frame` (the timeline fitted to
+/// a width, in the diagram's units, where it can be); when comparing, both runs are drawn on one clock (the
 /// union of their stops, to the later end).
-fn drawn(ack: Ack, side: Side, width: Option<f64>) -> Option<(Arc<Run>, Arc<Diagram>)> {
+fn drawn(ack: Ack, side: Side, frame: Frame) -> Option<(Arc<Run>, Arc<Diagram>)> {
     let a = ack.run.get();
     let b = ack.compare.run_b();
     let run = match side {
@@ -203,7 +233,7 @@ fn drawn(ack: Ack, side: Side, width: Option<f64>) -> Option<(Arc<Run>, Arc<Diag
         times.extend(stop_times(b));
         end = end.max(b.end());
     }
-    let diagram = Arc::new(diagram_on(&run, times, end, width));
+    let diagram = Arc::new(diagram_on(&run, times, end, frame));
     Some((run, diagram))
 }
 
@@ -212,25 +242,18 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
     let side = side.unwrap_or(Side::A);
     let scale = Memo::new(move |_| if ack.presenter.present.get() { PRESENT_SCALE } else { 1.0 });
     let scroller = NodeRef::<leptos::html::Div>::new();
-    // The diagram is drawn for the width of its box (in its own units: a
-    // presenter's diagram is drawn twice as large).
-    let fit = RwSignal::new(None::<f64>);
+    // The diagram is drawn for the width of its box.
+    let fit = box_width(scroller, scale.into());
     let relaid = super::super::chrome::relayout();
-    let measure = move || {
-        let (Some(el), Some(scale)) = (scroller.try_get_untracked().flatten(), scale.try_get_untracked()) else {
-            return;
+    let downward = ack.look.downward();
+    let drawn = Memo::new(move |_| {
+        let frame = if downward.get() {
+            Frame::Down(fit.get().unwrap_or(SEQUENCE_FALLBACK_W))
+        } else {
+            Frame::Across(fit.get())
         };
-        let w = f64::from(el.client_width()) / scale;
-        if w > 0.0 && fit.try_get_untracked().flatten().is_none_or(|old| (old - w).abs() >= 1.0) {
-            fit.set(Some(w));
-        }
-    };
-    Effect::new(move |_| {
-        relaid.track();
-        scale.track();
-        request_animation_frame(measure);
+        drawn(ack, side, frame)
     });
-    let drawn = Memo::new(move |_| drawn(ack, side, fit.get()));
     // The first divergence of a comparison, marked in both diagrams.
     let diverge = Signal::derive(move || {
         let diff = ack.compare.diff()?;
@@ -245,17 +268,17 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
     Effect::new(move |_| {
         relaid.track();
         let t = ack.player.playhead.get();
-        let Some(x) = drawn.with(|d| d.as_ref().map(|(_, d)| d.x_at(t) * scale.get())) else {
+        let Some((p, down)) =
+            drawn.with(|d| d.as_ref().map(|(_, d)| (d.along(t) * scale.get(), d.orientation == Orientation::Down)))
+        else {
             return;
         };
         if let Some(el) = scroller.get() {
-            let (left, width) = (f64::from(el.scroll_left()), f64::from(el.client_width()));
-            if x < left + LANE_TITLES_W * scale.get() + 20.0 || x > left + width - 40.0 {
-                el.set_scroll_left((x - width / 3.0).max(0.0) as i32);
-            }
+            follow(&el, p, down, LANE_TITLES_W * scale.get());
         }
     });
     let hide_id = side.id("hide-future");
+    let layout_id = if side == Side::A { "layout" } else { "layout-b" };
     let heading_id = side.id("timeline-h");
     let labelled_by = heading_id.clone();
     let heading = move || side.heading(ack.compare.showing());
@@ -267,9 +290,18 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
                 .then(|| {
                     view! {
                         <p class="hint">
-                            "Time runs left to right; the pink line is the playhead. Click any mark to move the playhead to it."
+                            {move || {
+                                if downward.get() {
+                                    "Time runs downward, a column per actor; the pink line is the playhead. Click any mark to move the playhead to it."
+                                } else {
+                                    "Time runs left to right; the pink line is the playhead. Click any mark to move the playhead to it."
+                                }
+                            }}
                         </p>
-                        {hide_future_toggle(ack.presenter, hide_id.clone())}
+                        <div class="timeline-controls">
+                            {hide_future_toggle(ack.presenter, hide_id.clone())}
+                            <LayoutPicker layout=ack.look.layout id=layout_id/>
+                        </div>
                     }
                 })}
             {move || {
@@ -283,16 +315,30 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
                         }
                     })
             }}
-            <div class="timeline-frame">
+            <div class="timeline-frame" class:sequence=downward>
                 <div class="timeline-scroll" node_ref=scroller tabindex="0" role="group" aria-label=label>
+                    {move || {
+                        drawn
+                            .get()
+                            .filter(|(_, d)| d.orientation == Orientation::Down)
+                            .map(|(_, d)| view! { <div class="column-titles-frame">{lane_titles(&d, scale.get())}</div> })
+                    }}
                     {move || {
                         drawn
                             .get()
                             .map(|(run, d)| diagram_view(ack, Named::of(ack, side), run, d, scale.get(), diverge))
                     }}
                 </div>
-                {move || drawn.get().map(|(_, d)| lane_titles(&d, scale.get()))}
+                {move || {
+                    drawn
+                        .get()
+                        .filter(|(_, d)| d.orientation == Orientation::Across)
+                        .map(|(_, d)| lane_titles(&d, scale.get()))
+                }}
             </div>
         </section>
     }
 }
+
+/// The width a sequence diagram is drawn for before its box is measured.
+const SEQUENCE_FALLBACK_W: f64 = 344.0;

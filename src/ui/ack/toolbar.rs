@@ -6,8 +6,11 @@ use leptos::prelude::*;
 
 use crate::sim::ack::Settings;
 use crate::sim::params_file::Imported;
+use crate::ui::dom;
+use crate::view::ack::diagram::diagram_in;
 use crate::view::ack::report::compare_to_json;
-use crate::view::ack::{diagram, run_to_json};
+use crate::view::ack::run_to_json;
+use crate::view::timeline::Frame;
 use crate::view::url::LinkState;
 
 use super::super::compare::compare_button;
@@ -37,7 +40,9 @@ impl Share for Ack {
     }
 
     fn diagram_svg(&self) -> String {
-        self.run.with_untracked(|r| diagram(r).to_svg(Some(self.player.playhead.get_untracked())))
+        // The layout on screen, at its natural size.
+        let frame = Frame::export(self.look.layout.get_untracked().downward(dom::viewport_width()));
+        self.run.with_untracked(|r| diagram_in(r, frame).to_svg(Some(self.player.playhead.get_untracked())))
     }
 
     /// An exported comparison opens run B again, with the settings it

@@ -83,6 +83,7 @@ fn keep_address(risk: Risk) {
         risk.compare.changes.track();
         risk.compare.fork.track();
         risk.look.theme.track();
+        risk.look.layout.track();
         risk.presenter.track();
         if risk.player.playing.get() {
             return;

@@ -7,13 +7,15 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::view::risk::diagram::{diagram, diagram_on, shared_axis};
+use crate::view::risk::diagram::{diagram_on, end_of, shared_axis, stop_times};
 use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg, lane_titles_svg};
-use crate::view::timeline::Diagram;
+use crate::view::timeline::{Diagram, Frame, Orientation};
 
+use super::super::chrome::{LayoutPicker, box_width};
 use super::super::compare::Side;
 use super::super::markup::chosen_moment;
 use super::super::playback::Replay;
+use super::super::playback::follow;
 use super::super::present::{PRESENT_SCALE, hide_future_toggle};
 use super::state::{Risk, changed};
 
@@ -41,8 +43,15 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
     let side = side.unwrap_or(Side::A);
     let c = risk.compare;
     let prefix = if side == Side::B { "b-" } else { "" };
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    let scale = Signal::derive(move || if risk.presenter.present.get() { PRESENT_SCALE } else { 1.0 });
+    let fit = box_width(scroller, scale);
+    let downward = risk.look.downward();
     let drawing = Memo::new_with_compare(
         move |_| {
+            // The timeline is drawn at its natural width; the sequence
+            // diagram for its box.
+            let frame = if downward.get() { Frame::Down(fit.get().unwrap_or(344.0)) } else { Frame::Across(None) };
             let a = risk.run.get();
             let b = c.run_b();
             let run = match (side, &b) {
@@ -52,9 +61,9 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
             let d = match &b {
                 Some(b) => {
                     let (times, end) = shared_axis(&a, b);
-                    diagram_on(&run, times, end)
+                    diagram_on(&run, times, end, frame)
                 }
-                None => diagram(&run),
+                None => diagram_on(&run, stop_times(&run), end_of(&run), frame),
             };
             let diverge = c.diff().and_then(|diff| diff.divergence).and_then(|d| match side {
                 Side::A => d.a.map(|_| d.index),
@@ -66,7 +75,6 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
         },
         changed,
     );
-    let scroller = NodeRef::<leptos::html::Div>::new();
     follow_playhead(risk, prefix, drawing, scroller);
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(t) = chosen_moment(&ev) {
@@ -92,12 +100,21 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
                 .then(|| {
                     view! {
                         <p class="hint">
-                            "Time runs left to right, on the incident's wall clock and in model time; the pink line is the playhead. Each dot on the Risk API's lane is a review it created. Click any mark to move the playhead to it."
+                            {move || {
+                                if downward.get() {
+                                    "Time runs downward, a column per actor, on the incident's wall clock and in model time; the pink line is the playhead. Each dot in the Risk API's column is a review it created. Click any mark to move the playhead to it."
+                                } else {
+                                    "Time runs left to right, on the incident's wall clock and in model time; the pink line is the playhead. Each dot on the Risk API's lane is a review it created. Click any mark to move the playhead to it."
+                                }
+                            }}
                         </p>
-                        {hide_future_toggle(risk.presenter, "risk-hide-future".to_owned())}
+                        <div class="timeline-controls">
+                            {hide_future_toggle(risk.presenter, "risk-hide-future".to_owned())}
+                            <LayoutPicker layout=risk.look.layout id="risk-layout"/>
+                        </div>
                     }
                 })}
-            <div class="timeline-frame">
+            <div class="timeline-frame" class:sequence=downward>
                 <div
                     class="timeline-scroll"
                     node_ref=scroller
@@ -106,10 +123,19 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
                     aria-label=label
                     on:click=on_click
                 >
+                    <div
+                        class="column-titles-frame"
+                        hidden=move || !downward.get()
+                        inner_html=move || drawing.with(|d| if d.down() { d.titles.clone() } else { String::new() })
+                    ></div>
                     <div class="axis-layer diagram" inner_html=move || drawing.with(|d| d.axis.clone())></div>
                     <div class="diagram-layer" inner_html=move || drawing.with(|d| d.svg.clone())></div>
                 </div>
-                <div class="lane-titles-frame" inner_html=move || drawing.with(|d| d.titles.clone())></div>
+                <div
+                    class="lane-titles-frame"
+                    hidden=move || downward.get()
+                    inner_html=move || drawing.with(|d| if d.down() { String::new() } else { d.titles.clone() })
+                ></div>
             </div>
         </section>
     }
@@ -128,15 +154,18 @@ fn follow_playhead(
     Effect::new(move |_| {
         relaid.track();
         let t = risk.player.playhead.get();
-        let (x, width) = drawing.with(|d| (d.diagram.x_at(t), d.diagram.width));
+        let (line, veil, p, down) =
+            drawing.with(|d| (d.diagram.playhead(t), d.diagram.after(t), d.diagram.along(t), d.down()));
         let Some(el) = scroller.get() else { return };
-        if let Ok(Some(line)) = el.query_selector(&format!("#{prefix}{PLAYHEAD_ID}")) {
-            let _ = line.set_attribute("x1", &num(x));
-            let _ = line.set_attribute("x2", &num(x));
+        if let Ok(Some(playhead)) = el.query_selector(&format!("#{prefix}{PLAYHEAD_ID}")) {
+            for (name, v) in [("x1", line.0), ("y1", line.1), ("x2", line.2), ("y2", line.3)] {
+                let _ = playhead.set_attribute(name, &num(v));
+            }
         }
-        if let Ok(Some(veil)) = el.query_selector(&format!("#{prefix}{VEIL_ID}")) {
-            let _ = veil.set_attribute("x", &num(x));
-            let _ = veil.set_attribute("width", &num((width - x).max(0.0)));
+        if let Ok(Some(rect)) = el.query_selector(&format!("#{prefix}{VEIL_ID}")) {
+            for (name, v) in [("x", veil.0), ("y", veil.1), ("width", veil.2), ("height", veil.3)] {
+                let _ = rect.set_attribute(name, &num(v));
+            }
         }
         // Keep the playhead in view without fighting a reader who scrolls
         // while paused. Reading the scroll position needs the layout, so it
@@ -144,12 +173,15 @@ fn follow_playhead(
         // (Presenter mode draws the diagram twice as large.)
         let scale = if risk.presenter.present.get_untracked() { PRESENT_SCALE } else { 1.0 };
         request_animation_frame(move || {
-            let Some(el) = scroller.try_get_untracked().flatten() else { return };
-            let (left, shown) = (f64::from(el.scroll_left()), f64::from(el.client_width()));
-            let x = x * scale;
-            if x < left + LANE_TITLES_W * scale + 20.0 || x > left + shown - 40.0 {
-                el.set_scroll_left((x - shown / 3.0).max(0.0) as i32);
+            if let Some(el) = scroller.try_get_untracked().flatten() {
+                follow(&el, p * scale, down, LANE_TITLES_W * scale);
             }
         });
     });
+}
+
+impl Drawing {
+    fn down(&self) -> bool {
+        self.diagram.orientation == Orientation::Down
+    }
 }

@@ -6,9 +6,11 @@ use leptos::prelude::*;
 
 use crate::sim::params_file::Imported;
 use crate::sim::risk::Settings;
-use crate::view::risk::diagram::diagram;
+use crate::ui::dom;
+use crate::view::risk::diagram::diagram_in;
 use crate::view::risk::report::compare_to_json;
 use crate::view::risk::run_to_json;
+use crate::view::timeline::Frame;
 use crate::view::url::LinkState;
 
 use super::super::notices::Notices;
@@ -40,7 +42,9 @@ impl Share for Risk {
     }
 
     fn diagram_svg(&self) -> String {
-        self.run.with_untracked(|r| diagram(r).to_svg(Some(self.player.playhead.get_untracked())))
+        // The layout on screen, at its natural size.
+        let frame = Frame::export(self.look.layout.get_untracked().downward(dom::viewport_width()));
+        self.run.with_untracked(|r| diagram_in(r, frame).to_svg(Some(self.player.playhead.get_untracked())))
     }
 
     /// An exported comparison opens run B again, with the settings it

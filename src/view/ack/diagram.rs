@@ -4,7 +4,7 @@
 
 use crate::sim::Millis;
 use crate::sim::ack::{Decision, ExhaustedBy, OpId, OpKey, Outcome, Payload, PayloadMode, Record, Run, Status, What};
-use crate::view::timeline::{Builder, Diagram, Glyph, LEFT, LaneSpec, LaneStyle, Y};
+use crate::view::timeline::{Builder, Diagram, Frame, Glyph, LEFT, LaneSpec, LaneStyle, Y};
 
 use super::broke::{Break, Place, where_it_broke};
 use super::sentences::{crash_point_text, increments, status_word};
@@ -17,14 +17,14 @@ const LEDGER: usize = 5;
 
 /// The lanes, one per actor, in the order the diagram stacks them.
 pub fn lanes() -> Vec<LaneSpec> {
-    let lane = |title: &str, style| LaneSpec { title: title.to_owned(), style };
+    let lane = |title: &str, short: &str, style| LaneSpec { title: title.to_owned(), short: short.to_owned(), style };
     vec![
-        lane("Model time", LaneStyle::Axis),
-        lane("Client", LaneStyle::LabelsAbove),
-        lane("Network", LaneStyle::Between),
-        lane("Server", LaneStyle::LabelsBelow),
-        lane("Dedup store", LaneStyle::LabelsBelow),
-        lane("Ledger", LaneStyle::LabelsBelow),
+        lane("Model time", "t", LaneStyle::Axis),
+        lane("Client", "Cli", LaneStyle::LabelsAbove),
+        lane("Network", "Net", LaneStyle::Between),
+        lane("Server", "Srv", LaneStyle::LabelsBelow),
+        lane("Dedup store", "Ddp", LaneStyle::LabelsBelow),
+        lane("Ledger", "Ldg", LaneStyle::LabelsBelow),
     ]
 }
 
@@ -85,17 +85,23 @@ pub fn stop_times(run: &Run) -> Vec<Millis> {
 }
 
 pub fn diagram(run: &Run) -> Diagram {
-    diagram_on(run, stop_times(run), run.end(), None)
+    diagram_in(run, Frame::Across(None))
+}
+
+/// The run's diagram alone, drawn for `frame`.
+pub fn diagram_in(run: &Run, frame: Frame) -> Diagram {
+    diagram_on(run, stop_times(run), run.end(), frame)
 }
 
 /// `run` drawn on an axis with a stop at each of `times`, ending at `end`,
-/// fitted to `width` where it can be (see `Builder::fitted`): two runs
+/// drawn for `frame` (the timeline fitted to a width where it can be, see
+/// `Builder::fitted`, or the sequence diagram): two runs
 /// drawn with the union of their stops and the later end share one clock,
 /// so the same model time is at the same x in both.
-pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis, width: Option<f64>) -> Diagram {
+pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis, frame: Frame) -> Diagram {
     let records = run.records();
     let mut d = Draw {
-        b: Builder::fitted(lanes(), times, end, width),
+        b: Builder::framed(lanes(), times, end, frame),
         windows: Vec::new(),
         held: reservation_spans(records),
         op_rows: Vec::new(),
@@ -586,12 +592,13 @@ mod tests {
         let mut times = stop_times(&a);
         times.extend(stop_times(&b));
         let end = a.end().max(b.end());
-        let (da, db) = (diagram_on(&a, times.clone(), end, None), diagram_on(&b, times, end, None));
+        let (da, db) =
+            (diagram_on(&a, times.clone(), end, Frame::Across(None)), diagram_on(&b, times, end, Frame::Across(None)));
         for t in [0, 1000, 2000, 2050, 3000, 4000, 4050, 5000, 6000, 6050] {
-            assert_eq!(da.x_at(Millis(t)), db.x_at(Millis(t)), "at {t} ms");
+            assert_eq!(da.along(Millis(t)), db.along(Millis(t)), "at {t} ms");
         }
         assert_eq!(da.end, Millis(6050));
-        assert!(diagram(&a).x_at(Millis(6050)) < da.x_at(Millis(6050)), "alone, A's axis stops at its own end");
+        assert!(diagram(&a).along(Millis(6050)) < da.along(Millis(6050)), "alone, A's axis stops at its own end");
         assert!(da.label_collisions().is_empty() && db.label_collisions().is_empty());
     }
 
@@ -636,7 +643,7 @@ mod tests {
         for width in [880.0, 774.0, 766.0] {
             for e in super::super::experiments::EXPERIMENTS {
                 let r = Run::simulate(&e.settings()).unwrap();
-                let d = diagram_on(&r, stop_times(&r), r.end(), Some(width));
+                let d = diagram_on(&r, stop_times(&r), r.end(), Frame::Across(Some(width)));
                 assert!(d.width <= width, "{} is {} wide in {width}", e.id, d.width);
                 assert!(d.label_collisions().is_empty(), "{}: {:?}", e.id, d.label_collisions());
                 let first = d.texts().iter().map(|t| t.1).fold(f64::INFINITY, f64::min);
@@ -681,11 +688,11 @@ mod tests {
     fn time_maps_monotonically_with_room_between_events() {
         let d = diagram(&run(&[]));
         let times = [0, 2000, 2050, 3000, 4000, 4050];
-        let xs: Vec<f64> = times.iter().map(|&t| d.x_at(Millis(t))).collect();
+        let xs: Vec<f64> = times.iter().map(|&t| d.along(Millis(t))).collect();
         for w in xs.windows(2) {
             assert!(w[1] - w[0] >= MIN_GAP, "{xs:?}");
         }
-        assert!(d.x_at(Millis(1000)) > xs[0] && d.x_at(Millis(1000)) < xs[1]);
+        assert!(d.along(Millis(1000)) > xs[0] && d.along(Millis(1000)) < xs[1]);
     }
 
     #[test]

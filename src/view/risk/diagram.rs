@@ -17,7 +17,7 @@ use crate::sim::risk::facts::{
     Tool, UniqueKey, What, is_legal,
 };
 use crate::sim::risk::{IntentOutcome, Run};
-use crate::view::timeline::{Builder, Diagram, Glyph, LaneSpec, LaneStyle, Shape, Y};
+use crate::view::timeline::{Builder, Diagram, Frame, Glyph, LaneSpec, LaneStyle, Shape, Y};
 
 use super::names;
 
@@ -98,15 +98,32 @@ impl Lanes {
         }
     }
 
+    /// A lane's title in at most three characters, for a narrow column.
+    pub fn short(&self, actor: Actor) -> String {
+        match actor {
+            Actor::Agent => "Agt".to_owned(),
+            Actor::LoadBalancer => "LB".to_owned(),
+            Actor::Replica(replica) if self.folds() && replica.index() >= SHOWN_REPLICAS => {
+                format!("{}+", ReplicaId(SHOWN_REPLICAS as u8).name())
+            }
+            Actor::Replica(replica) => replica.name().to_owned(),
+            Actor::Database => "DB".to_owned(),
+            Actor::RiskApi => "API".to_owned(),
+            Actor::Worker(crate::sim::risk::WorkerId::W1) => "W1".to_owned(),
+            Actor::Worker(crate::sim::risk::WorkerId::W2) => "W2".to_owned(),
+        }
+    }
+
     /// The lanes, from the model's actors: the agent initiates (labels above
     /// its track), the load balancer is a gap messages cross, and the others
     /// carry bars below their tracks.
     pub fn specs(&self) -> Vec<LaneSpec> {
-        let mut lanes = vec![LaneSpec { title: "Time".to_owned(), style: LaneStyle::Axis }];
+        let mut lanes = vec![LaneSpec { title: "Time".to_owned(), short: "t".to_owned(), style: LaneStyle::Axis }];
         let mut actors = Actor::all(self.replicas);
         actors.retain(|a| !matches!(a, Actor::Replica(r) if r.index() > SHOWN_REPLICAS && self.folds()));
         lanes.extend(actors.into_iter().map(|actor| LaneSpec {
             title: self.title(actor),
+            short: self.short(actor),
             style: match actor {
                 Actor::Agent => LaneStyle::LabelsAbove,
                 Actor::LoadBalancer => LaneStyle::Between,
@@ -468,16 +485,21 @@ pub fn shared_axis(a: &Run, b: &Run) -> (Vec<Millis>, Millis) {
 
 /// The run's timeline.
 pub fn diagram(run: &Run) -> Diagram {
-    diagram_on(run, stop_times(run), end_of(run))
+    diagram_in(run, Frame::Across(None))
+}
+
+/// The run's diagram alone, drawn for `frame`.
+pub fn diagram_in(run: &Run, frame: Frame) -> Diagram {
+    diagram_on(run, stop_times(run), end_of(run), frame)
 }
 
 /// The run's timeline on an axis with a stop at each of `times`, drawn to
-/// `end`: two runs drawn on the union of their stops line up on model
-/// time.
-pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis) -> Diagram {
+/// `end`, for `frame` (the timeline or the sequence diagram): two runs
+/// drawn on the union of their stops line up on model time.
+pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis, frame: Frame) -> Diagram {
     let records = run.records();
     let lanes = Lanes::of_run(run);
-    let mut b = Builder::new(lanes.specs(), times.clone(), end);
+    let mut b = Builder::framed(lanes.specs(), times.clone(), end, frame);
     // The wall clock under every stop's model time.
     let mut stops = times;
     stops.push(Millis::ZERO);

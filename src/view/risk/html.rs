@@ -19,7 +19,9 @@ use crate::sim::Millis;
 use crate::sim::risk::snapshot::GateView;
 use crate::sim::risk::{Check, Record, Row};
 use crate::view::num::{d0, d1};
-use crate::view::timeline::{Diagram, Shape, escape};
+use crate::view::timeline::export::column_title;
+use crate::view::timeline::sequence::HEADER_H;
+use crate::view::timeline::{Diagram, Orientation, Shape, escape};
 
 use crate::view::markup::{self, EventLine};
 
@@ -79,17 +81,29 @@ pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Optio
         escape(&d.summary)
     );
     for (i, band) in d.lanes.iter().enumerate().skip(1) {
+        let (x, y, bw, bh) = d.band(band);
         put!(
             out,
-            "<rect class=\"lane-band lane-{i}\" x=\"0\" y=\"{}\" width=\"{w}\" height=\"{}\"/>",
-            d1(band.top),
-            d1(band.height)
+            "<rect class=\"lane-band lane-{i}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+            d1(x),
+            d1(y),
+            d1(bw),
+            d1(bh)
         );
     }
     if let Some(r) = diverge.and_then(|i| records.get(i)) {
-        let x = d1(d.x_at(r.t));
-        put!(out, "<line class=\"divergence\" x1=\"{x}\" x2=\"{x}\" y1=\"0\" y2=\"{h}\"/>");
+        let (x1, y1, x2, y2) = d.playhead(r.t);
+        put!(
+            out,
+            "<line class=\"divergence\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>",
+            d1(x1),
+            d1(x2),
+            d1(y1),
+            d1(y2)
+        );
     }
+    // Down the page, the times are labels beside the others, in the body.
+    let down = d.orientation == Orientation::Down;
     for item in &d.items {
         let at = item.record.and_then(|i| records.get(i)).map(|r| r.t);
         let (clickable, data) = match at {
@@ -97,7 +111,7 @@ pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Optio
             None => ("", String::new()),
         };
         let marked = if diverge.is_some() && item.record == diverge { " diverge" } else { "" };
-        let layer = if item.class.starts_with("axis") { &mut axis } else { &mut out };
+        let layer = if item.class.starts_with("axis") && !down { &mut axis } else { &mut out };
         match (&item.shape, item.shape.path()) {
             (Shape::Text { x, y, text }, _) => {
                 put!(
@@ -120,18 +134,42 @@ pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Optio
             (_, None) => {}
         }
     }
+    let (px1, py1, px2, py2) = d.playhead(Millis::ZERO);
     put!(
         out,
         "<rect id=\"{prefix}{VEIL_ID}\" class=\"future-veil\" x=\"{w}\" y=\"0\" width=\"0\" height=\"{h}\"/>\
-         <line id=\"{prefix}{PLAYHEAD_ID}\" class=\"playhead\" x1=\"0\" x2=\"0\" y1=\"0\" y2=\"{h}\"/></svg>"
+         <line id=\"{prefix}{PLAYHEAD_ID}\" class=\"playhead\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/></svg>",
+        d1(px1),
+        d1(px2),
+        d1(py1),
+        d1(py2)
     );
+    if down {
+        // No strip: an empty axis layer leaves the body as it is.
+        return (String::new(), out);
+    }
     axis.push_str("</svg>");
     (axis, out)
 }
 
-/// The lane titles, pinned beside the scrolling diagram.
+/// The lane titles, pinned beside the scrolling timeline, or the column
+/// titles above the scrolling sequence diagram.
 pub fn lane_titles_svg(d: &Diagram, width: f64) -> String {
     let mut out = String::new();
+    if d.orientation == Orientation::Down {
+        put!(
+            out,
+            "<svg class=\"column-titles\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" aria-hidden=\"true\">\
+             <rect class=\"column-titles-bg\" width=\"100%\" height=\"100%\"/>",
+            w = d1(d.width),
+            h = d1(HEADER_H)
+        );
+        for band in d.lanes.iter().skip(1) {
+            out.push_str(&column_title(band));
+        }
+        out.push_str("</svg>");
+        return out;
+    }
     put!(out, "<svg class=\"lane-titles\" width=\"{}\" height=\"{}\" aria-hidden=\"true\">", d1(width), d1(d.height));
     for (i, band) in d.lanes.iter().enumerate() {
         put!(
@@ -639,6 +677,7 @@ mod tests {
     use super::*;
     use crate::sim::risk::{Mode, Preset, Run, Settings};
     use crate::view::risk::{diagram, incident, machine, table, trace};
+    use crate::view::timeline::Frame;
 
     fn run(preset: Preset, mode: Mode) -> Run {
         Run::simulate(&Settings::preset(preset, mode)).unwrap()
@@ -695,9 +734,12 @@ mod tests {
         let d = Comparison::of(&a, &b).divergence.unwrap();
         assert_eq!(d.t(), Millis(4_411));
         let (times, end) = diagram::shared_axis(&a, &b);
-        let (da, db) = (diagram::diagram_on(&a, times.clone(), end), diagram::diagram_on(&b, times, end));
+        let (da, db) = (
+            diagram::diagram_on(&a, times.clone(), end, Frame::Across(None)),
+            diagram::diagram_on(&b, times, end, Frame::Across(None)),
+        );
         for t in [0, 2_622, 4_411, 4_412, end.ms()] {
-            assert_eq!(da.x_at(Millis(t)), db.x_at(Millis(t)), "at {t} ms");
+            assert_eq!(da.along(Millis(t)), db.along(Millis(t)), "at {t} ms");
         }
         assert_eq!(end, diagram::end_of(&a).max(diagram::end_of(&b)));
         // With every pattern on, the run has moments the naive one has no
@@ -706,12 +748,15 @@ mod tests {
         let p = run(Preset::Incident, Mode::Patterns);
         let only_p = p.records().iter().map(|r| r.t).find(|t| a.records().iter().all(|r| r.t != *t)).unwrap();
         let (times, end) = diagram::shared_axis(&a, &p);
-        assert!(diagram::diagram_on(&a, times, end).stops.iter().any(|(t, _)| *t == only_p), "{only_p}");
+        assert!(
+            diagram::diagram_on(&a, times, end, Frame::Across(None)).stops.iter().any(|(t, _)| *t == only_p),
+            "{only_p}"
+        );
         assert!(!diagram::diagram(&a).stops.iter().any(|(t, _)| *t == only_p));
-        assert!(da.x_at(Millis(4_411)) > da.x_at(Millis(2_622)));
+        assert!(da.along(Millis(4_411)) > da.along(Millis(2_622)));
         let (_, sa) = diagram_svg(&da, a.records(), "", Some(d.index));
         let (_, sb) = diagram_svg(&db, b.records(), "b-", Some(d.index));
-        let line = format!("<line class=\"divergence\" x1=\"{0}\" x2=\"{0}\"", d1(da.x_at(Millis(4_411))));
+        let line = format!("<line class=\"divergence\" x1=\"{0}\" x2=\"{0}\"", d1(da.along(Millis(4_411))));
         assert!(sa.contains(&line) && sb.contains(&line), "{line}");
         assert!(sa.contains(" diverge\"") && sb.contains(" diverge\""));
         // Run B's ids are its own, so both diagrams fit in one page.

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use crate::sim::Millis;
 use crate::view::num::{d0, d1};
 
-use super::{Diagram, Shape};
+use super::{Diagram, LaneBand, Orientation, Shape};
 
 impl Diagram {
     /// A standalone SVG document, with the playhead at `playhead` if given.
@@ -23,16 +23,28 @@ impl Diagram {
             h = d0(self.height)
         );
         for (i, band) in self.lanes.iter().enumerate() {
-            let _ = writeln!(
+            let (x, y, w, h) = self.band(band);
+            if w <= 0.0 || h <= 0.0 {
+                // The sequence diagram's time has no column of its own.
+                continue;
+            }
+            let _ = write!(
                 out,
-                "<rect class=\"lane-band lane-{i}\" x=\"0\" y=\"{}\" width=\"{}\" height=\"{}\"/>\
-                 <text class=\"lane-title\" x=\"8\" y=\"{}\">{}</text>",
-                d1(band.top),
-                d0(self.width),
-                d1(band.height),
-                d1(band.top + 16.0),
-                escape(&band.title)
+                "<rect class=\"lane-band lane-{i}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+                d1(x),
+                d1(y),
+                d1(w),
+                d1(h)
             );
+            let _ = match self.orientation {
+                Orientation::Across => writeln!(
+                    out,
+                    "<text class=\"lane-title\" x=\"8\" y=\"{}\">{}</text>",
+                    d1(band.top + 16.0),
+                    escape(&band.title)
+                ),
+                Orientation::Down => writeln!(out, "{}", column_title(band)),
+            };
         }
         for item in &self.items {
             let class = item.class;
@@ -49,9 +61,15 @@ impl Diagram {
             };
         }
         if let Some(t) = playhead {
-            let x = d1(self.x_at(t));
-            let _ =
-                writeln!(out, "<line class=\"playhead\" x1=\"{x}\" y1=\"0\" x2=\"{x}\" y2=\"{}\"/>", d0(self.height));
+            let (x1, y1, x2, y2) = self.playhead(t);
+            let _ = writeln!(
+                out,
+                "<line class=\"playhead\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+                d1(x1),
+                d1(y1),
+                d1(x2),
+                d1(y2)
+            );
         }
         out.push_str(
             "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" \
@@ -59,6 +77,17 @@ impl Diagram {
         );
         out
     }
+}
+
+/// A sequence diagram's column title, centred at the top of its column
+/// (its short form where the column is narrow; the description names every
+/// column in full).
+pub fn column_title(band: &LaneBand) -> String {
+    format!(
+        "<text class=\"lane-title column-title\" x=\"{}\" y=\"17\" text-anchor=\"middle\">{}</text>",
+        d1(band.top + band.height / 2.0),
+        escape(&band.short)
+    )
 }
 
 /// Escapes text for SVG/XML content and attribute values.
@@ -91,7 +120,7 @@ path{fill:none;stroke:#444;stroke-width:1.5}.request{stroke:#2b6cb0}.response.su
 .reserved.orphaned{fill:#fed7d7;stroke:none}.stored{fill:#c6f6d5;stroke:none}.down{fill:#fed7d7;stroke:#c53030}\
 .mark{stroke:#222;stroke-width:2}.mark.lost,.mark.crash{stroke:#c53030;stroke-width:3}.mark.increment{fill:#2f855a;stroke:none}\
 .mismatch,.crash-label{fill:#c53030;font-weight:bold}\
-.playhead{stroke:#d53f8c;stroke-width:2}marker path{fill:#444;stroke:none}.lane-title{font-weight:bold}";
+.playhead{stroke:#d53f8c;stroke-width:2}.leader{stroke:#a0aec0;stroke-width:1;stroke-dasharray:1 3}marker path{fill:#444;stroke:none}.lane-title{font-weight:bold}";
 
 #[cfg(test)]
 mod tests {

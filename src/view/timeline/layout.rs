@@ -34,7 +34,7 @@ pub enum Y {
 }
 
 #[derive(Clone, Debug)]
-enum Pending {
+pub(super) enum Pending {
     Line {
         x1: f64,
         y1: Y,
@@ -68,17 +68,40 @@ enum Pending {
     },
 }
 
+/// The box a diagram is drawn for, and its layout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Frame {
+    /// The timeline, fitted to a width where one is given.
+    Across(Option<f64>),
+    /// The sequence diagram, for a box this wide.
+    Down(f64),
+}
+
+impl Frame {
+    /// The width an exported sequence diagram is drawn for.
+    pub const EXPORT_DOWN_W: f64 = 480.0;
+
+    /// The frame of an exported diagram: the layout on screen, at its
+    /// natural size.
+    pub fn export(downward: bool) -> Frame {
+        if downward { Frame::Down(Frame::EXPORT_DOWN_W) } else { Frame::Across(None) }
+    }
+}
+
 /// Collects what a lab draws, then lays it out.
 pub struct Builder {
-    lanes: Vec<LaneSpec>,
-    stops: Vec<(Millis, f64)>,
-    end: Millis,
-    pending: Vec<(Pending, &'static str, Millis, Option<usize>)>,
+    pub(super) lanes: Vec<LaneSpec>,
+    /// Positions along the time axis (the timeline's x).
+    pub(super) stops: Vec<(Millis, f64)>,
+    pub(super) end: Millis,
+    pub(super) pending: Vec<(Pending, &'static str, Millis, Option<usize>)>,
     labels: Vec<Rows>,
     bars: Vec<Rows>,
     right_edge: f64,
-    /// The width to fit in, if the diagram is drawn for a box.
+    /// The width to fit in, if the timeline is drawn for a box.
     fit: Option<f64>,
+    /// The sequence diagram's width, if it is one.
+    down: Option<f64>,
 }
 
 /// Room kept right of the last label in a fitted diagram.
@@ -96,6 +119,16 @@ impl Builder {
     /// right edge ends there instead of starting at its event. A run with
     /// too many events for the width is drawn wider (the page scrolls it).
     pub fn fitted(lanes: Vec<LaneSpec>, times: Vec<Millis>, end: Millis, width: Option<f64>) -> Builder {
+        Builder::framed(lanes, times, end, Frame::Across(width))
+    }
+
+    /// A diagram drawn for `frame`: the sequence layout draws the same
+    /// calls on its own axis, so it takes the timeline's natural one.
+    pub fn framed(lanes: Vec<LaneSpec>, times: Vec<Millis>, end: Millis, frame: Frame) -> Builder {
+        let (width, down) = match frame {
+            Frame::Across(width) => (width, None),
+            Frame::Down(width) => (None, Some(width)),
+        };
         debug_assert_eq!(lanes.first().map(|l| l.style), Some(LaneStyle::Axis));
         // The last stop leaves room for what continues past the end.
         let span = width.map(|w| w - LEFT - OVERFLOW - 24.0);
@@ -110,6 +143,7 @@ impl Builder {
             bars: vec![Rows::default(); n],
             right_edge: 0.0,
             fit: width,
+            down,
         };
         // A gridline and a time label at every stop.
         for (t, x) in b.stops.clone() {
@@ -187,8 +221,16 @@ impl Builder {
         self.pending.push((Pending::Text { x, y: Y::Label(lane, row), text }, class, t, record));
     }
 
-    /// Lays everything out, top to bottom.
+    /// Lays everything out: as a timeline, top to bottom, or as the
+    /// sequence diagram it was framed for.
     pub fn finish(self, summary: String) -> Diagram {
+        match self.down {
+            Some(width) => super::sequence::lay_out(self, summary, width),
+            None => self.across(summary),
+        }
+    }
+
+    fn across(self, summary: String) -> Diagram {
         let label_rows = |lane: usize| self.labels[lane].len().max(1) as f64;
         // Extra rows of bars below a lane's track push its labels down.
         let extra = |lane: usize| self.bars[lane].len().saturating_sub(1) as f64 * BAR_STEP;
@@ -217,7 +259,7 @@ impl Builder {
                     (h, track, track + extra(i) + 20.0)
                 }
             };
-            bands.push(LaneBand { title: lane.title.clone(), top, height });
+            bands.push(LaneBand { title: lane.title.clone(), short: lane.short.clone(), top, height });
             places.push((track, labels));
             top += height;
         }
@@ -259,6 +301,15 @@ impl Builder {
             Some(fit) if needed <= fit => fit,
             _ => needed,
         };
-        Diagram { width, height, lanes: bands, items, stops: self.stops, end: self.end, summary }
+        Diagram {
+            width,
+            height,
+            lanes: bands,
+            items,
+            stops: self.stops,
+            end: self.end,
+            summary,
+            orientation: super::Orientation::Across,
+        }
     }
 }

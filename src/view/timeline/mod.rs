@@ -1,9 +1,12 @@
-//! The sequence diagram as geometry: lanes (given by each lab from its
-//! actors), time running left to right, and labels that never overlap.
+//! The run's diagram as geometry: lanes (given by each lab from its
+//! actors) and labels that never overlap, in one of two layouts: the
+//! timeline (time running left to right, a lane per row) or the sequence
+//! (time running downward, a lane per column, for narrow screens).
 //!
 //! - [`axis`]: the piecewise time axis (every event time gets a stop).
 //! - [`packing`]: rows for labels and for bars that overlap in time.
-//! - [`layout`]: the builder a lab draws with, and the vertical layout.
+//! - [`layout`]: the builder a lab draws with, and the timeline's layout.
+//! - [`sequence`]: the sequence layout of the same drawing.
 //! - [`export`]: the same items as a standalone SVG file.
 //!
 //! The browser renders the items as SVG elements; [`export`] renders the
@@ -13,12 +16,13 @@ pub mod axis;
 pub mod export;
 pub mod layout;
 pub mod packing;
+pub mod sequence;
 
 use crate::sim::Millis;
 use crate::view::num::d1;
 
 pub use export::escape;
-pub use layout::{Builder, LaneStyle, Y};
+pub use layout::{Builder, Frame, LaneStyle, Y};
 
 /// Width of one character of the diagram's 12 px monospace font, rounded up.
 pub const CHAR_W: f64 = 7.4;
@@ -33,7 +37,20 @@ pub const OVERFLOW: f64 = 56.0;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LaneSpec {
     pub title: String,
+    /// At most three characters, for a narrow column (the full title is in
+    /// the diagram's description).
+    pub short: String,
     pub style: LaneStyle,
+}
+
+/// Which way time runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Orientation {
+    /// Left to right, a lane per row: the timeline.
+    #[default]
+    Across,
+    /// Downward, a lane per column: the sequence diagram.
+    Down,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +60,8 @@ pub enum Glyph {
     Tick,
     Diamond,
     Bar,
+    /// A short rule across a column (the sequence layout's `Bar`).
+    Rule,
     /// A ring around a mark: where something went wrong.
     Ring,
 }
@@ -86,6 +105,10 @@ pub struct Item {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LaneBand {
     pub title: String,
+    /// What a sequence diagram's column header shows: the title, or its
+    /// short form where the column is too narrow.
+    pub short: String,
+    /// Across: the lane's top and height; down: its column's left and width.
     pub top: f64,
     pub height: f64,
 }
@@ -97,16 +120,45 @@ pub struct Diagram {
     pub lanes: Vec<LaneBand>,
     pub items: Vec<Item>,
     /// (model time, x) for every stop of the axis.
-    pub(crate) stops: Vec<(Millis, f64)>,
+    pub stops: Vec<(Millis, f64)>,
     pub end: Millis,
     /// A one-sentence summary for the diagram's accessible description.
     pub summary: String,
+    pub orientation: Orientation,
 }
 
 impl Diagram {
-    /// The x position of model time `t` (clamped to the drawn range).
-    pub fn x_at(&self, t: Millis) -> f64 {
+    /// Where model time `t` is along the time axis (clamped to the drawn
+    /// range): an x across, a y down.
+    pub fn along(&self, t: Millis) -> f64 {
         axis::x_at(&self.stops, t.min(self.end))
+    }
+
+    /// The playhead at `t`: a line across the lanes, (x1, y1, x2, y2).
+    pub fn playhead(&self, t: Millis) -> (f64, f64, f64, f64) {
+        let p = self.along(t);
+        match self.orientation {
+            Orientation::Across => (p, 0.0, p, self.height),
+            Orientation::Down => (0.0, p, self.width, p),
+        }
+    }
+
+    /// The rectangle of the run after `t`, (x, y, w, h): what a veil over
+    /// the future covers.
+    pub fn after(&self, t: Millis) -> (f64, f64, f64, f64) {
+        let p = self.along(t);
+        match self.orientation {
+            Orientation::Across => (p, 0.0, (self.width - p).max(0.0), self.height),
+            Orientation::Down => (0.0, p, self.width, (self.height - p).max(0.0)),
+        }
+    }
+
+    /// A lane's band as a rectangle, (x, y, w, h).
+    pub fn band(&self, band: &LaneBand) -> (f64, f64, f64, f64) {
+        match self.orientation {
+            Orientation::Across => (0.0, band.top, self.width, band.height),
+            Orientation::Down => (band.top, 0.0, band.height, self.height),
+        }
     }
 
     /// Every label with its position, for tests and checks.
@@ -130,9 +182,12 @@ impl Diagram {
             if xa + wa > self.width {
                 found.push(format!("{ta:?} runs off the right edge"));
             }
+            if *ya > self.height || *xa < 0.0 {
+                found.push(format!("{ta:?} lies outside the picture"));
+            }
             for (tb, xb, yb) in labels.iter().skip(a + 1) {
                 let wb = tb.chars().count() as f64 * CHAR_W;
-                let same_row = (ya - yb).abs() < LABEL_H;
+                let same_row = (ya - yb).abs() < LABEL_H - 0.5;
                 if same_row && *xa < xb + wb && *xb < xa + wa {
                     found.push(format!("{ta:?} at ({xa},{ya}) overlaps {tb:?} at ({xb},{yb})"));
                 }
@@ -165,6 +220,7 @@ fn glyph_path(glyph: Glyph, x: f64, y: f64) -> String {
             format!("M{x} {}L{} {y}L{x} {}L{} {y}z", d1(y.0 - 7.0), d1(x.0 + 7.0), d1(y.0 + 7.0), d1(x.0 - 7.0))
         }
         Glyph::Bar => format!("M{} {}L{} {}", d1(x), d1(y - 9.0), d1(x), d1(y + 9.0)),
+        Glyph::Rule => format!("M{} {}L{} {}", d1(x - 9.0), d1(y), d1(x + 9.0), d1(y)),
         Glyph::Ring => format!("M{} {}a12 12 0 1 0 24 0a12 12 0 1 0 -24 0z", d1(x - 12.0), d1(y)),
     }
 }
