@@ -36,14 +36,7 @@ impl Look {
     /// sequence on a narrow screen. Follows the window's width.
     pub fn downward(&self) -> Signal<bool> {
         let layout = self.layout;
-        let width = RwSignal::new(dom::viewport_width());
-        let resize = window_event_listener(leptos::ev::resize, move |_| {
-            let w = dom::viewport_width();
-            if width.get_untracked() != w {
-                width.set(w);
-            }
-        });
-        on_cleanup(move || resize.remove());
+        let width = window_width();
         Signal::derive(move || layout.get().downward(width.get()))
     }
 
@@ -151,6 +144,41 @@ pub fn relayout() -> ReadSignal<u32> {
     let resize = window_event_listener(leptos::ev::resize, move |_| count.update(|n| *n = n.wrapping_add(1)));
     on_cleanup(move || resize.remove());
     count.read_only()
+}
+
+/// The window's width in CSS pixels, following it as it changes.
+pub fn window_width() -> Signal<f64> {
+    let width = RwSignal::new(dom::viewport_width());
+    let resize = window_event_listener(leptos::ev::resize, move |_| {
+        let w = dom::viewport_width();
+        if width.get_untracked() != w {
+            width.set(w);
+        }
+    });
+    on_cleanup(move || resize.remove());
+    width.into()
+}
+
+/// Below this width (CSS pixels) a lab's page is one column: the stage,
+/// then the settings, then the rest.
+pub const TWO_COLUMNS_PX: f64 = 960.0;
+
+/// Whether the page is one column now.
+pub fn one_column() -> Signal<bool> {
+    let width = window_width();
+    Signal::derive(move || width.get() < TWO_COLUMNS_PX)
+}
+
+/// The settings column, placed where it is seen: before the stage in the
+/// page's order on a wide screen (the column at the left), after it on a
+/// narrow one (below it), so the keyboard meets the page in the order the
+/// reader sees it. A page calls this twice, `before` the stage and after.
+pub fn settings_column(
+    before: bool,
+    one_column: Signal<bool>,
+    make: impl Fn() -> AnyView + Send + Sync + 'static,
+) -> impl IntoView {
+    move || (one_column.get() != before).then(&make)
 }
 
 /// The width of `scroller`'s box in a diagram's units (`scale` of them to

@@ -154,8 +154,21 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
         input.set_value("");
     };
     let (title, height) = L::EMBED;
+    // On a phone the buttons fold behind one that shows them (styles hide
+    // it on wider screens, where they are always shown).
+    let open = RwSignal::new(false);
     view! {
         <nav class="toolbar" aria-label="Share and files">
+            <button
+                type="button"
+                class="toolbar-toggle"
+                aria-expanded=move || if open.get() { "true" } else { "false" }
+                aria-controls="toolbar-items"
+                on:click=move |_| open.update(|o| *o = !*o)
+            >
+                "Share and files"
+            </button>
+            <div class="toolbar-items" id="toolbar-items" class:open=open>
             <button type="button" on:click=move |_| copy(shared, "Link to this run and moment", share_url(&lab.link()))>
                 "Copy link"
             </button>
@@ -177,6 +190,7 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
             <button type="button" aria-keyshortcuts="?" on:click=move |_| on_shortcuts.run(())>
                 "Keyboard shortcuts"
             </button>
+            </div>
         </nav>
         {move || {
             shared

@@ -33,7 +33,7 @@ use crate::view::glossary::ACK_TERMS;
 use crate::view::labs::ACK;
 use crate::view::url::{parse_query, read_lab, settings_params, to_query};
 
-use super::chrome::{CurrentLab, embed_footer, masthead};
+use super::chrome::{CurrentLab, embed_footer, masthead, one_column, settings_column};
 use super::compare::{Side, comparison, differences_while_open, fork_here};
 use super::dom;
 use super::element::Host;
@@ -163,14 +163,19 @@ fn embedded(ack: Ack, host: Host, dialog: NodeRef<html::Dialog>) -> impl IntoVie
 
 /// The full page: settings, the stage, the experiments.
 fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
+    let one_column = one_column();
+    // Where it broke: above the timeline on a wide screen; on a narrow one
+    // after the diagram and playback, so they start on the first screen.
+    let broke = move |wide: bool| move || (one_column.get() != wide).then(|| view! { <WhereItBroke ack/> });
     let stage = view! {
         {lesson_here(ack)}
         {move || ack.three_ways.get().then(|| view! { <three_ways::ThreeWays ack/> })}
         <ResultsStrip ack/>
-        <WhereItBroke ack/>
+        {broke(true)}
         <Timeline ack/>
         {run_b(ack)}
         {playback(ack, fork_here(ack.embed, move || ack.fork_here()))}
+        {broke(false)}
         {checkpoint_prompt(ack, ack.presenter)}
         {comparison(ack.run, ack.compare)}
         <div class="text-panels">
@@ -178,6 +183,7 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
             <Mirror ack/>
         </div>
     };
+    let controls = move || view! { <div class="area-controls"><Controls ack/></div> }.into_any();
     view! {
         <div class="app" class:predicting=move || ack.answer_hidden()>
             {masthead(
@@ -190,15 +196,14 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
             // one column on phones; on wide screens the grid puts settings and
             // experiments side by side with the stage.
             <div class="workspace">
-                <div class="area-controls">
-                    <Controls ack/>
-                </div>
+                {settings_column(true, one_column, controls)}
                 <main class="stage">
                     {stage}
                     <Chart ack/>
                     <CrashMatrix ack/>
                     <ExplorePanel lab=ACK settings=explored_settings(ack) this_run=broken_now(ack)/>
                 </main>
+                {settings_column(false, one_column, controls)}
                 <div class="area-experiments">
                     <Experiments ack/>
                     {checkpoints(ack, ack.presenter, move || ack.suggested_question())}

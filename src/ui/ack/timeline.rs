@@ -292,7 +292,7 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
                         <p class="hint">
                             {move || {
                                 if downward.get() {
-                                    "Time runs downward, a column per actor; the pink line is the playhead. Click any mark to move the playhead to it."
+                                    "Time runs down, a column per actor; the pink line is the playhead. Click a mark to move it there."
                                 } else {
                                     "Time runs left to right; the pink line is the playhead. Click any mark to move the playhead to it."
                                 }

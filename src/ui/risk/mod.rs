@@ -38,7 +38,7 @@ use crate::view::page::DEFAULT_QUESTION;
 use crate::view::risk::sentences::caption;
 use crate::view::url::{parse_query, read_lab, settings_params, to_query};
 
-use super::chrome::{CurrentLab, embed_footer, masthead};
+use super::chrome::{CurrentLab, embed_footer, masthead, one_column, settings_column};
 use super::compare::{Side, compare_button, comparison, differences_while_open, fork_here};
 use super::dom;
 use super::element::Host;
@@ -190,6 +190,8 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
     };
     let first_below = NodeRef::<html::Div>::new();
     let below = risk.below(first_below);
+    let one_column = one_column();
+    let controls = move || view! { <div class="area-controls"><RiskControls risk/></div> }.into_any();
     view! {
         <div class="app risk" class:embed=embed class:predicting=predicting>
             {chrome(&|| {
@@ -211,14 +213,7 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
             })}
             <NoticeList notices=risk.notices/>
             <div class="workspace">
-                {chrome(&|| {
-                    view! {
-                        <div class="area-controls">
-                            <RiskControls risk/>
-                        </div>
-                    }
-                        .into_any()
-                })}
+                {(!embed).then(|| settings_column(true, one_column, controls))}
                 <main class="stage">
                     {chrome(&|| lesson_here(risk).into_any())}
                     {checkpoint_prompt(risk, risk.presenter)}
@@ -250,6 +245,7 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
                         <RiskMirror risk=below/>
                     </div>
                 </main>
+                {(!embed).then(|| settings_column(false, one_column, controls))}
                 {chrome(&|| {
                     view! {
                         <div class="area-experiments">

@@ -102,7 +102,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
                         <p class="hint">
                             {move || {
                                 if downward.get() {
-                                    "Time runs downward, a column per actor, on the incident's wall clock and in model time; the pink line is the playhead. Each dot in the Risk API's column is a review it created. Click any mark to move the playhead to it."
+                                    "Time runs down, a column per actor; the pink line is the playhead. A dot in the API's column is a review created. Click a mark to move the playhead there."
                                 } else {
                                     "Time runs left to right, on the incident's wall clock and in model time; the pink line is the playhead. Each dot on the Risk API's lane is a review it created. Click any mark to move the playhead to it."
                                 }

@@ -12,7 +12,7 @@ use crate::view::storm::report::{OverloadReport, StormDoc};
 use crate::view::url::to_query;
 
 use super::super::canvas::LineChartView;
-use super::super::chrome::masthead;
+use super::super::chrome::{masthead, one_column, settings_column};
 use super::super::dom;
 use super::super::form::FieldControl;
 use super::super::lesson;
@@ -58,11 +58,15 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
             storm.run();
         }
     });
+    // On a wide screen the totals come first; on a narrow one the charts,
+    // so the picture starts on the first screen.
+    let one_column = one_column();
+    let figures = move |wide: bool| move || (one_column.get() != wide).then(|| view! { <Totals storm/> <RunB storm/> });
     let results = view! {
         <Progress storm/>
-        <Totals storm/>
-        <RunB storm/>
+        {figures(true)}
         <Charts storm/>
+        {figures(false)}
     };
     if storm.embed {
         return view! {
@@ -73,6 +77,7 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
         }
         .into_any();
     }
+    let controls = move || view! { <div class="area-controls"><StormControls storm/></div> }.into_any();
     view! {
         <div class="app storms">
             {masthead(
@@ -82,14 +87,13 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
             )}
             <NoticeList notices=storm.notices/>
             <div class="workspace">
-                <div class="area-controls">
-                    <StormControls storm/>
-                </div>
+                {settings_column(true, one_column, controls)}
                 <main class="stage">
                     {lesson_here(storm)}
                     {results}
                     <HeatMap storm/>
                 </main>
+                {settings_column(false, one_column, controls)}
                 <div class="area-experiments">
                     <Presets storm/>
                 </div>
