@@ -11,9 +11,11 @@
 //! single client's run never has more than a handful) they are kept in a
 //! short sorted list, whose insertions and removals cost a few comparisons;
 //! once more are pending (the storms' thousands of clients) they move to a
-//! binary heap.
+//! timing wheel: a ring of buckets, each a short span of time, over the
+//! near future, and a binary heap for what lies beyond it. A storm's
+//! clients each wait for one message a few milliseconds away, so the next
+//! event is found in a bucket or two instead of by sifting a heap.
 
-use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::time::Instant;
@@ -33,12 +35,16 @@ pub struct EventQueue<T, E> {
     /// last. Keys are (time << 64) | (class << 56) | sequence.
     short: [u128; SHORT],
     short_len: usize,
-    /// From then on, until the queue is cleared: the pending keys.
-    heap: BinaryHeap<Reverse<u128>>,
+    /// From then on, until the queue is cleared: the pending keys, each
+    /// with its event.
+    wheel: Wheel<E>,
     /// Whether the keys have moved to the heap.
     spilled: bool,
-    /// Every event scheduled this run, by sequence number.
+    /// Every event scheduled this run before the keys moved to the wheel,
+    /// by sequence number.
     events: Vec<E>,
+    /// The next sequence number.
+    seq: u64,
     time: std::marker::PhantomData<T>,
 }
 
@@ -47,9 +53,10 @@ impl<T: Instant, E: Copy> Default for EventQueue<T, E> {
         EventQueue {
             short: [0; SHORT],
             short_len: 0,
-            heap: BinaryHeap::new(),
+            wheel: Wheel::new(T::WHEEL_SHIFT),
             spilled: false,
             events: Vec::new(),
+            seq: 0,
             time: std::marker::PhantomData,
         }
     }
@@ -58,16 +65,19 @@ impl<T: Instant, E: Copy> Default for EventQueue<T, E> {
 impl<T: Instant, E: Copy> EventQueue<T, E> {
     #[inline(always)]
     pub fn schedule(&mut self, at: T, class: u8, event: E) {
-        let seq = self.events.len() as u128;
+        let seq = u128::from(self.seq);
+        self.seq += 1;
         debug_assert!(seq <= SEQ_MASK);
-        self.events.push(event);
         let key = (u128::from(at.ticks()) << 64) | (u128::from(class) << SEQ_BITS) | seq;
         if self.spilled {
-            self.heap.push(Reverse(key));
-        } else if self.short_len < SHORT {
-            self.insert_short(key);
+            self.wheel.push(key, event);
         } else {
-            self.spill(key);
+            self.events.push(event);
+            if self.short_len < SHORT {
+                self.insert_short(key);
+            } else {
+                self.spill(key);
+            }
         }
     }
 
@@ -85,11 +95,14 @@ impl<T: Instant, E: Copy> EventQueue<T, E> {
         self.short_len = len + 1;
     }
 
-    /// Moves the sorted list to the heap, and `key` with it.
+    /// Moves the sorted list to the wheel, and `key` with it.
     #[cold]
     fn spill(&mut self, key: u128) {
-        self.heap.extend(self.short[..self.short_len].iter().map(|&key| Reverse(key)));
-        self.heap.push(Reverse(key));
+        let event = |key: u128| self.events[(key & SEQ_MASK) as usize];
+        for i in 0..self.short_len {
+            self.wheel.push(self.short[i], event(self.short[i]));
+        }
+        self.wheel.push(key, event(key));
         self.short_len = 0;
         self.spilled = true;
     }
@@ -108,58 +121,261 @@ impl<T: Instant, E: Copy> EventQueue<T, E> {
     /// one).
     #[inline(always)]
     pub fn pop_through(&mut self, horizon: Option<T>) -> Option<(T, E)> {
-        let next = self.next_key()?;
+        if self.spilled {
+            let (slot, index, key) = self.wheel.first()?;
+            if horizon.is_some_and(|h| Self::time_of(key) > h) {
+                return None;
+            }
+            let (key, event) = self.wheel.take(slot, index);
+            return Some((Self::time_of(key), event));
+        }
+        let next = *self.short[..self.short_len].last()?;
         if horizon.is_some_and(|h| Self::time_of(next) > h) {
             return None;
         }
-        let key = if self.spilled {
-            self.heap.pop()?.0
-        } else {
-            self.short_len -= 1;
-            next
-        };
-        Some((Self::time_of(key), self.events[(key & SEQ_MASK) as usize]))
-    }
-
-    #[inline(always)]
-    fn next_key(&self) -> Option<u128> {
-        if self.spilled {
-            self.heap.peek().map(|&Reverse(key)| key)
-        } else {
-            self.short[..self.short_len].last().copied()
-        }
+        self.short_len -= 1;
+        Some((Self::time_of(next), self.events[(next & SEQ_MASK) as usize]))
     }
 
     #[inline]
     pub fn peek_time(&self) -> Option<T> {
-        self.next_key().map(Self::time_of)
+        let key = if self.spilled { self.wheel.peek() } else { self.short[..self.short_len].last().copied() };
+        key.map(Self::time_of)
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len() + self.short_len
+        self.wheel.len() + self.short_len
     }
 
     /// Every pending event, in no particular order (for checks that judge
     /// a run in progress by what is really scheduled).
     pub fn pending(&self) -> impl Iterator<Item = (T, E)> + '_ {
-        let keys: Box<dyn Iterator<Item = u128>> = if self.spilled {
-            Box::new(self.heap.iter().map(|&Reverse(key)| key))
+        let pending: Box<dyn Iterator<Item = (u128, E)>> = if self.spilled {
+            Box::new(self.wheel.entries())
         } else {
-            Box::new(self.short[..self.short_len].iter().copied())
+            Box::new(self.short[..self.short_len].iter().map(|&key| (key, self.events[(key & SEQ_MASK) as usize])))
         };
-        keys.map(|key| (Self::time_of(key), self.events[(key & SEQ_MASK) as usize]))
+        pending.map(|(key, event)| (Self::time_of(key), event))
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty() && self.short_len == 0
+        self.len() == 0
     }
 
     /// Empties the queue but keeps its memory, for the next run.
     pub fn clear(&mut self) {
         self.short_len = 0;
-        self.heap.clear();
+        self.wheel.clear();
         self.spilled = false;
         self.events.clear();
+        self.seq = 0;
+    }
+}
+
+/// Buckets on the wheel (a power of two).
+const SLOTS: usize = 1024;
+const SLOT_MASK: u64 = SLOTS as u64 - 1;
+
+/// A timing wheel over keys (time << 64 | order), each with its event:
+/// bucket `b` holds the keys whose time shifted right by `shift` is `b`,
+/// for the `SLOTS` buckets from `now` on; later keys wait in `far` until
+/// the wheel reaches them. Within a bucket the keys are unsorted and the
+/// least is found by a scan.
+#[derive(Clone, Debug)]
+struct Wheel<E> {
+    shift: u32,
+    slots: Vec<Vec<(u128, E)>>,
+    /// A bit per slot, set while it holds keys: the next bucket with any
+    /// is found a word of 64 at a time.
+    occupied: [u64; SLOTS / 64],
+    /// The bucket the wheel has reached: nothing pending lies before it.
+    now: u64,
+    /// Keys on the wheel.
+    near: usize,
+    far: BinaryHeap<Far<E>>,
+}
+
+/// A key beyond the wheel, with its event, ordered by the key alone (the
+/// least first).
+#[derive(Clone, Copy, Debug)]
+struct Far<E>(u128, E);
+
+impl<E> PartialEq for Far<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl<E> Eq for Far<E> {}
+
+impl<E> PartialOrd for Far<E> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<E> Ord for Far<E> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.0.cmp(&self.0)
+    }
+}
+
+impl<E: Copy> Wheel<E> {
+    fn new(shift: u32) -> Wheel<E> {
+        Wheel { shift, slots: Vec::new(), occupied: [0; SLOTS / 64], now: 0, near: 0, far: BinaryHeap::new() }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u128) -> u64 {
+        ((key >> 64) as u64) >> self.shift
+    }
+
+    fn len(&self) -> usize {
+        self.near + self.far.len()
+    }
+
+    #[inline(always)]
+    fn push(&mut self, key: u128, event: E) {
+        if self.slots.is_empty() {
+            self.slots = (0..SLOTS).map(|_| Vec::new()).collect();
+        }
+        let b = self.bucket(key);
+        if b < self.now {
+            self.rewind(b);
+        }
+        if b - self.now < SLOTS as u64 {
+            self.put(b, key, event);
+        } else {
+            self.far.push(Far(key, event));
+        }
+    }
+
+    #[inline(always)]
+    fn put(&mut self, bucket: u64, key: u128, event: E) {
+        let slot = (bucket & SLOT_MASK) as usize;
+        self.slots[slot].push((key, event));
+        self.occupied[slot / 64] |= 1 << (slot % 64);
+        self.near += 1;
+    }
+
+    /// How many buckets on from `now` the first one holding keys is.
+    #[inline(always)]
+    fn next_occupied(&self) -> Option<u64> {
+        let start = (self.now & SLOT_MASK) as usize;
+        let (w0, b0) = (start / 64, start % 64);
+        let words = SLOTS / 64;
+        for k in 0..=words {
+            let w = (w0 + k) % words;
+            let bits = match k {
+                0 => self.occupied[w] & (!0u64 << b0),
+                k if k == words => self.occupied[w] & !(!0u64 << b0),
+                _ => self.occupied[w],
+            };
+            if bits != 0 {
+                let slot = w * 64 + bits.trailing_zeros() as usize;
+                return Some(((slot + SLOTS - start) % SLOTS) as u64);
+            }
+        }
+        None
+    }
+
+    /// A key earlier than the wheel's bucket (scheduled after a look past
+    /// an idle stretch): the wheel steps back to it, and what no longer
+    /// fits its window waits with the far keys.
+    #[cold]
+    fn rewind(&mut self, to: u64) {
+        self.now = to;
+        for slot in 0..SLOTS {
+            let mut i = 0;
+            while i < self.slots[slot].len() {
+                let (key, event) = self.slots[slot][i];
+                if self.bucket(key) - to >= SLOTS as u64 {
+                    self.slots[slot].swap_remove(i);
+                    self.near -= 1;
+                    self.far.push(Far(key, event));
+                } else {
+                    i += 1;
+                }
+            }
+            if self.slots[slot].is_empty() {
+                self.occupied[slot / 64] &= !(1 << (slot % 64));
+            }
+        }
+    }
+
+    /// Brings the far keys that now fall within the wheel's window onto it.
+    #[inline(always)]
+    fn pull(&mut self) {
+        while let Some(&Far(key, _)) = self.far.peek() {
+            let b = self.bucket(key);
+            if b - self.now >= SLOTS as u64 {
+                break;
+            }
+            if let Some(Far(key, event)) = self.far.pop() {
+                self.put(b, key, event);
+            }
+        }
+    }
+
+    /// The least key: its bucket's slot, its place there, and the key. The
+    /// wheel moves on to that bucket (nothing pending lies before it).
+    #[inline(always)]
+    fn first(&mut self) -> Option<(usize, usize, u128)> {
+        if self.near == 0 {
+            let &Far(key, _) = self.far.peek()?;
+            self.now = self.bucket(key);
+            self.pull();
+        }
+        let step = self.next_occupied()?;
+        if step > 0 {
+            // The far keys all lie past the wheel's old window, so past
+            // this bucket too: it still holds the least key.
+            self.now += step;
+            self.pull();
+        }
+        let slot = (self.now & SLOT_MASK) as usize;
+        let entries = &self.slots[slot];
+        let (mut index, mut least) = (0, entries[0].0);
+        for (i, &(key, _)) in entries.iter().enumerate().skip(1) {
+            if key < least {
+                (index, least) = (i, key);
+            }
+        }
+        Some((slot, index, least))
+    }
+
+    #[inline(always)]
+    fn take(&mut self, slot: usize, index: usize) -> (u128, E) {
+        self.near -= 1;
+        let taken = self.slots[slot].swap_remove(index);
+        if self.slots[slot].is_empty() {
+            self.occupied[slot / 64] &= !(1 << (slot % 64));
+        }
+        taken
+    }
+
+    /// The least key, without moving the wheel.
+    fn peek(&self) -> Option<u128> {
+        match self.next_occupied() {
+            Some(step) => self.slots[((self.now + step) & SLOT_MASK) as usize].iter().map(|e| e.0).min(),
+            None => self.far.peek().map(|f| f.0),
+        }
+    }
+
+    fn entries(&self) -> impl Iterator<Item = (u128, E)> + '_ {
+        self.slots.iter().flatten().copied().chain(self.far.iter().map(|f| (f.0, f.1)))
+    }
+
+    fn clear(&mut self) {
+        if self.near > 0 {
+            for slot in &mut self.slots {
+                slot.clear();
+            }
+        }
+        self.occupied = [0; SLOTS / 64];
+        self.near = 0;
+        self.now = 0;
+        self.far.clear();
     }
 }
 
@@ -249,6 +465,85 @@ mod tests {
             assert_eq!(q.pop_through(Some(Millis(1))), Some((Millis(1), 1)));
             assert_eq!(q.pop_through(None), Some((Millis(2), 2)));
             assert_eq!(q.len(), count as usize - 3);
+        }
+    }
+
+    mod wheel {
+        use super::super::*;
+        use crate::sim::time::Micros;
+        use proptest::prelude::*;
+
+        /// What a run may do to its queue: schedule an event some ticks
+        /// after now (near, across the wheel, or far beyond it), pop the
+        /// next one, or look no further than a horizon.
+        #[derive(Clone, Debug)]
+        enum Step {
+            Schedule { after: u64, class: u8 },
+            Pop,
+            PopThrough { ahead: u64 },
+        }
+
+        fn step() -> impl Strategy<Value = Step> {
+            prop_oneof![
+                4 => (0u64..40_000, 0u8..4).prop_map(|(after, class)| Step::Schedule { after, class }),
+                1 => (0u64..10_000_000, 0u8..4).prop_map(|(after, class)| Step::Schedule { after, class }),
+                3 => Just(Step::Pop),
+                1 => (0u64..200_000).prop_map(|ahead| Step::PopThrough { ahead }),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+            /// The wheel pops exactly what a sorted list of the same keys
+            /// would, whatever the mix of near and far times and horizons.
+            #[test]
+            fn pops_in_the_order_of_a_sorted_list(steps in prop::collection::vec(step(), 1..600)) {
+                let mut q: EventQueue<Micros, u32> = EventQueue::default();
+                let mut reference: Vec<(u64, u8, u32)> = Vec::new();
+                let mut now = 0u64;
+                let mut n = 0u32;
+                let next = |reference: &mut Vec<(u64, u8, u32)>| {
+                    reference.sort_by_key(|&(t, c, n)| (t, c, n));
+                    (!reference.is_empty()).then(|| reference.remove(0))
+                };
+                for s in steps {
+                    match s {
+                        Step::Schedule { after, class } => {
+                            q.schedule(Micros(now + after), class, n);
+                            reference.push((now + after, class, n));
+                            n += 1;
+                        }
+                        Step::Pop => {
+                            let expected = next(&mut reference).map(|(t, _, n)| (Micros(t), n));
+                            prop_assert_eq!(q.pop(), expected);
+                            if let Some((t, _)) = expected {
+                                now = t.0;
+                            }
+                        }
+                        Step::PopThrough { ahead } => {
+                            let horizon = now + ahead;
+                            reference.sort_by_key(|&(t, c, n)| (t, c, n));
+                            let expected = reference.first().filter(|e| e.0 <= horizon).copied();
+                            if expected.is_some() {
+                                reference.remove(0);
+                            }
+                            let got = q.pop_through(Some(Micros(horizon)));
+                            prop_assert_eq!(got, expected.map(|(t, _, n)| (Micros(t), n)));
+                            if let Some((t, _)) = got {
+                                now = t.0;
+                            }
+                        }
+                    }
+                    prop_assert_eq!(q.len(), reference.len());
+                    reference.sort_by_key(|&(t, c, n)| (t, c, n));
+                    prop_assert_eq!(q.peek_time(), reference.first().map(|e| Micros(e.0)));
+                }
+                while let Some(expected) = next(&mut reference) {
+                    prop_assert_eq!(q.pop(), Some((Micros(expected.0), expected.2)));
+                }
+                prop_assert!(q.is_empty());
+            }
         }
     }
 }

@@ -11,9 +11,17 @@
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Rng {
     generator: Xoshiro256PlusPlus,
+    /// The normal distribution's tables, looked up once per generator.
+    tables: &'static Ziggurat,
+}
+
+impl std::fmt::Debug for Rng {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rng").field("generator", &self.generator).finish()
+    }
 }
 
 /// The ziggurat's rightmost layer edge and the area of every layer, for 256
@@ -52,7 +60,7 @@ fn ziggurat() -> &'static Ziggurat {
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng { generator: Xoshiro256PlusPlus::seed_from_u64(seed) }
+        Rng { generator: Xoshiro256PlusPlus::seed_from_u64(seed), tables: ziggurat() }
     }
 
     /// A generator for stream `stream` of `seed` (one per run of a sweep,
@@ -92,12 +100,14 @@ impl Rng {
     /// Normal with `mean` and standard deviation `sd`: the ziggurat method
     /// (Marsaglia and Tsang, 2000) with 256 layers, so most draws cost one
     /// generator step, a multiply and a compare.
+    #[inline(always)]
     pub fn normal(&mut self, mean: f64, sd: f64) -> f64 {
         mean + sd * self.standard_normal()
     }
 
+    #[inline(always)]
     fn standard_normal(&mut self) -> f64 {
-        let z = ziggurat();
+        let z = self.tables;
         loop {
             let bits = self.next_u64();
             let i = (bits & 0xff) as usize;

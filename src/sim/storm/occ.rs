@@ -4,9 +4,20 @@
 //! One row with a version. Each client reads it, then writes conditionally
 //! on the version it read; a stale write fails, and the client sleeps (its
 //! backoff) and starts again from the read. Every message takes
-//! |N(mean, sd)|, drawn when it is sent. Calls are writes, failed or not; the
-//! run ends when every client has written once, and its completion time is
-//! when the last client hears its write succeeded.
+//! |N(mean, sd)|. Calls are writes, failed or not; the run ends when every
+//! client has written once, and its completion time is when the last
+//! client hears its write succeeded.
+//!
+//! Only a write reaching the server is an event. What a client does with
+//! a reply touches nothing another client sees, so the server, as it
+//! answers, sends the client's next messages on its behalf: the reply's
+//! delay, a failed writer's backoff, then the read's and its reply's and
+//! the write's. And a read changes nothing: the version it returns is the
+//! number of writes that succeeded before it reached the server, which the
+//! server knows from the times of its successes when the write based on
+//! that read arrives (a success at the very microsecond of a read counts
+//! as before it). One event per attempt instead of one per message, and
+//! the same experiment.
 
 use crate::sim::SimError;
 use crate::sim::driver::{Driver, Model, Out};
@@ -21,14 +32,9 @@ pub const OCC_EVENT_BUDGET: usize = 50_000_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OccEvent {
-    /// A client's read reaches the server.
-    ReadAtServer(u32),
-    /// The version the server read reaches the client.
-    ReadReply { client: u32, version: u64 },
-    /// A conditional write reaches the server.
-    WriteAtServer { client: u32, version: u64 },
-    /// The write's verdict reaches the client.
-    WriteReply { client: u32, ok: bool },
+    /// A conditional write reaches the server, based on the version the
+    /// client's read found there at `read_at`.
+    WriteAtServer { client: u32, read_at: Micros },
 }
 
 #[derive(Clone, Debug)]
@@ -42,7 +48,9 @@ struct OccClient {
 pub struct OccModel {
     config: OccConfig,
     rng: Rng,
-    version: u64,
+    /// When each write that succeeded reached the server, in order: the
+    /// row's version at any moment is how many lie before it.
+    successes: Vec<Micros>,
     clients: Vec<OccClient>,
     done: u32,
     writes: u64,
@@ -68,7 +76,7 @@ impl OccModel {
         OccModel {
             config,
             rng,
-            version: 0,
+            successes: Vec::with_capacity(config.clients as usize),
             clients: vec![OccClient { failures: 0, sleeper }; config.clients as usize],
             done: 0,
             writes: 0,
@@ -78,10 +86,26 @@ impl OccModel {
     }
 
     /// One network delay, |N(mean, sd)|, in whole microseconds.
+    #[inline(always)]
     fn delay(&mut self) -> Micros {
         let d = self.rng.normal(self.config.net_mean_us as f64, self.config.net_sd_us as f64);
         // |d| + 0.5, truncated: rounding to the nearest microsecond.
         Micros((d.abs() + 0.5) as u64)
+    }
+
+    /// A read reaching the server at `at`, and the write based on it: the
+    /// version it finds, travelling back, then the write, travelling out.
+    fn read(&mut self, client: u32, at: Micros, out: &mut Out<'_, Self>) {
+        let write_at = at + self.delay() + self.delay();
+        out.schedule(write_at, OccEvent::WriteAtServer { client, read_at: at });
+    }
+
+    /// The row's version as a read reaching the server at `t` finds it:
+    /// counted back from the latest success, as a read is seldom more than
+    /// a few successes old.
+    fn version_at(&self, t: Micros) -> u64 {
+        let later = self.successes.iter().rev().take_while(|&&s| s > t).count();
+        (self.successes.len() - later) as u64
     }
 
     pub fn result(&self) -> OccRun {
@@ -103,46 +127,30 @@ impl Model for OccModel {
     fn start(&mut self, out: &mut Out<'_, Self>) {
         for client in 0..self.config.clients {
             let at = self.delay();
-            out.schedule(at, OccEvent::ReadAtServer(client));
+            self.read(client, at, out);
         }
     }
 
     fn handle(&mut self, now: Micros, event: OccEvent, out: &mut Out<'_, Self>) -> Result<(), SimError> {
-        self.last_us = now;
-        match event {
-            OccEvent::ReadAtServer(client) => {
-                let at = now + self.delay();
-                out.schedule(at, OccEvent::ReadReply { client, version: self.version });
-            }
-            OccEvent::ReadReply { client, version } => {
-                let at = now + self.delay();
-                out.schedule(at, OccEvent::WriteAtServer { client, version });
-            }
-            OccEvent::WriteAtServer { client, version } => {
-                self.writes += 1;
-                let ok = version == self.version;
-                if ok {
-                    self.version += 1;
-                } else {
-                    self.failed += 1;
-                }
-                let at = now + self.delay();
-                out.schedule(at, OccEvent::WriteReply { client, ok });
-            }
-            OccEvent::WriteReply { client, ok: true } => {
-                let _ = client;
-                self.done += 1;
-            }
-            OccEvent::WriteReply { client, ok: false } => {
-                // Sleep, then read again: the read's network delay is drawn
-                // first, then the backoff.
-                let travel = self.delay();
-                let backoff = self.config.backoff;
-                let c = &mut self.clients[client as usize];
-                c.failures += 1;
-                let sleep = c.sleeper.sleep_us(&backoff, c.failures, &mut self.rng);
-                out.schedule(now + travel + Micros(sleep), OccEvent::ReadAtServer(client));
-            }
+        let OccEvent::WriteAtServer { client, read_at } = event;
+        debug_assert!(read_at <= now, "a write is based on an earlier read");
+        self.writes += 1;
+        let heard = now + self.delay();
+        let current = self.successes.len() as u64;
+        if self.version_at(read_at) == current {
+            self.successes.push(now);
+            self.done += 1;
+            self.last_us = self.last_us.max(heard);
+        } else {
+            // The failure travels back; the client sleeps, then reads
+            // again: the read's delay is drawn first, then the backoff.
+            self.failed += 1;
+            let travel = self.delay();
+            let backoff = self.config.backoff;
+            let c = &mut self.clients[client as usize];
+            c.failures += 1;
+            let sleep = c.sleeper.sleep_us(&backoff, c.failures, &mut self.rng);
+            self.read(client, heard + travel + Micros(sleep), out);
         }
         Ok(())
     }

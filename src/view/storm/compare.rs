@@ -48,14 +48,8 @@ pub fn overload_phrase(event: &StormEvent) -> String {
 /// A contention run's event as a short phrase.
 pub fn occ_phrase(event: &OccEvent) -> String {
     match *event {
-        OccEvent::ReadAtServer(c) => format!("{}'s read reaches the server", client(c)),
-        OccEvent::ReadReply { client: c, version } => format!("{} reads version {version}", client(c)),
-        OccEvent::WriteAtServer { client: c, version } => {
-            format!("{}'s write, based on version {version}, reaches the server", client(c))
-        }
-        OccEvent::WriteReply { client: c, ok: true } => format!("{}'s write succeeds", client(c)),
-        OccEvent::WriteReply { client: c, ok: false } => {
-            format!("{}'s write fails: another write came first", client(c))
+        OccEvent::WriteAtServer { client: c, read_at } => {
+            format!("{}'s write, based on its read at {}, reaches the server", client(c), ms(read_at))
         }
     }
 }
@@ -187,8 +181,8 @@ mod tests {
             "client 17 hears 429 for attempt 2"
         );
         assert_eq!(
-            occ_phrase(&OccEvent::WriteReply { client: 4, ok: false }),
-            "client 5's write fails: another write came first"
+            occ_phrase(&OccEvent::WriteAtServer { client: 4, read_at: Micros(20_517) }),
+            "client 5's write, based on its read at 20.517 ms, reaches the server"
         );
         assert_eq!(ms(Micros(152_345)), "152.345 ms");
     }
