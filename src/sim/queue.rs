@@ -190,6 +190,9 @@ struct Wheel<E> {
     occupied: [u64; SLOTS / 64],
     /// The bucket the wheel has reached: nothing pending lies before it.
     now: u64,
+    /// The bucket whose keys are sorted, latest first (the one being
+    /// emptied: its keys are then taken from the end).
+    sorted: Option<u64>,
     /// Keys on the wheel.
     near: usize,
     far: BinaryHeap<Far<E>>,
@@ -222,7 +225,15 @@ impl<E> Ord for Far<E> {
 
 impl<E: Copy> Wheel<E> {
     fn new(shift: u32) -> Wheel<E> {
-        Wheel { shift, slots: Vec::new(), occupied: [0; SLOTS / 64], now: 0, near: 0, far: BinaryHeap::new() }
+        Wheel {
+            shift,
+            slots: Vec::new(),
+            occupied: [0; SLOTS / 64],
+            now: 0,
+            sorted: None,
+            near: 0,
+            far: BinaryHeap::new(),
+        }
     }
 
     #[inline(always)]
@@ -253,7 +264,12 @@ impl<E: Copy> Wheel<E> {
     #[inline(always)]
     fn put(&mut self, bucket: u64, key: u128, event: E) {
         let slot = (bucket & SLOT_MASK) as usize;
-        self.slots[slot].push((key, event));
+        if self.sorted == Some(bucket) {
+            let at = self.slots[slot].partition_point(|e| e.0 > key);
+            self.slots[slot].insert(at, (key, event));
+        } else {
+            self.slots[slot].push((key, event));
+        }
         self.occupied[slot / 64] |= 1 << (slot % 64);
         self.near += 1;
     }
@@ -285,6 +301,7 @@ impl<E: Copy> Wheel<E> {
     #[cold]
     fn rewind(&mut self, to: u64) {
         self.now = to;
+        self.sorted = None;
         for slot in 0..SLOTS {
             let mut i = 0;
             while i < self.slots[slot].len() {
@@ -334,20 +351,19 @@ impl<E: Copy> Wheel<E> {
             self.pull();
         }
         let slot = (self.now & SLOT_MASK) as usize;
-        let entries = &self.slots[slot];
-        let (mut index, mut least) = (0, entries[0].0);
-        for (i, &(key, _)) in entries.iter().enumerate().skip(1) {
-            if key < least {
-                (index, least) = (i, key);
-            }
+        if self.sorted != Some(self.now) {
+            self.slots[slot].sort_unstable_by(|a, b| b.0.cmp(&a.0));
+            self.sorted = Some(self.now);
         }
-        Some((slot, index, least))
+        let last = self.slots[slot].len() - 1;
+        Some((slot, last, self.slots[slot][last].0))
     }
 
     #[inline(always)]
     fn take(&mut self, slot: usize, index: usize) -> (u128, E) {
         self.near -= 1;
         let taken = self.slots[slot].swap_remove(index);
+        debug_assert!(self.slots[slot].len() == index, "the least key of a sorted bucket is its last");
         if self.slots[slot].is_empty() {
             self.occupied[slot / 64] &= !(1 << (slot % 64));
         }
@@ -373,6 +389,7 @@ impl<E: Copy> Wheel<E> {
             }
         }
         self.occupied = [0; SLOTS / 64];
+        self.sorted = None;
         self.near = 0;
         self.now = 0;
         self.far.clear();
