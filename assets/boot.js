@@ -40,10 +40,14 @@ function stylesheet(href) {
 }
 
 // Fetches, compiles and starts `lab`'s bundle, with its styles, once (a
-// lab that failed to load may be tried again).
+// lab that failed to load may be tried again). The module, its
+// WebAssembly and its styles are all asked for at once, and the
+// WebAssembly is compiled as it streams in.
 function load(lab) {
   if (!loaded.has(lab)) {
-    const module = import(`./${lab}/${lab}.js`).then((m) => m.default().then(() => m));
+    const wasm = fetch(`./${lab}/${lab}_bg.wasm`);
+    wasm.catch(() => {}); // a failure is reported where the module awaits it
+    const module = import(`./${lab}/${lab}.js`).then((m) => m.default({ module_or_path: wasm }).then(() => m));
     const loading = Promise.all([module, stylesheet(`./${lab}/${lab}.css`)]).then(([m]) => m);
     loading.catch(() => loaded.delete(lab));
     loaded.set(lab, loading);

@@ -178,3 +178,32 @@ test.describe("the storm lab at 360 x 740", () => {
     expect(widths[0]).toBeLessThanOrEqual(widths[1]);
   });
 });
+
+test.describe("the storm lab: accessibility at 360 x 740", () => {
+  test.use({ viewport: PHONE, bypassCSP: true });
+  test("axe finds no serious or critical violations", async ({ page }) => {
+    await page.goto("/?lab=storms");
+    await expect(page.getByRole("region", { name: "Totals" })).toContainText("Intents", { timeout: 20_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
+
+test("the sequence diagram's box follows the playhead down as it moves", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  // The risk lab's lost create response runs long enough to leave the box.
+  await page.goto("/?lab=risk&preset=lost-create-response&mode=patterns");
+  await expect(mirror(page)).toContainText("Risk-review lab: preset");
+  const box = page.locator(".timeline:not(.timeline-b) .timeline-scroll");
+  const [scrollHeight, clientHeight] = await box.evaluate((b) => [b.scrollHeight, b.clientHeight]);
+  expect(scrollHeight).toBeGreaterThan(clientHeight * 1.5);
+  expect(await box.evaluate((b) => b.scrollTop)).toBe(0);
+  await page.getByRole("slider", { name: "Time" }).press("End");
+  await expect.poll(() => box.evaluate((b) => b.scrollTop)).toBeGreaterThan(clientHeight / 2);
+  // The playhead is inside the box's view.
+  const inView = await box.evaluate((b) => {
+    const line = b.querySelector("line.playhead").getBoundingClientRect();
+    const view = b.getBoundingClientRect();
+    return line.top >= view.top && line.top <= view.bottom;
+  });
+  expect(inView).toBe(true);
+});
