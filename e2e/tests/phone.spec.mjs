@@ -98,10 +98,16 @@ for (const lab of LABS) {
       await expect(menu).toHaveAttribute("aria-expanded", "true");
       await expect(page.getByRole("button", { name: "Copy link" })).toBeVisible();
       expect(await toolbarNames(page)).toEqual(wide);
+      // A button chosen closes the menu; its result shows below it.
       await page.getByRole("button", { name: "Copy link" }).click();
+      await expect(menu).toHaveAttribute("aria-expanded", "false");
       await expect(page.getByRole("textbox", { name: "Link to this run and moment" })).toHaveValue(/http/);
+      // Escape closes it and gives the focus back to its button.
       await menu.click();
+      await page.getByRole("button", { name: "Embed" }).focus();
+      await page.keyboard.press("Escape");
       await expect(page.getByRole("button", { name: "Copy link" })).toBeHidden();
+      await expect(menu).toBeFocused();
     });
   });
 

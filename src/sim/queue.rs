@@ -1,10 +1,10 @@
 //! The event queue: ordered by (time, class, insertion sequence).
 //!
-//! Ties are never left to the heap's whims: at equal times the model's
+//! Ties are never left to the queue's whims: at equal times the model's
 //! tie-break class decides, and within a class the order of scheduling does.
-//! The queue holds only that order, packed into one integer; the events sit
-//! in a list indexed by their sequence number, so the queue moves 16 bytes
-//! at a time whatever a lab's events carry.
+//! The order is packed into one integer; while few events are pending the
+//! queue holds only these keys and the events sit in a list indexed by
+//! their sequence number, and on the wheel each key travels with its event.
 //!
 //! Every key is unique (it holds the sequence number), so any correct
 //! priority queue pops the same order. While few events are pending (a
@@ -25,7 +25,7 @@ const SEQ_BITS: u32 = 56;
 const SEQ_MASK: u128 = (1 << SEQ_BITS) - 1;
 
 /// The most pending events the sorted list holds before they move to the
-/// heap: inserting into a sorted list shifts up to this many keys.
+/// wheel: inserting into a sorted list shifts up to this many keys.
 const SHORT: usize = 32;
 
 #[derive(Clone, Debug)]
@@ -38,7 +38,7 @@ pub struct EventQueue<T, E> {
     /// From then on, until the queue is cleared: the pending keys, each
     /// with its event.
     wheel: Wheel<E>,
-    /// Whether the keys have moved to the heap.
+    /// Whether the keys have moved to the wheel.
     spilled: bool,
     /// Every event scheduled this run before the keys moved to the wheel,
     /// by sequence number.
@@ -179,8 +179,8 @@ const SLOT_MASK: u64 = SLOTS as u64 - 1;
 /// A timing wheel over keys (time << 64 | order), each with its event:
 /// bucket `b` holds the keys whose time shifted right by `shift` is `b`,
 /// for the `SLOTS` buckets from `now` on; later keys wait in `far` until
-/// the wheel reaches them. Within a bucket the keys are unsorted and the
-/// least is found by a scan.
+/// the wheel reaches them. A bucket's keys are unsorted until the wheel
+/// reaches it; it is then sorted once and emptied in order.
 #[derive(Clone, Debug)]
 struct Wheel<E> {
     shift: u32,
@@ -190,9 +190,11 @@ struct Wheel<E> {
     occupied: [u64; SLOTS / 64],
     /// The bucket the wheel has reached: nothing pending lies before it.
     now: u64,
-    /// The bucket whose keys are sorted, latest first (the one being
-    /// emptied: its keys are then taken from the end).
+    /// The bucket being emptied, its keys sorted, earliest first: they are
+    /// taken from `head` on (a key scheduled into it, usually later than
+    /// the rest, goes in near its end).
     sorted: Option<u64>,
+    head: usize,
     /// Keys on the wheel.
     near: usize,
     far: BinaryHeap<Far<E>>,
@@ -231,6 +233,7 @@ impl<E: Copy> Wheel<E> {
             occupied: [0; SLOTS / 64],
             now: 0,
             sorted: None,
+            head: 0,
             near: 0,
             far: BinaryHeap::new(),
         }
@@ -265,7 +268,7 @@ impl<E: Copy> Wheel<E> {
     fn put(&mut self, bucket: u64, key: u128, event: E) {
         let slot = (bucket & SLOT_MASK) as usize;
         if self.sorted == Some(bucket) {
-            let at = self.slots[slot].partition_point(|e| e.0 > key);
+            let at = self.head + self.slots[slot][self.head..].partition_point(|e| e.0 < key);
             self.slots[slot].insert(at, (key, event));
         } else {
             self.slots[slot].push((key, event));
@@ -300,8 +303,12 @@ impl<E: Copy> Wheel<E> {
     /// fits its window waits with the far keys.
     #[cold]
     fn rewind(&mut self, to: u64) {
+        if let Some(bucket) = self.sorted.take() {
+            // The keys already taken from the bucket being emptied go.
+            self.slots[(bucket & SLOT_MASK) as usize].drain(..self.head);
+            self.head = 0;
+        }
         self.now = to;
-        self.sorted = None;
         for slot in 0..SLOTS {
             let mut i = 0;
             while i < self.slots[slot].len() {
@@ -352,19 +359,24 @@ impl<E: Copy> Wheel<E> {
         }
         let slot = (self.now & SLOT_MASK) as usize;
         if self.sorted != Some(self.now) {
-            self.slots[slot].sort_unstable_by(|a, b| b.0.cmp(&a.0));
+            // The bucket emptied before is empty (it was taken to its end),
+            // so nothing of it is left behind.
+            self.slots[slot].sort_unstable_by_key(|e| e.0);
             self.sorted = Some(self.now);
+            self.head = 0;
         }
-        let last = self.slots[slot].len() - 1;
-        Some((slot, last, self.slots[slot][last].0))
+        Some((slot, self.head, self.slots[slot][self.head].0))
     }
 
     #[inline(always)]
     fn take(&mut self, slot: usize, index: usize) -> (u128, E) {
+        debug_assert_eq!(index, self.head, "keys are taken from the bucket being emptied, in order");
         self.near -= 1;
-        let taken = self.slots[slot].swap_remove(index);
-        debug_assert!(self.slots[slot].len() == index, "the least key of a sorted bucket is its last");
-        if self.slots[slot].is_empty() {
+        let taken = self.slots[slot][index];
+        self.head += 1;
+        if self.head == self.slots[slot].len() {
+            self.slots[slot].clear();
+            self.head = 0;
             self.occupied[slot / 64] &= !(1 << (slot % 64));
         }
         taken
@@ -373,13 +385,22 @@ impl<E: Copy> Wheel<E> {
     /// The least key, without moving the wheel.
     fn peek(&self) -> Option<u128> {
         match self.next_occupied() {
-            Some(step) => self.slots[((self.now + step) & SLOT_MASK) as usize].iter().map(|e| e.0).min(),
+            Some(step) => {
+                let bucket = self.now + step;
+                let keys = &self.slots[(bucket & SLOT_MASK) as usize];
+                if self.sorted == Some(bucket) { Some(keys[self.head].0) } else { keys.iter().map(|e| e.0).min() }
+            }
             None => self.far.peek().map(|f| f.0),
         }
     }
 
     fn entries(&self) -> impl Iterator<Item = (u128, E)> + '_ {
-        self.slots.iter().flatten().copied().chain(self.far.iter().map(|f| (f.0, f.1)))
+        let emptied = self.sorted.map(|b| (b & SLOT_MASK) as usize);
+        self.slots
+            .iter()
+            .enumerate()
+            .flat_map(move |(i, keys)| keys[if emptied == Some(i) { self.head } else { 0 }..].iter().copied())
+            .chain(self.far.iter().map(|f| (f.0, f.1)))
     }
 
     fn clear(&mut self) {
@@ -390,6 +411,7 @@ impl<E: Copy> Wheel<E> {
         }
         self.occupied = [0; SLOTS / 64];
         self.sorted = None;
+        self.head = 0;
         self.near = 0;
         self.now = 0;
         self.far.clear();
@@ -446,7 +468,7 @@ mod tests {
         let mut q = EventQueue::default();
         let mut scheduled = Vec::new();
         // Runs that never hold more than the sorted list, runs that spill
-        // to the heap, and a run after a clear, which starts short again.
+        // to the wheel, and a run after a clear, which starts short again.
         for (round, count) in [(0u32, 5u32), (1, 40), (2, 500), (3, 7)] {
             q.clear();
             let mut state = 12_345u64 + u64::from(round);
@@ -470,7 +492,7 @@ mod tests {
 
     #[test]
     fn nothing_past_the_horizon_is_popped() {
-        // Few pending (the sorted list) and many (the heap).
+        // Few pending (the sorted list) and many (the wheel).
         for count in [5u32, 40] {
             let mut q = EventQueue::default();
             for n in (0..count).rev() {
@@ -489,6 +511,30 @@ mod tests {
         use super::super::*;
         use crate::sim::time::Micros;
         use proptest::prelude::*;
+
+        /// Thousands of clients arriving at once all land in the bucket the
+        /// wheel is emptying, and each schedules a later event into it: the
+        /// later key goes in at the bucket's end, moving nothing (inserting
+        /// at the front would move the whole bucket each time, quadratic in
+        /// the clients).
+        #[test]
+        fn a_later_key_joins_the_bucket_being_emptied_at_its_end() {
+            let mut w: Wheel<u32> = Wheel::new(11);
+            for n in 0..1_000u32 {
+                w.push(u128::from(n), n);
+            }
+            let (slot, index, key) = w.first().unwrap();
+            assert_eq!((index, key), (0, 0));
+            assert_eq!(w.take(slot, index).1, 0);
+            // A key 1 ms later (the same 2 ms bucket) than all the others.
+            w.push((1_000u128 << 64) | 5_000, 5_000);
+            let keys = &w.slots[slot];
+            assert_eq!(keys.last().map(|e| e.1), Some(5_000), "it went in at the end");
+            assert!(keys[w.head..].windows(2).all(|p| p[0].0 < p[1].0), "the rest stay in order");
+            let order: Vec<u32> = std::iter::from_fn(|| w.first().map(|(s, i, _)| w.take(s, i).1)).collect();
+            assert_eq!(order.len(), 1_000);
+            assert_eq!(order.last(), Some(&5_000));
+        }
 
         /// What a run may do to its queue: schedule an event some ticks
         /// after now (near, across the wheel, or far beyond it), pop the

@@ -157,18 +157,36 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
     // On a phone the buttons fold behind one that shows them (styles hide
     // it on wider screens, where they are always shown).
     let open = RwSignal::new(false);
+    let toggle = NodeRef::<leptos::html::Button>::new();
+    // Escape closes the menu and gives the focus back to its button; a
+    // button chosen in it closes it too (its result shows below).
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "Escape" && open.get_untracked() {
+            open.set(false);
+            if let Some(button) = toggle.get_untracked() {
+                let _ = button.focus();
+            }
+        }
+    };
+    let on_chosen = move |ev: web_sys::MouseEvent| {
+        let chosen = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlButtonElement>().ok()).is_some();
+        if chosen {
+            open.set(false);
+        }
+    };
     view! {
-        <nav class="toolbar" aria-label="Share and files">
+        <nav class="toolbar" aria-label="Share and files" on:keydown=on_key>
             <button
                 type="button"
                 class="toolbar-toggle"
+                node_ref=toggle
                 aria-expanded=move || if open.get() { "true" } else { "false" }
                 aria-controls="toolbar-items"
                 on:click=move |_| open.update(|o| *o = !*o)
             >
                 "Share and files"
             </button>
-            <div class="toolbar-items" id="toolbar-items" class:open=open>
+            <div class="toolbar-items" id="toolbar-items" class:open=open on:click=on_chosen>
             <button type="button" on:click=move |_| copy(shared, "Link to this run and moment", share_url(&lab.link()))>
                 "Copy link"
             </button>

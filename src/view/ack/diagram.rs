@@ -97,7 +97,9 @@ pub fn diagram_in(run: &Run, frame: Frame) -> Diagram {
 /// drawn for `frame` (the timeline fitted to a width where it can be, see
 /// `Builder::fitted`, or the sequence diagram): two runs
 /// drawn with the union of their stops and the later end share one clock,
-/// so the same model time is at the same x in both.
+/// so the same model time is at the same x in both timelines (a sequence
+/// diagram gives each moment the room its own run's labels need, so two of
+/// them share their moments but not their heights).
 pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis, frame: Frame) -> Diagram {
     let records = run.records();
     let mut d = Draw {

@@ -494,8 +494,10 @@ pub fn diagram_in(run: &Run, frame: Frame) -> Diagram {
 }
 
 /// The run's timeline on an axis with a stop at each of `times`, drawn to
-/// `end`, for `frame` (the timeline or the sequence diagram): two runs
-/// drawn on the union of their stops line up on model time.
+/// `end`, for `frame` (the timeline or the sequence diagram): two
+/// timelines drawn on the union of their stops line up on model time (two
+/// sequence diagrams share their moments, each as tall as its own labels
+/// need).
 pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis, frame: Frame) -> Diagram {
     let records = run.records();
     let lanes = Lanes::of_run(run);

@@ -94,15 +94,29 @@ proptest! {
             What::ToolCall { call, order: Some(FORGED_ORDER), .. } => Some(call),
             _ => None,
         }).collect();
-        let gave_up_on_forged = run.records().iter().any(|r| {
-            matches!(r.what, What::DeadlinePassed { call, .. } if forged.contains(&call))
-        });
+        let gave_up: Vec<_> = run.records().iter().filter_map(|r| match r.what {
+            What::DeadlinePassed { call, .. } if forged.contains(&call) => Some(call),
+            _ => None,
+        }).collect();
+        // Whenever it comes, a forged call's answer is an error: never a
+        // review.
+        for r in run.records() {
+            if let What::ToolResult { call, reply, .. } = r.what && forged.contains(&call) {
+                prop_assert!(reply.is_error(), "the forged call {:?} was answered {:?}", call, reply);
+            }
+        }
         let forged_check = run.checks().into_iter().find(|c| c.name == CheckName::ForgedNoDownstream);
         if let Some(check) = &forged_check {
             for figure in ["rows", "downstream_calls", "caller_tokens_downstream"] {
                 prop_assert_eq!(check.figure(figure), Some(Value::Count(0)), "{}", figure);
             }
-            if !gave_up_on_forged {
+            // Only a call the agent gave up on may go unrefused.
+            let unrefused = match check.figure("not_refused") {
+                Some(Value::Count(n)) => n,
+                other => panic!("not_refused is {other:?}"),
+            };
+            prop_assert!(unrefused <= gave_up.len() as u64, "{:?}; the agent gave up on {:?}", check, gave_up);
+            if gave_up.is_empty() {
                 prop_assert_ne!(check.holds, Some(false), "{:?}", check);
             }
         }
