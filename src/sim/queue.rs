@@ -239,7 +239,6 @@ impl<E: Copy> Wheel<E> {
         }
     }
 
-    #[inline(always)]
     fn bucket(&self, key: u128) -> u64 {
         ((key >> 64) as u64) >> self.shift
     }
@@ -248,7 +247,6 @@ impl<E: Copy> Wheel<E> {
         self.near + self.far.len()
     }
 
-    #[inline(always)]
     fn push(&mut self, key: u128, event: E) {
         if self.slots.is_empty() {
             self.slots = (0..SLOTS).map(|_| Vec::new()).collect();
@@ -264,7 +262,6 @@ impl<E: Copy> Wheel<E> {
         }
     }
 
-    #[inline(always)]
     fn put(&mut self, bucket: u64, key: u128, event: E) {
         let slot = (bucket & SLOT_MASK) as usize;
         if self.sorted == Some(bucket) {
@@ -278,7 +275,6 @@ impl<E: Copy> Wheel<E> {
     }
 
     /// How many buckets on from `now` the first one holding keys is.
-    #[inline(always)]
     fn next_occupied(&self) -> Option<u64> {
         let start = (self.now & SLOT_MASK) as usize;
         let (w0, b0) = (start / 64, start % 64);
@@ -328,7 +324,6 @@ impl<E: Copy> Wheel<E> {
     }
 
     /// Brings the far keys that now fall within the wheel's window onto it.
-    #[inline(always)]
     fn pull(&mut self) {
         while let Some(&Far(key, _)) = self.far.peek() {
             let b = self.bucket(key);
@@ -343,7 +338,6 @@ impl<E: Copy> Wheel<E> {
 
     /// The least key: its bucket's slot, its place there, and the key. The
     /// wheel moves on to that bucket (nothing pending lies before it).
-    #[inline(always)]
     fn first(&mut self) -> Option<(usize, usize, u128)> {
         if self.near == 0 {
             let &Far(key, _) = self.far.peek()?;
@@ -368,7 +362,6 @@ impl<E: Copy> Wheel<E> {
         Some((slot, self.head, self.slots[slot][self.head].0))
     }
 
-    #[inline(always)]
     fn take(&mut self, slot: usize, index: usize) -> (u128, E) {
         debug_assert_eq!(index, self.head, "keys are taken from the bucket being emptied, in order");
         self.near -= 1;
