@@ -19,6 +19,26 @@ const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(0)} ms`;
 
+// The longest frame while `selector` is on the page (from the next frame
+// on), in milliseconds.
+function longestFrameWhile(page, selector) {
+  return page.evaluate(
+    (selector) =>
+      new Promise((resolve) => {
+        let last = performance.now();
+        let worst = 0;
+        const tick = (now) => {
+          worst = Math.max(worst, now - last);
+          last = now;
+          if (document.querySelector(selector)) requestAnimationFrame(tick);
+          else resolve(worst);
+        };
+        requestAnimationFrame(tick);
+      }),
+    selector,
+  );
+}
+
 function sizes(files) {
   const size = { raw: 0, gzip: 0, brotli: 0 };
   for (const f of files) {
@@ -306,20 +326,7 @@ try {
   await stormPage.getByLabel("Workload").selectOption("occ");
   t0 = Date.now();
   await stormPage.getByRole("button", { name: "Run sweep" }).click();
-  const longest = stormPage.evaluate(
-    () =>
-      new Promise((resolve) => {
-        let last = performance.now();
-        let worst = 0;
-        const tick = (now) => {
-          worst = Math.max(worst, now - last);
-          last = now;
-          if (document.querySelector("progress")) requestAnimationFrame(tick);
-          else resolve(worst);
-        };
-        requestAnimationFrame(tick);
-      }),
-  );
+  const longest = longestFrameWhile(stormPage, "progress");
   await stormPage.getByRole("img", { name: /^Work: write calls/ }).waitFor({ timeout: 300_000 });
   row("storms page: AWS sweep (95 cells x 100 runs) in the browser's worker", `${((Date.now() - t0) / 1000).toFixed(1)} s`);
   row("storms page: longest frame while the sweep ran", ms(await longest));
@@ -365,25 +372,12 @@ try {
       { capture: true, once: true },
     );
   });
-  const watch = explorePage.evaluate(
-    () =>
-      new Promise((resolve) => {
-        let last = performance.now();
-        let worst = 0;
-        const tick = (now) => {
-          worst = Math.max(worst, now - last);
-          last = now;
-          if (document.querySelector('progress[aria-label="Exploring"]')) requestAnimationFrame(tick);
-          else resolve({ worst, click: window.benchClick });
-        };
-        requestAnimationFrame(tick);
-      }),
-  );
+  const watch = longestFrameWhile(explorePage, 'progress[aria-label="Exploring"]');
   await explorePage.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   const stillRunning = await running.isVisible();
   await panel.locator(".explore-lesson").waitFor({ timeout: 300_000 });
   const overloadMs = Date.now() - t0x;
-  const seen = await watch;
+  const seen = { worst: await watch, click: await explorePage.evaluate(() => window.benchClick) };
   row(
     `risk page: a click while the overload's two-fault schedules are explored, input to next frame${stillRunning ? "" : " (the exploration had ended)"}`,
     seen.click === null ? "not seen" : ms(seen.click),

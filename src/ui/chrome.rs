@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::sim::params::Colour;
+use crate::sim::params::{Colour, Opt, Value};
 use crate::view::labs::{LABS, Lab};
 use crate::view::page::{Font, Layout, Page, Theme};
 
@@ -72,25 +72,38 @@ pub struct CurrentLab(pub Lab, pub RwSignal<Theme>);
 
 /// The "Layout" control: the diagram as a timeline, as a sequence, or
 /// whichever fits the screen. `id` keeps two on one page apart.
-#[component]
-pub fn LayoutPicker(layout: RwSignal<Layout>, id: &'static str) -> impl IntoView {
+pub fn layout_picker(layout: RwSignal<Layout>, id: &'static str) -> impl IntoView {
+    choice_picker(layout, Layout::OPTIONS, "layout-picker", id, "Layout")
+}
+
+/// A labelled select of one of the page's choices (`options` are the
+/// choice's, in the order of its variants), showing and setting `value`.
+fn choice_picker<T: Value + PartialEq + Send + Sync + 'static>(
+    value: RwSignal<T>,
+    options: &'static [Opt],
+    class: &'static str,
+    id: &'static str,
+    label: &'static str,
+) -> impl IntoView {
     view! {
-        <div class="layout-picker">
-            <label for=id>"Layout"</label>
+        <div class=class>
+            <label for=id>{label}</label>
             <select
                 id=id
                 on:change:target=move |ev| {
-                    if let Some(l) = Layout::ALL.into_iter().find(|l| l.name() == ev.target().value()) {
-                        layout.set(l);
+                    let chosen = ev.target().value();
+                    if let Some(i) = options.iter().position(|o| o.value == chosen) {
+                        value.set(T::from_raw(i as u64));
                     }
                 }
             >
-                {Layout::ALL
-                    .into_iter()
-                    .map(|l| {
+                {options
+                    .iter()
+                    .enumerate()
+                    .map(|(i, o)| {
                         view! {
-                            <option value=l.name() prop:selected=move || layout.get() == l>
-                                {l.label()}
+                            <option value=o.value prop:selected=move || value.get().to_raw() == i as u64>
+                                {o.label}
                             </option>
                         }
                     })
@@ -146,17 +159,14 @@ pub fn relayout() -> ReadSignal<u32> {
     count.read_only()
 }
 
-/// The window's width in CSS pixels, following it as it changes.
-pub fn window_width() -> Signal<f64> {
-    let width = RwSignal::new(dom::viewport_width());
-    let resize = window_event_listener(leptos::ev::resize, move |_| {
-        let w = dom::viewport_width();
-        if width.get_untracked() != w {
-            width.set(w);
-        }
-    });
-    on_cleanup(move || resize.remove());
-    width.into()
+/// The window's width in CSS pixels, following it as it changes (and
+/// telling its readers only when it does).
+pub fn window_width() -> Memo<f64> {
+    let relaid = relayout();
+    Memo::new(move |_| {
+        relaid.track();
+        dom::viewport_width()
+    })
 }
 
 /// Below this width (CSS pixels) a lab's page is one column: the stage,
@@ -215,7 +225,7 @@ pub fn masthead(tagline: &'static str, theme: RwSignal<Theme>, toolbar: impl Int
             </div>
             <LabSwitcher/>
             {toolbar}
-            <ThemePicker theme/>
+            {theme_picker(theme)}
         </header>
     }
 }
@@ -231,31 +241,6 @@ pub fn embed_footer(href: impl Fn() -> String + Send + Sync + 'static) -> impl I
     }
 }
 
-#[component]
-pub fn ThemePicker(theme: RwSignal<Theme>) -> impl IntoView {
-    view! {
-        <div class="theme-picker">
-            <label for="theme">"Theme"</label>
-            <select
-                id="theme"
-                on:change:target=move |ev| {
-                    if let Some(t) = Theme::ALL.into_iter().find(|t| t.name() == ev.target().value()) {
-                        theme.set(t);
-                    }
-                }
-            >
-                {Theme::ALL
-                    .into_iter()
-                    .map(|t| {
-                        let label = t.label();
-                        view! {
-                            <option value=t.name() prop:selected=move || theme.get() == t>
-                                {label}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-            </select>
-        </div>
-    }
+pub fn theme_picker(theme: RwSignal<Theme>) -> impl IntoView {
+    choice_picker(theme, Theme::OPTIONS, "theme-picker", "theme", "Theme")
 }

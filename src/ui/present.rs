@@ -271,7 +271,7 @@ pub fn checkpoints<R: Replay>(
 }
 
 /// The "Hide the future" switch (`id` names its control).
-pub fn hide_future_toggle(p: Presenter, id: String) -> impl IntoView {
+fn hide_future_toggle(p: Presenter, id: String) -> impl IntoView {
     view! {
         <p class="hide-future-toggle">
             <input
@@ -282,6 +282,25 @@ pub fn hide_future_toggle(p: Presenter, id: String) -> impl IntoView {
             />
             <label for=id>"Hide the future"</label>
         </p>
+    }
+}
+
+/// What run A's timeline says above it: how to read it (`hints`, across
+/// and down, as the layout on screen), then "Hide the future" and the
+/// layout.
+pub fn timeline_intro(
+    hints: [&'static str; 2],
+    downward: Signal<bool>,
+    p: Presenter,
+    hide_id: String,
+    layout: RwSignal<crate::view::page::Layout>,
+    layout_id: &'static str,
+) -> impl IntoView {
+    view! {
+        <p class="hint">{move || hints[usize::from(downward.get())]}</p>
+        <div class="timeline-controls">
+            {hide_future_toggle(p, hide_id)} {super::chrome::layout_picker(layout, layout_id)}
+        </div>
     }
 }
 

@@ -11,11 +11,11 @@ use crate::view::ack::diagram::{diagram_on, stop_times};
 use crate::view::timeline::export::column_title;
 use crate::view::timeline::{Diagram, Frame, Item, Orientation, Shape};
 
-use super::super::chrome::{LayoutPicker, box_width};
+use super::super::chrome::box_width;
 use super::super::compare::Side;
 use super::super::playback::Replay;
 use super::super::playback::follow;
-use super::super::present::{PRESENT_SCALE, hide_future_toggle};
+use super::super::present::{PRESENT_SCALE, timeline_intro};
 use super::state::Ack;
 
 fn num(v: f64) -> String {
@@ -288,21 +288,17 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
             <h2 id=heading_id>{heading}</h2>
             {(side == Side::A)
                 .then(|| {
-                    view! {
-                        <p class="hint">
-                            {move || {
-                                if downward.get() {
-                                    "Time runs down, a column per actor; the pink line is the playhead. Click a mark to move it there."
-                                } else {
-                                    "Time runs left to right; the pink line is the playhead. Click any mark to move the playhead to it."
-                                }
-                            }}
-                        </p>
-                        <div class="timeline-controls">
-                            {hide_future_toggle(ack.presenter, hide_id.clone())}
-                            <LayoutPicker layout=ack.look.layout id=layout_id/>
-                        </div>
-                    }
+                    timeline_intro(
+                        [
+                            "Time runs left to right; the pink line is the playhead. Click any mark to move the playhead to it.",
+                            "Time runs down, a column per actor; the pink line is the playhead. Click a mark to move it there.",
+                        ],
+                        downward,
+                        ack.presenter,
+                        hide_id.clone(),
+                        ack.look.layout,
+                        layout_id,
+                    )
                 })}
             {move || {
                 let wider = drawn.with(|d| d.as_ref().is_some_and(|(_, d)| fit.get().is_some_and(|w| d.width > w + 1.0)));

@@ -11,12 +11,12 @@ use crate::view::risk::diagram::{diagram_on, end_of, shared_axis, stop_times};
 use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg, lane_titles_svg};
 use crate::view::timeline::{Diagram, Frame, Orientation};
 
-use super::super::chrome::{LayoutPicker, box_width};
+use super::super::chrome::box_width;
 use super::super::compare::Side;
 use super::super::markup::chosen_moment;
 use super::super::playback::Replay;
 use super::super::playback::follow;
-use super::super::present::{PRESENT_SCALE, hide_future_toggle};
+use super::super::present::{PRESENT_SCALE, timeline_intro};
 use super::state::{Risk, changed};
 
 /// Width of the pinned lane titles.
@@ -98,21 +98,17 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
             <h2 id=heading_id>{heading}</h2>
             {(side == Side::A)
                 .then(|| {
-                    view! {
-                        <p class="hint">
-                            {move || {
-                                if downward.get() {
-                                    "Time runs down, a column per actor; the pink line is the playhead. A dot in the API's column is a review created. Click a mark to move the playhead there."
-                                } else {
-                                    "Time runs left to right, on the incident's wall clock and in model time; the pink line is the playhead. Each dot on the Risk API's lane is a review it created. Click any mark to move the playhead to it."
-                                }
-                            }}
-                        </p>
-                        <div class="timeline-controls">
-                            {hide_future_toggle(risk.presenter, "risk-hide-future".to_owned())}
-                            <LayoutPicker layout=risk.look.layout id="risk-layout"/>
-                        </div>
-                    }
+                    timeline_intro(
+                        [
+                            "Time runs left to right, on the incident's wall clock and in model time; the pink line is the playhead. Each dot on the Risk API's lane is a review it created. Click any mark to move the playhead to it.",
+                            "Time runs down, a column per actor; the pink line is the playhead. A dot in the API's column is a review created. Click a mark to move the playhead there.",
+                        ],
+                        downward,
+                        risk.presenter,
+                        "risk-hide-future".to_owned(),
+                        risk.look.layout,
+                        "risk-layout",
+                    )
                 })}
             <div class="timeline-frame" class:sequence=downward>
                 <div

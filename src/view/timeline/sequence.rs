@@ -46,8 +46,9 @@ struct Label {
 
 /// The columns: where each lane is, and where the labels start.
 struct Columns {
-    /// The x of each lane's track, `None` for a folded one (and lane 0).
-    track: Vec<Option<f64>>,
+    /// Each lane's column (its place in `bands`), `None` for a folded one
+    /// (and lane 0).
+    column: Vec<Option<usize>>,
     width: f64,
     text_x: f64,
     text_chars: usize,
@@ -69,11 +70,11 @@ impl Columns {
         let text_x = col * n + 6.0;
         let text_w = (width - text_x - 4.0).clamp(TEXT_MIN.min(width - text_x - 4.0).max(0.0), TEXT_MAX);
         let text_w = text_w.max(TEXT_MIN.min(text_want));
-        let mut track = vec![None; b.lanes.len()];
+        let mut column = vec![None; b.lanes.len()];
         let mut bands = Vec::with_capacity(shown.len());
         for (i, &lane) in shown.iter().enumerate() {
             let left = i as f64 * col;
-            track[lane] = Some(left + col / 2.0);
+            column[lane] = Some(i);
             let spec = &b.lanes[lane];
             let fits = spec.title.chars().count() as f64 * CHAR_W + 6.0 <= col;
             bands.push(LaneBand {
@@ -84,7 +85,7 @@ impl Columns {
             });
         }
         Columns {
-            track,
+            column,
             width: text_x + text_w + 4.0,
             text_x,
             text_chars: ((text_w / CHAR_W).floor() as usize).max(8),
@@ -93,13 +94,23 @@ impl Columns {
         }
     }
 
+    /// A lane's column, unless it is folded.
+    fn band(&self, lane: usize) -> Option<&LaneBand> {
+        self.column.get(lane).copied().flatten().map(|i| &self.bands[i])
+    }
+
+    /// The x of a lane's track: the middle of its column.
+    fn track(&self, lane: usize) -> Option<f64> {
+        self.band(lane).map(|band| band.top + band.height / 2.0)
+    }
+
     /// The x of `y` (a lane's track or one of its rows of bars).
     fn x(&self, y: Y) -> f64 {
         let (lane, row) = match y {
             Y::Track(lane) | Y::Label(lane, _) => (lane, 0),
             Y::Bar(lane, row) => (lane, row),
         };
-        let centre = self.track.get(lane).copied().flatten().unwrap_or(0.0);
+        let centre = self.track(lane).unwrap_or(0.0);
         centre + (row as f64 * ROW_STEP).min((self.col / 2.0 - BAR_W).max(0.0))
     }
 }
@@ -216,8 +227,7 @@ pub(super) fn lay_out(b: Builder, summary: String, width: f64) -> Diagram {
                 Shape::Mark { x: cols.x(y), y: down(x), glyph }
             }
             Pending::Spot { lane, x1, x2 } => {
-                let Some(band) = cols.bands.iter().find(|band| cols.track[lane] == Some(band.top + band.height / 2.0))
-                else {
+                let Some(band) = cols.band(lane) else {
                     continue;
                 };
                 let (top, bottom) = (down(x1), down(x2));
@@ -233,7 +243,7 @@ pub(super) fn lay_out(b: Builder, summary: String, width: f64) -> Diagram {
     for l in labels {
         let (_, class, t, record) = &b.pending[l.pending];
         let first = ys[l.moment] + BASELINE + used[l.moment] as f64 * LABEL_H;
-        if let Some(track) = cols.track.get(l.lane).copied().flatten() {
+        if let Some(track) = cols.track(l.lane) {
             let y = first - BASELINE;
             let shape = Shape::Line { x1: track + 4.0, y1: y, x2: cols.text_x - 3.0, y2: y, arrow: false };
             items.push(Item { shape, class: "leader", t: *t, record: *record });
