@@ -27,7 +27,8 @@ tools-test:
 # bundle from its folder's page (<lab>/index.html) into dist/<lab>/: every
 # folder whose index.html builds a Rust bundle is a lab (a test checks them
 # against the registry in src/view/labs.rs). Everything is served with the
-# same strict CSP the tests use.
+# same strict CSP the tests use. The command line then writes the first
+# lab's opening run into the host page, so it shows before any WebAssembly.
 LAB_PAGES := $(shell grep -l 'data-trunk rel="rust"' */index.html)
 
 serve: tools dist
@@ -48,6 +49,8 @@ test-wasm:
 dist:
 	trunk build host/index.html --release --locked --dist dist
 	for page in $(LAB_PAGES); do trunk build $$page --release --locked --dist dist/$${page%/index.html}; done
+	cargo build --locked --release
+	./target/release/idempotency-lab opening | node scripts/opening.mjs dist/index.html
 	node scripts/offline.mjs dist
 
 # The release bundle, served with the strict CSP, driven by Playwright

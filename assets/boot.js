@@ -34,6 +34,7 @@ function say(text) {
 // A stylesheet, and a promise that settles once it has loaded (or failed:
 // the lab still works unstyled rather than not at all).
 function stylesheet(href) {
+  if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return Promise.resolve();
   const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href });
   document.head.append(link);
   return new Promise((resolve) => (link.onload = link.onerror = resolve));
@@ -88,6 +89,19 @@ function restore(root, at, frames = 4) {
   });
 }
 
+// The first lab's opening run, written into the page at build time, shows
+// until the lab starts; for a link that opens anything else it was hidden
+// before the first paint (first-paint.js), and a loading notice of its
+// size stands in its place.
+let opening = document.querySelector(".prerendered");
+if (opening && page.dataset.opening === "stale") {
+  const wait = Object.assign(document.createElement("p"), { className: "lab-loading", textContent: "Loading the lab…" });
+  wait.setAttribute("role", "status");
+  wait.style.minHeight = `${opening.offsetHeight}px`;
+  opening.replaceWith(wait);
+  opening = wait;
+}
+
 // Shows `lab` in place of the lab on screen. `push` adds a history entry
 // for the switch (Back and Forward have moved the address already);
 // `search`, if given, is the address to show it at (a lesson's next step,
@@ -126,6 +140,8 @@ async function show(lab, push, search) {
   page.dataset.lab = lab;
   shown = { lab, module, root };
   module.mount(root, location.search, `${lab}/`);
+  opening?.remove();
+  opening = null;
   restore(root, push && search !== undefined ? null : back?.place);
   // Whoever switched from the keyboard keeps their place: the new lab's
   // switcher takes the focus.

@@ -121,7 +121,10 @@ async function onPhone(path, lab, n) {
     if (lab !== "storms") {
       // The timeline's SVG with its marks drawn (not the arrowheads' defs).
       await page.waitForFunction(
-        () => [...document.querySelectorAll("svg.diagram path")].some((p) => !p.closest("defs") && p.getBoundingClientRect().width > 0),
+        () =>
+          [...document.querySelectorAll("svg.diagram path")].some(
+            (p) => !p.closest("defs") && p.getBoundingClientRect().width > 0 && p.checkVisibility({ visibilityProperty: true }),
+          ),
         null,
         { timeout: 60_000, polling: "raf" },
       );
@@ -246,6 +249,11 @@ try {
     const t = await onPhone(pageOf(lab), lab, 3);
     if (t.diagram !== null) row(`${lab} page on the phone profile: diagram on screen (median of 3)`, ms(t.diagram));
     row(`${lab} page on the phone profile: usable (median of 3)`, ms(t.usable));
+  }
+  {
+    const t = await onPhone("/?embed=1", labs[0], 3);
+    row("embed (?embed=1) on the phone profile: diagram on screen (median of 3)", ms(t.diagram));
+    row("embed (?embed=1) on the phone profile: usable (median of 3)", ms(t.usable));
   }
   for (const [a, b] of [
     [labs[0], labs[1]],

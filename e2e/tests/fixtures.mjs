@@ -24,8 +24,15 @@ export const hostOrigin = `http://localhost:${port + 1}`;
 /** Opens the app (with an optional query) and waits for the first render. */
 export async function open(page, query = "") {
   await page.goto(query ? `/?${query}` : "/");
+  await labStarted(page);
   await openEmbedDetails(page);
   await expect(mirror(page)).toContainText("Model time:");
+}
+
+/** Waits until the live lab has replaced the opening run the page is
+ * written with (and the loading notice that stands in for it). */
+export async function labStarted(page) {
+  await expect(page.locator(".prerendered, .lab-loading")).toHaveCount(0);
 }
 
 /** In the compact embed, the figures and the words are one disclosure

@@ -43,7 +43,7 @@ pub fn lab_command(name: &str) -> Option<(Lab, LabCommand)> {
 /// Every command, for messages.
 fn commands() -> String {
     let mut names: Vec<&str> = LABS.iter().map(|l| l.id).collect();
-    names.extend(["explore", "bench", "labs", "--help"]);
+    names.extend(["explore", "bench", "labs", "opening", "--help"]);
     names.join(", ")
 }
 
@@ -51,8 +51,15 @@ fn commands() -> String {
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
     Help,
-    Bench { runs: u64, lab: Lab },
-    Labs { format: Format },
+    Bench {
+        runs: u64,
+        lab: Lab,
+    },
+    Labs {
+        format: Format,
+    },
+    /// The first lab's opening run as the page's markup (for the build).
+    Opening,
 }
 
 fn value_of<'a>(
@@ -120,6 +127,8 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
         None => Err(UsageError(format!("missing command; allowed: {}", commands()))),
         Some("bench") => parse_bench(&args[1..]),
         Some("labs") => parse_labs(&args[1..]),
+        Some("opening") if args.len() == 1 => Ok(Command::Opening),
+        Some("opening") => Err(UsageError("opening takes no options".to_owned())),
         Some("--help" | "-h" | "help") => Ok(Command::Help),
         Some(other) => Err(UsageError(format!(
             "unknown command \"{}\"; allowed: {}",
@@ -142,6 +151,7 @@ pub fn help() -> String {
         "  {NAME} bench [--runs N] [--lab {all_labs}]\n                          measure how fast a lab's core simulates (default {} runs)\n  \
          {NAME} explore --lab ack|risk [--max-faults 1|2|3] [the lab's options] [--format text|json]\n                          run every schedule of at most K aimed faults; per invariant, how many break it and the simplest\n  \
          {NAME} labs [--format text|json]\n                          list the labs\n  \
+         {NAME} opening           write the first lab's opening run as the page's markup (the build puts it in the page)\n  \
          {NAME} --help            show this help\n\n\
          Each lab's options: {NAME} LAB --help. Omitted options take the lab's opening settings.\n",
         bench::DEFAULT_RUNS
@@ -194,6 +204,7 @@ fn run_command(args: &[String]) -> Result<String, UsageError> {
     parse(args).map(|command| match command {
         Command::Help => help(),
         Command::Labs { format } => list_labs(format),
+        Command::Opening => crate::view::ack::opening::page() + "\n",
         Command::Bench { runs, lab } => match lab.id {
             "risk" => bench::risk() + &bench::explore("risk"),
             "storms" => storm::bench(runs),

@@ -289,10 +289,7 @@ fn text_field(param: &'static ParamDef, state: FieldState, on_edit: Callback<Str
         }
     };
     let error = field_error(state, &id);
-    // Numbers get a numeric keyboard on phones; a list of faults needs letters.
-    let words =
-        fields::control(param) == Control::Text || matches!(param.kind, crate::sim::params::Kind::CountOrAuto { .. });
-    let mode = if words { "text" } else { "decimal" };
+    let mode = fields::input_mode(param);
     view! {
         <div class="field">
             <label for=id.clone()>{param.label}</label>

@@ -33,6 +33,13 @@ pub fn control(param: &ParamDef) -> Control {
 }
 
 /// The element id of a parameter's control.
+/// The keyboard a text field asks a phone for: numbers, unless the
+/// parameter takes words (a list of faults, `auto`).
+pub fn input_mode(param: &ParamDef) -> &'static str {
+    let words = control(param) == Control::Text || matches!(param.kind, Kind::CountOrAuto { .. });
+    if words { "text" } else { "decimal" }
+}
+
 pub fn element_id(param: &ParamDef) -> String {
     format!("f-{}", param.link)
 }

@@ -171,10 +171,11 @@ fn bad_input_is_refused_with_one_clear_line() {
         (&["run", "--settings", "/nonexistent/settings.json"], &["--settings", "/nonexistent/settings.json"]),
         (&["bench", "--runs", "0"], &["--runs", "0", "from 1 to"]),
         (&["bench", "--fast"], &["--fast", "--runs"]),
-        (&["frobnicate"], &["frobnicate", "ack, risk, storms, explore, bench, labs, --help"]),
-        (&[], &["missing command", "ack, risk, storms, explore, bench, labs, --help"]),
+        (&["frobnicate"], &["frobnicate", "ack, risk, storms, explore, bench, labs, opening, --help"]),
+        (&[], &["missing command", "ack, risk, storms, explore, bench, labs, opening, --help"]),
         (&["explore", "--max-faults", "4"], &["--max-faults", "4", "from 1 to 3"]),
         (&["bench", "--lab", "moon"], &["--lab", "moon", "ack, risk, storms"]),
+        (&["opening", "--lab", "risk"], &["opening takes no options"]),
     ];
     for (args, mentions) in cases {
         let out = cli(args);
@@ -291,4 +292,13 @@ fn bench_prints_figures() {
     assert_eq!(figure("runs"), 200.0);
     assert!(figure("events") >= 200.0 * 3.0, "every run has at least three events");
     assert!(figure("core events/s") > 0.0);
+}
+
+#[test]
+fn opening_prints_the_markup_the_build_writes_into_the_page() {
+    let out = cli(&["opening"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = stdout(&out);
+    assert_eq!(html.trim_end(), idempotency_lab::view::ack::opening::page());
+    assert!(html.starts_with("<div class=\"lab-root prerendered\""));
 }

@@ -9,6 +9,7 @@ mod fourth_lab;
 mod hostile;
 mod labs;
 mod lessons;
+mod opening;
 mod properties;
 mod reference;
 mod risk;

@@ -187,7 +187,7 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
     view! {
         <div class="app" class:predicting=move || ack.answer_hidden()>
             {masthead(
-                "A client that reports one success can leave two increments in the ledger. Lose an acknowledgement, retry, and see why.",
+                crate::view::ack::opening::TAGLINE,
                 ack.look.theme,
                 lab_toolbar(ack, open_shortcuts),
             )}

@@ -5,10 +5,10 @@
 
 use leptos::prelude::*;
 
-use crate::sim::ack::Record;
 use crate::view::ack::compare::compare_mirror;
-use crate::view::ack::{broke, results, sentence, text_mirror};
-use crate::view::markup::{EventLine, event_items};
+use crate::view::ack::opening::event_line;
+use crate::view::ack::{broke, results, text_mirror};
+use crate::view::markup::event_items;
 
 use super::super::glossary;
 use super::super::text_panels::{recent_events, state_as_text};
@@ -21,9 +21,8 @@ pub fn RecentEvents(ack: Ack) -> impl IntoView {
         ack.run.with(|r| r.records_until(t).len())
     };
     // A run of this lab is short: every event so far is listed.
-    let line = |r: &Record| EventLine { kind: r.kind(), t: r.t, time: r.t.to_string(), sentence: sentence(r) };
     recent_events(ack, usize::MAX, count, move |count| {
-        ack.run.with(|r| event_items(r.records(), count, usize::MAX, line))
+        ack.run.with(|r| event_items(r.records(), count, usize::MAX, event_line))
     })
 }
 

@@ -289,10 +289,7 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
             {(side == Side::A)
                 .then(|| {
                     timeline_intro(
-                        [
-                            "Time runs left to right; the pink line is the playhead. Click any mark to move the playhead to it.",
-                            "Time runs down, a column per actor; the pink line is the playhead. Click a mark to move it there.",
-                        ],
+                        crate::view::ack::opening::TIMELINE_HINTS,
                         downward,
                         ack.presenter,
                         hide_id.clone(),

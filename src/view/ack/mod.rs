@@ -8,6 +8,7 @@ pub mod diagram;
 pub mod experiments;
 pub mod matrix;
 pub mod mirror;
+pub mod opening;
 pub mod report;
 pub mod results;
 pub mod sentences;

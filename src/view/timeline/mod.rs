@@ -16,6 +16,7 @@ pub mod axis;
 pub mod export;
 pub mod layout;
 pub mod packing;
+pub mod page;
 pub mod sequence;
 
 use crate::sim::Millis;

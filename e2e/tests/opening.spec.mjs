@@ -1,0 +1,180 @@
+// The first lab's opening run, written into the page at build time
+// (`idempotency-lab opening`): shown before any WebAssembly arrives, and
+// with JavaScript off; the same words and the same layout as the live lab
+// at the opening playhead; never shown for a link that opens anything else.
+import { test, expect, mirror, seriousViolations } from "./fixtures.mjs";
+
+const WIDE = { viewport: { width: 1280, height: 900 } };
+const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+
+/** A new page of `context` whose console errors (a refusal by the strict
+ * Content-Security-Policy among them) fail the test as the context closes. */
+async function watched(context) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  page.on("pageerror", (e) => problems.push(e.message));
+  context.on("close", () => expect(problems, "console errors and page errors").toEqual([]));
+  return page;
+}
+
+/** A page whose host script does nothing: what the reader sees before
+ * the lab starts (nothing replaces the page's own markup). */
+async function beforeTheLab(browser, options, query = "") {
+  const context = await browser.newContext({ ...options, serviceWorkers: "block" });
+  const page = await watched(context);
+  await page.route("**/boot.js", (route) => route.fulfill({ contentType: "text/javascript", body: "export {};" }));
+  await page.goto(`/${query}`, { waitUntil: "domcontentloaded" });
+  return { context, page };
+}
+
+/** The live lab at the opening playhead, settled. */
+async function live(browser, options, query = "") {
+  const context = await browser.newContext({ ...options, serviceWorkers: "block" });
+  const page = await watched(context);
+  await page.goto(`/${query}`);
+  await expect(page.locator(".prerendered")).toHaveCount(0);
+  await expect(mirror(page)).toContainText("Model time: 0.00 s");
+  await page.waitForTimeout(200); // the diagram is redrawn for its box once measured
+  return { context, page };
+}
+
+/** What the reader reads: the visible text of each part of the page. */
+function words(page) {
+  return page.evaluate(() => {
+    const shown = (el) => el.checkVisibility();
+    const text = (selector) =>
+      [...document.querySelectorAll(selector)]
+        .filter(shown)
+        .map((el) => el.innerText.replace(/\s+/g, " ").trim())
+        .join(" | ");
+    const diagram = [...document.querySelectorAll("svg.diagram")].find(shown);
+    return {
+      results: text(".results"),
+      broke: text(".where-it-broke"),
+      timelineHint: text(".timeline > .hint"),
+      diagramName: diagram?.querySelector("title")?.textContent,
+      diagramDescription: diagram?.querySelector("desc")?.textContent,
+      diagramLabels: [...(diagram?.querySelectorAll("text") ?? [])].map((t) => t.textContent).join(" "),
+      futureMarks: diagram?.querySelectorAll(".future").length,
+      playhead: diagram?.querySelector(".playhead")?.getAttribute("x1"),
+      events: text(".event-list"),
+      mirror: text(".mirror-text"),
+      readout: text(".readout"),
+      settings: [...document.querySelectorAll(".controls input, .controls select")].map((c) =>
+        c.type === "checkbox" ? `${c.id}=${c.checked}` : `${c.id}=${c.value}`,
+      ),
+    };
+  });
+}
+
+/** The boxes whose place must not move as the live lab takes over. */
+function boxes(page) {
+  return page.evaluate(() => {
+    const shown = (el) => el.checkVisibility();
+    const box = (el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.x, y: r.y + window.scrollY, width: r.width, height: r.height };
+    };
+    const diagram = [...document.querySelectorAll("svg.diagram")].find(shown);
+    return {
+      timeline: box(diagram),
+      results: box(document.querySelector(".results")),
+      figures: [...document.querySelectorAll(".results .figure")].map(box),
+    };
+  });
+}
+
+function expectNear(a, b, path = "") {
+  if (typeof a === "number") {
+    expect(Math.abs(a - b), `${path}: ${a} against ${b}`).toBeLessThanOrEqual(2);
+    return;
+  }
+  expect(Object.keys(a)).toEqual(Object.keys(b));
+  for (const key of Object.keys(a)) expectNear(a[key], b[key], `${path}.${key}`);
+}
+
+test("with JavaScript off the page shows the opening run: its timeline, results and mirror, as the live lab words them", async ({ browser }) => {
+  const off = await browser.newContext({ ...WIDE, javaScriptEnabled: false });
+  const page = await watched(off);
+  await page.goto("/");
+  await expect(page.locator("svg.diagram").first()).toBeVisible();
+  await expect(page.getByRole("region", { name: "At the playhead" })).toContainText("Committed counter0");
+  await expect(mirror(page)).toContainText("Model time: 0.00 s (the run ends at 4.05 s)");
+  // Every control says it cannot be used yet rather than ignoring the reader.
+  await expect(page.getByRole("button", { name: "Play" })).toBeDisabled();
+  await expect(page.getByRole("checkbox", { name: /Server deduplicates/ })).toBeDisabled();
+  const seen = await words(page);
+  const { context, page: lab } = await live(browser, WIDE);
+  expect(seen).toEqual(await words(lab));
+  await off.close();
+  await context.close();
+});
+
+for (const [name, options] of [
+  ["a 1280-pixel window", WIDE],
+  ["a 360-pixel phone", PHONE],
+]) {
+  test(`on ${name} the opening run and the live lab have the same words and the same layout`, async ({ browser }) => {
+    const before = await beforeTheLab(browser, options);
+    await expect(before.page.locator(".prerendered svg.diagram:visible")).toHaveCount(1);
+    const staticWords = await words(before.page);
+    const staticBoxes = await boxes(before.page);
+    const after = await live(browser, options);
+    expect(staticWords).toEqual(await words(after.page));
+    expectNear(staticBoxes, await boxes(after.page), "boxes");
+    await before.context.close();
+    await after.context.close();
+  });
+}
+
+test("axe finds nothing serious in the opening run as it stands before the lab starts", async ({ browser }) => {
+  for (const options of [WIDE, PHONE]) {
+    // axe is put in the page as a script of its own, which the strict policy refuses.
+    const { context, page } = await beforeTheLab(browser, { ...options, bypassCSP: true });
+    await expect(page.locator(".prerendered svg.diagram:visible")).toHaveCount(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  }
+});
+
+for (const query of ["?dedup=on", "?lab=risk", "?embed=1", "?at=2000"]) {
+  test(`a link to ${query} never shows the opening run's counter or mirror, not even on its first paint`, async ({ browser }) => {
+    // Before the host's script: the first paint, which the page's own
+    // markup and styles decide.
+    const before = await beforeTheLab(browser, WIDE, query);
+    await expect(before.page.locator(".prerendered")).toHaveCount(1);
+    await expect(before.page.locator(".prerendered .counter")).toBeHidden();
+    await expect(before.page.locator(".prerendered .mirror-text")).toBeHidden();
+    await expect(before.page.locator(".prerendered svg.diagram")).toHaveCount(2);
+    for (const el of await before.page.locator(".prerendered svg.diagram").all()) await expect(el).toBeHidden();
+    await before.context.close();
+
+    // With the host: every frame from the first, until the lab is on screen.
+    const context = await browser.newContext({ ...WIDE, serviceWorkers: "block" });
+    const page = await watched(context);
+    await page.addInitScript(() => {
+      window.openingFrames = [];
+      const look = () => {
+        const opening = document.querySelector(".prerendered");
+        window.openingFrames.push(opening ? opening.checkVisibility({ visibilityProperty: true }) : null);
+        if (!document.querySelector(".lab-root:not(.prerendered)")) requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    await page.goto(`/${query}`);
+    await expect(page.locator(".lab-root:not(.prerendered)")).toHaveCount(1);
+    await expect(page.locator(".prerendered, .lab-loading")).toHaveCount(0);
+    const frames = await page.evaluate(() => window.openingFrames);
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.filter((shown) => shown === true)).toEqual([]);
+    await context.close();
+  });
+}
+
+test("a link to the opening run itself keeps the page's markup until the lab replaces it", async ({ browser }) => {
+  const { context, page } = await beforeTheLab(browser, WIDE, "?lab=ack&theme=dark");
+  await expect(page.locator(".prerendered .counter")).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await context.close();
+});

@@ -1,0 +1,284 @@
+//! The first lab's opening run as a page, written at build time
+//! (`idempotency-lab opening`) into the page that hosts every lab, so a
+//! reader sees the diagram, the results and the state as text before any
+//! WebAssembly arrives. It is the live page's markup at the opening
+//! playhead, from the same words and geometry, with every control disabled
+//! until the lab starts (the host then puts the live lab in its place).
+//!
+//! Two drawings are written, as the live page chooses between them by the
+//! window's width: the timeline, fitted to the box a 1280-pixel-wide window
+//! gives it, and the sequence diagram for a 360-pixel phone. The styles
+//! show the one that window would (styles/opening.css).
+
+use std::fmt::Write;
+
+use crate::sim::Millis;
+use crate::sim::Schema;
+use crate::sim::ack::settings::PARAMS;
+use crate::sim::ack::{Record, Run, Settings};
+use crate::sim::params::{Group, Opt, ParamDef};
+use crate::view::fields::{self, Control};
+use crate::view::glossary::{ACK_TERMS, meaning};
+use crate::view::labs::LABS;
+use crate::view::markup::{EventLine, event_items};
+use crate::view::page::{Layout, Theme};
+use crate::view::playback::{Pace, Speed, readout, slider_text};
+use crate::view::timeline::Frame;
+use crate::view::timeline::escape;
+
+use super::diagram::{diagram_on, stop_times};
+use super::{broke, results, sentence, text_mirror};
+
+/// The tagline under the name.
+pub const TAGLINE: &str = "A client that reports one success can leave two increments in the ledger. Lose an acknowledgement, retry, and see why.";
+
+/// How to read the timeline, across and down.
+pub const TIMELINE_HINTS: [&str; 2] = [
+    "Time runs left to right; the pink line is the playhead. Click any mark to move the playhead to it.",
+    "Time runs down, a column per actor; the pink line is the playhead. Click a mark to move it there.",
+];
+
+/// The width the timeline is drawn for: its box in a 1280-pixel-wide
+/// window (the live page draws it for the box it finds).
+pub const WIDE_FIT: f64 = 880.0;
+
+/// The width the sequence diagram is drawn for: its box on a 360-pixel
+/// phone.
+pub const NARROW_FIT: f64 = 318.0;
+
+/// One line of the recent events, as this lab words it (the live page's
+/// list and this one).
+pub fn event_line(r: &Record) -> EventLine {
+    EventLine { kind: r.kind(), t: r.t, time: r.t.to_string(), sentence: sentence(r) }
+}
+
+/// The opening run's page: the root element the host replaces with the
+/// live lab.
+pub fn page() -> String {
+    let settings = Settings::opening();
+    let Ok(run) = Run::simulate(&settings) else { panic!("the opening settings simulate") };
+    let at = Millis::ZERO;
+    let mut out = String::with_capacity(64 * 1024);
+    out.push_str(
+        "<div class=\"lab-root prerendered\" aria-busy=\"true\">\
+         <p class=\"visually-hidden\" role=\"status\">The simulator is loading: the opening run is shown, \
+         and its controls work in a moment.</p>\
+         <fieldset class=\"opening\" disabled><div class=\"app\">",
+    );
+    masthead(&mut out);
+    out.push_str("<div class=\"notices\" role=\"status\"></div><div class=\"workspace\"><main class=\"stage\">");
+    results_strip(&mut out, &run, at);
+    where_it_broke(&mut out, &run, at, "wide-only", "broke-h");
+    timeline(&mut out, &run, at);
+    playback(&mut out, &run, at);
+    where_it_broke(&mut out, &run, at, "narrow-only", "broke-h-narrow");
+    text_panels(&mut out, &run, at);
+    out.push_str("</main>");
+    controls(&mut out, &settings);
+    out.push_str("</div></div></fieldset></div>");
+    out
+}
+
+fn masthead(out: &mut String) {
+    let _ = write!(
+        out,
+        "<header class=\"masthead\"><div class=\"brand\"><h1>Idempotency Lab</h1><p class=\"tagline\">{}</p></div>\
+         <form class=\"lab-switcher\"><label for=\"lab-switch\">Lab</label><select id=\"lab-switch\">",
+        escape(TAGLINE)
+    );
+    for (i, lab) in LABS.iter().enumerate() {
+        option(out, lab.id, lab.label, i == 0);
+    }
+    out.push_str(
+        "</select></form><nav class=\"toolbar\" aria-label=\"Share and files\">\
+         <button class=\"toolbar-toggle\" type=\"button\" aria-expanded=\"false\" aria-controls=\"toolbar-items\">\
+         Share and files</button><div class=\"toolbar-items\" id=\"toolbar-items\">\
+         <button type=\"button\">Copy link</button><button type=\"button\">Embed</button>\
+         <button type=\"button\" aria-expanded=\"false\">Compare with…</button><button type=\"button\">Present</button>\
+         <button type=\"button\">Export run (JSON)</button><button type=\"button\">Export diagram (SVG)</button>\
+         <span class=\"file-button\"><input type=\"file\" id=\"import-file\" \
+         accept=\".json,.lesson,.txt,application/json,text/plain\">\
+         <label for=\"import-file\">Import settings or a lesson</label></span>\
+         <button type=\"button\" aria-keyshortcuts=\"?\">Keyboard shortcuts</button></div></nav>",
+    );
+    picker(out, "theme-picker", "theme", "Theme", Theme::OPTIONS, 0);
+    out.push_str("</header>");
+}
+
+fn option(out: &mut String, value: &str, label: &str, selected: bool) {
+    let _ = write!(
+        out,
+        "<option value=\"{}\"{}>{}</option>",
+        escape(value),
+        if selected { " selected" } else { "" },
+        escape(label)
+    );
+}
+
+fn picker(out: &mut String, class: &str, id: &str, label: &str, options: &[Opt], chosen: usize) {
+    let _ = write!(out, "<div class=\"{class}\"><label for=\"{id}\">{label}</label><select id=\"{id}\">");
+    for (i, o) in options.iter().enumerate() {
+        option(out, o.value, o.label, i == chosen);
+    }
+    out.push_str("</select></div>");
+}
+
+fn results_strip(out: &mut String, run: &Run, at: Millis) {
+    let f = results::at(run, at);
+    let hits = meaning(ACK_TERMS, "Deduplication hits").unwrap_or_default();
+    let _ = write!(
+        out,
+        "<section class=\"results\" aria-labelledby=\"results-h\"><h2 id=\"results-h\">At the playhead</h2>\
+         <dl class=\"figures\">\
+         <div class=\"figure\"><dt>Committed counter</dt><dd class=\"counter\">{}</dd></div>\
+         <div class=\"figure\"><dt>Client outcome</dt><dd class=\"outcome\">{}</dd></div>\
+         <div class=\"figure\"><dt><span class=\"term\" title=\"{}\">Deduplication hits</span></dt>\
+         <dd class=\"hits\">{}</dd></div>\
+         <div class=\"figure\"><dt>Attempts</dt><dd class=\"attempts\">{}</dd></div></dl>",
+        escape(&f.counter),
+        escape(&f.outcome),
+        escape(hits),
+        escape(&f.hits),
+        escape(&f.attempts)
+    );
+    if let Some(results::Verdict { class, lead, text }) = results::verdict_at(run, at) {
+        let lead = if lead.is_empty() { String::new() } else { format!("<strong>{}</strong>", escape(lead)) };
+        let _ = write!(out, "<p class=\"verdict {class}\">{lead}{}</p>", escape(&text));
+    }
+    let _ = write!(out, "<p class=\"end-line\">{}</p></section>", escape(&results::end_line(run)));
+}
+
+fn where_it_broke(out: &mut String, run: &Run, at: Millis, class: &str, id: &str) {
+    let _ = write!(
+        out,
+        "<section class=\"panel where-it-broke {class}\" aria-labelledby=\"{id}\"><h2 id=\"{id}\">Where it broke</h2>\
+         <p>{}</p></section>",
+        escape(&broke::words_at(run, at))
+    );
+}
+
+fn timeline(out: &mut String, run: &Run, at: Millis) {
+    let times = stop_times(run);
+    let across = diagram_on(run, times.clone(), run.end(), Frame::Across(Some(WIDE_FIT)));
+    let down = diagram_on(run, times, run.end(), Frame::Down(NARROW_FIT));
+    let _ = write!(
+        out,
+        "<section class=\"panel timeline\" aria-labelledby=\"timeline-h\"><h2 id=\"timeline-h\">Timeline</h2>\
+         <p class=\"hint wide-timeline\">{}</p><p class=\"hint narrow-timeline\">{}</p>\
+         <div class=\"timeline-controls\"><p class=\"hide-future-toggle\"><input type=\"checkbox\" id=\"hide-future\">\
+         <label for=\"hide-future\">Hide the future</label></p>",
+        escape(TIMELINE_HINTS[0]),
+        escape(TIMELINE_HINTS[1])
+    );
+    picker(out, "layout-picker", "layout", "Layout", Layout::OPTIONS, 0);
+    let _ = write!(
+        out,
+        "</div><div class=\"timeline-frame wide-timeline\"><div class=\"timeline-scroll\" tabindex=\"0\" role=\"group\" \
+         aria-label=\"Timeline diagram, scrolls sideways\">{}</div>{}</div>",
+        across.page_svg("", "Timeline of the run", at),
+        across.lane_titles_svg(1.0)
+    );
+    let _ = write!(
+        out,
+        "<div class=\"timeline-frame sequence narrow-timeline\"><div class=\"timeline-scroll\" tabindex=\"0\" \
+         role=\"group\" aria-label=\"Timeline diagram, scrolls sideways\"><div class=\"column-titles-frame\">{}</div>\
+         {}</div></div></section>",
+        down.lane_titles_svg(1.0),
+        down.page_svg("-narrow", "Timeline of the run", at)
+    );
+}
+
+fn playback(out: &mut String, run: &Run, at: Millis) {
+    out.push_str(
+        "<section class=\"panel playback\" aria-labelledby=\"playback-h\">\
+         <h2 id=\"playback-h\" class=\"visually-hidden\">Playback</h2><div class=\"playback-buttons\">\
+         <button class=\"primary play\" type=\"button\" aria-keyshortcuts=\"Space\">Play</button>\
+         <button type=\"button\" aria-keyshortcuts=\"ArrowLeft\">Previous event</button>\
+         <button type=\"button\" aria-keyshortcuts=\"ArrowRight\">Next event</button>\
+         <button type=\"button\" aria-keyshortcuts=\"Home\">Restart</button>\
+         <button type=\"button\" title=\"Compare with a run B that changes one setting, checked from the playhead back\">\
+         Fork here</button><span class=\"speed\"><label for=\"speed\">Speed</label><select id=\"speed\">",
+    );
+    for speed in Speed::ALL {
+        option(out, speed.label(), speed.label(), speed == Speed::One);
+    }
+    let pace = Pace { end: run.end(), moments: &[], speed: Speed::One };
+    let _ = write!(
+        out,
+        "</select></span></div><div class=\"scrub\"><label for=\"time\">Time</label>\
+         <input id=\"time\" type=\"range\" min=\"0\" step=\"1\" max=\"{}\" value=\"{}\" aria-valuetext=\"{}\"></div>\
+         <p class=\"readout\"><output for=\"time\">{}</output></p></section>",
+        run.end().ms(),
+        at.ms(),
+        escape(&slider_text(at, run.end(), None)),
+        escape(&readout(at, &pace))
+    );
+}
+
+fn text_panels(out: &mut String, run: &Run, at: Millis) {
+    let count = run.records_until(at).len();
+    let _ = write!(
+        out,
+        "<div class=\"text-panels\"><section class=\"panel events\" aria-labelledby=\"events-h\">\
+         <h2 id=\"events-h\">Recent events</h2>\
+         <p class=\"hint\">Newest first, up to the playhead. Choose one to move the playhead there.</p>\
+         <ol class=\"event-list\">{}</ol></section>\
+         <section class=\"panel mirror\" aria-labelledby=\"mirror-h\"><h2 id=\"mirror-h\">State as text</h2>\
+         <pre class=\"mirror-text\">{}</pre></section></div>",
+        event_items(run.records(), count, usize::MAX, event_line),
+        escape(&text_mirror(run, at))
+    );
+}
+
+fn controls(out: &mut String, settings: &Settings) {
+    out.push_str(
+        "<div class=\"area-controls\"><section class=\"panel controls\" aria-labelledby=\"controls-h\">\
+         <h2 id=\"controls-h\">Settings</h2><div class=\"fields\">",
+    );
+    let group = |out: &mut String, group: Group| {
+        for param in PARAMS.iter().filter(|p| p.group == group) {
+            field(out, param, &fields::value(param, settings));
+        }
+    };
+    group(out, Group::Basics);
+    out.push_str("</div><details class=\"advanced\"><summary>Advanced</summary><div class=\"fields\">");
+    group(out, Group::Advanced);
+    out.push_str("</div></details><details class=\"advanced faults\"><summary>Faults and storage</summary><div class=\"fields\">");
+    group(out, Group::Faults);
+    out.push_str(
+        "</div></details><button type=\"button\" class=\"reset\">Reset to opening settings</button></section></div>",
+    );
+}
+
+/// One parameter's control showing `value`, as the live form writes it.
+fn field(out: &mut String, param: &ParamDef, value: &str) {
+    let id = fields::element_id(param);
+    let label = escape(param.label);
+    match fields::control(param) {
+        Control::Select(options) => {
+            let _ = write!(out, "<div class=\"field\"><label for=\"{id}\">{label}</label><select id=\"{id}\">");
+            for o in options {
+                option(out, o.value, o.label, o.value == value);
+            }
+            out.push_str("</select></div>");
+        }
+        Control::Checkbox { on, .. } => {
+            let checked = if value == on { " checked" } else { "" };
+            let _ = write!(
+                out,
+                "<div class=\"field check\"><input type=\"checkbox\" id=\"{id}\"{checked}><label for=\"{id}\">{label}</label></div>"
+            );
+        }
+        Control::Seconds | Control::Count | Control::Text => {
+            let _ = write!(
+                out,
+                "<div class=\"field\"><label for=\"{id}\">{label}</label><input type=\"text\" id=\"{id}\" \
+                 inputmode=\"{}\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"{id}-hint\" value=\"{}\">\
+                 <span class=\"hint\" id=\"{id}-hint\">{}</span></div>",
+                fields::input_mode(param),
+                escape(value),
+                escape(&fields::hint(param))
+            );
+        }
+    }
+}

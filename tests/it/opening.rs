@@ -1,0 +1,83 @@
+//! The first lab's opening run as the page's markup (`idempotency-lab
+//! opening`): what a reader sees before the lab starts, under the page's
+//! strict Content-Security-Policy. The browser tests compare it with the
+//! live lab (e2e/tests/opening.spec.mjs); these check the markup itself.
+
+use std::collections::BTreeSet;
+
+use idempotency_lab::view::ack::opening::page;
+
+/// Every value of attribute `name` in `html`.
+fn attribute<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
+    let needle = format!(" {name}=\"");
+    html.match_indices(&needle)
+        .map(|(i, _)| {
+            let rest = &html[i + needle.len()..];
+            &rest[..rest.find('"').expect("a closed attribute")]
+        })
+        .collect()
+}
+
+#[test]
+fn the_opening_page_needs_no_inline_script_or_style() {
+    let html = page();
+    assert!(!html.contains("<script"), "no script");
+    assert!(!html.contains("<style"), "no style element");
+    assert!(attribute(&html, "style").is_empty(), "no style attribute");
+    for (i, _) in html.match_indices(" on") {
+        let name: String = html[i + 1..].chars().take_while(char::is_ascii_lowercase).collect();
+        assert!(!html[i + 1 + name.len()..].starts_with("=\""), "no inline handler ({name})");
+    }
+}
+
+#[test]
+fn every_id_is_unique_and_every_reference_finds_its_element() {
+    let html = page();
+    let ids = attribute(&html, "id");
+    let unique: BTreeSet<&str> = ids.iter().copied().collect();
+    assert_eq!(unique.len(), ids.len(), "duplicate ids in {ids:?}");
+    let mut references: Vec<&str> = ["for", "aria-controls"].iter().flat_map(|a| attribute(&html, a)).collect();
+    for list in ["aria-labelledby", "aria-describedby"].iter().flat_map(|a| attribute(&html, a)) {
+        references.extend(list.split_whitespace());
+    }
+    for marker in attribute(&html, "marker-end") {
+        references.push(marker.trim_start_matches("url(#").trim_end_matches(')'));
+    }
+    assert!(references.len() > 40, "the page labels its controls and its diagram");
+    for r in references {
+        assert!(unique.contains(r), "{r} is referred to but no element has that id");
+    }
+}
+
+#[test]
+fn every_control_waits_for_the_lab_in_one_disabled_fieldset() {
+    let html = page();
+    assert!(html.starts_with("<div class=\"lab-root prerendered\" aria-busy=\"true\">"));
+    let fieldset = html.find("<fieldset class=\"opening\" disabled>").expect("the disabled fieldset");
+    for control in ["<button", "<select", "<input"] {
+        let first = html.find(control).expect("the page has controls");
+        assert!(first > fieldset, "{control} inside the fieldset");
+    }
+    assert!(html.ends_with("</fieldset></div>"), "the fieldset holds everything up to the end");
+}
+
+#[test]
+fn the_opening_page_shows_the_opening_run_at_its_start() {
+    let html = page();
+    // MODEL.md's opening run: one attempt sent at 0 with at most 3, the
+    // commit at 2.00 s, the retry answered from the store, the client's
+    // success at 4.05 s.
+    assert!(html.contains("<dd class=\"counter\">0</dd>"), "nothing committed at 0");
+    assert!(html.contains("<dd class=\"attempts\">1 of 3</dd>"));
+    assert!(html.contains("max=\"4050\" value=\"0\""), "the Time slider runs to 4.05 s and starts at 0");
+    assert!(html.contains("Model time: 0.00 s (the run ends at 4.05 s)"));
+    assert!(html.contains("1 increment; the client succeeded at 4.05 s."));
+    // Both drawings (the timeline and the sequence diagram), the playhead at 0.
+    assert_eq!(html.matches("<svg class=\"diagram\"").count(), 2);
+    // Nothing before the playhead is "future"; everything after 0 is.
+    assert!(html.contains("class=\"gridline future\""));
+    // The opening run loses the first success response.
+    assert!(html.contains("<option value=\"lose-first\" selected>Lose first success response</option>"));
+    // The retry is answered from the store: the server deduplicates keys.
+    assert!(html.contains("id=\"f-dedup\" checked"), "deduplication starts on");
+}
