@@ -93,13 +93,15 @@ function restore(root, at, frames = 4) {
 // until the lab starts; for a link that opens anything else it was hidden
 // before the first paint (first-paint.js), and a loading notice of its
 // size stands in its place.
-let opening = document.querySelector(".prerendered");
-if (opening && page.dataset.opening === "stale") {
+// (It is written twice, as the full page and as the embed.)
+let opening = [...document.querySelectorAll(".prerendered")];
+if (opening.length && page.dataset.opening === "stale") {
   const wait = Object.assign(document.createElement("p"), { className: "lab-loading", textContent: "Loading the lab…" });
   wait.setAttribute("role", "status");
-  wait.style.minHeight = `${opening.offsetHeight}px`;
-  opening.replaceWith(wait);
-  opening = wait;
+  wait.style.minHeight = `${opening[0].offsetHeight}px`;
+  opening[0].before(wait);
+  opening.forEach((root) => root.remove());
+  opening = [wait];
 }
 
 // Shows `lab` in place of the lab on screen. `push` adds a history entry
@@ -140,8 +142,8 @@ async function show(lab, push, search) {
   page.dataset.lab = lab;
   shown = { lab, module, root };
   module.mount(root, location.search, `${lab}/`);
-  opening?.remove();
-  opening = null;
+  opening.forEach((root) => root.remove());
+  opening = [];
   restore(root, push && search !== undefined ? null : back?.place);
   // Whoever switched from the keyboard keeps their place: the new lab's
   // switcher takes the focus.

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 
 const file = process.argv[2] ?? "dist/index.html";
 const markup = readFileSync(0, "utf8").trim();
-if (!markup.startsWith('<div class="lab-root prerendered"')) throw new Error("opening: stdin is not the opening run's markup");
+if (!markup.startsWith('<div class="lab-root prerendered ')) throw new Error("opening: stdin is not the opening run's markup");
 const html = readFileSync(file, "utf8");
 const marker = /<div data-opening(="")?\s*><\/div>/;
 if (!marker.test(html)) throw new Error(`opening: ${file} has no <div data-opening></div> to replace`);

@@ -34,7 +34,7 @@ async function live(browser, options, query = "") {
   const page = await watched(context);
   await page.goto(`/${query}`);
   await expect(page.locator(".prerendered")).toHaveCount(0);
-  await expect(mirror(page)).toContainText("Model time: 0.00 s");
+  await expect(page.locator(".readout")).toContainText("Model 0.00 s");
   await page.waitForTimeout(200); // the diagram is redrawn for its box once measured
   return { context, page };
 }
@@ -43,12 +43,13 @@ async function live(browser, options, query = "") {
 function words(page) {
   return page.evaluate(() => {
     const shown = (el) => el.checkVisibility();
+    const root = [...document.querySelectorAll(".lab-root")].find(shown);
     const text = (selector) =>
-      [...document.querySelectorAll(selector)]
+      [...root.querySelectorAll(selector)]
         .filter(shown)
         .map((el) => el.innerText.replace(/\s+/g, " ").trim())
         .join(" | ");
-    const diagram = [...document.querySelectorAll("svg.diagram")].find(shown);
+    const diagram = [...root.querySelectorAll("svg.diagram")].find(shown);
     return {
       results: text(".results"),
       broke: text(".where-it-broke"),
@@ -61,7 +62,7 @@ function words(page) {
       events: text(".event-list"),
       mirror: text(".mirror-text"),
       readout: text(".readout"),
-      settings: [...document.querySelectorAll(".controls input, .controls select")].map((c) =>
+      settings: [...root.querySelectorAll(".controls input, .controls select")].map((c) =>
         c.type === "checkbox" ? `${c.id}=${c.checked}` : `${c.id}=${c.value}`,
       ),
     };
@@ -77,10 +78,11 @@ function boxes(page) {
       return { x: r.x, y: r.y + window.scrollY, width: r.width, height: r.height };
     };
     const diagram = [...document.querySelectorAll("svg.diagram")].find(shown);
+    const results = [...document.querySelectorAll(".results")].find(shown);
     return {
       timeline: box(diagram),
-      results: box(document.querySelector(".results")),
-      figures: [...document.querySelectorAll(".results .figure")].map(box),
+      results: box(results),
+      figures: [...results.querySelectorAll(".figure")].map(box),
     };
   });
 }
@@ -111,16 +113,19 @@ test("with JavaScript off the page shows the opening run: its timeline, results 
   await context.close();
 });
 
-for (const [name, options] of [
-  ["a 1280-pixel window", WIDE],
-  ["a 360-pixel phone", PHONE],
+for (const [name, options, query] of [
+  ["a 1280-pixel window", WIDE, ""],
+  ["a 360-pixel phone", PHONE, ""],
+  ["the embed's 800 x 500 frame", { viewport: { width: 800, height: 500 } }, "?embed=1"],
+  ["the embed on a 360-pixel phone", PHONE, "?embed=1"],
 ]) {
   test(`on ${name} the opening run and the live lab have the same words and the same layout`, async ({ browser }) => {
-    const before = await beforeTheLab(browser, options);
+    const before = await beforeTheLab(browser, options, query);
     await expect(before.page.locator(".prerendered svg.diagram:visible")).toHaveCount(1);
+    await expect(before.page.locator(".prerendered:visible")).toHaveCount(1);
     const staticWords = await words(before.page);
     const staticBoxes = await boxes(before.page);
-    const after = await live(browser, options);
+    const after = await live(browser, options, query);
     expect(staticWords).toEqual(await words(after.page));
     expectNear(staticBoxes, await boxes(after.page), "boxes");
     await before.context.close();
@@ -129,25 +134,30 @@ for (const [name, options] of [
 }
 
 test("axe finds nothing serious in the opening run as it stands before the lab starts", async ({ browser }) => {
-  for (const options of [WIDE, PHONE]) {
+  for (const [options, query] of [
+    [WIDE, ""],
+    [PHONE, ""],
+    [{ viewport: { width: 800, height: 500 } }, "?embed=1"],
+  ]) {
     // axe is put in the page as a script of its own, which the strict policy refuses.
-    const { context, page } = await beforeTheLab(browser, { ...options, bypassCSP: true });
+    const { context, page } = await beforeTheLab(browser, { ...options, bypassCSP: true }, query);
     await expect(page.locator(".prerendered svg.diagram:visible")).toHaveCount(1);
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   }
 });
 
-for (const query of ["?dedup=on", "?lab=risk", "?embed=1", "?at=2000"]) {
+for (const query of ["?dedup=off", "?lab=risk", "?embed=1&fault=none", "?at=2000"]) {
   test(`a link to ${query} never shows the opening run's counter or mirror, not even on its first paint`, async ({ browser }) => {
     // Before the host's script: the first paint, which the page's own
     // markup and styles decide.
     const before = await beforeTheLab(browser, WIDE, query);
-    await expect(before.page.locator(".prerendered")).toHaveCount(1);
-    await expect(before.page.locator(".prerendered .counter")).toBeHidden();
-    await expect(before.page.locator(".prerendered .mirror-text")).toBeHidden();
-    await expect(before.page.locator(".prerendered svg.diagram")).toHaveCount(2);
-    for (const el of await before.page.locator(".prerendered svg.diagram").all()) await expect(el).toBeHidden();
+    // The page's and the embed's.
+    await expect(before.page.locator(".prerendered")).toHaveCount(2);
+    await expect(before.page.locator(".prerendered svg.diagram")).toHaveCount(4);
+    for (const shown of [".counter", ".mirror-text", "svg.diagram"]) {
+      for (const el of await before.page.locator(`.prerendered ${shown}`).all()) await expect(el).toBeHidden();
+    }
     await before.context.close();
 
     // With the host: every frame from the first, until the lab is on screen.
@@ -174,7 +184,8 @@ for (const query of ["?dedup=on", "?lab=risk", "?embed=1", "?at=2000"]) {
 
 test("a link to the opening run itself keeps the page's markup until the lab replaces it", async ({ browser }) => {
   const { context, page } = await beforeTheLab(browser, WIDE, "?lab=ack&theme=dark");
-  await expect(page.locator(".prerendered .counter")).toBeVisible();
+  await expect(page.locator(".page-opening .counter")).toBeVisible();
+  await expect(page.locator(".embed-opening")).toBeHidden();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
   await context.close();
 });

@@ -300,5 +300,5 @@ fn opening_prints_the_markup_the_build_writes_into_the_page() {
     assert!(out.status.success(), "{}", stderr(&out));
     let html = stdout(&out);
     assert_eq!(html.trim_end(), idempotency_lab::view::ack::opening::page());
-    assert!(html.starts_with("<div class=\"lab-root prerendered\""));
+    assert!(html.starts_with("<div class=\"lab-root prerendered page-opening\""));
 }

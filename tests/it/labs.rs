@@ -25,7 +25,11 @@ fn ids() -> Vec<&'static str> {
 fn the_host_pages_scripts_list_the_registrys_labs_in_its_order() {
     for script in ["assets/boot.js", "assets/first-paint.js"] {
         let text = read(script);
-        let line = text.lines().find(|l| l.starts_with("const LABS = [")).expect("the script has its list of labs");
+        let line = text
+            .lines()
+            .map(str::trim_start)
+            .find(|l| l.starts_with("const LABS = ["))
+            .expect("the script has its list of labs");
         let list = line.split(']').next().unwrap_or_default();
         let listed: Vec<&str> = list.split('"').skip(1).step_by(2).collect();
         assert_eq!(listed, ids(), "{script}: {line}");

@@ -52,13 +52,21 @@ fn every_id_is_unique_and_every_reference_finds_its_element() {
 #[test]
 fn every_control_waits_for_the_lab_in_one_disabled_fieldset() {
     let html = page();
-    assert!(html.starts_with("<div class=\"lab-root prerendered\" aria-busy=\"true\">"));
-    let fieldset = html.find("<fieldset class=\"opening\" disabled>").expect("the disabled fieldset");
-    for control in ["<button", "<select", "<input"] {
-        let first = html.find(control).expect("the page has controls");
-        assert!(first > fieldset, "{control} inside the fieldset");
+    // The full page, then the embed: each a root whose controls are all in
+    // its one fieldset.
+    let embed = html.find("<div class=\"lab-root prerendered embed-opening\" aria-busy=\"true\">").expect("the embed");
+    assert!(html.starts_with("<div class=\"lab-root prerendered page-opening\" aria-busy=\"true\">"));
+    for root in [&html[..embed], &html[embed..]] {
+        let fieldset = root.find("<fieldset class=\"opening\" disabled>").expect("the disabled fieldset");
+        for control in ["<button", "<select", "<input"] {
+            let first = root.find(control).expect("the page has controls");
+            assert!(first > fieldset, "{control} inside the fieldset");
+        }
+        assert!(root.ends_with("</fieldset></div>"), "the fieldset holds everything up to the root's end");
+        assert_eq!(root.matches("<fieldset").count(), 1);
     }
-    assert!(html.ends_with("</fieldset></div>"), "the fieldset holds everything up to the end");
+    assert!(!html[embed..].contains("Fork here"), "the embed is one run");
+    assert!(!html[embed..].contains("class=\"masthead\""), "the embed has no page chrome");
 }
 
 #[test]
@@ -72,8 +80,18 @@ fn the_opening_page_shows_the_opening_run_at_its_start() {
     assert!(html.contains("max=\"4050\" value=\"0\""), "the Time slider runs to 4.05 s and starts at 0");
     assert!(html.contains("Model time: 0.00 s (the run ends at 4.05 s)"));
     assert!(html.contains("1 increment; the client succeeded at 4.05 s."));
-    // Both drawings (the timeline and the sequence diagram), the playhead at 0.
-    assert_eq!(html.matches("<svg class=\"diagram\"").count(), 2);
+    // Both drawings (the timeline and the sequence diagram), in the page
+    // and in the embed, the playhead at 0.
+    assert_eq!(html.matches("<svg class=\"diagram\"").count(), 4);
+    // The playhead on the 0.00 s gridline in each drawing.
+    for svg in html.split("<svg class=\"diagram\"").skip(1) {
+        let grid = svg.find("<path class=\"gridline").map(|i| &svg[i..]).expect("a gridline");
+        let d = attribute(grid, "d")[0];
+        let line = &svg[svg.find("<line class=\"playhead\"").expect("the playhead")..];
+        let (x1, y1) = (attribute(line, "x1")[0], attribute(line, "y1")[0]);
+        let at = d.trim_start_matches('M').split(['L', ' ']).collect::<Vec<_>>();
+        assert!(at[0] == x1 || at[1] == y1, "the playhead ({x1}, {y1}) on the first gridline ({d})");
+    }
     // Nothing before the playhead is "future"; everything after 0 is.
     assert!(html.contains("class=\"gridline future\""));
     // The opening run loses the first success response.

@@ -5,10 +5,12 @@
 //! playhead, from the same words and geometry, with every control disabled
 //! until the lab starts (the host then puts the live lab in its place).
 //!
-//! Two drawings are written, as the live page chooses between them by the
-//! window's width: the timeline, fitted to the box a 1280-pixel-wide window
-//! gives it, and the sequence diagram for a 360-pixel phone. The styles
-//! show the one that window would (styles/opening.css).
+//! It is written twice, as the full page and as the embed (`?embed=1`),
+//! and each holds two drawings, as the live page chooses between them by
+//! the window's width: the timeline, fitted to the box of the window it is
+//! written for ([`Opening`]), and the sequence diagram for a 360-pixel
+//! phone. The styles show what the link and the window would
+//! (styles/opening.css, assets/first-paint.js).
 
 use std::fmt::Write;
 
@@ -38,13 +40,30 @@ pub const TIMELINE_HINTS: [&str; 2] = [
     "Time runs down, a column per actor; the pink line is the playhead. Click a mark to move it there.",
 ];
 
-/// The width the timeline is drawn for: its box in a 1280-pixel-wide
-/// window (the live page draws it for the box it finds).
-pub const WIDE_FIT: f64 = 880.0;
+/// Where the opening run is written for, and the widths its two drawings
+/// are fitted to: the timeline's box in the window the page is written
+/// for, and the sequence diagram's on a 360-pixel phone (the live page
+/// draws them for the box it finds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Opening {
+    /// The full page, in a 1280-pixel-wide window.
+    Page,
+    /// `?embed=1`, in the 800-pixel frame the Embed snippet suggests.
+    Embed,
+}
 
-/// The width the sequence diagram is drawn for: its box on a 360-pixel
-/// phone.
-pub const NARROW_FIT: f64 = 318.0;
+impl Opening {
+    /// The timeline's width.
+    pub fn wide_fit(self) -> f64 {
+        match self {
+            Opening::Page => 880.0,
+            Opening::Embed => 756.0,
+        }
+    }
+
+    /// The sequence diagram's width.
+    pub const NARROW_FIT: f64 = 318.0;
+}
 
 /// One line of the recent events, as this lab words it (the live page's
 /// list and this one).
@@ -52,30 +71,88 @@ pub fn event_line(r: &Record) -> EventLine {
     EventLine { kind: r.kind(), t: r.t, time: r.t.to_string(), sentence: sentence(r) }
 }
 
-/// The opening run's page: the root element the host replaces with the
-/// live lab.
+/// The opening run as the host page is written with: the full page and
+/// the embed, each a root element the host replaces with the live lab
+/// (the page's styles show the one a link asks for; the embed's ids end
+/// in `-embed`, so that the two never share one).
 pub fn page() -> String {
     let settings = Settings::opening();
     let Ok(run) = Run::simulate(&settings) else { panic!("the opening settings simulate") };
+    let mut out = root(Opening::Page, &run, &settings);
+    out.push_str(&with_suffix(&root(Opening::Embed, &run, &settings), "-embed"));
+    out
+}
+
+fn root(opening: Opening, run: &Run, settings: &Settings) -> String {
     let at = Millis::ZERO;
     let mut out = String::with_capacity(64 * 1024);
-    out.push_str(
-        "<div class=\"lab-root prerendered\" aria-busy=\"true\">\
+    let (which, app) = match opening {
+        Opening::Page => ("page-opening", "app"),
+        Opening::Embed => ("embed-opening", "app embed"),
+    };
+    let _ = write!(
+        out,
+        "<div class=\"lab-root prerendered {which}\" aria-busy=\"true\">\
          <p class=\"visually-hidden\" role=\"status\">The simulator is loading: the opening run is shown, \
          and its controls work in a moment.</p>\
-         <fieldset class=\"opening\" disabled><div class=\"app\">",
+         <fieldset class=\"opening\" disabled><div class=\"{app}\">"
     );
-    masthead(&mut out);
-    out.push_str("<div class=\"notices\" role=\"status\"></div><div class=\"workspace\"><main class=\"stage\">");
-    results_strip(&mut out, &run, at);
-    where_it_broke(&mut out, &run, at, "wide-only", "broke-h");
-    timeline(&mut out, &run, at);
-    playback(&mut out, &run, at);
-    where_it_broke(&mut out, &run, at, "narrow-only", "broke-h-narrow");
-    text_panels(&mut out, &run, at);
+    if opening == Opening::Page {
+        masthead(&mut out);
+    }
+    out.push_str("<div class=\"notices\" role=\"status\"></div>");
+    if opening == Opening::Embed {
+        out.push_str("<main class=\"stage\">");
+        playback(&mut out, run, at, opening);
+        results_strip(&mut out, run, at);
+        timeline(&mut out, run, at, opening);
+        out.push_str(
+            "<details class=\"embed-more\"><summary>Where it broke, recent events and the state as text</summary>",
+        );
+        where_it_broke(&mut out, run, at, "", "broke-h");
+        text_panels(&mut out, run, at);
+        out.push_str(
+            "</details></main><p class=\"embed-footer\"><a href=\"./\" target=\"_blank\" rel=\"noopener\">\
+             Open in Idempotency Lab</a></p></div></fieldset></div>",
+        );
+        return out;
+    }
+    out.push_str("<div class=\"workspace\"><main class=\"stage\">");
+    results_strip(&mut out, run, at);
+    where_it_broke(&mut out, run, at, "wide-only", "broke-h");
+    timeline(&mut out, run, at, opening);
+    playback(&mut out, run, at, opening);
+    where_it_broke(&mut out, run, at, "narrow-only", "broke-h-narrow");
+    text_panels(&mut out, run, at);
     out.push_str("</main>");
-    controls(&mut out, &settings);
+    controls(&mut out, settings);
     out.push_str("</div></div></fieldset></div>");
+    out
+}
+
+/// `html` with every id it gives an element, and every reference to one
+/// (`for`, the ARIA lists, `url(#…)`), ending in `suffix`.
+fn with_suffix(html: &str, suffix: &str) -> String {
+    let mut out = String::with_capacity(html.len() + 1024);
+    let mut rest = html;
+    while let Some(i) = rest.find('"') {
+        let (before, after) = rest.split_at(i + 1);
+        out.push_str(before);
+        let end = after.find('"').unwrap_or(after.len());
+        let value = &after[..end];
+        let attribute = before[..i].rsplit(' ').next().unwrap_or_default();
+        match attribute {
+            "id=" | "for=" | "aria-controls=" | "aria-labelledby=" | "aria-describedby=" => {
+                let ids: Vec<String> = value.split(' ').map(|id| format!("{id}{suffix}")).collect();
+                out.push_str(&ids.join(" "));
+            }
+            "marker-end=" => out.push_str(&value.replace(')', &format!("{suffix})"))),
+            _ => out.push_str(value),
+        }
+        out.push_str(&after[end..(end + 1).min(after.len())]);
+        rest = &after[(end + 1).min(after.len())..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -149,18 +226,19 @@ fn results_strip(out: &mut String, run: &Run, at: Millis) {
 }
 
 fn where_it_broke(out: &mut String, run: &Run, at: Millis, class: &str, id: &str) {
+    let class = if class.is_empty() { String::new() } else { format!(" {class}") };
     let _ = write!(
         out,
-        "<section class=\"panel where-it-broke {class}\" aria-labelledby=\"{id}\"><h2 id=\"{id}\">Where it broke</h2>\
+        "<section class=\"panel where-it-broke{class}\" aria-labelledby=\"{id}\"><h2 id=\"{id}\">Where it broke</h2>\
          <p>{}</p></section>",
         escape(&broke::words_at(run, at))
     );
 }
 
-fn timeline(out: &mut String, run: &Run, at: Millis) {
+fn timeline(out: &mut String, run: &Run, at: Millis, opening: Opening) {
     let times = stop_times(run);
-    let across = diagram_on(run, times.clone(), run.end(), Frame::Across(Some(WIDE_FIT)));
-    let down = diagram_on(run, times, run.end(), Frame::Down(NARROW_FIT));
+    let across = diagram_on(run, times.clone(), run.end(), Frame::Across(Some(opening.wide_fit())));
+    let down = diagram_on(run, times, run.end(), Frame::Down(Opening::NARROW_FIT));
     let _ = write!(
         out,
         "<section class=\"panel timeline\" aria-labelledby=\"timeline-h\"><h2 id=\"timeline-h\">Timeline</h2>\
@@ -188,17 +266,23 @@ fn timeline(out: &mut String, run: &Run, at: Millis) {
     );
 }
 
-fn playback(out: &mut String, run: &Run, at: Millis) {
+fn playback(out: &mut String, run: &Run, at: Millis, opening: Opening) {
     out.push_str(
         "<section class=\"panel playback\" aria-labelledby=\"playback-h\">\
          <h2 id=\"playback-h\" class=\"visually-hidden\">Playback</h2><div class=\"playback-buttons\">\
          <button class=\"primary play\" type=\"button\" aria-keyshortcuts=\"Space\">Play</button>\
          <button type=\"button\" aria-keyshortcuts=\"ArrowLeft\">Previous event</button>\
          <button type=\"button\" aria-keyshortcuts=\"ArrowRight\">Next event</button>\
-         <button type=\"button\" aria-keyshortcuts=\"Home\">Restart</button>\
-         <button type=\"button\" title=\"Compare with a run B that changes one setting, checked from the playhead back\">\
-         Fork here</button><span class=\"speed\"><label for=\"speed\">Speed</label><select id=\"speed\">",
+         <button type=\"button\" aria-keyshortcuts=\"Home\">Restart</button>",
     );
+    // The embed is one run: it forks nowhere.
+    if opening == Opening::Page {
+        out.push_str(
+            "<button type=\"button\" title=\"Compare with a run B that changes one setting, checked from the playhead \
+             back\">Fork here</button>",
+        );
+    }
+    out.push_str("<span class=\"speed\"><label for=\"speed\">Speed</label><select id=\"speed\">");
     for speed in Speed::ALL {
         option(out, speed.label(), speed.label(), speed == Speed::One);
     }
