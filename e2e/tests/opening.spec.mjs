@@ -189,3 +189,22 @@ test("a link to the opening run itself keeps the page's markup until the lab rep
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
   await context.close();
 });
+
+test("a reader whose saved settings the page opens with never sees the opening run as theirs", async ({ browser }) => {
+  const context = await browser.newContext({ ...WIDE, serviceWorkers: "block" });
+  const page = await watched(context);
+  await page.goto("/");
+  await expect(page.locator(".prerendered")).toHaveCount(0);
+  await page.getByRole("checkbox", { name: /Server deduplicates/ }).uncheck();
+  await expect(page.getByRole("region", { name: "At the playhead" })).toBeVisible();
+  // Back later, before the lab has started: the opening run stays hidden.
+  await page.route("**/boot.js", (route) => route.fulfill({ contentType: "text/javascript", body: "export {};" }));
+  await page.goto("/");
+  for (const el of await page.locator(".prerendered .counter").all()) await expect(el).toBeHidden();
+  await page.unroute("**/boot.js");
+  // And with the lab: the reader's own settings.
+  await page.goto("/");
+  await expect(page.locator(".prerendered, .lab-loading")).toHaveCount(0);
+  await expect(page.getByRole("checkbox", { name: /Server deduplicates/ })).not.toBeChecked();
+  await context.close();
+});

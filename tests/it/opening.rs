@@ -99,3 +99,11 @@ fn the_opening_page_shows_the_opening_run_at_its_start() {
     // The retry is answered from the store: the server deduplicates keys.
     assert!(html.contains("id=\"f-dedup\" checked"), "deduplication starts on");
 }
+
+#[test]
+fn the_first_paint_script_reads_the_key_the_page_saves_settings_under() {
+    let script =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/first-paint.js")).expect("the script");
+    let key = idempotency_lab::view::ack::opening::SAVED_SETTINGS_KEY;
+    assert!(script.contains(&format!("localStorage.getItem(\"{key}\")")), "first-paint.js reads {key}");
+}

@@ -27,7 +27,7 @@ use super::super::playback::{Player, Replay};
 use super::super::predict::{Asked, ask_on_replay, reveal, waiting};
 use super::super::present::Presenter;
 
-const STORAGE_KEY: &str = "idempotency-lab.settings.v1";
+use crate::view::ack::opening::SAVED_SETTINGS_KEY as STORAGE_KEY;
 
 /// The lost-acknowledgement lab's state.
 #[derive(Clone, Copy)]

@@ -34,6 +34,11 @@ use super::{broke, results, sentence, text_mirror};
 /// The tagline under the name.
 pub const TAGLINE: &str = "A client that reports one success can leave two increments in the ledger. Lose an acknowledgement, retry, and see why.";
 
+/// Where the full page keeps the settings a reader last used (the local
+/// storage of the page's origin); a reader who has some does not see the
+/// opening run (assets/first-paint.js reads the same key).
+pub const SAVED_SETTINGS_KEY: &str = "idempotency-lab.settings.v1";
+
 /// How to read the timeline, across and down.
 pub const TIMELINE_HINTS: [&str; 2] = [
     "Time runs left to right; the pink line is the playhead. Click any mark to move the playhead to it.",
