@@ -5,7 +5,9 @@
 // mounts the chosen one in its place; its settings, playhead and theme
 // travel in the address, so Back returns to the lab before as it was.
 // A lab's bundle is fetched and compiled when the pointer or the focus
-// reaches the switcher, so switching then only mounts. Kept in its own
+// reaches the switcher, so switching then only mounts. (Performance marks
+// say when a lab's module was ready and when mounting began and ended;
+// `make bench` reads them.) Kept in its own
 // file so the page runs under a strict Content-Security-Policy.
 
 // The labs, by the registry's ids (src/view/labs.rs; a test checks this
@@ -48,7 +50,9 @@ function load(lab) {
   if (!loaded.has(lab)) {
     const wasm = fetch(`./${lab}/${lab}_bg.wasm`);
     wasm.catch(() => {}); // a failure is reported where the module awaits it
-    const module = import(`./${lab}/${lab}.js`).then((m) => m.default({ module_or_path: wasm }).then(() => m));
+    const module = import(`./${lab}/${lab}.js`).then((m) =>
+      m.default({ module_or_path: wasm }).then(() => (performance.mark(`idempotency-lab:ready:${lab}`), m)),
+    );
     const loading = Promise.all([module, stylesheet(`./${lab}/${lab}.css`)]).then(([m]) => m);
     loading.catch(() => loaded.delete(lab));
     loaded.set(lab, loading);
@@ -141,7 +145,9 @@ async function show(lab, push, search) {
   document.body.append(root);
   page.dataset.lab = lab;
   shown = { lab, module, root };
+  performance.mark("idempotency-lab:mount");
   module.mount(root, location.search, `${lab}/`);
+  performance.mark("idempotency-lab:mounted");
   opening.forEach((root) => root.remove());
   opening = [];
   restore(root, push && search !== undefined ? null : back?.place);

@@ -214,6 +214,25 @@ pub fn box_width(scroller: NodeRef<leptos::html::Div>, scale: Signal<f64>) -> Re
     fit.read_only()
 }
 
+/// False until the lab's first frame is on screen, then true: panels that
+/// start below the first screen wait for it, so the first frame (the
+/// stage the page opened with) costs only what it shows.
+pub fn after_first_paint() -> Signal<bool> {
+    let painted = RwSignal::new(false);
+    // A frame's callbacks run before it is painted; a task queued from one
+    // runs after.
+    request_animation_frame(move || {
+        set_timeout(
+            move || {
+                // A lab unmounted before then has nothing left to build.
+                let _ = painted.try_set(true);
+            },
+            std::time::Duration::ZERO,
+        );
+    });
+    painted.into()
+}
+
 /// The masthead: the name, the lab's `tagline`, the Lab switcher, the
 /// page's `toolbar` and the theme picker.
 pub fn masthead(tagline: &'static str, theme: RwSignal<Theme>, toolbar: impl IntoView) -> impl IntoView {

@@ -107,3 +107,28 @@ fn the_first_paint_script_reads_the_key_the_page_saves_settings_under() {
     let key = idempotency_lab::view::ack::opening::SAVED_SETTINGS_KEY;
     assert!(script.contains(&format!("localStorage.getItem(\"{key}\")")), "first-paint.js reads {key}");
 }
+
+#[test]
+fn each_mark_carries_its_moment_and_what_is_after_the_playhead_is_marked_future() {
+    let html = page();
+    let (mut future, mut past) = (0, 0);
+    // The diagrams' marks (the recent events' buttons carry moments too).
+    let marks =
+        html.split('<').filter(|t| (t.starts_with("path ") || t.starts_with("text ")) && t.contains(" data-t=\""));
+    for tag in marks {
+        let class = attribute(tag, "class")[0];
+        let t: u64 = attribute(tag, "data-t")[0].parse().expect("data-t in milliseconds");
+        // The playhead is at 0: everything later is still to come.
+        assert_eq!(class.split(' ').any(|c| c == "future"), t > 0, "{tag}");
+        if t > 0 {
+            future += 1
+        } else {
+            past += 1
+        }
+        // A mark that shows a record can be chosen, and says which.
+        assert_eq!(class.split(' ').any(|c| c == "clickable"), tag.contains(" data-record=\""), "{tag}");
+    }
+    // At 0 the client has sent attempt 1 and the server started it; the
+    // rest of the run (commit, the lost response, the retry) is to come.
+    assert!(past > 0 && future > past, "{past} marks at 0, {future} later");
+}

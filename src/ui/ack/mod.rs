@@ -33,7 +33,7 @@ use crate::view::glossary::ACK_TERMS;
 use crate::view::labs::ACK;
 use crate::view::url::{parse_query, read_lab, settings_params, to_query};
 
-use super::chrome::{CurrentLab, embed_footer, masthead, one_column, settings_column};
+use super::chrome::{CurrentLab, after_first_paint, embed_footer, masthead, one_column, settings_column};
 use super::compare::{Side, comparison, differences_while_open, fork_here};
 use super::dom;
 use super::element::Host;
@@ -164,6 +164,8 @@ fn embedded(ack: Ack, host: Host, dialog: NodeRef<html::Dialog>) -> impl IntoVie
 /// The full page: settings, the stage, the experiments.
 fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
     let one_column = one_column();
+    // What starts below the first screen is built once that screen is painted.
+    let later = after_first_paint();
     // Where it broke: above the timeline on a wide screen; on a narrow one
     // after the diagram and playback, so they start on the first screen.
     let broke = move |wide: bool| move || (one_column.get() != wide).then(|| view! { <WhereItBroke ack/> });
@@ -199,16 +201,32 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
                 {settings_column(true, one_column, controls)}
                 <main class="stage">
                     {stage}
-                    <Chart ack/>
-                    <CrashMatrix ack/>
-                    <ExplorePanel lab=ACK settings=explored_settings(ack) this_run=broken_now(ack)/>
+                    {move || {
+                        later
+                            .get()
+                            .then(|| {
+                                view! {
+                                    <Chart ack/>
+                                    <CrashMatrix ack/>
+                                    <ExplorePanel lab=ACK settings=explored_settings(ack) this_run=broken_now(ack)/>
+                                }
+                            })
+                    }}
                 </main>
                 {settings_column(false, one_column, controls)}
                 <div class="area-experiments">
-                    <Experiments ack/>
-                    {checkpoints(ack, ack.presenter, move || ack.suggested_question())}
-                    {lesson::lessons_panel(move || ack.link_state().page)}
-                    {glossary::words(ACK_TERMS)}
+                    {move || {
+                        later
+                            .get()
+                            .then(|| {
+                                view! {
+                                    <Experiments ack/>
+                                    {checkpoints(ack, ack.presenter, move || ack.suggested_question())}
+                                    {lesson::lessons_panel(move || ack.link_state().page)}
+                                    {glossary::words(ACK_TERMS)}
+                                }
+                            })
+                    }}
                 </div>
             </div>
         </div>

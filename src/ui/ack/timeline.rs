@@ -8,11 +8,14 @@ use leptos::prelude::*;
 use crate::sim::Millis;
 use crate::sim::ack::Run;
 use crate::view::ack::diagram::{diagram_on, stop_times};
-use crate::view::timeline::export::column_title;
-use crate::view::timeline::{Diagram, Frame, Item, Orientation, Shape};
+use crate::view::timeline::page::LANE_TITLES_W;
+use crate::view::timeline::{Diagram, Frame, Orientation};
+
+use wasm_bindgen::JsCast;
 
 use super::super::chrome::box_width;
 use super::super::compare::Side;
+use super::super::markup::chosen;
 use super::super::playback::Replay;
 use super::super::playback::follow;
 use super::super::present::{PRESENT_SCALE, timeline_intro};
@@ -22,103 +25,13 @@ fn num(v: f64) -> String {
     crate::view::num::d1(v).to_string()
 }
 
-fn item_view(
-    ack: Ack,
-    playhead: Signal<Millis>,
-    run: Arc<Run>,
-    item: Item,
-    arrow: &str,
-    diverge: Signal<Option<usize>>,
-) -> AnyView {
-    let t = item.t;
-    let future = move || t > playhead.get();
-    let record = item.record;
-    let clickable = record.is_some();
-    let diverges = move || record.is_some() && diverge.get() == record;
-    let on_click = move |_| {
-        if let Some(at) = record.and_then(|i| run.records().get(i)).map(|r| r.t) {
-            ack.seek(at, true);
-        }
-    };
-    let class = item.class;
-    match (item.shape.path(), item.shape) {
-        (Some(d), shape) => view! {
-            <path
-                class=class
-                class:future=future
-                class:clickable=clickable
-                class:diverge=diverges
-                d=d
-                marker-end=shape.has_arrow().then(|| format!("url(#{arrow})"))
-                on:click=on_click
-            />
-        }
-        .into_any(),
-        (None, Shape::Text { x, y, text }) => view! {
-            <text
-                class=class
-                class:future=future
-                class:clickable=clickable
-                class:diverge=diverges
-                x=num(x)
-                y=num(y)
-                on:click=on_click
-            >
-                {text}
-            </text>
-        }
-        .into_any(),
-        (None, _) => ().into_any(),
-    }
-}
-
 /// The lane titles, pinned beside the scrolling timeline (or above the
 /// scrolling sequence diagram) so they stay in view however far it is
-/// scrolled.
+/// scrolled: `view`'s markup.
 pub fn lane_titles(d: &Diagram, scale: f64) -> AnyView {
-    if d.orientation == Orientation::Down {
-        let titles: String = d.lanes.iter().skip(1).map(column_title).collect();
-        return view! {
-            <svg
-                class="column-titles"
-                width=num(d.width * scale)
-                height=num(HEADER_H * scale)
-                viewBox=format!("0 0 {} {}", num(d.width), num(HEADER_H))
-                aria-hidden="true"
-                inner_html=format!("<rect class=\"column-titles-bg\" width=\"100%\" height=\"100%\"/>{titles}")
-            ></svg>
-        }
-        .into_any();
-    }
-    let titles = d
-        .lanes
-        .iter()
-        .enumerate()
-        .map(|(i, band)| {
-            view! {
-                <rect class=format!("lane-band lane-{i}") x="0" y=num(band.top) width="100%" height=num(band.height)/>
-                <text class="lane-title" x="8" y=num(band.top + 16.0)>
-                    {band.title.clone()}
-                </text>
-            }
-        })
-        .collect_view();
-    view! {
-        <svg
-            class="lane-titles"
-            width=num(LANE_TITLES_W * scale)
-            height=num(d.height * scale)
-            viewBox=format!("0 0 {} {}", num(LANE_TITLES_W), num(d.height))
-            aria-hidden="true"
-        >
-            {titles}
-        </svg>
-    }
-    .into_any()
+    let class = if d.orientation == Orientation::Down { "column-titles-frame" } else { "lane-titles-frame" };
+    view! { <div class=class inner_html=d.lane_titles_svg(scale)></div> }.into_any()
 }
-
-const LANE_TITLES_W: f64 = 96.0;
-use crate::view::timeline::sequence::HEADER_H;
 
 /// How a drawn diagram is named: its ids end in `suffix` (so that several
 /// on one page stay apart), and `title` is its accessible name.
@@ -154,32 +67,39 @@ pub fn diagram_view(
     diverge: Signal<Option<usize>>,
 ) -> impl IntoView {
     let (w, h) = (d.width, d.height);
-    let arrow = named.id("arrowhead");
-    let bands = d
-        .lanes
-        .iter()
-        .enumerate()
-        .map(|(i, band)| {
-            let (x, y, bw, bh) = d.band(band);
-            view! {
-                <rect class=format!("lane-band lane-{i}") x=num(x) y=num(y) width=num(bw) height=num(bh)/>
-            }
-        })
-        .collect_view();
     let playhead = named.playhead;
-    let items =
-        d.items.iter().cloned().map(|item| item_view(ack, playhead, run.clone(), item, &arrow, diverge)).collect_view();
-    let (title_id, desc_id) = (named.id("diagram-title"), named.id("diagram-desc"));
-    let labelled_by = format!("{title_id} {desc_id}");
-    let title = named.title.clone();
-    let summary = d.summary.clone();
-    let line = {
-        let d = d.clone();
-        move || d.playhead(playhead.get())
+    // One markup string (`view`'s, as the page is written with before the
+    // app starts); the future, the first divergence and the playhead are
+    // then attributes of what it drew.
+    let body = d.page_svg_body(&named.suffix, &named.title, playhead.get_untracked());
+    let labelled_by = format!("{} {}", named.id("diagram-title"), named.id("diagram-desc"));
+    let svg = NodeRef::<leptos::svg::Svg>::new();
+    Effect::new(move |marks: Option<Option<Vec<Mark>>>| {
+        let (t, diverge) = (playhead.get(), diverge.get());
+        let marks = marks.flatten().or_else(|| svg.get().map(|svg| Mark::all(&svg)))?;
+        for m in &marks {
+            let _ = m.element.class_list().toggle_with_force("future", m.t > t);
+            if m.record.is_some() {
+                let _ = m.element.class_list().toggle_with_force("diverge", m.record == diverge);
+            }
+        }
+        if let Some(line) = svg.get().and_then(|svg| svg.query_selector("line.playhead").ok().flatten()) {
+            let (x1, y1, x2, y2) = d.playhead(t);
+            for (name, v) in [("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2)] {
+                let _ = line.set_attribute(name, &num(v));
+            }
+        }
+        Some(marks)
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let record = chosen(&ev, "data-record").and_then(|i| i.parse::<usize>().ok());
+        if let Some(at) = record.and_then(|i| run.records().get(i)).map(|r| r.t) {
+            ack.seek(at, true);
+        }
     };
-    let (l1, l2, l3, l4) = (line.clone(), line.clone(), line.clone(), line);
     view! {
         <svg
+            node_ref=svg
             class="diagram"
             class:hide-future=move || ack.future_hidden()
             xmlns="http://www.w3.org/2000/svg"
@@ -188,32 +108,31 @@ pub fn diagram_view(
             viewBox=format!("0 0 {} {}", num(w), num(h))
             role="img"
             aria-labelledby=labelled_by
-        >
-            <title id=title_id>{title}</title>
-            <desc id=desc_id>{summary}</desc>
-            <defs>
-                <marker
-                    id=arrow.clone()
-                    viewBox="0 0 10 10"
-                    refX="9"
-                    refY="5"
-                    markerWidth="7"
-                    markerHeight="7"
-                    orient="auto-start-reverse"
-                >
-                    <path class="arrowhead" d="M0 0L10 5L0 10z"/>
-                </marker>
-            </defs>
-            {bands}
-            {items}
-            <line
-                class="playhead"
-                x1=move || num(l1().0)
-                y1=move || num(l2().1)
-                x2=move || num(l3().2)
-                y2=move || num(l4().3)
-            />
-        </svg>
+            inner_html=body
+            on:click=on_click
+        ></svg>
+    }
+}
+
+/// A drawn item that shows a moment: its element, its moment and the
+/// record it shows, if any.
+struct Mark {
+    element: web_sys::Element,
+    t: Millis,
+    record: Option<usize>,
+}
+
+impl Mark {
+    fn all(svg: &web_sys::Element) -> Vec<Mark> {
+        let Ok(list) = svg.query_selector_all("[data-t]") else { return Vec::new() };
+        (0..list.length())
+            .filter_map(|i| list.item(i)?.dyn_into::<web_sys::Element>().ok())
+            .filter_map(|element| {
+                let t = Millis(element.get_attribute("data-t")?.parse().ok()?);
+                let record = element.get_attribute("data-record").and_then(|r| r.parse().ok());
+                Some(Mark { element, t, record })
+            })
+            .collect()
     }
 }
 
@@ -314,7 +233,7 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
                         drawn
                             .get()
                             .filter(|(_, d)| d.orientation == Orientation::Down)
-                            .map(|(_, d)| view! { <div class="column-titles-frame">{lane_titles(&d, scale.get())}</div> })
+                            .map(|(_, d)| lane_titles(&d, scale.get()))
                     }}
                     {move || {
                         drawn

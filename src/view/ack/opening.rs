@@ -257,7 +257,7 @@ fn timeline(out: &mut String, run: &Run, at: Millis, opening: Opening) {
     let _ = write!(
         out,
         "</div><div class=\"timeline-frame wide-timeline\"><div class=\"timeline-scroll\" tabindex=\"0\" role=\"group\" \
-         aria-label=\"Timeline diagram, scrolls sideways\">{}</div>{}</div>",
+         aria-label=\"Timeline diagram, scrolls sideways\">{}</div><div class=\"lane-titles-frame\">{}</div></div>",
         across.page_svg("", "Timeline of the run", at),
         across.lane_titles_svg(1.0)
     );

@@ -18,13 +18,24 @@ impl Diagram {
     /// The diagram's `<svg>` with the playhead at `playhead`: its ids end
     /// in `suffix` and `title` is its accessible name.
     pub fn page_svg(&self, suffix: &str, title: &str, playhead: Millis) -> String {
-        let mut out = String::with_capacity(16 * 1024);
         let (w, h) = (d1(self.width), d1(self.height));
+        format!(
+            "<svg class=\"diagram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+             viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"diagram-title{suffix} diagram-desc{suffix}\">{}</svg>",
+            self.page_svg_body(suffix, title, playhead)
+        )
+    }
+
+    /// What [`Diagram::page_svg`] holds: the title and description, the
+    /// arrowhead, the lanes, the items and the playhead. Each item that
+    /// shows a moment carries it as `data-t` (model milliseconds), and one
+    /// that shows a record its index as `data-record`, so a page can mark
+    /// the future and answer clicks without an element of its own per item.
+    pub fn page_svg_body(&self, suffix: &str, title: &str, playhead: Millis) -> String {
+        let mut out = String::with_capacity(16 * 1024);
         let _ = write!(
             out,
-            "<svg class=\"diagram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-             viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"diagram-title{suffix} diagram-desc{suffix}\">\
-             <title id=\"diagram-title{suffix}\">{}</title><desc id=\"diagram-desc{suffix}\">{}</desc>\
+            "<title id=\"diagram-title{suffix}\">{}</title><desc id=\"diagram-desc{suffix}\">{}</desc>\
              <defs><marker id=\"arrowhead{suffix}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" \
              markerHeight=\"7\" orient=\"auto-start-reverse\"><path class=\"arrowhead\" d=\"M0 0L10 5L0 10z\"/>\
              </marker></defs>",
@@ -44,11 +55,14 @@ impl Diagram {
         }
         for item in &self.items {
             let future = if item.t > playhead { " future" } else { "" };
-            let clickable = if item.record.is_some() { " clickable" } else { "" };
-            let class = format!("{}{future}{clickable}", item.class);
+            let (clickable, record) = match item.record {
+                Some(i) => (" clickable", format!(" data-record=\"{i}\"")),
+                None => ("", String::new()),
+            };
+            let open = format!("class=\"{}{future}{clickable}\" data-t=\"{}\"{record}", item.class, item.t.ms());
             let _ = match (&item.shape, item.shape.path()) {
                 (Shape::Text { x, y, text }, _) => {
-                    write!(out, "<text class=\"{class}\" x=\"{}\" y=\"{}\">{}</text>", d1(*x), d1(*y), escape(text))
+                    write!(out, "<text {open} x=\"{}\" y=\"{}\">{}</text>", d1(*x), d1(*y), escape(text))
                 }
                 (shape, Some(d)) => {
                     let arrow = if shape.has_arrow() {
@@ -56,7 +70,7 @@ impl Diagram {
                     } else {
                         String::new()
                     };
-                    write!(out, "<path class=\"{class}\" d=\"{d}\"{arrow}/>")
+                    write!(out, "<path {open} d=\"{d}\"{arrow}/>")
                 }
                 (_, None) => Ok(()),
             };
@@ -64,7 +78,7 @@ impl Diagram {
         let (x1, y1, x2, y2) = self.playhead(playhead);
         let _ = write!(
             out,
-            "<line class=\"playhead\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/></svg>",
+            "<line class=\"playhead\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
             d1(x1),
             d1(y1),
             d1(x2),
