@@ -105,6 +105,7 @@ async function downloads(path, ready) {
 async function onPhone(path, lab, n) {
   const diagram = [];
   const ready = [];
+  const phases = [];
   for (let i = 0; i < n; i++) {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, serviceWorkers: "block" });
     const page = await context.newPage();
@@ -132,9 +133,24 @@ async function onPhone(path, lab, n) {
     }
     await usable(page, lab);
     ready.push(await page.evaluate(() => performance.now()));
+    phases.push(
+      await page.evaluate((lab) => {
+        const at = (name) => performance.getEntriesByName(name)[0]?.startTime;
+        const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith(`/${lab}_bg.wasm`));
+        return {
+          "page's HTML in": performance.getEntriesByType("navigation")[0]?.responseEnd,
+          "WebAssembly in": wasm?.responseEnd,
+          "module ready": at(`idempotency-lab:ready:${lab}`),
+          "mounting starts": at("idempotency-lab:mount"),
+          "mounted": at("idempotency-lab:mounted"),
+          "first frame": at("idempotency-lab:rendered"),
+        };
+      }, lab),
+    );
     await context.close();
   }
-  return { diagram: diagram.length ? median(diagram) : null, usable: median(ready) };
+  const where = Object.keys(phases[0]).map((k) => `${k} ${ms(median(phases.map((p) => p[k] ?? NaN)))}`);
+  return { diagram: diagram.length ? median(diagram) : null, usable: median(ready), where: where.join(", ") };
 }
 
 // Switching labs once their bundles are fetched (the pointer reached the
@@ -249,11 +265,13 @@ try {
     const t = await onPhone(pageOf(lab), lab, 3);
     if (t.diagram !== null) row(`${lab} page on the phone profile: diagram on screen (median of 3)`, ms(t.diagram));
     row(`${lab} page on the phone profile: usable (median of 3)`, ms(t.usable));
+    row(`${lab} page on the phone profile: where the time went (medians)`, t.where);
   }
   {
     const t = await onPhone("/?embed=1", labs[0], 3);
     row("embed (?embed=1) on the phone profile: diagram on screen (median of 3)", ms(t.diagram));
     row("embed (?embed=1) on the phone profile: usable (median of 3)", ms(t.usable));
+    row("embed (?embed=1) on the phone profile: where the time went (medians)", t.where);
   }
   for (const [a, b] of [
     [labs[0], labs[1]],
