@@ -10,6 +10,8 @@
 // `make bench` reads them.) Kept in its own
 // file so the page runs under a strict Content-Security-Policy.
 
+import { failed, hold, takeOver } from "./opening.js";
+
 // The labs, by the registry's ids (src/view/labs.rs; a test checks this
 // list against it).
 const LABS = ["ack", "risk", "storms"];
@@ -27,16 +29,16 @@ function labIn(search) {
   return LABS.includes(named) ? named : LABS[0];
 }
 
-function say(text) {
+function say(text, before) {
   const message = Object.assign(document.createElement("p"), { className: "boot-error", textContent: text });
   message.setAttribute("role", "alert");
-  document.body.append(message);
+  if (before) before.before(message);
+  else document.body.append(message);
 }
 
 // A stylesheet, and a promise that settles once it has loaded (or failed:
 // the lab still works unstyled rather than not at all).
 function stylesheet(href) {
-  if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return Promise.resolve();
   const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href });
   document.head.append(link);
   return new Promise((resolve) => (link.onload = link.onerror = resolve));
@@ -93,20 +95,9 @@ function restore(root, at, frames = 4) {
   });
 }
 
-// The first lab's opening run, written into the page at build time, shows
-// until the lab starts; for a link that opens anything else it was hidden
-// before the first paint (first-paint.js), and a loading notice of its
-// size stands in its place.
-// (It is written twice, as the full page and as the embed.)
-let opening = [...document.querySelectorAll(".prerendered")];
-if (opening.length && page.dataset.opening === "stale") {
-  const wait = Object.assign(document.createElement("p"), { className: "lab-loading", textContent: "Loading the lab…" });
-  wait.setAttribute("role", "status");
-  wait.style.minHeight = `${opening[0].offsetHeight}px`;
-  opening[0].before(wait);
-  opening.forEach((root) => root.remove());
-  opening = [wait];
-}
+// Until the first lab starts, the page shows its opening run, written at
+// build time, or for any other link a loading notice (opening.js).
+hold();
 
 // Shows `lab` in place of the lab on screen. `push` adds a history entry
 // for the switch (Back and Forward have moved the address already);
@@ -119,7 +110,7 @@ async function show(lab, push, search) {
     module = await load(lab);
   } catch (error) {
     if (mine !== generation) return;
-    if (!shown) return say(`Idempotency Lab could not start in this browser (${error}). It needs WebAssembly.`);
+    if (!shown) return say(`Idempotency Lab could not start in this browser (${error}). It needs WebAssembly.`, failed());
     say(`The ${lab} lab could not be loaded (${error}). The lab on screen still works.`);
     const switcher = shown.root.querySelector("#lab-switch");
     if (switcher) switcher.value = shown.lab;
@@ -128,6 +119,7 @@ async function show(lab, push, search) {
   if (mine !== generation || (shown?.lab === lab && search === undefined)) return;
   // Back and Forward have put the address of the lab to show already.
   const arrived = location.search;
+  const first = !shown;
   let hadFocus = false;
   if (shown) {
     hadFocus = shown.root.contains(document.activeElement);
@@ -146,11 +138,10 @@ async function show(lab, push, search) {
   page.dataset.lab = lab;
   shown = { lab, module, root };
   performance.mark("idempotency-lab:mount");
-  module.mount(root, location.search, `${lab}/`);
+  // The first lab mounted takes the opening run's place as the reader left it.
+  takeOver(root, () => module.mount(root, location.search, `${lab}/`));
   performance.mark("idempotency-lab:mounted");
-  opening.forEach((root) => root.remove());
-  opening = [];
-  restore(root, push && search !== undefined ? null : back?.place);
+  if (!first) restore(root, push && search !== undefined ? null : back?.place);
   // Whoever switched from the keyboard keeps their place: the new lab's
   // switcher takes the focus.
   if (hadFocus) root.querySelector("#lab-switch")?.focus();
@@ -158,7 +149,8 @@ async function show(lab, push, search) {
 
 // The other labs, fetched when the reader reaches for the switcher.
 function reach(event) {
-  if (event.target instanceof Element && event.target.closest("#lab-switch")) {
+  // (Not the opening run's switcher, which waits for the first lab.)
+  if (event.target instanceof Element && event.target.closest("#lab-switch") && !event.target.closest(".prerendered")) {
     for (const lab of LABS) load(lab).catch(() => {});
   }
 }

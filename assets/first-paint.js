@@ -1,5 +1,5 @@
-// Runs before the page's first paint (a classic script in the head, after
-// the styles). The page holds the first lab's opening run, written at
+// Runs before the page's first paint (a classic script, first in the
+// head). The page holds the first lab's opening run, written at
 // build time (view::ack::opening), as the full page and as the embed. It
 // must never pass for another run: a link that opens anything else (other
 // settings, another lab, a moment) or a reader whose saved settings the
@@ -14,11 +14,13 @@
   const page = document.documentElement;
   const params = new URLSearchParams(location.search);
   // The opening run is the page's, or the embed's (`embed=1`), for a link
-  // that names nothing else but the first lab and a theme.
-  const own = [...params].every(
-    ([name, value]) =>
-      (name === "lab" && value === LABS[0]) || (name === "theme" && THEMES.includes(value)) || (name === "embed" && value === "1"),
-  );
+  // that names nothing else but the first lab and a theme (the last of a
+  // name counts, as in the lab's own reading of links).
+  const last = (name) => params.getAll(name).pop();
+  const own = [...params].every(([name]) => ["lab", "theme", "embed"].includes(name)) &&
+    [undefined, LABS[0]].includes(last("lab")) &&
+    [undefined, ...THEMES].includes(last("theme")) &&
+    [undefined, "1"].includes(last("embed"));
   // The full page opens with the settings a reader last used, if any
   // (the key is view::ack::opening::SAVED_SETTINGS_KEY); the embed never does.
   let saved = null;
@@ -27,10 +29,11 @@
   } catch {
     // Storage refused (a sandboxed frame): nothing was saved.
   }
-  if (!own || (saved !== null && !params.has("embed"))) page.dataset.opening = "stale";
-  else if (params.has("embed")) page.dataset.opening = "embed";
-  if (own && params.has("theme")) page.dataset.theme = params.get("theme");
-  const named = params.getAll("lab").pop();
+  const embed = last("embed") === "1";
+  page.dataset.openingFor = embed ? "embed" : "page";
+  page.dataset.opening = own && (embed || saved === null) ? page.dataset.openingFor : "stale";
+  if (THEMES.includes(last("theme"))) page.dataset.theme = last("theme");
+  const named = last("lab");
   const lab = LABS.includes(named) ? named : LABS[0];
   const ask = (rel, href, as) => {
     const link = Object.assign(document.createElement("link"), { rel, href });
@@ -40,5 +43,5 @@
   };
   ask("modulepreload", `./${lab}/${lab}.js`);
   ask("preload", `./${lab}/${lab}_bg.wasm`, "fetch");
-  if (!document.querySelector(`link[rel="stylesheet"][href="./${lab}/${lab}.css"]`)) ask("preload", `./${lab}/${lab}.css`, "style");
+  ask("preload", `./${lab}/${lab}.css`, "style");
 }

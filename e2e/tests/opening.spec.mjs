@@ -35,8 +35,23 @@ async function live(browser, options, query = "") {
   await page.goto(`/${query}`);
   await expect(page.locator(".prerendered")).toHaveCount(0);
   await expect(page.locator(".readout")).toContainText("Model 0.00 s");
-  await page.waitForTimeout(200); // the diagram is redrawn for its box once measured
+  await settled(page);
   return { context, page };
+}
+
+/** Waits until the diagram has been redrawn for its box (it is drawn
+ * once more when the box is measured): the same width for five frames. */
+async function settled(page) {
+  await page.evaluate(async () => {
+    const width = () => [...document.querySelectorAll("svg.diagram")].find((d) => d.checkVisibility())?.getAttribute("width");
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    for (let same = 0, last = width(); same < 5; ) {
+      await frame();
+      const now = width();
+      same = now === last ? same + 1 : 0;
+      last = now;
+    }
+  });
 }
 
 /** What the reader reads: the visible text of each part of the page. */
@@ -79,10 +94,13 @@ function boxes(page) {
     };
     const diagram = [...document.querySelectorAll("svg.diagram")].find(shown);
     const results = [...document.querySelectorAll(".results")].find(shown);
+    const shownOne = (selector) => [...document.querySelectorAll(selector)].find(shown);
     return {
       timeline: box(diagram),
       results: box(results),
       figures: [...results.querySelectorAll(".figure")].map(box),
+      // What follows the diagram, where it is shown.
+      later: [".playback", ".events", ".mirror"].map(shownOne).filter(Boolean).map(box),
     };
   });
 }
@@ -154,8 +172,12 @@ for (const query of ["?dedup=off", "?lab=risk", "?embed=1&fault=none", "?at=2000
     const before = await beforeTheLab(browser, WIDE, query);
     // The page's and the embed's.
     await expect(before.page.locator(".prerendered")).toHaveCount(2);
-    await expect(before.page.locator(".prerendered svg.diagram")).toHaveCount(4);
-    for (const shown of [".counter", ".mirror-text", "svg.diagram"]) {
+    for (const [shown, copies] of [
+      [".counter", 2],
+      [".mirror-text", 2],
+      ["svg.diagram", 4],
+    ]) {
+      await expect(before.page.locator(`.prerendered ${shown}`)).toHaveCount(copies);
       for (const el of await before.page.locator(`.prerendered ${shown}`).all()) await expect(el).toBeHidden();
     }
     await before.context.close();
@@ -200,11 +222,89 @@ test("a reader whose saved settings the page opens with never sees the opening r
   // Back later, before the lab has started: the opening run stays hidden.
   await page.route("**/boot.js", (route) => route.fulfill({ contentType: "text/javascript", body: "export {};" }));
   await page.goto("/");
+  await expect(page.locator(".prerendered .counter")).toHaveCount(2);
   for (const el of await page.locator(".prerendered .counter").all()) await expect(el).toBeHidden();
   await page.unroute("**/boot.js");
   // And with the lab: the reader's own settings.
   await page.goto("/");
   await expect(page.locator(".prerendered, .lab-loading")).toHaveCount(0);
   await expect(page.getByRole("checkbox", { name: /Server deduplicates/ })).not.toBeChecked();
+  await context.close();
+});
+
+test("the lab takes the opening run's place as the reader left it: scrolled, a disclosure open, the focus kept", async ({ browser }) => {
+  const context = await browser.newContext({ ...WIDE, serviceWorkers: "block" });
+  const page = await watched(context);
+  let release;
+  const arrived = new Promise((resolve) => (release = resolve));
+  await page.route("**/boot.js", async (route) => {
+    await arrived;
+    await route.continue();
+  });
+  await page.goto("/", { waitUntil: "commit" });
+  const written = page.locator(".page-opening");
+  await expect(written.locator(".mirror-text")).toBeVisible();
+  // The reader opens "Advanced" (the focus is on its summary) and scrolls
+  // the state as text to near the top of the window.
+  await written.getByText("Advanced", { exact: true }).click();
+  await page.evaluate(() => {
+    const mirror = document.querySelector(".page-opening .mirror");
+    window.scrollBy(0, mirror.getBoundingClientRect().top - 40);
+  });
+  const before = await page.evaluate(() => document.querySelector(".mirror").getBoundingClientRect().top);
+  release();
+  await expect(page.locator(".prerendered")).toHaveCount(0);
+  await expect(page.locator(".lab-root .controls details.advanced").first()).toHaveAttribute("open", "");
+  await expect(page.locator(".lab-root .controls details.faults")).not.toHaveAttribute("open", "");
+  expect(await page.evaluate(() => document.activeElement?.closest("details.advanced") !== null)).toBe(true);
+  const after = await page.evaluate(() => document.querySelector(".mirror").getBoundingClientRect().top);
+  expect(Math.abs(after - before), `the state as text at ${after} px, was ${before} px`).toBeLessThanOrEqual(2);
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+  await context.close();
+});
+
+test("a lab that cannot start leaves the opening run, no longer loading, with the reason above it", async ({ browser }) => {
+  // (Not watched: the refused WebAssembly is a console error of its own.)
+  const context = await browser.newContext({ ...WIDE, serviceWorkers: "block" });
+  const page = await context.newPage();
+  await page.route("**/ack_bg.wasm", (route) => route.abort());
+  await page.goto("/");
+  const alert = page.getByRole("alert");
+  await expect(alert).toContainText("could not start");
+  const written = page.locator(".page-opening");
+  await expect(written.locator(".counter")).toBeVisible();
+  await expect(written).not.toHaveAttribute("aria-busy", "true");
+  await expect(written.locator(".opening-status")).toHaveCount(0);
+  // The reason is where the reader looks first, before the page.
+  expect(await page.evaluate(() => document.querySelector('[role="alert"]').compareDocumentPosition(document.querySelector(".page-opening")) & Node.DOCUMENT_POSITION_FOLLOWING)).toBeTruthy();
+  await context.close();
+});
+
+test("in the window it was written for, no frame from the first paint to the settled lab moves the diagram or the text", async ({ browser }) => {
+  const context = await browser.newContext({ ...WIDE, serviceWorkers: "block" });
+  const page = await watched(context);
+  await page.addInitScript(() => {
+    window.frames_ = [];
+    const look = () => {
+      const shown = (sel) => [...document.querySelectorAll(sel)].find((e) => e.checkVisibility());
+      const [d, m] = [shown("svg.diagram"), shown(".mirror")];
+      if (d && m) {
+        const b = d.getBoundingClientRect();
+        window.frames_.push([b.x, b.y, b.width, b.height, m.getBoundingClientRect().top, !!document.querySelector(".prerendered")]);
+      }
+      if (window.frames_.length < 400) requestAnimationFrame(() => setTimeout(look));
+    };
+    // Measured once each frame is rendered: a frame's callbacks run before
+    // its layout knows which panels are on screen.
+    requestAnimationFrame(() => setTimeout(look));
+  });
+  await page.goto("/");
+  await expect(page.locator(".prerendered")).toHaveCount(0);
+  await settled(page);
+  const frames = await page.evaluate(() => window.frames_);
+  expect(frames.some((f) => f[5]), "a frame of the written page").toBe(true);
+  expect(frames.some((f) => !f[5]), "a frame of the live lab").toBe(true);
+  const last = frames.at(-1);
+  for (const f of frames) for (let i = 0; i < 5; i++) expect(Math.abs(f[i] - last[i]), `frame ${JSON.stringify(f)} against ${JSON.stringify(last)}`).toBeLessThanOrEqual(2);
   await context.close();
 });

@@ -32,7 +32,6 @@ pub fn control(param: &ParamDef) -> Control {
     }
 }
 
-/// The element id of a parameter's control.
 /// The keyboard a text field asks a phone for: numbers, unless the
 /// parameter takes words (a list of faults, `auto`).
 pub fn input_mode(param: &ParamDef) -> &'static str {
@@ -40,6 +39,7 @@ pub fn input_mode(param: &ParamDef) -> &'static str {
     if words { "text" } else { "decimal" }
 }
 
+/// The element id of a parameter's control.
 pub fn element_id(param: &ParamDef) -> String {
     format!("f-{}", param.link)
 }

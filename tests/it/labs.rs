@@ -37,6 +37,16 @@ fn the_host_pages_scripts_list_the_registrys_labs_in_its_order() {
 }
 
 #[test]
+fn the_first_paint_script_knows_the_pages_themes() {
+    use idempotency_lab::view::page::Theme;
+    let script = read("assets/first-paint.js");
+    let line = script.lines().map(str::trim_start).find(|l| l.starts_with("const THEMES = [")).expect("its themes");
+    let listed: Vec<&str> = line.split(']').next().unwrap_or_default().split('"').skip(1).step_by(2).collect();
+    let themes: Vec<&str> = Theme::OPTIONS.iter().map(|o| o.value).collect();
+    assert_eq!(listed, themes, "assets/first-paint.js: {line}");
+}
+
+#[test]
 fn every_lab_has_its_page_its_bundle_and_its_styles() {
     let cargo = read("Cargo.toml");
     for id in ids() {

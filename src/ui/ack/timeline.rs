@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::sim::Millis;
 use crate::sim::ack::Run;
 use crate::view::ack::diagram::{diagram_on, stop_times};
+use crate::view::ack::opening::Opening;
 use crate::view::timeline::page::LANE_TITLES_W;
 use crate::view::timeline::{Diagram, Frame, Orientation};
 
@@ -165,11 +166,16 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
     let fit = box_width(scroller, scale.into());
     let relaid = super::super::chrome::relayout();
     let downward = ack.look.downward();
+    // Before its box is measured (in the frame it is mounted, before that
+    // frame is painted) the diagram is drawn for the width the page was
+    // written for (view::ack::opening): in the window it was written for,
+    // the lab's layout is the written page's from the start.
+    let written = if ack.embed { Opening::Embed } else { Opening::Page };
     let drawn = Memo::new(move |_| {
         let frame = if downward.get() {
-            Frame::Down(fit.get().unwrap_or(SEQUENCE_FALLBACK_W))
+            Frame::Down(fit.get().unwrap_or(Opening::NARROW_FIT))
         } else {
-            Frame::Across(fit.get())
+            Frame::Across(Some(fit.get().unwrap_or(written.wide_fit())))
         };
         drawn(ack, side, frame)
     });
@@ -251,6 +257,3 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
         </section>
     }
 }
-
-/// The width a sequence diagram is drawn for before its box is measured.
-const SEQUENCE_FALLBACK_W: f64 = 344.0;

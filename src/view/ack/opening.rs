@@ -3,7 +3,8 @@
 //! reader sees the diagram, the results and the state as text before any
 //! WebAssembly arrives. It is the live page's markup at the opening
 //! playhead, from the same words and geometry, with every control disabled
-//! until the lab starts (the host then puts the live lab in its place).
+//! until the lab starts (the host then puts the live lab in its place, as
+//! the reader left it: assets/opening.js).
 //!
 //! It is written twice, as the full page and as the embed (`?embed=1`),
 //! and each holds two drawings, as the live page chooses between them by
@@ -97,10 +98,9 @@ fn root(opening: Opening, run: &Run, settings: &Settings) -> String {
     };
     let _ = write!(
         out,
-        "<div class=\"lab-root prerendered {which}\" aria-busy=\"true\">\
-         <p class=\"visually-hidden\" role=\"status\">The simulator is loading: the opening run is shown, \
-         and its controls work in a moment.</p>\
-         <fieldset class=\"opening\" disabled><div class=\"{app}\">"
+        "<div class=\"lab-root prerendered {which}\">\
+         <p class=\"visually-hidden opening-status\" role=\"status\">The simulator is loading: the opening run is \
+         shown, and its controls work in a moment.</p><div class=\"{app}\">"
     );
     if opening == Opening::Page {
         masthead(&mut out);
@@ -118,9 +118,9 @@ fn root(opening: Opening, run: &Run, settings: &Settings) -> String {
         text_panels(&mut out, run, at);
         out.push_str(
             "</details></main><p class=\"embed-footer\"><a href=\"./\" target=\"_blank\" rel=\"noopener\">\
-             Open in Idempotency Lab</a></p></div></fieldset></div>",
+             Open in Idempotency Lab</a></p></div></div>",
         );
-        return out;
+        return disabled(&out);
     }
     out.push_str("<div class=\"workspace\"><main class=\"stage\">");
     results_strip(&mut out, run, at);
@@ -131,12 +131,22 @@ fn root(opening: Opening, run: &Run, settings: &Settings) -> String {
     text_panels(&mut out, run, at);
     out.push_str("</main>");
     controls(&mut out, settings);
-    out.push_str("</div></div></fieldset></div>");
-    out
+    out.push_str("</div></div></div>");
+    disabled(&out)
+}
+
+/// `html` with every control disabled: none does anything until the lab
+/// starts, and none seems to.
+fn disabled(html: &str) -> String {
+    html.replace("<button ", "<button disabled ")
+        .replace("<select ", "<select disabled ")
+        .replace("<input ", "<input disabled ")
 }
 
 /// `html` with every id it gives an element, and every reference to one
-/// (`for`, the ARIA lists, `url(#…)`), ending in `suffix`.
+/// (`for`, `aria-controls`, `aria-labelledby`, `aria-describedby` and the
+/// arrowheads' `marker-end`, the only ones this markup has; a test checks
+/// that every reference finds its element), ending in `suffix`.
 fn with_suffix(html: &str, suffix: &str) -> String {
     let mut out = String::with_capacity(html.len() + 1024);
     let mut rest = html;

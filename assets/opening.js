@@ -1,0 +1,90 @@
+// The first lab's opening run, written into the page at build time
+// (view::ack::opening), until the live lab takes its place. first-paint.js
+// has said before the first paint whose it is (`data-opening` on the page:
+// "page" or "embed" for the opening link, "stale" for anything else, and
+// nothing if it did not run, which counts as stale).
+const page = document.documentElement;
+let written = [...document.querySelectorAll(".prerendered")];
+const shownCopy = () => written.find((root) => root.checkVisibility?.() ?? root.offsetParent !== null);
+
+// For the opening link the written copy says it is loading; for any other
+// a loading notice of the size of the copy it hides stands in its place.
+export function hold() {
+  if (!written.length) return;
+  if (["page", "embed"].includes(page.dataset.opening)) {
+    written.forEach((root) => root.setAttribute("aria-busy", "true"));
+    return;
+  }
+  const embed = new URLSearchParams(location.search).getAll("embed").pop() === "1";
+  const copy = written.find((root) => root.classList.contains(embed ? "embed-opening" : "page-opening")) ?? written[0];
+  const wait = Object.assign(document.createElement("p"), { className: "lab-loading", textContent: "Loading the lab…" });
+  wait.setAttribute("role", "status");
+  page.dataset.opening = "stale";
+  page.dataset.openingFor = embed ? "embed" : "page";
+  wait.style.minHeight = `${copy.offsetHeight}px`;
+  copy.before(wait);
+  written.forEach((root) => root.remove());
+  written = [wait];
+}
+
+// An element's name that holds in the written copy and in the live lab:
+// its id (the embed's end in "-embed"), else its classes, else its
+// parent's name and its tag; with its place among the elements so named.
+function named(root, el) {
+  const name = (e) =>
+    e.id
+      ? `#${CSS.escape(e.id.replace(/-embed$/, ""))}`
+      : e.classList.length
+        ? `${e.tagName}.${[...e.classList].map(CSS.escape).join(".")}`
+        : `${name(e.parentElement)} > ${e.tagName}`;
+  const selector = name(el);
+  return { selector, index: [...root.querySelectorAll(selector)].indexOf(el) };
+}
+const find = (root, { selector, index }) => root.querySelectorAll(selector)[index];
+
+// What the reader did with the written copy that the live lab keeps: where
+// they had scrolled to (the first panel in view), which disclosures they
+// opened, and what had the focus.
+function state(root) {
+  const panel = [...root.querySelectorAll(".panel[aria-labelledby], .results")].find((p) => {
+    const top = p.getBoundingClientRect().top;
+    return p.checkVisibility() && top >= 0 && top < window.innerHeight;
+  });
+  return {
+    panel: window.scrollY > 0 && panel && { name: panel.getAttribute("aria-labelledby").replace(/-embed$/, ""), top: panel.getBoundingClientRect().top },
+    opened: [...root.querySelectorAll("details")].filter((d) => d.open).map((d) => named(root, d)),
+    focus: root.contains(document.activeElement) && named(root, document.activeElement),
+  };
+}
+
+// Puts the live lab in `root` in the written copy's place, as the reader
+// left it; `mount` mounts it there.
+export function takeOver(root, mount) {
+  const copy = shownCopy();
+  const kept = copy?.classList.contains("prerendered") ? state(copy) : null;
+  mount();
+  written.forEach((r) => r.remove());
+  written = [];
+  if (!kept) return;
+  for (const d of kept.opened) find(root, d)?.setAttribute("open", "");
+  if (kept.focus) find(root, kept.focus)?.focus({ preventScroll: true });
+  if (kept.panel) align(root, kept.panel, 4);
+}
+
+// Scrolls the panel `name` back to `top`, for a few frames (the lab redraws
+// its diagram for its box once it has measured it).
+function align(root, { name, top }, frames) {
+  const at = root.querySelector(`[aria-labelledby="${CSS.escape(name)}"]`);
+  if (at) window.scrollBy(0, at.getBoundingClientRect().top - top);
+  if (frames > 1) requestAnimationFrame(() => align(root, { name, top }, frames - 1));
+}
+
+// The lab could not start: the written copy is all there is, and says so.
+export function failed() {
+  for (const root of written) {
+    root.removeAttribute("aria-busy");
+    root.querySelector('[role="status"]')?.remove();
+    if (root.classList.contains("lab-loading")) root.remove();
+  }
+  return written.find((r) => r.isConnected);
+}
