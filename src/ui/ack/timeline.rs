@@ -9,7 +9,7 @@ use crate::sim::Millis;
 use crate::sim::ack::Run;
 use crate::view::ack::diagram::{diagram_on, stop_times};
 use crate::view::ack::opening::Opening;
-use crate::view::timeline::page::LANE_TITLES_W;
+use crate::view::timeline::page::{LANE_TITLE_INSET, LANE_TITLES_W};
 use crate::view::timeline::{Diagram, Frame, Orientation};
 
 use wasm_bindgen::JsCast;
@@ -31,7 +31,7 @@ fn num(v: f64) -> String {
 /// scrolled: `view`'s markup.
 pub fn lane_titles(d: &Diagram, scale: f64) -> AnyView {
     let class = if d.orientation == Orientation::Down { "column-titles-frame" } else { "lane-titles-frame" };
-    view! { <div class=class inner_html=d.lane_titles_svg(scale)></div> }.into_any()
+    view! { <div class=class inner_html=d.lane_titles_svg(LANE_TITLES_W, LANE_TITLE_INSET, scale)></div> }.into_any()
 }
 
 /// How a drawn diagram is named: its ids end in `suffix` (so that several
@@ -79,9 +79,10 @@ pub fn diagram_view(
         let (t, diverge) = (playhead.get(), diverge.get());
         let marks = marks.flatten().or_else(|| svg.get().map(|svg| Mark::all(&svg)))?;
         for m in &marks {
-            let _ = m.element.class_list().toggle_with_force("future", m.t > t);
+            let classes = m.element.class_list();
+            let _ = classes.toggle_with_force("future", m.t > t);
             if m.record.is_some() {
-                let _ = m.element.class_list().toggle_with_force("diverge", m.record == diverge);
+                let _ = classes.toggle_with_force("diverge", m.record == diverge);
             }
         }
         if let Some(line) = svg.get().and_then(|svg| svg.query_selector("line.playhead").ok().flatten()) {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::view::risk::diagram::{diagram_on, end_of, shared_axis, stop_times};
-use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg, lane_titles_svg};
+use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg};
 use crate::view::timeline::{Diagram, Frame, Orientation};
 
 use super::super::chrome::box_width;
@@ -70,7 +70,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
                 Side::B => d.b.map(|_| d.index),
             });
             let (axis, svg) = diagram_svg(&d, run.records(), prefix, diverge);
-            let titles = lane_titles_svg(&d, LANE_TITLES_W);
+            let titles = d.lane_titles_svg(LANE_TITLES_W, 6.0, 1.0);
             Arc::new(Drawing { diagram: d, axis, svg, titles })
         },
         changed,

@@ -28,6 +28,7 @@ use crate::view::page::{Layout, Theme};
 use crate::view::playback::{Pace, Speed, readout, slider_text};
 use crate::view::timeline::Frame;
 use crate::view::timeline::escape;
+use crate::view::timeline::page::{LANE_TITLE_INSET, LANE_TITLES_W};
 
 use super::diagram::{diagram_on, stop_times};
 use super::{broke, results, sentence, text_mirror};
@@ -269,14 +270,14 @@ fn timeline(out: &mut String, run: &Run, at: Millis, opening: Opening) {
         "</div><div class=\"timeline-frame wide-timeline\"><div class=\"timeline-scroll\" tabindex=\"0\" role=\"group\" \
          aria-label=\"Timeline diagram, scrolls sideways\">{}</div><div class=\"lane-titles-frame\">{}</div></div>",
         across.page_svg("", "Timeline of the run", at),
-        across.lane_titles_svg(1.0)
+        across.lane_titles_svg(LANE_TITLES_W, LANE_TITLE_INSET, 1.0)
     );
     let _ = write!(
         out,
         "<div class=\"timeline-frame sequence narrow-timeline\"><div class=\"timeline-scroll\" tabindex=\"0\" \
          role=\"group\" aria-label=\"Timeline diagram, scrolls sideways\"><div class=\"column-titles-frame\">{}</div>\
          {}</div></div></section>",
-        down.lane_titles_svg(1.0),
+        down.lane_titles_svg(LANE_TITLES_W, LANE_TITLE_INSET, 1.0),
         down.page_svg("-narrow", "Timeline of the run", at)
     );
 }

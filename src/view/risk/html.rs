@@ -19,9 +19,7 @@ use crate::sim::Millis;
 use crate::sim::risk::snapshot::GateView;
 use crate::sim::risk::{Check, Record, Row};
 use crate::view::num::{d0, d1};
-use crate::view::timeline::export::column_title;
-use crate::view::timeline::sequence::HEADER_H;
-use crate::view::timeline::{Diagram, Orientation, Shape, escape};
+use crate::view::timeline::{Diagram, Orientation, escape, page};
 
 use crate::view::markup::{self, EventLine};
 
@@ -74,22 +72,15 @@ pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Optio
         out,
         "<svg class=\"diagram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
          role=\"img\" aria-labelledby=\"{prefix}risk-diagram-title\" aria-describedby=\"{prefix}risk-diagram-desc\">\
-         <title id=\"{prefix}risk-diagram-title\">{}</title><desc id=\"{prefix}risk-diagram-desc\">{}</desc>\
-         <defs><marker id=\"{prefix}risk-arrowhead\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" \
-         markerHeight=\"7\" orient=\"auto-start-reverse\"><path class=\"arrowhead\" d=\"M0 0L10 5L0 10z\"/></marker></defs>",
+         <title id=\"{prefix}risk-diagram-title\">{}</title><desc id=\"{prefix}risk-diagram-desc\">{}</desc>",
         if prefix.is_empty() { "Timeline of the run" } else { "Timeline of run B" },
         escape(&d.summary)
     );
-    for (i, band) in d.lanes.iter().enumerate().skip(1) {
-        let (x, y, bw, bh) = d.band(band);
-        put!(
-            out,
-            "<rect class=\"lane-band lane-{i}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
-            d1(x),
-            d1(y),
-            d1(bw),
-            d1(bh)
-        );
+    let arrow = format!("{prefix}risk-arrowhead");
+    page::arrowhead_defs(&mut out, &arrow);
+    // The axis lane is the strip's.
+    for i in 1..d.lanes.len() {
+        page::band(&mut out, d, i);
     }
     if let Some(r) = diverge.and_then(|i| records.get(i)) {
         let (x1, y1, x2, y2) = d.playhead(r.t);
@@ -112,78 +103,17 @@ pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Optio
         };
         let marked = if diverge.is_some() && item.record == diverge { " diverge" } else { "" };
         let layer = if item.class.starts_with("axis") && !down { &mut axis } else { &mut out };
-        match (&item.shape, item.shape.path()) {
-            (Shape::Text { x, y, text }, _) => {
-                put!(
-                    layer,
-                    "<text class=\"{}{clickable}{marked}\"{data} x=\"{}\" y=\"{}\">{}</text>",
-                    item.class,
-                    d1(*x),
-                    d1(*y),
-                    escape(text)
-                );
-            }
-            (shape, Some(path)) => {
-                let arrow = if shape.has_arrow() {
-                    format!(" marker-end=\"url(#{prefix}risk-arrowhead)\"")
-                } else {
-                    String::new()
-                };
-                put!(layer, "<path class=\"{}{clickable}{marked}\"{data} d=\"{path}\"{arrow}/>", item.class);
-            }
-            (_, None) => {}
-        }
+        page::item(layer, item, &format!("{clickable}{marked}"), &data, &arrow);
     }
-    let (px1, py1, px2, py2) = d.playhead(Millis::ZERO);
-    put!(
-        out,
-        "<rect id=\"{prefix}{VEIL_ID}\" class=\"future-veil\" x=\"{w}\" y=\"0\" width=\"0\" height=\"{h}\"/>\
-         <line id=\"{prefix}{PLAYHEAD_ID}\" class=\"playhead\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/></svg>",
-        d1(px1),
-        d1(px2),
-        d1(py1),
-        d1(py2)
-    );
+    put!(out, "<rect id=\"{prefix}{VEIL_ID}\" class=\"future-veil\" x=\"{w}\" y=\"0\" width=\"0\" height=\"{h}\"/>");
+    page::playhead(&mut out, d, Millis::ZERO, &format!(" id=\"{prefix}{PLAYHEAD_ID}\""));
+    out.push_str("</svg>");
     if down {
         // No strip: an empty axis layer leaves the body as it is.
         return (String::new(), out);
     }
     axis.push_str("</svg>");
     (axis, out)
-}
-
-/// The lane titles, pinned beside the scrolling timeline, or the column
-/// titles above the scrolling sequence diagram.
-pub fn lane_titles_svg(d: &Diagram, width: f64) -> String {
-    let mut out = String::new();
-    if d.orientation == Orientation::Down {
-        put!(
-            out,
-            "<svg class=\"column-titles\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" aria-hidden=\"true\">\
-             <rect class=\"column-titles-bg\" width=\"100%\" height=\"100%\"/>",
-            w = d1(d.width),
-            h = d1(HEADER_H)
-        );
-        for band in d.lanes.iter().skip(1) {
-            out.push_str(&column_title(band));
-        }
-        out.push_str("</svg>");
-        return out;
-    }
-    put!(out, "<svg class=\"lane-titles\" width=\"{}\" height=\"{}\" aria-hidden=\"true\">", d1(width), d1(d.height));
-    for (i, band) in d.lanes.iter().enumerate() {
-        put!(
-            out,
-            "<rect class=\"lane-band lane-{i}\" x=\"0\" y=\"{}\" width=\"100%\" height=\"{}\"/>\
-             <text class=\"lane-title\" x=\"6\" y=\"{}\">{}</text>",
-            d1(band.top),
-            d1(band.height),
-            d1(band.top + 16.0),
-            escape(&band.title)
-        );
-    }
-    out.push_str("</svg>");
-    out
 }
 
 // The database table.
@@ -720,7 +650,7 @@ mod tests {
         assert!(svg.contains(&format!("id=\"{VEIL_ID}\"")) && svg.contains(&format!("id=\"{PLAYHEAD_ID}\"")));
         assert!(svg.contains("R10086 PENDING → FAILED (timeout, illegal)"));
         assert!(!svg.contains("style="), "no inline styles under the CSP");
-        assert!(balanced(&lane_titles_svg(&d, 100.0)));
+        assert!(balanced(&d.lane_titles_svg(100.0, 6.0, 1.0)));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use crate::sim::Millis;
 use crate::view::num::{d0, d1};
 
-use super::{Diagram, LaneBand, Orientation, Shape};
+use super::{Diagram, LaneBand, Orientation, page};
 
 impl Diagram {
     /// A standalone SVG document, with the playhead at `playhead` if given.
@@ -22,59 +22,33 @@ impl Diagram {
             w = d0(self.width),
             h = d0(self.height)
         );
-        for (i, band) in self.lanes.iter().enumerate() {
-            let (x, y, w, h) = self.band(band);
+        for (i, lane) in self.lanes.iter().enumerate() {
+            let (_, _, w, h) = self.band(lane);
             if w <= 0.0 || h <= 0.0 {
                 // The sequence diagram's time has no column of its own.
                 continue;
             }
-            let _ = write!(
-                out,
-                "<rect class=\"lane-band lane-{i}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
-                d1(x),
-                d1(y),
-                d1(w),
-                d1(h)
-            );
+            page::band(&mut out, self, i);
             let _ = match self.orientation {
                 Orientation::Across => writeln!(
                     out,
                     "<text class=\"lane-title\" x=\"8\" y=\"{}\">{}</text>",
-                    d1(band.top + 16.0),
-                    escape(&band.title)
+                    d1(lane.top + 16.0),
+                    escape(&lane.title)
                 ),
-                Orientation::Down => writeln!(out, "{}", column_title(band)),
+                Orientation::Down => writeln!(out, "{}", column_title(lane)),
             };
         }
         for item in &self.items {
-            let class = item.class;
-            let _ = match (&item.shape, item.shape.path()) {
-                (Shape::Text { x, y, text }, _) => {
-                    writeln!(out, "<text class=\"{class}\" x=\"{}\" y=\"{}\">{}</text>", d1(*x), d1(*y), escape(text))
-                }
-                (shape, Some(d)) => writeln!(
-                    out,
-                    "<path class=\"{class}\" d=\"{d}\"{}/>",
-                    if shape.has_arrow() { " marker-end=\"url(#arrow)\"" } else { "" }
-                ),
-                (_, None) => Ok(()),
-            };
+            page::item(&mut out, item, "", "", "arrow");
+            out.push('\n');
         }
         if let Some(t) = playhead {
-            let (x1, y1, x2, y2) = self.playhead(t);
-            let _ = writeln!(
-                out,
-                "<line class=\"playhead\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
-                d1(x1),
-                d1(y1),
-                d1(x2),
-                d1(y2)
-            );
+            page::playhead(&mut out, self, t, "");
+            out.push('\n');
         }
-        out.push_str(
-            "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" \
-             orient=\"auto-start-reverse\"><path d=\"M0 0L10 5L0 10z\"/></marker></defs>\n</svg>\n",
-        );
+        page::arrowhead_defs(&mut out, "arrow");
+        out.push_str("\n</svg>\n");
         out
     }
 }
