@@ -1,6 +1,8 @@
 //! The timeline diagram: the geometry from `view::timeline`, rendered as
 //! SVG, with the playhead and with past and future told apart.
 
+use std::cell::OnceCell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -75,23 +77,32 @@ pub fn diagram_view(
     let body = d.page_svg_body(&named.suffix, &named.title, playhead.get_untracked());
     let labelled_by = format!("{} {}", named.id("diagram-title"), named.id("diagram-desc"));
     let svg = NodeRef::<leptos::svg::Svg>::new();
-    Effect::new(move |marks: Option<Option<Vec<Mark>>>| {
-        let (t, diverge) = (playhead.get(), diverge.get());
-        let marks = marks.flatten().or_else(|| svg.get().map(|svg| Mark::all(&svg)))?;
-        for m in &marks {
-            let classes = m.element.class_list();
-            let _ = classes.toggle_with_force("future", m.t > t);
-            if m.record.is_some() {
-                let _ = classes.toggle_with_force("diverge", m.record == diverge);
-            }
+    // What it drew, found once it is in the document.
+    let drawn = Rc::new(OnceCell::<Drawn>::new());
+    let found = {
+        let drawn = drawn.clone();
+        move || svg.get_untracked().map(|svg| drawn.get_or_init(|| Drawn::found(&svg)).clone())
+    };
+    let at_playhead = found.clone();
+    Effect::new(move |_| {
+        let t = playhead.get();
+        let Some(drawn) = at_playhead() else { return };
+        for m in drawn.marks.iter() {
+            let _ = m.element.class_list().toggle_with_force("future", m.t > t);
         }
-        if let Some(line) = svg.get().and_then(|svg| svg.query_selector("line.playhead").ok().flatten()) {
+        if let Some(line) = &drawn.playhead {
             let (x1, y1, x2, y2) = d.playhead(t);
             for (name, v) in [("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2)] {
                 let _ = line.set_attribute(name, &num(v));
             }
         }
-        Some(marks)
+    });
+    Effect::new(move |_| {
+        let diverge = diverge.get();
+        let Some(drawn) = found() else { return };
+        for m in drawn.marks.iter().filter(|m| m.record.is_some()) {
+            let _ = m.element.class_list().toggle_with_force("diverge", m.record == diverge);
+        }
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let record = chosen(&ev, "data-record").and_then(|i| i.parse::<usize>().ok());
@@ -124,17 +135,28 @@ struct Mark {
     record: Option<usize>,
 }
 
-impl Mark {
-    fn all(svg: &web_sys::Element) -> Vec<Mark> {
-        let Ok(list) = svg.query_selector_all("[data-t]") else { return Vec::new() };
-        (0..list.length())
-            .filter_map(|i| list.item(i)?.dyn_into::<web_sys::Element>().ok())
-            .filter_map(|element| {
-                let t = Millis(element.get_attribute("data-t")?.parse().ok()?);
-                let record = element.get_attribute("data-record").and_then(|r| r.parse().ok());
-                Some(Mark { element, t, record })
-            })
-            .collect()
+/// What a diagram's markup drew that follows the playhead: its marks and
+/// the playhead's line.
+#[derive(Clone)]
+struct Drawn {
+    marks: Rc<[Mark]>,
+    playhead: Option<web_sys::Element>,
+}
+
+impl Drawn {
+    fn found(svg: &web_sys::Element) -> Drawn {
+        let marks = match svg.query_selector_all("[data-t]") {
+            Ok(list) => (0..list.length())
+                .filter_map(|i| list.item(i)?.dyn_into::<web_sys::Element>().ok())
+                .filter_map(|element| {
+                    let t = Millis(element.get_attribute("data-t")?.parse().ok()?);
+                    let record = element.get_attribute("data-record").and_then(|r| r.parse().ok());
+                    Some(Mark { element, t, record })
+                })
+                .collect(),
+            Err(_) => Rc::from([]),
+        };
+        Drawn { marks, playhead: svg.query_selector("line.playhead").ok().flatten() }
     }
 }
 
