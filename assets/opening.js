@@ -15,12 +15,12 @@ export function hold() {
     written.forEach((root) => root.setAttribute("aria-busy", "true"));
     return;
   }
-  const embed = new URLSearchParams(location.search).getAll("embed").pop() === "1";
-  const copy = written.find((root) => root.classList.contains(embed ? "embed-opening" : "page-opening")) ?? written[0];
+  // Which copy the link would show, as first-paint.js found (if it ran).
+  page.dataset.openingFor ??= new URLSearchParams(location.search).getAll("embed").pop() === "1" ? "embed" : "page";
+  page.dataset.opening = "stale";
+  const copy = written.find((root) => root.classList.contains(`${page.dataset.openingFor}-opening`)) ?? written[0];
   const wait = Object.assign(document.createElement("p"), { className: "lab-loading", textContent: "Loading the lab…" });
   wait.setAttribute("role", "status");
-  page.dataset.opening = "stale";
-  page.dataset.openingFor = embed ? "embed" : "page";
   wait.style.minHeight = `${copy.offsetHeight}px`;
   copy.before(wait);
   written.forEach((root) => root.remove());
