@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::sim::Schema;
 use crate::sim::rng::Rng;
 use crate::sim::storm::settings::{StormSettings, Workload};
-use crate::sim::storm::sweep::aws_sweep;
+use crate::sim::storm::sweep::{Cell, aws_sweep};
 use crate::sim::storm::{OccRunner, OverloadRun};
 use crate::view::storm::{occ_json, occ_text, overload_json, overload_text, sweep_json, sweep_text};
 
@@ -122,16 +122,26 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
 }
 
 /// `bench --lab storm`: the whole AWS sweep (95 cells x 100 runs) on one
-/// core and on two, and a 100 000-client overload run.
+/// core and on two (the best of three timed runs each), and a 100 000-client overload run.
 pub fn bench(_runs: u64) -> String {
     use crate::sim::storm::settings::CLIENTS;
     use crate::sim::storm::sweep::aws_sweep_parallel;
-    let started = Instant::now();
-    let one = aws_sweep(1, 100, |_| {});
-    let one_s = started.elapsed().as_secs_f64();
-    let started = Instant::now();
-    let two = aws_sweep_parallel(1, 100, 2);
-    let two_s = started.elapsed().as_secs_f64();
+    // Each sweep's best of three: a second-long run on a shared machine is
+    // easily slowed by something else, never sped up.
+    let best_of_three = |sweep: &dyn Fn() -> Result<Vec<Cell>, crate::sim::SimError>| {
+        let started = Instant::now();
+        let cells = sweep();
+        let mut best = started.elapsed().as_secs_f64();
+        for _ in 0..2 {
+            let started = Instant::now();
+            let again = sweep();
+            best = best.min(started.elapsed().as_secs_f64());
+            debug_assert!(again == cells, "a sweep gives the same figures every time");
+        }
+        (cells, best)
+    };
+    let (one, one_s) = best_of_three(&|| aws_sweep(1, 100, |_| {}));
+    let (two, two_s) = best_of_three(&|| aws_sweep_parallel(1, 100, 2));
     let events: u64 = one.as_ref().map_or(0, |cells| cells.iter().map(|c| c.events).sum());
     let same = matches!((&one, &two), (Ok(a), Ok(b)) if a == b);
     let big = StormSettings::from_pairs(&[(&CLIENTS, "100000")]).expect("bench settings are valid");

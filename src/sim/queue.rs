@@ -247,6 +247,7 @@ impl<E: Copy> Wheel<E> {
         self.near + self.far.len()
     }
 
+    #[inline(always)]
     fn push(&mut self, key: u128, event: E) {
         if self.slots.is_empty() {
             self.slots = (0..SLOTS).map(|_| Vec::new()).collect();
@@ -262,6 +263,7 @@ impl<E: Copy> Wheel<E> {
         }
     }
 
+    #[inline(always)]
     fn put(&mut self, bucket: u64, key: u128, event: E) {
         let slot = (bucket & SLOT_MASK) as usize;
         if self.sorted == Some(bucket) {

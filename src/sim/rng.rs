@@ -58,6 +58,16 @@ fn ziggurat() -> &'static Ziggurat {
     })
 }
 
+/// A non-negative draw rounded to the nearest whole number (halves up), as
+/// whole microseconds are. Through i64, whose conversion from f64 is one
+/// instruction where u64's takes several; a draw of 2^63 or more (none is
+/// near) would stop at i64::MAX.
+#[inline(always)]
+pub fn nearest(x: f64) -> u64 {
+    debug_assert!(x >= 0.0, "a non-negative draw: {x}");
+    (x + 0.5) as i64 as u64
+}
+
 impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng { generator: Xoshiro256PlusPlus::seed_from_u64(seed), tables: ziggurat() }
@@ -76,7 +86,9 @@ impl Rng {
 
     /// Uniform in [0, 1), from the top 53 bits.
     pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        // Below 2^53, so exact through i64, whose conversion is one
+        // instruction where u64's takes several.
+        ((self.next_u64() >> 11) as i64) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
     /// Uniform in [lo, hi).
@@ -112,7 +124,7 @@ impl Rng {
             let bits = self.next_u64();
             let i = (bits & 0xff) as usize;
             // A uniform in (-1, 1) from the top 53 bits (disjoint from i's).
-            let u = ((bits >> 11) as f64 * (1.0 / (1u64 << 52) as f64)) - 1.0;
+            let u = (((bits >> 11) as i64) as f64 * (1.0 / (1u64 << 52) as f64)) - 1.0;
             let x = u * z.x[i];
             if x.abs() < z.x[i + 1] {
                 return x;

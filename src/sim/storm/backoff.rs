@@ -4,7 +4,7 @@
 //! decorrelated jitter keeps the previous sleep, starting at the base, and
 //! draws min(cap, uniform(base, previous * 3)).
 
-use crate::sim::rng::Rng;
+use crate::sim::rng::{Rng, nearest};
 
 use super::settings::{Algorithm, Backoff};
 
@@ -40,8 +40,7 @@ impl Sleeper {
                 self.previous_us
             }
         };
-        // Non-negative: + 0.5 and truncation round to the nearest microsecond.
-        (us + 0.5) as u64
+        nearest(us)
     }
 }
 

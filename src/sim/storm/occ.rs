@@ -13,15 +13,16 @@
 //! answers, sends the client's next messages on its behalf: the reply's
 //! delay, a failed writer's backoff, then the read's and its reply's and
 //! the write's. And a read changes nothing: the version it returns is the
-//! number of writes that succeeded before it reached the server, which the
-//! server knows from the times of its successes when the write based on
-//! that read arrives (a success at the very microsecond of a read counts
-//! as before it). One event per attempt instead of one per message, and
-//! the same experiment.
+//! number of writes that succeeded before it reached the server, and the
+//! write based on it succeeds exactly when no write succeeded after that
+//! read: when the latest success is no later than the read (a success at
+//! the very microsecond of a read counts as before it). So the server keeps
+//! the time of its latest success, not a list. One event per attempt
+//! instead of one per message, and the same experiment.
 
 use crate::sim::SimError;
 use crate::sim::driver::{Driver, Model, Out};
-use crate::sim::rng::Rng;
+use crate::sim::rng::{Rng, nearest};
 use crate::sim::time::Micros;
 
 use super::backoff::Sleeper;
@@ -47,10 +48,12 @@ struct OccClient {
 #[derive(Clone, Debug)]
 pub struct OccModel {
     config: OccConfig,
+    /// The network's mean and standard deviation in microseconds, as the
+    /// normal distribution takes them.
+    net: (f64, f64),
     rng: Rng,
-    /// When each write that succeeded reached the server, in order: the
-    /// row's version at any moment is how many lie before it.
-    successes: Vec<Micros>,
+    /// When the latest write that succeeded reached the server, if one has.
+    latest_success: Option<Micros>,
     clients: Vec<OccClient>,
     done: u32,
     writes: u64,
@@ -75,8 +78,9 @@ impl OccModel {
         let sleeper = Sleeper::new(&config.backoff);
         OccModel {
             config,
+            net: (config.net_mean_us as f64, config.net_sd_us as f64),
             rng,
-            successes: Vec::with_capacity(config.clients as usize),
+            latest_success: None,
             clients: vec![OccClient { failures: 0, sleeper }; config.clients as usize],
             done: 0,
             writes: 0,
@@ -88,9 +92,7 @@ impl OccModel {
     /// One network delay, |N(mean, sd)|, in whole microseconds.
     #[inline(always)]
     fn delay(&mut self) -> Micros {
-        let d = self.rng.normal(self.config.net_mean_us as f64, self.config.net_sd_us as f64);
-        // |d| + 0.5, truncated: rounding to the nearest microsecond.
-        Micros((d.abs() + 0.5) as u64)
+        Micros(nearest(self.rng.normal(self.net.0, self.net.1).abs()))
     }
 
     /// A read reaching the server at `at`, and the write based on it: the
@@ -100,12 +102,10 @@ impl OccModel {
         out.schedule(write_at, OccEvent::WriteAtServer { client, read_at: at });
     }
 
-    /// The row's version as a read reaching the server at `t` finds it:
-    /// counted back from the latest success, as a read is seldom more than
-    /// a few successes old.
-    fn version_at(&self, t: Micros) -> u64 {
-        let later = self.successes.iter().rev().take_while(|&&s| s > t).count();
-        (self.successes.len() - later) as u64
+    /// Whether a write based on a read that reached the server at `read_at`
+    /// finds the version that read returned: no write succeeded after it.
+    fn still_current(&self, read_at: Micros) -> bool {
+        self.latest_success.is_none_or(|s| s <= read_at)
     }
 
     pub fn result(&self) -> OccRun {
@@ -136,9 +136,9 @@ impl Model for OccModel {
         debug_assert!(read_at <= now, "a write is based on an earlier read");
         self.writes += 1;
         let heard = now + self.delay();
-        let current = self.successes.len() as u64;
-        if self.version_at(read_at) == current {
-            self.successes.push(now);
+        if self.still_current(read_at) {
+            debug_assert!(self.latest_success.is_none_or(|s| s <= now), "successes come in time order");
+            self.latest_success = Some(now);
             self.done += 1;
             self.last_us = self.last_us.max(heard);
         } else {
