@@ -5,7 +5,6 @@
 //! incident's log, a call's reconstruction, alerts, load and questions.
 
 pub mod alerts;
-pub mod broke;
 pub mod compare;
 pub mod diagram;
 pub mod html;
