@@ -38,6 +38,7 @@ for (const [query, lane, at] of [
     await open(page, `${query}&at=6.05`);
     await expect(broke(page)).toContainText(`${lane} lane, at ${at}:`);
     expect(await markedLane(page)).toBe(lane);
+    await expect(page.locator("svg.diagram .broke-ring").first()).toBeVisible();
     await expect(page.locator("svg.diagram .same-intent-label")).toHaveText("the same intent counted twice");
     // Before the second increment (6.00 s) nothing has broken yet, and the
     // mark is not there to give it away.
@@ -120,7 +121,14 @@ test("the chart shades the gap between one intent and two increments before its 
   const gap = page.locator("svg.chart-svg rect.chart-gap");
   await expect(gap).toHaveCount(1);
   const [x, w, width] = await gap.evaluate((r) => [Number(r.getAttribute("x")), Number(r.getAttribute("width")), r.ownerSVGElement.width.baseVal.value]);
-  expect(x + w).toBeLessThanOrEqual(width);
+  // The band starts at the second increment (the retry's commit at 4.00 s,
+  // on the 4.00 tick) and stops at the plot's end, short of the chart's edge.
+  const tick = (label) => page.locator("svg.chart-svg text.chart-label", { hasText: label }).evaluate((t) => Number(t.getAttribute("x")));
+  const [four, six] = [await tick("4.00"), await tick("6.00")];
+  expect(Math.abs(x - four)).toBeLessThan(1);
+  const end = four + ((six - four) * 2.05) / 2; // 6.05 s, the end of the run
+  expect(x + w).toBeGreaterThan(end - 1);
+  expect(x + w).toBeLessThan(width);
   expect(w).toBeGreaterThan(40);
   await expect(page.locator("svg.chart-svg .chart-gap-label")).toHaveText("1 more than the one intent");
   await open(page, "at=4.05");
@@ -190,6 +198,7 @@ const SWITCHES = [
   ["Compare-and-set claims", "One claim wins"],
   ["Authorization on the server", "A forged call goes nowhere"],
   ["Concurrency gates", "The Risk API within its safe concurrency"],
+  ["Global concurrency gate", "The Risk API within its safe concurrency"],
 ];
 
 const checkWord = (page, title) => page.locator(".checks li", { hasText: title }).locator(".verdict-word");
@@ -276,6 +285,26 @@ test("a lesson link steps forward with PageDown and back with PageUp in presente
   await expect(heading).toHaveText("Step 2 of 3: Deduplication off");
   await expect(page).not.toHaveURL(/lab=risk/);
   await page.keyboard.press("PageUp");
+  await expect(heading).toHaveText("Step 1 of 3: The opening run");
+  await expect(page.locator(".app.present")).toBeVisible();
+});
+
+test("in presenter mode the down and up arrows step through a lesson too; out of it they scroll", async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto(`/?present=1&lesson=${encodeURIComponent(LESSON)}`);
+  const heading = page.locator(".lesson h2");
+  await expect(heading).toHaveText("Step 1 of 3: The opening run");
+  await page.keyboard.press("ArrowDown");
+  await expect(heading).toHaveText("Step 2 of 3: Deduplication off");
+  await page.keyboard.press("ArrowDown");
+  await expect(heading).toHaveText("Step 3 of 3: The incident");
+  await expect(page.locator(".app.risk.present")).toBeVisible();
+  await page.keyboard.press("ArrowUp");
+  await expect(heading).toHaveText("Step 2 of 3: Deduplication off");
+  await page.goto(`/?lesson=${encodeURIComponent(LESSON)}`);
+  await expect(heading).toHaveText("Step 1 of 3: The opening run");
+  await page.keyboard.press("ArrowDown");
+  await page.waitForTimeout(300);
   await expect(heading).toHaveText("Step 1 of 3: The opening run");
 });
 

@@ -1,7 +1,9 @@
 //! Keyboard shortcuts, the same on every lab's page that replays a run
-//! (Space plays or pauses, the arrows step between events, PageDown and
-//! PageUp step through a lesson or between events, Home restarts, ? lists
-//! them, and Escape goes to the lab), and the dialog that lists them.
+//! (Space plays or pauses, the left and right arrows step between events,
+//! PageDown and PageUp step through a lesson or between events, and so do
+//! the down and up arrows through a lesson in presenter mode, Home
+//! restarts, ? lists them, and Escape goes to the lab), and the dialog that
+//! lists them.
 
 use leptos::prelude::*;
 use leptos::{ev, html};
@@ -13,12 +15,14 @@ use super::dom::{self, KeyOwner};
 use super::element::Host;
 use super::playback::Replay;
 
-pub const SHORTCUTS: [(&str, &str); 8] = [
+pub const SHORTCUTS: [(&str, &str); 10] = [
     ("Space", "Play or pause"),
     ("Right arrow", "Next event"),
     ("Left arrow", "Previous event"),
     ("Page Down", "Next step of the lesson, or next event"),
     ("Page Up", "Previous step of the lesson, or previous event"),
+    ("Down arrow", "Next step of the lesson, in presenter mode"),
+    ("Up arrow", "Previous step of the lesson, in presenter mode"),
     ("Home", "Restart"),
     ("Escape", "Leave presenter mode"),
     ("?", "Show these shortcuts"),
@@ -53,6 +57,8 @@ pub fn install<R: Replay>(lab: R, dialog: NodeRef<html::Dialog>) {
                 lab.previous_event();
                 true
             }
+            "ArrowDown" => lab.arrow_step(true),
+            "ArrowUp" => lab.arrow_step(false),
             "PageDown" => {
                 lab.page_step(true);
                 true

@@ -29,8 +29,7 @@ pub fn open_step(at: &LessonAt, page: &Page) {
 pub fn step_by(at: &LessonAt, page: &Page, by: isize, say: impl Fn(String)) {
     match at.moved(by) {
         Some(next) => open_step(&next, page),
-        None if by > 0 => say(format!("This is the last step of \"{}\".", at.lesson.title)),
-        None => say(format!("This is the first step of \"{}\".", at.lesson.title)),
+        None => say(at.at_an_end(by > 0)),
     }
 }
 

@@ -149,6 +149,14 @@ pub trait Replay: Copy + Send + Sync + 'static {
         if forward { self.next_event() } else { self.previous_event() }
     }
 
+    /// The down and up arrows in presenter mode, what some clickers send:
+    /// the next or previous step of the lesson on screen. False where
+    /// there is none, or out of presenter mode, so the page scrolls.
+    fn arrow_step(&self, forward: bool) -> bool {
+        let by = if forward { 1 } else { -1 };
+        self.presenter().is_some_and(|p| p.present.get_untracked() && p.step_lesson(self.player(), by))
+    }
+
     fn restart(&self) {
         self.player().playing.set(false);
         self.seek(Millis::ZERO, true);

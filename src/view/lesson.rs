@@ -79,6 +79,13 @@ impl LessonAt {
     pub fn heading(&self) -> String {
         format!("Step {} of {}: {}", self.step + 1, self.lesson.steps.len(), self.current().title)
     }
+
+    /// What stepping past the last step (`forward`) or before the first
+    /// says instead.
+    pub fn at_an_end(&self, forward: bool) -> String {
+        let end = if forward { "last" } else { "first" };
+        format!("This is the {end} step of \"{}\".", self.lesson.title)
+    }
 }
 
 /// The field names a lesson's lines may start with.

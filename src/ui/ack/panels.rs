@@ -108,7 +108,7 @@ pub fn ResultsStrip(ack: Ack) -> impl IntoView {
 pub fn WhereItBroke(ack: Ack) -> impl IntoView {
     let words = move || {
         if ack.answer_hidden() {
-            return vec![("".to_owned(), "Make your prediction in the experiment first.".to_owned())];
+            return vec![("".to_owned(), broke::PREDICT_FIRST.to_owned())];
         }
         let t = ack.player.playhead.get();
         let a = ack.run.with(|r| broke::words_at(r, t));

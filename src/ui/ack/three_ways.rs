@@ -109,9 +109,7 @@ pub fn ThreeWays(ack: Ack) -> impl IntoView {
     view! {
         <section class="panel three-ways" aria-labelledby="three-ways-h" node_ref=frame>
             <h2 id="three-ways-h">"Break it three ways"</h2>
-            <p class="hint">
-                "Each run loses the first success and retries, and each ends with two increments for one intent. They break in different places: choose, for each, the lane where idempotency broke."
-            </p>
+            <p class="hint">{crate::view::ack::broke::THREE_WAYS_HINT}</p>
             {ways}
             <button type="button" on:click=move |_| ack.three_ways.set(false)>
                 "Close the experiment"

@@ -250,9 +250,7 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
                 wider
                     .then(|| {
                         view! {
-                            <p class="scroll-cue">
-                                "This run is wider than the box: scroll it sideways, or play or step, and it follows the playhead."
-                            </p>
+                            <p class="scroll-cue">{crate::view::timeline::SCROLL_CUE}</p>
                         }
                     })
             }}

@@ -22,7 +22,7 @@ pub use controls::RiskControls;
 pub use incident::Incident;
 pub use load::Load;
 pub use machine::StateMachine;
-pub use panels::{RiskEvents, RiskFigures, RiskMirror};
+pub use panels::{RiskEvents, RiskFigures, RiskMirror, RiskWhereItBroke};
 pub use questions::questions;
 pub use state::Risk;
 pub use table::DatabaseTable;
@@ -164,6 +164,7 @@ fn presenting(risk: Risk) -> impl IntoView {
                 {playback(risk, ())}
                 {differences_while_open(risk.run, risk.compare)}
                 <RiskFigures risk/>
+                <RiskWhereItBroke risk/>
                 <ChecksPanel risk/>
             </main>
         </div>
@@ -221,6 +222,7 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
                     <RiskTimeline risk/>
                     {risk_b(risk)}
                     {playback(risk, fork_here(embed, move || risk.fork_here()))}
+                    <RiskWhereItBroke risk/>
                     {risk_comparison(risk)}
                     {chrome(&|| view! { <Incident risk/> }.into_any())}
                     <div class="risk-grid" node_ref=first_below>

@@ -39,6 +39,27 @@ pub fn RiskMirror(risk: Risk) -> impl IntoView {
     }))
 }
 
+/// "Where it broke": once an order has its second review, where the Risk
+/// API created it, and for each check failing by then where it first
+/// failed and which switch that protects it was off; before that nothing
+/// that gives it away.
+#[component]
+pub fn RiskWhereItBroke(risk: Risk) -> impl IntoView {
+    let lines = move || {
+        if risk.answer_hidden() {
+            return vec![crate::view::ack::broke::PREDICT_FIRST.to_owned()];
+        }
+        let t = risk.player.playhead.get();
+        risk.broke.with(|b| risk.run.with(|r| crate::view::risk::broke::words_with(r, b.as_ref(), t)))
+    };
+    view! {
+        <section class="panel where-it-broke" aria-labelledby="risk-broke-h">
+            <h2 id="risk-broke-h">"Where it broke"</h2>
+            {move || lines().into_iter().map(|line| view! { <p>{line}</p> }).collect_view()}
+        </section>
+    }
+}
+
 /// The figures a reader looks at first, at the playhead.
 #[component]
 pub fn RiskFigures(risk: Risk) -> impl IntoView {

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::view::risk::diagram::{diagram_on, end_of, shared_axis, stop_times};
 use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg};
@@ -76,6 +77,9 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
         changed,
     );
     follow_playhead(risk, prefix, drawing, scroller);
+    if side == Side::A {
+        mark_broke(risk, drawing, scroller);
+    }
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(t) = chosen_moment(&ev) {
             risk.seek(t, true);
@@ -140,6 +144,39 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
 /// Moves the playhead and the veil over the future as the playhead moves
 /// (two attributes, so a frame of playback redraws nothing else), and keeps
 /// the playhead in view.
+/// Rings the second review's mark, and the marks where the checks it
+/// fails first failed, once the playhead has reached each (and not while a
+/// prediction is still to be made).
+fn mark_broke(risk: Risk, drawing: Memo<Arc<Drawing>>, scroller: NodeRef<leptos::html::Div>) {
+    Effect::new(move |_| {
+        drawing.track();
+        let t = risk.player.playhead.get();
+        let hidden = risk.answer_hidden();
+        let Some(el) = scroller.get() else { return };
+        if let Ok(old) = el.query_selector_all(".broke") {
+            for i in 0..old.length() {
+                if let Some(e) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                    let _ = e.class_list().remove_1("broke");
+                }
+            }
+        }
+        let due: Vec<usize> = risk.broke.with(|b| {
+            let Some(b) = b.as_ref().filter(|_| !hidden) else { return Vec::new() };
+            risk.run
+                .with(|r| crate::view::risk::broke::marked(b).into_iter().filter(|&i| r.records()[i].t <= t).collect())
+        });
+        for i in due {
+            if let Ok(marks) = el.query_selector_all(&format!("[data-record=\"{i}\"]")) {
+                for k in 0..marks.length() {
+                    if let Some(e) = marks.item(k).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                        let _ = e.class_list().add_1("broke");
+                    }
+                }
+            }
+        }
+    });
+}
+
 fn follow_playhead(
     risk: Risk,
     prefix: &'static str,

@@ -22,17 +22,22 @@ use super::super::worker::progress_row;
 use super::state::{Grid, Storm};
 
 /// The lesson's bar, when a lesson is being taught, with PageDown and
-/// PageUp (a clicker's keys) stepping through it: this lab has no replay
-/// for them to step otherwise.
+/// PageUp (a clicker's keys), and the down and up arrows in presenter mode,
+/// stepping through it: this lab has no replay for them to step otherwise.
 fn lesson_here(storm: Storm) -> impl IntoView {
     let at = storm.lesson.get_value()?;
     let page = move || storm.link_state(storm.theme.get_untracked()).page;
     let handle = {
         let at = at.clone();
         window_event_listener(leptos::ev::keydown, move |e: web_sys::KeyboardEvent| {
+            // The down and up arrows too in presenter mode, as some
+            // clickers send them, unless a field has the keys.
+            let arrows = || page().present && dom::key_owner(e.target()) != dom::KeyOwner::Field;
             let by = match e.key().as_str() {
                 "PageDown" => 1,
                 "PageUp" => -1,
+                "ArrowDown" if arrows() => 1,
+                "ArrowUp" if arrows() => -1,
                 _ => return,
             };
             e.prevent_default();

@@ -8,6 +8,12 @@
 use crate::sim::Millis;
 use crate::sim::ack::{KeyName, Record, Run, What};
 
+/// What the region says while a prediction is still to be made.
+pub const PREDICT_FIRST: &str = "Make your prediction in the experiment first.";
+
+/// The "Break it three ways" experiment's introduction.
+pub const THREE_WAYS_HINT: &str = "Each run loses the first success and retries, and each ends with two increments for one intent. They break in different places: choose, for each, the lane where idempotency broke.";
+
 /// A lane of the diagram where idempotency can break.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
@@ -235,6 +241,30 @@ mod tests {
         let opening = run(&[]);
         assert_eq!(where_it_broke(&opening), None);
         assert_eq!(break_words(&opening, None), "Nothing broke: the ledger holds one increment for the one intent.");
+    }
+
+    #[test]
+    fn every_success_lost_breaks_at_the_first_retry_and_counts_three_times() {
+        // The seed's last runs: every success is lost, so each attempt
+        // times out 3 s after it was sent. Attempt 1 goes at 0 s, attempt 2
+        // after a 1 s backoff at 4.00 s, attempt 3 after 2 s at 9.00 s; each
+        // commits 2 s after it starts (2.00, 6.00 and 11.00 s).
+        let off = run(&[(&FAULT, "lose-all"), (&DEDUP, "off")]);
+        let commits: Vec<(Millis, u32)> = off.ledger().iter().map(|e| (e.t, e.attempt)).collect();
+        assert_eq!(commits, [(Millis(2_000), 1), (Millis(6_000), 2), (Millis(11_000), 3)]);
+        let b = where_it_broke(&off).expect("counted three times");
+        // It broke the first time the same intent was performed again.
+        assert_eq!((b.place, b.t(&off)), (Place::Server, Millis(4_000)));
+        assert_eq!((off.records()[b.duplicate].t, off.records()[b.duplicate].attempt), (Millis(6_000), 2));
+        assert_eq!(
+            words_at(&off, Millis(12_000)),
+            "Server lane, at 4.00 s: Deduplication is off: the server never looks at attempt 2's key, so it performs the increment again."
+        );
+        // Deduplication on: attempts 2 and 3 find attempt 1's result.
+        let on = run(&[(&FAULT, "lose-all")]);
+        assert_eq!(on.ledger().len(), 1);
+        assert_eq!(where_it_broke(&on), None);
+        assert_eq!(words_at(&on, on.end()), "Nothing broke: the ledger holds one increment for the one intent.");
     }
 
     #[test]

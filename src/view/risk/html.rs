@@ -96,9 +96,9 @@ pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Optio
     // Down the page, the times are labels beside the others, in the body.
     let down = d.orientation == Orientation::Down;
     for item in &d.items {
-        let at = item.record.and_then(|i| records.get(i)).map(|r| r.t);
+        let at = item.record.and_then(|i| records.get(i).map(|r| (i, r.t)));
         let (clickable, data) = match at {
-            Some(t) => (" clickable", format!(" data-t=\"{}\"", t.ms())),
+            Some((i, t)) => (" clickable", format!(" data-t=\"{}\" data-record=\"{i}\"", t.ms())),
             None => ("", String::new()),
         };
         let marked = if diverge.is_some() && item.record == diverge { " diverge" } else { "" };

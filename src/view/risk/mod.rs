@@ -5,6 +5,7 @@
 //! incident's log, a call's reconstruction, alerts, load and questions.
 
 pub mod alerts;
+pub mod broke;
 pub mod compare;
 pub mod diagram;
 pub mod html;

@@ -27,6 +27,10 @@ pub use layout::{Builder, Frame, LaneStyle, Y};
 
 /// Width of one character of the diagram's 12 px monospace font, rounded up.
 pub const CHAR_W: f64 = 7.4;
+
+/// Under a diagram wider than its box.
+pub const SCROLL_CUE: &str =
+    "This run is wider than the box: scroll it sideways, or play or step, and it follows the playhead.";
 /// Height of one row of labels.
 pub const LABEL_H: f64 = 16.0;
 /// Left edge of the drawing, right of the lane titles.
