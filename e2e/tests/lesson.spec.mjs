@@ -362,3 +362,19 @@ test("the element example shows each run at its end, as its words say", async ({
   await expect(page.locator("main p").nth(1)).toContainText("one increment and the client reports success");
   await expect(page.locator("main p").nth(2)).toContainText("two increments and the client reports success");
 });
+
+test('the risk lab says where it broke once the second review is made, and rings it', async ({ page }) => {
+  // The naive incident: RV-2 at 4.411 s on the Risk API's lane (see
+  // src/view/risk/broke.rs for the figures worked by hand).
+  await page.goto("/?lab=risk&preset=incident&mode=naive&at=4.4");
+  const region = page.locator("section.where-it-broke");
+  await expect(region).toHaveText(/No order has a second review so far\./);
+  await expect(page.locator(".diagram .broke")).toHaveCount(0);
+  await page.getByRole("slider", { name: "Time" }).press("End");
+  await expect(region).toContainText("Risk API lane, at 10:31:12.531 (4.411 s): the Risk API created a second review, RV-2, for order O20260728001.");
+  await expect(region).toContainText("\u201cOne review per business key\u201d first failed at 10:31:12.531 (4.411 s) on the Risk API lane; the switch that protects it, \u201cIdempotent create\u201d, is off.");
+  expect(await page.locator(".diagram .broke").count()).toBeGreaterThan(0);
+  await page.goto("/?lab=risk&preset=incident&mode=patterns");
+  await page.getByRole("slider", { name: "Time" }).press("End");
+  await expect(region).toHaveText(/Nothing broke: no order got a second review\./);
+});
