@@ -72,14 +72,15 @@ function withTheme(search) {
   return query ? "?" + query : "";
 }
 
-// Where the reader is in the lab on screen: the first panel that starts in
-// view and how far it is from the top of the window. (A scroll offset
-// alone would not do: panels out of view are laid out at a placeholder
-// size, so the same offset lands elsewhere in a lab drawn anew.)
+// Where the reader is in the lab on screen: the panel at the top of the
+// window (the first not wholly above it, which may have begun above it)
+// and how far its top is from the window's. (A scroll offset alone would
+// not do: panels out of view are laid out at a placeholder size, so the
+// same offset lands elsewhere in a lab drawn anew.)
 function place(root) {
   for (const panel of root.querySelectorAll(".panel[aria-labelledby]")) {
-    const top = panel.getBoundingClientRect().top;
-    if (top >= 0 && top < window.innerHeight) return { name: panel.getAttribute("aria-labelledby"), top };
+    const { top, bottom } = panel.getBoundingClientRect();
+    if (bottom > 0) return { name: panel.getAttribute("aria-labelledby"), top };
   }
   return null;
 }

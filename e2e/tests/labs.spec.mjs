@@ -119,12 +119,12 @@ test("a dialog open in a lab is gone when Forward shows the other lab", async ({
 
 test("each lab comes back to its place on the page", async ({ page }) => {
   await page.setViewportSize({ width: 1000, height: 600 });
-  // The heading of the first panel that starts in view, and where.
+  // The heading of the panel at the top of the window, and where it starts.
   const topPanel = () =>
     page.evaluate(() => {
       for (const h of document.querySelectorAll(".stage .panel h2")) {
-        const top = h.closest(".panel").getBoundingClientRect().top;
-        if (top >= 0 && top < window.innerHeight) return `${h.textContent} at ${Math.round(top)}`;
+        const box = h.closest(".panel").getBoundingClientRect();
+        if (box.bottom > 0) return `${h.textContent} at ${Math.round(box.top)}`;
       }
       return null;
     });

@@ -121,13 +121,14 @@ test("the chart shades the gap between one intent and two increments before its 
   const gap = page.locator("svg.chart-svg rect.chart-gap");
   await expect(gap).toHaveCount(1);
   const [x, w, width] = await gap.evaluate((r) => [Number(r.getAttribute("x")), Number(r.getAttribute("width")), r.ownerSVGElement.width.baseVal.value]);
-  // The band starts at the second increment (the retry's commit at 4.00 s,
-  // on the 4.00 tick) and stops at the plot's end, short of the chart's edge.
+  // The band starts at the second increment (the retry, sent at 4.00 s,
+  // commits 2 s later: on the 6.00 tick) and runs past the run's end
+  // (6.05 s) to the plot's end, short of the chart's edge.
   const tick = (label) => page.locator("svg.chart-svg text.chart-label", { hasText: label }).evaluate((t) => Number(t.getAttribute("x")));
   const [four, six] = [await tick("4.00"), await tick("6.00")];
-  expect(Math.abs(x - four)).toBeLessThan(1);
-  const end = four + ((six - four) * 2.05) / 2; // 6.05 s, the end of the run
-  expect(x + w).toBeGreaterThan(end - 1);
+  expect(Math.abs(x - six)).toBeLessThan(1);
+  const end = six + ((six - four) * 0.05) / 2; // 6.05 s, the end of the run
+  expect(x + w).toBeGreaterThan(end);
   expect(x + w).toBeLessThan(width);
   expect(w).toBeGreaterThan(40);
   await expect(page.locator("svg.chart-svg .chart-gap-label")).toHaveText("1 more than the one intent");

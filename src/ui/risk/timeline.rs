@@ -162,8 +162,7 @@ fn mark_broke(risk: Risk, drawing: Memo<Arc<Drawing>>, scroller: NodeRef<leptos:
         }
         let due: Vec<usize> = risk.broke.with(|b| {
             let Some(b) = b.as_ref().filter(|_| !hidden) else { return Vec::new() };
-            risk.run
-                .with(|r| crate::view::risk::broke::marked(b).into_iter().filter(|&i| r.records()[i].t <= t).collect())
+            risk.run.with(|r| crate::view::risk::broke::marked_at(r, b, t))
         });
         for i in due {
             if let Ok(marks) = el.query_selector_all(&format!("[data-record=\"{i}\"]")) {

@@ -49,6 +49,14 @@ pub fn marked(b: &SecondReview) -> Vec<usize> {
     at
 }
 
+/// The records the diagram rings with the playhead at `t`: none until the
+/// second review has been created (the checks that failed earlier would
+/// give it away), then the second review and where each failing check
+/// first failed.
+pub fn marked_at(run: &Run, b: &SecondReview, t: Millis) -> Vec<usize> {
+    if b.t(run) <= t { marked(b) } else { Vec::new() }
+}
+
 /// Whether `check` fails on the first `k` records (judged at the last
 /// one's time).
 fn fails_on(run: &Run, check: CheckName, k: usize) -> bool {
@@ -152,7 +160,7 @@ pub fn words_at(run: &Run, t: Millis) -> Vec<String> {
 pub fn words_with(run: &Run, b: Option<&SecondReview>, t: Millis) -> Vec<String> {
     match b {
         Some(b) if b.t(run) <= t => break_words(run, b),
-        _ if t >= run.horizon() => vec!["Nothing broke: no order got a second review.".to_owned()],
+        _ if t >= super::diagram::end_of(run) => vec!["Nothing broke: no order got a second review.".to_owned()],
         _ => vec!["No order has a second review so far.".to_owned()],
     }
 }
@@ -210,8 +218,18 @@ mod tests {
     fn nothing_is_given_away_before_the_second_review_and_the_patterns_break_nothing() {
         let naive = run(Preset::Incident, Mode::Naive);
         assert_eq!(words_at(&naive, Millis(4_410)), ["No order has a second review so far."]);
+        // The illegal FAILED at 2.622 s and the second row at 4.001 s are
+        // where two checks first failed, but no ring shows before RV-2 at
+        // 4.411 s; then all of them do.
+        let b = second_review(&naive).expect("a second review");
+        assert_eq!(marked_at(&naive, &b, Millis(4_410)), Vec::<usize>::new());
+        let rung: Vec<u64> = marked_at(&naive, &b, Millis(4_411)).iter().map(|&i| naive.records()[i].t.ms()).collect();
+        assert_eq!(rung, [531, 2_622, 4_001, 4_411]);
         let patterns = run(Preset::Incident, Mode::Patterns);
         assert_eq!(second_review(&patterns), None);
-        assert_eq!(words_at(&patterns, patterns.horizon()), ["Nothing broke: no order got a second review."]);
+        // The run's end is the one the player's End goes to.
+        let end = super::super::diagram::end_of(&patterns);
+        assert_eq!(words_at(&patterns, end), ["Nothing broke: no order got a second review."]);
+        assert_eq!(words_at(&patterns, Millis(end.ms() - 1)), ["No order has a second review so far."]);
     }
 }
