@@ -4,6 +4,7 @@
 
 mod against_reference;
 mod cli;
+mod code_shape;
 mod explore;
 mod fourth_lab;
 mod hostile;
