@@ -1,19 +1,14 @@
-// The page that hosts every lab. Each lab is a bundle of its own in its
-// folder (`<lab>/<lab>.js` with its WebAssembly, and `<lab>/<lab>.css`);
-// this page mounts the one the link names (`lab=`, the first lab without
-// it) into a root element. The Lab switcher unmounts the lab shown and
-// mounts the chosen one in its place; its settings, playhead and theme
-// travel in the address, so Back returns to the lab before as it was.
-// A lab's bundle is fetched and compiled when the pointer or the focus
-// reaches the switcher, so switching then only mounts. (Performance marks
-// say when a lab's module was ready and when mounting began and ended;
-// `make bench` reads them.) Kept in its own
-// file so the page runs under a strict Content-Security-Policy.
+// The page that hosts every lab: it mounts the bundle (`<lab>/<lab>.js`,
+// its WebAssembly and `<lab>/<lab>.css`) of the lab the link names. The
+// Lab switcher unmounts the lab shown and mounts the chosen one in its
+// place; settings, playhead and theme travel in the address, so Back
+// returns to the lab before as it was. Bundles are fetched when the pointer
+// or the focus reaches the switcher. (Performance marks say when a module
+// was ready and mounting began and ended, for `make bench`.)
 
 import { failed, hold, takeOver } from "./opening.js";
 
-// The labs, by the registry's ids (src/view/labs.rs; a test checks this
-// list against it).
+// The labs, by the registry's ids (src/view/labs.rs; a test checks them).
 const LABS = ["ack", "risk", "storms"];
 
 const page = document.documentElement;
@@ -36,18 +31,15 @@ function say(text, before) {
   else document.body.append(message);
 }
 
-// A stylesheet, and a promise that settles once it has loaded (or failed:
-// the lab still works unstyled rather than not at all).
+// A stylesheet, and a promise that settles once it has loaded or failed.
 function stylesheet(href) {
   const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href });
   document.head.append(link);
   return new Promise((resolve) => (link.onload = link.onerror = resolve));
 }
 
-// Fetches, compiles and starts `lab`'s bundle, with its styles, once (a
-// lab that failed to load may be tried again). The module, its
-// WebAssembly and its styles are all asked for at once, and the
-// WebAssembly is compiled as it streams in.
+// Fetches and starts `lab`'s bundle and styles once (a failure may be tried
+// again): all asked for at once, the WebAssembly compiled as it streams.
 function load(lab) {
   if (!loaded.has(lab)) {
     const wasm = fetch(`./${lab}/${lab}_bg.wasm`);
@@ -85,8 +77,7 @@ function place(root) {
   return null;
 }
 
-// Scrolls `root` back to `place` as its panels are drawn (a lab may fill
-// the panels out of view a frame later).
+// Scrolls `root` back to `place` as its panels are drawn (over a few frames).
 function restore(root, at, frames = 4) {
   if (!at) return window.scrollTo(0, 0);
   requestAnimationFrame(() => {
@@ -96,8 +87,7 @@ function restore(root, at, frames = 4) {
   });
 }
 
-// Until the first lab starts, the page shows its opening run, written at
-// build time, or for any other link a loading notice (opening.js).
+// Until the first lab starts: the opening run, or a loading notice (opening.js).
 hold();
 
 // Shows `lab` in place of the lab on screen. `push` adds a history entry
@@ -121,9 +111,8 @@ async function show(lab, push, search) {
   // Back and Forward have put the address of the lab to show already.
   const arrived = location.search;
   const first = !shown;
-  let hadFocus = false;
+  const hadFocus = !!shown?.root.contains(document.activeElement);
   if (shown) {
-    hadFocus = shown.root.contains(document.activeElement);
     const at = window.scrollY > 0 ? place(shown.root) : null;
     // Unmounting writes the lab's last moment into the address: its own,
     // which after Back or Forward goes back to the lab arriving.
@@ -166,6 +155,4 @@ window.idempotencyLab = { switchTo: (lab, search) => LABS.includes(lab) && show(
 
 show(labIn(location.search), false);
 
-// A module (the page loads it as one): its names are its own, and the
-// minifier may shorten them.
-export {};
+export {}; // a module: its names are its own, and the minifier may shorten them
