@@ -538,6 +538,13 @@ fn a_failed_review_closes_its_generation_and_the_next_request_opens_another() {
         _ => None,
     });
     assert_eq!(conflict, Some((10087, 2)));
+    // Without a unique request_key nothing keeps a retry in the generation
+    // its key began in: the naive incident's timeout makes R10086 FAILED at
+    // 2622, closing generation 1, and the retry's R10087 (inserted at 4001)
+    // takes generation 2.
+    let naive = super::run("--preset incident --mode naive");
+    let keys: Vec<(u32, u32)> = naive.rows().iter().map(|r| (r.id.0, r.generation)).collect();
+    assert_eq!(keys, [(10086, 1), (10087, 2)]);
 }
 
 #[test]

@@ -15,12 +15,28 @@ fn each_switch_protects_an_invariant() {
     // unknown_resolved, downstream_within_capacity.
     let table: &[(&str, &str)] = &[
         (
-            // Unique request_key: with the business key also off, the
-            // duplicated call inserts R10086 at A and R10087 at B (both at
-            // 121). Idempotent create still keeps the ledger at one review:
-            // create 2 at 531 returns RV-1. Two rows for one request_key.
-            "--preset same-request-key --mode patterns --unique-request-key off --unique-business-key off",
-            "reviews=1 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=F-----TT-T",
+            // Unique request_key, alone: the duplicated call's two copies land
+            // in different generations of the order. Both pass their checks at
+            // 120; A's insert is the run's first (R10086 at 121, generation
+            // 1), B's the second, which the pause holds until 120+6000 = 6120.
+            // A's create is rejected at 121+410 = 531 and R10086 is FAILED at
+            // 532, which closes generation 1. Without a unique request_key
+            // nothing remembers that rk-0001 began in generation 1, so B's
+            // insert at 6121 takes the order's active generation, 2: a new
+            // business key, no conflict, R10087. Its create makes RV-1 at
+            // 6121+410 = 6531 (the rejection kept no review to return) and
+            // R10087 is SUCCEEDED at 6532: two rows for one request_key, and
+            // a review after a rejection. One review per order still holds.
+            "--preset same-request-key --mode patterns --unique-request-key off \
+             --fault business-rejection@1,replica-pause@2",
+            "reviews=1 rows=[FAILED SUCCEEDED] creates=2 finds=0 claims=0/0 checks=F-----TT-T",
+        ),
+        (
+            // The same run with every pattern on: B's insert at 6121 runs into
+            // the unique request_key and its read at 6122 returns R10086
+            // FAILED, the answer A gave. No review: the Risk API refused.
+            "--preset same-request-key --mode patterns --fault business-rejection@1,replica-pause@2",
+            "reviews=0 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=T------T-T",
         ),
         (
             // Unique business_key: the second click (rk-0002) inserts R10087 at
@@ -186,8 +202,10 @@ fn without_gates_the_burst_lands_on_every_replica_and_the_risk_api() {
 
 #[test]
 fn the_lone_switches_the_partners_cover() {
-    // With the business key unique, the duplicated call's insert conflicts on
-    // business_key instead: the same single row as with every pattern on.
+    // With the business key unique, the duplicated call's insert, in the same
+    // generation as the first, conflicts on business_key instead: the same
+    // single row as with every pattern on. (The switch table's row holds the
+    // copy until its generation has closed, where only request_key catches it.)
     // With CAS on, one claim wins and one resend goes out, so idempotent create
     // is not needed in this preset. Both runs equal the patterns run.
     let patterns = outline(&run("--preset same-request-key --mode patterns"));
