@@ -173,6 +173,15 @@ impl Database {
         self.key_generation.get(&request_key).copied().unwrap_or(active)
     }
 
+    /// `request_key` met its order's `generation` (an insert, or a row
+    /// found in its place): with request_key unique, the first such
+    /// generation is the key's for good.
+    pub fn remember(&mut self, request_key: RequestKey, generation: u32) {
+        if self.config.unique_request_key {
+            self.key_generation.entry(request_key).or_insert(generation);
+        }
+    }
+
     pub fn locks(&self) -> &[HeldLock] {
         &self.locks
     }
@@ -258,9 +267,7 @@ impl Database {
 
     fn insert(&mut self, mut insert: Insert) -> Result<Executed, SimError> {
         insert.row = RowId(FIRST_ROW.0 + self.rows.len() as u32);
-        if self.config.unique_request_key {
-            self.key_generation.entry(insert.request_key).or_insert(insert.generation);
-        }
+        self.remember(insert.request_key, insert.generation);
         let taken_request = lookup(&self.by_request_key, insert.request_key.0);
         let taken_business = self.by_business_key.get(&insert.business_key()).copied();
         if let (true, Some(existing)) = (self.config.unique_request_key, taken_request) {
