@@ -111,7 +111,9 @@ pub struct Database {
     by_business_key: BTreeMap<BusinessKey, RowId>,
     /// How many of each order's generations ended FAILED, by order number.
     closed: Vec<u32>,
-    /// The generation each request_key was first inserted (or refused) in.
+    /// The generation each request_key was first inserted (or refused) in,
+    /// kept only while request_key is unique: that memory is part of the
+    /// request_key's unique index.
     key_generation: BTreeMap<RequestKey, u32>,
     /// Rows with a `next_retry_at`: the scan has nothing to find without one.
     scheduled: usize,
@@ -157,14 +159,27 @@ impl Database {
         self.locks.clear();
     }
 
-    /// The generation an insert for `order` with `request_key` belongs to: the
-    /// one the key was first seen in (a retry stays where it began), or the
-    /// order's active one, one past its last that ended FAILED.
+    /// The generation an insert for `order` with `request_key` belongs to:
+    /// with request_key unique, the one the key was first seen in (a retry
+    /// stays where it began); otherwise, and for a key not seen yet, the
+    /// order's active one, one past its last that ended FAILED. Without a
+    /// unique request_key nothing remembers where a key began, so a copy
+    /// that arrives after its generation closed opens the next one.
     pub fn generation_for(&self, order: OrderId, request_key: RequestKey) -> u32 {
-        self.key_generation
-            .get(&request_key)
-            .copied()
-            .unwrap_or_else(|| self.closed.get(order.0 as usize).copied().unwrap_or(0) + 1)
+        let active = self.closed.get(order.0 as usize).copied().unwrap_or(0) + 1;
+        if !self.config.unique_request_key {
+            return active;
+        }
+        self.key_generation.get(&request_key).copied().unwrap_or(active)
+    }
+
+    /// `request_key` met its order's `generation` (an insert, or a row
+    /// found in its place): with request_key unique, the first such
+    /// generation is the key's for good.
+    pub fn remember(&mut self, request_key: RequestKey, generation: u32) {
+        if self.config.unique_request_key {
+            self.key_generation.entry(request_key).or_insert(generation);
+        }
     }
 
     pub fn locks(&self) -> &[HeldLock] {
@@ -252,7 +267,7 @@ impl Database {
 
     fn insert(&mut self, mut insert: Insert) -> Result<Executed, SimError> {
         insert.row = RowId(FIRST_ROW.0 + self.rows.len() as u32);
-        self.key_generation.entry(insert.request_key).or_insert(insert.generation);
+        self.remember(insert.request_key, insert.generation);
         let taken_request = lookup(&self.by_request_key, insert.request_key.0);
         let taken_business = self.by_business_key.get(&insert.business_key()).copied();
         if let (true, Some(existing)) = (self.config.unique_request_key, taken_request) {
@@ -411,6 +426,28 @@ mod tests {
             assert!(matches!(open.execute(insert(1, 1), &mut due), Ok(Executed::Inserted(_))));
         }
         assert_eq!(open.rows().len(), 3);
+    }
+
+    #[test]
+    fn only_a_unique_request_key_keeps_a_key_in_the_generation_it_began_in() {
+        let (order, key) = (OrderId(1), RequestKey(1));
+        for (unique, later) in [(true, 1), (false, 2)] {
+            let mut d = db(unique, true);
+            let mut due = Vec::new();
+            d.execute(insert(1, 1), &mut due).unwrap();
+            let fail = Update {
+                row: RowId(10086),
+                from: Status::Pending,
+                version: 1,
+                to: Status::Failed,
+                downstream_ref: None,
+                next_retry_at: None,
+            };
+            assert_eq!(d.execute(Stmt::Update(fail), &mut due).unwrap(), Executed::Updated);
+            // Generation 1 closed: a new key opens generation 2 either way.
+            assert_eq!(d.generation_for(order, RequestKey(2)), 2);
+            assert_eq!(d.generation_for(order, key), later, "unique request_key: {unique}");
+        }
     }
 
     #[test]

@@ -499,6 +499,13 @@ impl RiskModel {
         out: &mut Out<'_, Self>,
     ) {
         let issuer = Issuer::Replica(replica, id);
+        // A row the check found is answered as a conflict's read is and, as
+        // after a conflict, the request_key stays in the generation it met.
+        if let (Stmt::Read(Read::Existing { business_key: Some(key), .. }), Executed::Read(Some(_))) = (stmt, executed)
+            && let Some(request_key) = self.call(id).request_key
+        {
+            self.database.remember(request_key, key.generation);
+        }
         match (stmt, executed) {
             (Stmt::Lock(_), Executed::Locked) => {
                 if let Some(insert) = self.insert_of(id) {
@@ -928,6 +935,60 @@ mod tests {
         let (m, model) = moves(Mode::Naive, vec![CreateFault::Slow], 0);
         assert_eq!(m, ["121 ->PENDING inserted", "2622 PENDING->FAILED timeout"]);
         assert_eq!(model.api.reviews().len(), 1);
+    }
+
+    #[test]
+    fn a_row_the_check_finds_keeps_the_second_clicks_key_in_its_generation() {
+        use crate::sim::risk::settings::{MODE, UNIQUE_BUSINESS_KEY};
+        // Check-then-insert on the business key, request_key unique. rk-0001
+        // (made at 0, to A) checks at 120-121, inserts R10086 at 122 and its
+        // create is rejected at 532: FAILED at 533, which closes generation 1.
+        // rk-0002 (made at 300, to B) checks at 420-421 and finds R10086, as a
+        // conflict would have: PENDING. Its scripted retry (made at 3000, to
+        // A; the poll at 1441 took B) checks at 3120-3121 in the generation
+        // rk-0002 met, 1, and reads R10086 FAILED: no second row, as with the
+        // unique business key.
+        let settings =
+            Settings::from_pairs(&[(&MODE, "patterns"), (&UNIQUE_BUSINESS_KEY, "check-then-insert")]).expect("valid");
+        let click = |at: u64, n: u32| Invocation {
+            at: Millis(at),
+            intent: IntentId(n),
+            duplicate: false,
+            shape: crate::sim::risk::facts::CallShape::Valid,
+        };
+        let scenario = Scenario {
+            intents: vec![
+                IntentSpec { order: OrderId(1), request_key: RequestKey(1) },
+                IntentSpec { order: OrderId(1), request_key: RequestKey(2) },
+            ],
+            invocations: vec![click(0, 1), click(300, 2), click(3000, 2)],
+            faults: FaultPlan { creates: vec![CreateFault::Rejected], ..FaultPlan::default() },
+        };
+        let mut driver =
+            Driver::new(RiskModel::with_scenario(&settings, scenario), EVENT_BUDGET, Some(settings.horizon));
+        driver.run_to_end().unwrap();
+        let answers: Vec<String> = driver
+            .records()
+            .iter()
+            .filter_map(|r| match r.what {
+                What::ToolResult { call, reply: Reply::Review { row, status }, .. } => {
+                    Some(format!("{} call{} R{} {}", r.t.ms(), call.0, row.0, status.name()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            answers,
+            [
+                "421 call2 R10086 PENDING",
+                "533 call1 R10086 FAILED",
+                "1562 call3 R10086 FAILED",
+                "3121 call4 R10086 FAILED"
+            ]
+        );
+        let model = driver.into_parts().0;
+        assert_eq!(model.database.rows().len(), 1);
+        assert!(model.api.reviews().is_empty());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! without it, and the run that shows it ("Show me").
 
 use crate::sim::ParamDef;
-use crate::sim::risk::settings::{GLOBAL_GATE, MODE, PRESET, RISK_API_CAPACITY, UNIQUE_BUSINESS_KEY};
+use crate::sim::risk::settings::{FAULTS, GLOBAL_GATE, MODE, PRESET, RISK_API_CAPACITY};
 use crate::sim::risk::{CheckName, Pattern, Run};
 
 use super::verdicts::title;
@@ -75,9 +75,14 @@ type Pairs = &'static [(&'static ParamDef, &'static str)];
 
 /// The "Show me" runs, in the order of [`Pattern::ALL`].
 const SHOW_ME: [Pairs; 9] = [
-    // With both keys unique the business key catches the duplicate too, so
-    // this one runs without it.
-    &[(MODE.def(), "patterns"), (PRESET.def(), "same-request-key"), (UNIQUE_BUSINESS_KEY.def(), "off")],
+    // The duplicated call's first copy is rejected, which closes its
+    // generation, and the second is held until after that: only the unique
+    // request_key still finds the first row (the business key has moved on).
+    &[
+        (MODE.def(), "patterns"),
+        (PRESET.def(), "same-request-key"),
+        (FAULTS.def(), "business-rejection@1,replica-pause@2"),
+    ],
     &[(MODE.def(), "patterns"), (PRESET.def(), "same-business-key")],
     &[(MODE.def(), "patterns"), (PRESET.def(), "incident")],
     // The probe says "not found" while the slow create is in flight, a

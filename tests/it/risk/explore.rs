@@ -6,7 +6,7 @@
 use idempotency_lab::cli::main_with;
 use idempotency_lab::sim::ParamDef;
 use idempotency_lab::sim::risk::explore::explore;
-use idempotency_lab::sim::risk::settings::BURST_CALLS;
+use idempotency_lab::sim::risk::settings::{BURST_CALLS, UNIQUE_BUSINESS_KEY};
 use idempotency_lab::sim::risk::{Pattern, Settings};
 use idempotency_lab::view::risk::patterns::{protects, show_me};
 
@@ -40,6 +40,15 @@ fn with_a_pattern_off_the_simplest_breaking_schedule_replays_as_a_run() {
         // build; 300 of them still outnumber the Risk API's 100 threefold.
         if pattern == Pattern::GlobalGate {
             pairs.push((BURST_CALLS.def(), "300"));
+        }
+        // The unique request_key alone catches a copy only once a business
+        // rejection has moved the order to its next generation, and the
+        // alphabet holds no business answers, only the faults of the
+        // infrastructure: explore it with the business key off too, where
+        // a duplicated call needs no fault at all to make two rows.
+        if pattern == Pattern::UniqueRequestKey {
+            pairs.retain(|(param, _)| param.name != "faults");
+            pairs.push((UNIQUE_BUSINESS_KEY.def(), "off"));
         }
         let base = Settings::from_pairs(&pairs).unwrap();
         let e = explore(&base, 2, |_, _| true);

@@ -1,12 +1,16 @@
-//! Invariants the patterns promise, over random fault schedules (the
-//! random-faults preset draws them from the seed), seeds and timings.
+//! Invariants the patterns promise: over random fault schedules (the
+//! random-faults preset draws them from the seed), seeds and timings; and
+//! over every preset with up to four aimed faults of every kind, race orders
+//! and seeds. With one switch off, or one of the report's wrong designs,
+//! only the checks it answers for may fail.
 
 use std::collections::BTreeMap;
 
 use idempotency_lab::cli::main_with;
 use idempotency_lab::sim::Millis;
 use idempotency_lab::sim::risk::facts::{Credential, FORGED_ORDER, What};
-use idempotency_lab::sim::risk::{CheckName, Run, Status, Value};
+use idempotency_lab::sim::risk::settings::{FaultKind, Preset, WorkerOrder};
+use idempotency_lab::sim::risk::{Check, CheckName, Run, Status, Value};
 use proptest::prelude::*;
 
 use super::settings;
@@ -150,42 +154,68 @@ proptest! {
 }
 
 prop_compose! {
-    /// A named preset with every pattern on and up to three aimed faults in
-    /// place of its own.
-    fn aimed_flags()(
-        preset in prop::sample::select(vec![
-            "incident", "same-request-key", "same-business-key", "lost-create-response", "not-found-resend",
-            "forged-order", "worker-crash", "probe-races-create", "check-then-insert-race", "pause-past-lease",
-            "new-generation",
-        ]),
-        faults in prop::collection::vec((0usize..9, 1u32..=4), 1..=3),
-        order in prop::sample::select(vec!["w1-first", "w2-first", "seeded"]),
-        seed in 0u32..1000,
+    /// Any preset in the registry, up to four aimed faults of any kind in
+    /// place of its own (none drawn: its own), a race order and a seed, with
+    /// a horizon of ten minutes so that every finite fault can settle.
+    fn any_run()(
+        preset in prop::sample::select(Preset::ALL.to_vec()),
+        faults in prop::collection::vec((prop::sample::select(FaultKind::ALL.to_vec()), 1u32..=4), 0..=4),
+        order in prop::sample::select(WorkerOrder::ALL.to_vec()),
+        seed in any::<u32>(),
     ) -> String {
-        const KINDS: [&str; 9] = [
-            "create-response-lost", "create-request-lost", "downstream-5xx", "downstream-slow", "create-reset",
-            "business-rejection", "find-timeout", "worker-crash-after-send", "replica-pause",
-        ];
-        let list: Vec<String> = faults.iter().map(|(k, n)| format!("{}@{n}", KINDS[*k])).collect();
-        format!(
-            "--preset {preset} --mode patterns --horizon-ms 600000 --worker-order {order} --seed {seed} --fault {}",
-            list.join(",")
-        )
+        let mut flags = format!(
+            "--preset {} --horizon-ms 600000 --worker-order {} --seed {seed}",
+            preset.value(),
+            order.value()
+        );
+        if !faults.is_empty() {
+            let list: Vec<String> = faults.iter().map(|(k, n)| format!("{}@{n}", k.value())).collect();
+            flags.push_str(&format!(" --fault {}", list.join(",")));
+        }
+        flags
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+/// Whether a check's failure is the one every pattern accepts: a replica
+/// pause holds its call for 6 s, past the 5 s client deadline, and no
+/// pattern answers a call that a stalled replica thread is holding (README,
+/// "The checks"). So `overload_fast_bounded`, where it is judged,
+/// may fail by late answers, and only by them, in a run with a pause: every
+/// OVERLOADED is still fast and every slot and queue within its size.
+fn a_pause_made_it_late(run: &Run, check: &Check) -> bool {
+    let paused = run.records().iter().any(|r| matches!(r.what, What::ReplicaPaused { .. }));
+    let (Some(Value::Ms(slowest)), Some(Value::Ms(within))) =
+        (check.figure("slowest_overloaded_ms"), check.figure("overloaded_within_ms"))
+    else {
+        return false;
+    };
+    let count = |name| match check.figure(name) {
+        Some(Value::Count(n)) => n,
+        _ => u64::MAX,
+    };
+    let gates = run.settings().replica.gates;
+    let sized =
+        !gates.on || (count("max_in_flight") <= u64::from(gates.cap) && count("max_queue") <= u64::from(gates.queue));
+    check.name == CheckName::OverloadFastBounded && paused && slowest <= within && sized
+}
 
-    /// Whatever the aimed faults hit, the patterns keep every invariant.
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Whatever the preset, the race order and the aimed faults, the
+    /// patterns keep every invariant (but the pause's lateness above), and
+    /// every row settles.
     #[test]
-    fn aimed_faults_never_break_an_invariant_with_every_pattern_on(flags in aimed_flags()) {
+    fn aimed_faults_never_break_an_invariant_with_every_pattern_on(flags in any_run()) {
+        let flags = format!("{flags} --mode patterns");
         let run = Run::simulate(&settings(&flags)).expect("run finishes");
         for check in run.checks() {
-            prop_assert_ne!(check.holds, Some(false), "{:?} with {}: {:?}", check.name, flags, check.figures);
+            if check.holds == Some(false) {
+                prop_assert!(a_pause_made_it_late(&run, &check), "{:?} with {}: {:?}", check.name, flags, check.figures);
+            }
         }
         for row in run.rows() {
-            prop_assert!(row.status.is_final(), "{:?} is {} at the horizon", row.id, row.status.name());
+            prop_assert!(row.status.is_final(), "{:?} is {} at the horizon with {}", row.id, row.status.name(), flags);
         }
     }
 }
@@ -249,57 +279,127 @@ fn two_workers_sharing_one_risk_api_slot_still_settle() {
     assert!(run.summary().finds < 100, "{} finds", run.summary().finds);
 }
 
-/// With one pattern off (the others on), the checks that may fail: the one
-/// it protects, and those that follow from it, each for a stated reason.
-fn may_fail(pattern: &str) -> &'static [CheckName] {
+/// With one switch off, or set to one of the report's wrong designs (the
+/// others on), the checks that may fail: the one it protects, and those that
+/// follow from it, each for a stated reason.
+fn may_fail(switch: &str) -> &'static [CheckName] {
     use CheckName as C;
-    match pattern {
-        "unique-request-key" => &[C::SameRequestKeyOneRow],
+    match switch {
+        // Without it a copy of a call that arrives after its generation
+        // closed gets a second row; the idempotent create keeps its review
+        // the key's only one.
+        "--unique-request-key off" => &[C::SameRequestKeyOneRow],
         // A second row for the order is a second review for it too.
-        "unique-business-key" => &[C::SameBusinessKeyOneReview, C::OneReviewPerBusinessKey],
+        "--unique-business-key off" => &[C::SameBusinessKeyOneReview, C::OneReviewPerBusinessKey],
         // A timeout's FAILED is illegal and leaves a performed create's row
         // FAILED; it also closes the order's generation, so the next click
         // for the order opens another and creates a second review.
-        "timeout-is-unknown" => {
+        "--timeout-is-unknown off" => {
             &[C::LegalTransitions, C::LostResponseConverges, C::OneReviewPerBusinessKey, C::SameBusinessKeyOneReview]
         }
         // A resent create makes a second review for its key and its order.
-        "idempotent-create" => &[C::OneReviewPerBusinessKey, C::LostResponseConverges, C::SameBusinessKeyOneReview],
+        "--idempotent-create off" => {
+            &[C::OneReviewPerBusinessKey, C::LostResponseConverges, C::SameBusinessKeyOneReview]
+        }
         // An UNKNOWN row nobody probes never converges.
-        "find-by-key" => &[C::UnknownResolved, C::LostResponseConverges],
+        "--find-by-key off" => &[C::UnknownResolved, C::LostResponseConverges],
         // A blind claim's write over a PENDING row is an illegal move; and of
         // two resends at once, one may be performed with its answer lost
         // while the other's answer decides the row.
-        "cas" => &[C::SingleClaimWinner, C::LegalTransitions, C::LostResponseConverges],
-        "authorize" => &[C::ForgedNoDownstream],
-        // Without gates the burst reaches the Risk API, and rows it refused
-        // cycle unresolved.
-        "gates" => &[C::DownstreamWithinCapacity, C::OverloadFastBounded, C::UnknownResolved],
-        "global-gate" => &[C::DownstreamWithinCapacity],
+        "--cas off" => &[C::SingleClaimWinner, C::LegalTransitions, C::LostResponseConverges],
+        "--authorize off" => &[C::ForgedNoDownstream],
+        // With the global gate on, the per-replica gates keep no check (README,
+        // "What each gate keeps").
+        "--gates off" => &[],
+        // The fleet's own caps let more calls through than the Risk API was
+        // verified for (wide-fleet). Past its safe concurrency it slows; its
+        // creates and probes still finish within the ten-minute horizon.
+        "--global-gate off" => &[C::DownstreamWithinCapacity],
+        // Check-then-insert and the lock fail the key they replace, as the
+        // switch off does.
+        "--unique-request-key check-then-insert" | "--unique-request-key lock" => may_fail("--unique-request-key off"),
+        "--unique-business-key check-then-insert" | "--unique-business-key lock" => {
+            may_fail("--unique-business-key off")
+        }
+        // Resending at the timeout sends a second create at the row's
+        // version; its answer then decides the row as the naive server's
+        // would, so a second timeout is an illegal FAILED with the first
+        // create performed, and the FAILED closes the order's generation.
+        "--timeout-is-unknown resend" => &[
+            C::SingleClaimWinner,
+            C::LegalTransitions,
+            C::LostResponseConverges,
+            C::OneReviewPerBusinessKey,
+            C::SameBusinessKeyOneReview,
+        ],
+        // Both workers resend every unfinished row, without a claim, and
+        // write SUCCEEDED over FAILED (a review for a rejected order, beside
+        // the next generation's). After three resends they stop, never having
+        // asked the Risk API: a row whose three resends met faults stays
+        // UNKNOWN for good, though its review may exist.
+        "--recovery retry-count" => &[
+            C::SingleClaimWinner,
+            C::LegalTransitions,
+            C::OneReviewPerBusinessKey,
+            C::SameBusinessKeyOneReview,
+            C::UnknownResolved,
+            C::LostResponseConverges,
+        ],
         _ => &[],
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+/// Every switch off, and every wrong design.
+const SWITCHES: [&str; 15] = [
+    "--unique-request-key off",
+    "--unique-business-key off",
+    "--timeout-is-unknown off",
+    "--idempotent-create off",
+    "--find-by-key off",
+    "--cas off",
+    "--authorize off",
+    "--gates off",
+    "--global-gate off",
+    "--unique-request-key check-then-insert",
+    "--unique-request-key lock",
+    "--unique-business-key check-then-insert",
+    "--unique-business-key lock",
+    "--timeout-is-unknown resend",
+    "--recovery retry-count",
+];
 
-    /// One pattern off among random faults: only the checks it answers for fail.
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 800, ..ProptestConfig::default() })]
+
+    /// One switch off, or one wrong design, among any preset, race order and
+    /// aimed faults: only the checks it answers for fail (and the pause's
+    /// lateness every pattern accepts).
     #[test]
-    fn with_one_pattern_off_only_its_checks_fail(
-        pattern in prop::sample::select(vec![
-            "unique-request-key", "unique-business-key", "timeout-is-unknown", "idempotent-create", "find-by-key",
-            "cas", "authorize", "gates", "global-gate",
-        ]),
+    fn with_one_switch_off_only_its_checks_fail(switch in prop::sample::select(SWITCHES.to_vec()), flags in any_run()) {
+        let flags = format!("{flags} --mode patterns {switch}");
+        let run = Run::simulate(&settings(&flags)).expect("run finishes");
+        for check in run.checks() {
+            if check.holds == Some(false) && !a_pause_made_it_late(&run, &check) {
+                prop_assert!(may_fail(switch).contains(&check.name), "{:?} failed with {}: {:?}", check.name, flags, check.figures);
+            }
+        }
+    }
+
+    /// The same over the random-faults preset's scripts and faults.
+    #[test]
+    fn with_one_pattern_off_among_random_faults_only_its_checks_fail(
+        switch in prop::sample::select(SWITCHES.to_vec()),
         seed in any::<u32>(),
-        order in prop::sample::select(vec!["w1-first", "w2-first", "seeded"]),
+        order in prop::sample::select(WorkerOrder::ALL.to_vec()),
     ) {
         let flags = format!(
-            "--preset random-faults --mode patterns --seed {seed} --worker-order {order} --horizon-ms 600000 --{pattern} off"
+            "--preset random-faults --mode patterns --seed {seed} --worker-order {} --horizon-ms 600000 {switch}",
+            order.value()
         );
         let run = Run::simulate(&settings(&flags)).expect("run finishes");
         for check in run.checks() {
             if check.holds == Some(false) {
-                prop_assert!(may_fail(pattern).contains(&check.name), "{:?} failed with {}: {:?}", check.name, flags, check.figures);
+                prop_assert!(may_fail(switch).contains(&check.name), "{:?} failed with {}: {:?}", check.name, flags, check.figures);
             }
         }
     }

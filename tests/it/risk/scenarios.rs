@@ -18,7 +18,7 @@
 //! worked by hand; the properties cover it.
 
 use idempotency_lab::sim::Millis;
-use idempotency_lab::sim::risk::facts::What;
+use idempotency_lab::sim::risk::facts::{DsKind, Reply, What};
 use idempotency_lab::sim::risk::{CheckName, Run, Value};
 use idempotency_lab::view::risk::names::clock;
 
@@ -270,16 +270,18 @@ fn every_preset_in_both_modes() {
         (
             // One call every 100 ms from 0 to 19.9 s, each for its own order,
             // while the create latency rises from 410 ms to 410 + 990 x t /
-            // 20000 (1.4 s at 20 s). The last create, sent at 19 921, takes
-            // 410 + 986 = 1396 ms. A call stays at most 1.5 s, so each replica
-            // (a call every 200 ms) holds at most 8 at once: nothing queues,
-            // nothing times out, every create succeeds.
+            // 20000 (1.4 s from 20 s on). The last create, sent at 19 900 +
+            // 20 + 100 + 1 = 20 021, takes the full 1400 ms. A call stays at
+            // most 102 + 1400 = 1502 ms, so each replica (a call every 200 ms)
+            // holds at most 8 at once (itself and 7 before it): nothing
+            // queues, nothing times out, every create succeeds.
             "--preset slowing-downstream --mode naive",
             "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=------TT-T",
         ),
         (
             // The same with every pattern on: no key is ever reused, no gate
-            // fills (at most 7 per replica, 14 in the fleet of a quota of 30).
+            // fills (at most 8 per replica, 15 in the fleet of a quota of 30;
+            // see the_large_presets_move_by_their_formulas).
             "--preset slowing-downstream --mode patterns",
             "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=------TT-T",
         ),
@@ -376,9 +378,330 @@ fn rows_move_as_worked_out() {
                 "11103 R10086 UNKNOWN->SUCCEEDED find_found",
             ],
         ),
+        (
+            // Inserted at 20+100+1 = 121; the slow create's timeout fires at
+            // 121+2500 = 2621 and the naive UPDATE ends at 2622. The create
+            // itself lands later (3121) and moves no row.
+            "--preset probe-races-create --mode naive",
+            &["121 R10086 ->PENDING inserted", "2622 R10086 PENDING->FAILED timeout"],
+        ),
+        (
+            // UNKNOWN at 2622 (due at 2621). Both workers wake at 3000, scan
+            // until 3001 and probe; the finds take 100 ms and answer at 3101,
+            // 20 ms before the create lands at 121+2500+500 = 3121: "not
+            // found". W1's write makes R10086 RETRYABLE at 3102, due at
+            // 3101+1000 = 4101 (W2's, at the old version, misses). The scan at
+            // 4000 is too early; at 5000 W1's claim, issued at 5001, hits at
+            // 5002 and it resends at once: the idempotent create answers RV-1
+            // at 5002+410 = 5412, SUCCEEDED at 5413.
+            "--preset probe-races-create --mode patterns",
+            &[
+                "121 R10086 ->PENDING inserted",
+                "2622 R10086 PENDING->UNKNOWN timeout",
+                "3102 R10086 UNKNOWN->RETRYABLE find_not_found",
+                "5002 R10086 RETRYABLE->PENDING claim_won",
+                "5413 R10086 PENDING->SUCCEEDED create_succeeded",
+            ],
+        ),
+        (
+            // Two clicks at 0: rk-0001 to A, rk-0002 to B. Both insert at 121,
+            // A's statement first (it was issued first, at 120); both creates
+            // answer at 121+410 = 531 and both rows are SUCCEEDED at 532.
+            "--preset check-then-insert-race --mode naive",
+            &[
+                "121 R10086 ->PENDING inserted",
+                "121 R10087 ->PENDING inserted",
+                "532 R10086 PENDING->SUCCEEDED create_succeeded",
+                "532 R10087 PENDING->SUCCEEDED create_succeeded",
+            ],
+        ),
+        (
+            // B's insert runs into the unique business key at 121 and uses no
+            // id; A's row is the only one.
+            "--preset check-then-insert-race --mode patterns",
+            &["121 R10086 ->PENDING inserted", "532 R10086 PENDING->SUCCEEDED create_succeeded"],
+        ),
+        (
+            // A reaches the run's first insert at 120 and pauses until 6120;
+            // B's insert (rk-0002) is the first to complete: R10086 at 121,
+            // SUCCEEDED at 532. A inserts R10087 at 6121, SUCCEEDED at
+            // 6121+410+1 = 6532.
+            "--preset pause-past-lease --mode naive",
+            &[
+                "121 R10086 ->PENDING inserted",
+                "532 R10086 PENDING->SUCCEEDED create_succeeded",
+                "6121 R10087 ->PENDING inserted",
+                "6532 R10087 PENDING->SUCCEEDED create_succeeded",
+            ],
+        ),
+        (
+            // A's insert at 6121 runs into R10086's business key: no row.
+            "--preset pause-past-lease --mode patterns",
+            &["121 R10086 ->PENDING inserted", "532 R10086 PENDING->SUCCEEDED create_succeeded"],
+        ),
+        (
+            // R10086 inserted at 121, its create rejected at 531: FAILED at
+            // 532. rk-0002 (made at 1000, to B) inserts R10087 at 1121 in
+            // generation 2, rk-0003 (made at 1300, to A) R10088 at 1421; their
+            // creates answer at 1531 and 1831, SUCCEEDED a millisecond later.
+            "--preset new-generation --mode naive",
+            &[
+                "121 R10086 ->PENDING inserted",
+                "532 R10086 PENDING->FAILED business_rejection",
+                "1121 R10087 ->PENDING inserted",
+                "1421 R10088 ->PENDING inserted",
+                "1532 R10087 PENDING->SUCCEEDED create_succeeded",
+                "1832 R10088 PENDING->SUCCEEDED create_succeeded",
+            ],
+        ),
+        (
+            // rk-0003's insert at 1421 runs into generation 2's business key.
+            "--preset new-generation --mode patterns",
+            &[
+                "121 R10086 ->PENDING inserted",
+                "532 R10086 PENDING->FAILED business_rejection",
+                "1121 R10087 ->PENDING inserted",
+                "1532 R10087 PENDING->SUCCEEDED create_succeeded",
+            ],
+        ),
+        (
+            // Nothing checks the audience: an ordinary call.
+            "--preset wrong-audience --mode naive",
+            &["121 R10086 ->PENDING inserted", "532 R10086 PENDING->SUCCEEDED create_succeeded"],
+        ),
+        ("--preset wrong-audience --mode patterns", &[]),
     ];
     for (flags, expected) in table {
         assert_eq!(moves(&run(flags)), *expected, "{flags}");
+    }
+}
+
+/// A run's moves and ledger in sorted order, to compare with lists built
+/// from a formula (moves at one instant may come in either order).
+fn sorted(mut list: Vec<String>) -> Vec<String> {
+    list.sort();
+    list
+}
+
+fn figure(run: &Run, name: CheckName, figure: &str) -> Option<Value> {
+    run.checks().into_iter().find(|c| c.name == name)?.figure(figure)
+}
+
+#[test]
+fn the_large_presets_move_by_their_formulas() {
+    // wide-fleet, naive: all 1 280 calls reach their replicas at 20 (64 each,
+    // no gates), insert at 121 in call order and create at once, so the L-th
+    // create finds the Risk API working on L calls and takes 410 ms, or
+    // 410 x L / 100 past its safe 100 (rounded down): L = 100 answers at
+    // 121+410 = 531 (SUCCEEDED at 532), L = 101 at 121+414 = 535, L = 609 at
+    // 121+2496 = 2617 (SUCCEEDED at 2618). From L = 610 (2501 ms) the 2.5 s
+    // timeout at 2621 comes first and the naive UPDATE makes the row FAILED
+    // at 2622; the create is performed all the same, the last (L = 1 280)
+    // at 121+5248 = 5369.
+    let lat = |l: u64| if l <= 100 { 410 } else { 410 * l / 100 };
+    assert_eq!([lat(100), lat(101), lat(609), lat(610), lat(1280)], [410, 414, 2496, 2501, 5248]);
+    let mut expected = Vec::new();
+    let mut reviews = Vec::new();
+    for l in 1..=1280u64 {
+        let id = 10085 + l;
+        expected.push(format!("121 R{id} ->PENDING inserted"));
+        if lat(l) <= 2500 {
+            expected.push(format!("{} R{id} PENDING->SUCCEEDED create_succeeded", 121 + lat(l) + 1));
+        } else {
+            expected.push(format!("2622 R{id} PENDING->FAILED timeout"));
+        }
+        reviews.push(format!("{} RV-{l} rk-{l:04}", 121 + lat(l)));
+    }
+    let naive = run("--preset wide-fleet --mode naive");
+    assert_eq!(sorted(moves(&naive)), sorted(expected), "wide-fleet naive");
+    assert_eq!(sorted(ledger(&naive)), sorted(reviews), "wide-fleet naive");
+    assert_eq!(figure(&naive, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(1280)));
+
+    // wide-fleet, patterns: waves arrive at 20 + 1040 w (w = 0..7: made, 20
+    // there, OVERLOADED at once and heard 20 later, retried 1000 ms after),
+    // each finding the fleet empty (the last wave's answers left at
+    // arrival + 512) and admitting the first 98 of its calls, in the order
+    // the intents were refused: wave w admits intents 98 w + 1 to 98 w + 98.
+    // Each inserts at arrival + 101 and, 98 being within the safe 100, its
+    // create answers 410 ms later: SUCCEEDED at arrival + 512.
+    let (mut expected, mut reviews) = (Vec::new(), Vec::new());
+    for w in 0..8u64 {
+        let arrive = 20 + 1040 * w;
+        for k in 0..98 {
+            let (n, id) = (98 * w + k + 1, 10086 + 98 * w + k);
+            expected.push(format!("{} R{id} ->PENDING inserted", arrive + 101));
+            expected.push(format!("{} R{id} PENDING->SUCCEEDED create_succeeded", arrive + 512));
+            reviews.push(format!("{} RV-{n} rk-{n:04}", arrive + 511));
+        }
+    }
+    assert_eq!(expected.first().map(String::as_str), Some("121 R10086 ->PENDING inserted"));
+    assert_eq!(reviews.last().map(String::as_str), Some("7811 RV-784 rk-0784"));
+    let gated = run("--preset wide-fleet --mode patterns");
+    assert_eq!(sorted(moves(&gated)), sorted(expected), "wide-fleet patterns");
+    assert_eq!(sorted(ledger(&gated)), sorted(reviews), "wide-fleet patterns");
+
+    // slowing-downstream, both modes: call i (1 to 200) is made at
+    // 100 (i - 1), inserted at s = 100 (i - 1) + 121, and its create takes
+    // 410 + 990 x min(s, 20000) / 20000 ms (rounded down); the row is
+    // SUCCEEDED a millisecond after the answer. Call 1: s = 121, 410 + 5 =
+    // 415, SUCCEEDED at 537; call 100: s = 10 021, 410 + 496 = 906, at
+    // 10 928; call 199: s = 19 921, 410 + 986 = 1396, at 21 318; call 200:
+    // s = 20 021, the full 1400, at 21 422. Answers come in call order (s
+    // grows by 100 per call, the latency by at most 5), so RV-i is rk-i's.
+    let slow = |i: u64| {
+        let s = 100 * (i - 1) + 121;
+        (s, 410 + 990 * s.min(20_000) / 20_000)
+    };
+    assert_eq!([slow(1), slow(100), slow(199), slow(200)], [(121, 415), (10_021, 906), (19_921, 1396), (20_021, 1400)]);
+    let (mut expected, mut reviews) = (Vec::new(), Vec::new());
+    for i in 1..=200u64 {
+        let ((s, lat), id) = (slow(i), 10085 + i);
+        expected.push(format!("{s} R{id} ->PENDING inserted"));
+        expected.push(format!("{} R{id} PENDING->SUCCEEDED create_succeeded", s + lat + 1));
+        reviews.push(format!("{} RV-{i} rk-{i:04}", s + lat));
+    }
+    for mode in ["naive", "patterns"] {
+        let steady = run(&format!("--preset slowing-downstream --mode {mode}"));
+        assert_eq!(sorted(moves(&steady)), sorted(expected.clone()), "slowing-downstream {mode}");
+        assert_eq!(ledger(&steady), reviews, "slowing-downstream {mode}");
+        // A replica holds a call from its arrival, s - 101, to its answer,
+        // s + lat + 1: 102 + lat ms, at most 1502. Calls reach a replica
+        // every 200 ms, so one that arrives finds those of the last 1400 ms
+        // still there only if they stay longer than 200 m - 102 for the m-th
+        // before it: m = 7 needs a latency above 1298, which calls from
+        // s = 17 960 on have (call 180 on). Call 200 arrives with 186 to 198
+        // still at B (186's latency is 410 + 921 = 1331): 8 in flight, the
+        // cap exactly, so nothing ever queues.
+        assert_eq!(figure(&steady, CheckName::OverloadFastBounded, "max_in_flight"), Some(Value::Count(8)));
+        // The Risk API holds create j when create i is sent if 100 (i - j)
+        // is less than j's latency: at most 13 before it (a latency above
+        // 1300, from s = 18 000 on), so 14 at once, first when call 193's
+        // create goes out with 180 to 192 still at work.
+        assert_eq!(figure(&steady, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(14)));
+    }
+}
+
+/// Each tool result, or JSON-RPC error, as "t callN review STATUS", "t callN
+/// CODE" or "t callN rpc CODE".
+fn results(run: &Run) -> Vec<String> {
+    run.records()
+        .iter()
+        .filter_map(|r| match r.what {
+            What::ToolResult { call, reply: Reply::Review { row, status }, .. } => {
+                Some(format!("{} call{} R{} {}", r.t.ms(), call.0, row.0, status.name()))
+            }
+            What::ToolResult { call, reply: Reply::Error { code, .. }, .. } => {
+                Some(format!("{} call{} {}", r.t.ms(), call.0, code.name()))
+            }
+            What::RpcError { call, error } => Some(format!("{} call{} rpc {}", r.t.ms(), call.0, error.code())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The Risk API's ledger as "t RV-n rk-000k".
+fn ledger(run: &Run) -> Vec<String> {
+    run.reviews().iter().map(|r| format!("{} RV-{} rk-{:04}", r.at.ms(), r.review.0, r.request_key.0)).collect()
+}
+
+#[test]
+fn the_new_presets_answer_and_create_as_worked_out() {
+    // (flags, tool results, reviews). Polls: a result heard at h is polled
+    // at h+1000 on the next replica in the rotation and read at
+    // h+1000+20+100+1.
+    let table: &[(&str, &[&str], &[&str])] = &[
+        (
+            // The replica answers FAILED ("submission failed") at 2622; the
+            // slow create, performed all the same, lands at 121+3000 = 3121.
+            "--preset probe-races-create --mode naive",
+            &["2622 call1 SUBMISSION_FAILED"],
+            &["3121 RV-1 rk-0001"],
+        ),
+        (
+            // UNKNOWN at 2622, heard at 2642; polls at 3642 (B, read at 3763:
+            // RETRYABLE since 3102), at 3783+1000 = 4783 (A, read at 4904:
+            // still RETRYABLE, the claim comes at 5002) and at 4924+1000 =
+            // 5924 (B, read at 6045: SUCCEEDED since 5413). One review, RV-1,
+            // made by the first create; the resend was answered with it.
+            "--preset probe-races-create --mode patterns",
+            &[
+                "2622 call1 R10086 UNKNOWN",
+                "3763 call2 R10086 RETRYABLE",
+                "4904 call3 R10086 RETRYABLE",
+                "6045 call4 R10086 SUCCEEDED",
+            ],
+            &["3121 RV-1 rk-0001"],
+        ),
+        (
+            // Without idempotent create W1's resend at 5002 makes RV-2 at 5412,
+            // under the same request_key as RV-1: a resend keeps its key.
+            "--preset probe-races-create --mode patterns --idempotent-create off",
+            &[
+                "2622 call1 R10086 UNKNOWN",
+                "3763 call2 R10086 RETRYABLE",
+                "4904 call3 R10086 RETRYABLE",
+                "6045 call4 R10086 SUCCEEDED",
+            ],
+            &["3121 RV-1 rk-0001", "5412 RV-2 rk-0001"],
+        ),
+        (
+            // A's create went out first at 121, so RV-1 is rk-0001's.
+            "--preset check-then-insert-race --mode naive",
+            &["532 call1 R10086 SUCCEEDED", "532 call2 R10087 SUCCEEDED"],
+            &["531 RV-1 rk-0001", "531 RV-2 rk-0002"],
+        ),
+        (
+            // B's read after its conflict returns R10086 PENDING at 122, heard
+            // at 142; its poll at 1142 goes to A and reads SUCCEEDED at 1263.
+            "--preset check-then-insert-race --mode patterns",
+            &["122 call2 R10086 PENDING", "532 call1 R10086 SUCCEEDED", "1263 call3 R10086 SUCCEEDED"],
+            &["531 RV-1 rk-0001"],
+        ),
+        (
+            // A answers at 6532, after its client's 5 s deadline.
+            "--preset pause-past-lease --mode naive",
+            &["532 call2 R10086 SUCCEEDED", "6532 call1 R10087 SUCCEEDED"],
+            &["531 RV-1 rk-0002", "6531 RV-2 rk-0001"],
+        ),
+        (
+            // A's read after its conflict at 6121 returns R10086 at 6122.
+            "--preset pause-past-lease --mode patterns",
+            &["532 call2 R10086 SUCCEEDED", "6122 call1 R10086 SUCCEEDED"],
+            &["531 RV-1 rk-0002"],
+        ),
+        (
+            // A rejection is a business answer, not an error result. The
+            // rejected create keeps no review, so the ledger starts at 1531.
+            "--preset new-generation --mode naive",
+            &["532 call1 R10086 FAILED", "1532 call2 R10087 SUCCEEDED", "1832 call3 R10088 SUCCEEDED"],
+            &["1531 RV-1 rk-0002", "1831 RV-2 rk-0003"],
+        ),
+        (
+            // rk-0003 reads R10087 PENDING at 1422 (its create answers at
+            // 1531), heard at 1442; its poll at 2442 goes to B (calls 1 to 3
+            // went A, B, A) and reads SUCCEEDED at 2563.
+            "--preset new-generation --mode patterns",
+            &[
+                "532 call1 R10086 FAILED",
+                "1422 call3 R10087 PENDING",
+                "1532 call2 R10087 SUCCEEDED",
+                "2563 call4 R10087 SUCCEEDED",
+            ],
+            &["1531 RV-1 rk-0002"],
+        ),
+        ("--preset wrong-audience --mode naive", &["532 call1 R10086 SUCCEEDED"], &["531 RV-1 rk-0001"]),
+        (
+            // Refused at the protocol step once the checks end at 120: a
+            // JSON-RPC error, no tool result, nothing created.
+            "--preset wrong-audience --mode patterns",
+            &["120 call1 rpc -32001"],
+            &[],
+        ),
+    ];
+    for (flags, answers, reviews) in table {
+        let run = run(flags);
+        assert_eq!(results(&run), *answers, "{flags}");
+        assert_eq!(ledger(&run), *reviews, "{flags}");
     }
 }
 
@@ -538,6 +861,13 @@ fn a_failed_review_closes_its_generation_and_the_next_request_opens_another() {
         _ => None,
     });
     assert_eq!(conflict, Some((10087, 2)));
+    // Without a unique request_key nothing keeps a retry in the generation
+    // its key began in: the naive incident's timeout makes R10086 FAILED at
+    // 2622, closing generation 1, and the retry's R10087 (inserted at 4001)
+    // takes generation 2.
+    let naive = super::run("--preset incident --mode naive");
+    let keys: Vec<(u32, u32)> = naive.rows().iter().map(|r| (r.id.0, r.generation)).collect();
+    assert_eq!(keys, [(10086, 1), (10087, 2)]);
 }
 
 #[test]
@@ -560,6 +890,26 @@ fn the_wide_fleet_outnumbers_the_risk_api_unless_one_gate_spans_it() {
     assert_eq!(peak(&open), Some(Value::Count(1_280)));
     let verdict = |run: &Run| run.checks().into_iter().find(|c| c.name == CheckName::DownstreamWithinCapacity)?.holds;
     assert_eq!((verdict(&gated), verdict(&open)), (Some(true), Some(false)));
+    // The creates from L = 610 on take 2501 ms and more: 671 time out, and no
+    // find (580 ms at most) does.
     let timeouts = open.records().iter().filter(|r| r.kind() == "downstream_timeout").count();
-    assert!(timeouts >= 671, "{timeouts}: at least the 671 first creates past 2.5 s");
+    assert_eq!(timeouts, 671);
+    // Worked out in the switch table: the workers' first finds are slowed by
+    // the 578 creates still at work (579 and 580 ms), and by the horizon 254
+    // of the 671 lost responses have converged.
+    let finds: Vec<(u64, u64)> = open
+        .records()
+        .iter()
+        .filter_map(|r| match r.what {
+            What::DownstreamReply { kind: DsKind::Find, sent_at, .. } => Some((sent_at.ms(), r.t.ms())),
+            _ => None,
+        })
+        .take(4)
+        .collect();
+    assert_eq!(finds, [(3001, 3580), (3001, 3581), (3581, 4018), (3582, 4020)]);
+    let lost = |name: &str| figure(&open, CheckName::LostResponseConverges, name);
+    assert_eq!(
+        (lost("lost_responses"), lost("converged"), lost("unresolved")),
+        (Some(Value::Count(671)), Some(Value::Count(254)), Some(Value::Count(417)))
+    );
 }

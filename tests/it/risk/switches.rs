@@ -1,7 +1,11 @@
 //! One row per pattern switch: starting from all patterns on, the preset
-//! where turning that switch off (with a partner, where the contract's
-//! example does) breaks an invariant. Worked out by hand from the
-//! defaults listed in `scenarios.rs`.
+//! where turning that switch off breaks an invariant. Every switch has a
+//! row where it alone is off but the per-replica gates, which need the
+//! global gate off too: with it on they keep no check (see
+//! `with_the_global_gate_on_the_per_replica_gates_keep_no_check` and the
+//! README). One more row turns idempotent create and CAS off together, the
+//! contract's example of two winners making two reviews. Worked out by hand
+//! from the defaults listed in `scenarios.rs`.
 
 use idempotency_lab::sim::risk::{CheckName, Value};
 
@@ -15,12 +19,28 @@ fn each_switch_protects_an_invariant() {
     // unknown_resolved, downstream_within_capacity.
     let table: &[(&str, &str)] = &[
         (
-            // Unique request_key: with the business key also off, the
-            // duplicated call inserts R10086 at A and R10087 at B (both at
-            // 121). Idempotent create still keeps the ledger at one review:
-            // create 2 at 531 returns RV-1. Two rows for one request_key.
-            "--preset same-request-key --mode patterns --unique-request-key off --unique-business-key off",
-            "reviews=1 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=F-----TT-T",
+            // Unique request_key, alone: the duplicated call's two copies land
+            // in different generations of the order. Both pass their checks at
+            // 120; A's insert is the run's first (R10086 at 121, generation
+            // 1), B's the second, which the pause holds until 120+6000 = 6120.
+            // A's create is rejected at 121+410 = 531 and R10086 is FAILED at
+            // 532, which closes generation 1. Without a unique request_key
+            // nothing remembers that rk-0001 began in generation 1, so B's
+            // insert at 6121 takes the order's active generation, 2: a new
+            // business key, no conflict, R10087. Its create makes RV-1 at
+            // 6121+410 = 6531 (the rejection kept no review to return) and
+            // R10087 is SUCCEEDED at 6532: two rows for one request_key, and
+            // a review after a rejection. One review per order still holds.
+            "--preset same-request-key --mode patterns --unique-request-key off \
+             --fault business-rejection@1,replica-pause@2",
+            "reviews=1 rows=[FAILED SUCCEEDED] creates=2 finds=0 claims=0/0 checks=F-----TT-T",
+        ),
+        (
+            // The same run with every pattern on: B's insert at 6121 runs into
+            // the unique request_key and its read at 6122 returns R10086
+            // FAILED, the answer A gave. No review: the Risk API refused.
+            "--preset same-request-key --mode patterns --fault business-rejection@1,replica-pause@2",
+            "reviews=0 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=T------T-T",
         ),
         (
             // Unique business_key: the second click (rk-0002) inserts R10087 at
@@ -83,6 +103,36 @@ fn each_switch_protects_an_invariant() {
             // three scans and a backoff. No call was retried or late.
             "--preset overload --mode patterns --risk-api-capacity 1000 --gates off --global-gate off",
             "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=10 claims=0/0 checks=--T--TTTTF",
+        ),
+        (
+            // The global gate, alone (its Show me): the 20 replicas' own caps
+            // of 64 admit all 1 280 calls at 20, all insert at 121 and create
+            // at once, so the L-th create finds the Risk API working on L calls
+            // and takes 410 ms, or 410 x L / 100 past its safe 100: peak
+            // 1 280. Creates 1 to 609 (at most 2496 ms) answer within the
+            // 2.5 s budget; the 671 from L = 610 (2501 ms) time out at 2621,
+            // their rows UNKNOWN at 2622 (due at once), though every create is
+            // performed, the last at 121+5248 = 5369: 1 280 reviews, 671 lost
+            // responses. No replica's demand passed its cap and nothing was
+            // refused, so overload is not judged.
+            //
+            // Both workers scan at 3001 and walk the same 671 rows in id
+            // order, each probing every row: a find sent while the Risk API
+            // works on L calls (itself included) takes L ms past 100, and the
+            // next goes out a millisecond after the answer (the write). W1's
+            // first find, at 3001, finds 1280 - 702 = 578 creates still at
+            // work (L = 703 on end after 3001) and takes 579 ms: answered at
+            // 3580 (W2's, sent at 3001 too, 580 ms). Then 437 ms (from 3581:
+            // 436 creates, W2's find just done), 332, 249, 189, 143 and 108;
+            // the eighth, sent at 5045, finds 80 calls and takes 100 ms, as
+            // every find after it: W1 writes row n (from 0) at 5146 + 101
+            // (n - 7), so by the horizon rows 0 to 253 are SUCCEEDED
+            // (29 992) and 417 still UNKNOWN since 2622, far past three scans
+            // and a backoff. W1 sends 255 finds by 30 000 (the last at
+            // 29 992), W2 as many a millisecond behind: 510. Every probe
+            // finds its review; W2's writes, a millisecond late, miss.
+            "--preset wide-fleet --mode patterns --global-gate off",
+            "reviews=1280 rows=[SUCCEEDED×863 UNKNOWN×417] creates=1280 finds=510 claims=0/0 checks=--F---TTFF",
         ),
         (
             // Authorization: the forged order is inserted and reviewed.
@@ -186,14 +236,45 @@ fn without_gates_the_burst_lands_on_every_replica_and_the_risk_api() {
 
 #[test]
 fn the_lone_switches_the_partners_cover() {
-    // With the business key unique, the duplicated call's insert conflicts on
-    // business_key instead: the same single row as with every pattern on.
+    // With the business key unique, the duplicated call's insert, in the same
+    // generation as the first, conflicts on business_key instead: the same
+    // single row as with every pattern on. (The switch table's row holds the
+    // copy until its generation has closed, where only request_key catches it.)
     // With CAS on, one claim wins and one resend goes out, so idempotent create
     // is not needed in this preset. Both runs equal the patterns run.
     let patterns = outline(&run("--preset same-request-key --mode patterns"));
     assert_eq!(outline(&run("--preset same-request-key --mode patterns --unique-request-key off")), patterns);
     let patterns = outline(&run("--preset not-found-resend --mode patterns"));
     assert_eq!(outline(&run("--preset not-found-resend --mode patterns --idempotent-create off")), patterns);
+}
+
+#[test]
+fn with_the_global_gate_on_the_per_replica_gates_keep_no_check() {
+    // The global gate alone (per-replica gates off) on the overload burst:
+    // the fleet takes calls while it holds fewer than 32 - 2 = 30, so of the
+    // 200 calls arriving at 20 the first 30 (15 per replica) are admitted and
+    // 170 refused at once (heard at 40, retried at 1040, arriving at 1060).
+    // An admitted call is answered 100+1+410+1 = 512 ms after it arrives, so
+    // each wave finds the fleet empty: waves of 30 at 20 + 1040 k, refusing
+    // 170, 140, 110, 80, 50 and 20, and the seventh (at 6260) admits the last
+    // 20. Calls: 200 + 570 = 770; the last answer is heard at 6260+512+20 =
+    // 6792. The Risk API never holds more than 30: every check holds, as with
+    // both gates (640 calls, 440 OVERLOADED, 16 queued per replica).
+    let run = run("--preset overload --mode patterns --gates off");
+    let s = run.summary();
+    assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (770, 570, 6792));
+    let peak = run
+        .checks()
+        .into_iter()
+        .find(|c| c.name == CheckName::DownstreamWithinCapacity)
+        .and_then(|c| c.figure("peak_concurrency"));
+    assert_eq!(peak, Some(Value::Count(30)));
+    assert_eq!(outline(&run), "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=T----TTT-T");
+    // In the wide fleet the quota of 98 is spread over 20 replicas of 64
+    // slots: no replica comes near its own cap, and the per-replica gates
+    // change nothing at all.
+    let wide = outline(&super::run("--preset wide-fleet --mode patterns"));
+    assert_eq!(outline(&super::run("--preset wide-fleet --mode patterns --gates off")), wide);
 }
 
 #[test]
