@@ -214,23 +214,33 @@ pub fn box_width(scroller: NodeRef<leptos::html::Div>, scale: Signal<f64>) -> Re
     fit.read_only()
 }
 
-/// False until the lab's first frame is on screen, then true: panels that
-/// start below the first screen wait for it, so the first frame (the
-/// stage the page opened with) costs only what it shows.
-pub fn after_first_paint() -> Signal<bool> {
-    let painted = RwSignal::new(false);
+/// `N` flags, false until the lab's first frame is on screen, then true
+/// one after another, each in a task of its own: panels that start below
+/// the first screen wait for theirs, so the first frame (the stage the
+/// page opened with) costs only what it shows, and a click between two of
+/// them (Play, say) is answered before the next is built.
+pub fn after_first_paint<const N: usize>() -> [Signal<bool>; N] {
+    let stages: [RwSignal<bool>; N] = std::array::from_fn(|_| RwSignal::new(false));
     // A frame's callbacks run before it is painted; a task queued from one
     // runs after.
-    request_animation_frame(move || {
-        set_timeout(
-            move || {
-                // A lab unmounted before then has nothing left to build.
-                let _ = painted.try_set(true);
-            },
-            std::time::Duration::ZERO,
-        );
-    });
-    painted.into()
+    request_animation_frame(move || next_stage(stages, 0));
+    stages.map(Signal::from)
+}
+
+/// Sets stage `k` in a task of its own, then queues the next.
+fn next_stage<const N: usize>(stages: [RwSignal<bool>; N], k: usize) {
+    if k == N {
+        return;
+    }
+    set_timeout(
+        move || {
+            // A lab unmounted before then has nothing left to build.
+            if stages[k].try_set(true).is_none() {
+                next_stage(stages, k + 1);
+            }
+        },
+        std::time::Duration::ZERO,
+    );
 }
 
 /// The masthead: the name, the lab's `tagline`, the Lab switcher, the

@@ -164,8 +164,10 @@ fn embedded(ack: Ack, host: Host, dialog: NodeRef<html::Dialog>) -> impl IntoVie
 /// The full page: settings, the stage, the experiments.
 fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
     let one_column = one_column();
-    // What starts below the first screen is built once that screen is painted.
-    let later = after_first_paint();
+    // What starts below the first screen is built once that screen is
+    // painted, a panel at a time.
+    let [chart, matrix, explore, experiments, rest] = after_first_paint();
+    let once = |stage: Signal<bool>, panel: fn(Ack) -> AnyView| move || stage.get().then(|| panel(ack));
     // Where it broke: above the timeline on a wide screen; on a narrow one
     // after the diagram and playback, so they start on the first screen.
     let broke = move |wide: bool| move || (one_column.get() != wide).then(|| view! { <WhereItBroke ack/> });
@@ -201,32 +203,24 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
                 {settings_column(true, one_column, controls)}
                 <main class="stage">
                     {stage}
-                    {move || {
-                        later
-                            .get()
-                            .then(|| {
-                                view! {
-                                    <Chart ack/>
-                                    <CrashMatrix ack/>
-                                    <ExplorePanel lab=ACK settings=explored_settings(ack) this_run=broken_now(ack)/>
-                                }
-                            })
-                    }}
+                    {once(chart, |ack| view! { <Chart ack/> }.into_any())}
+                    {once(matrix, |ack| view! { <CrashMatrix ack/> }.into_any())}
+                    {once(explore, |ack| {
+                        view! { <ExplorePanel lab=ACK settings=explored_settings(ack) this_run=broken_now(ack)/> }
+                            .into_any()
+                    })}
                 </main>
                 {settings_column(false, one_column, controls)}
                 <div class="area-experiments">
-                    {move || {
-                        later
-                            .get()
-                            .then(|| {
-                                view! {
-                                    <Experiments ack/>
-                                    {checkpoints(ack, ack.presenter, move || ack.suggested_question())}
-                                    {lesson::lessons_panel(move || ack.link_state().page)}
-                                    {glossary::words(ACK_TERMS)}
-                                }
-                            })
-                    }}
+                    {once(experiments, |ack| view! { <Experiments ack/> }.into_any())}
+                    {once(rest, |ack| {
+                        view! {
+                            {checkpoints(ack, ack.presenter, move || ack.suggested_question())}
+                            {lesson::lessons_panel(move || ack.link_state().page)}
+                            {glossary::words(ACK_TERMS)}
+                        }
+                            .into_any()
+                    })}
                 </div>
             </div>
         </div>
