@@ -187,9 +187,11 @@ test("paced by events, each event gets its own stretch of the replay", async ({ 
   expect(t).toBeLessThan(4.0);
 });
 
-// RISK-MODEL.md's eight patterns: each switch's "Show me" run, where the
-// check it protects holds with every pattern on and fails with that switch
-// alone off.
+// The nine patterns: each switch's "Show me" run, where the check it
+// protects holds with every pattern on and fails with that switch alone
+// off. The per-replica gates' run is the wide fleet's, where without their
+// bounded queues the calls waiting for the global gate's places answer past
+// their deadline.
 const SWITCHES = [
   ["Unique request_key", "Same request_key, one row"],
   ["Unique business_key", "Same order, one review"],
@@ -198,7 +200,7 @@ const SWITCHES = [
   ["FindByRequestKey", "UNKNOWN gets resolved"],
   ["Compare-and-set claims", "One claim wins"],
   ["Authorization on the server", "A forged call goes nowhere"],
-  ["Concurrency gates", "The Risk API within its safe concurrency"],
+  ["Concurrency gates", "Overload is fast and bounded"],
   ["Global concurrency gate", "The Risk API within its safe concurrency"],
 ];
 

@@ -150,7 +150,7 @@ test("a wrong design chosen on its switch's select reruns, and its line says whi
   await expect(page).toHaveURL(/recovery=retry-count/);
 });
 
-test("wide-fleet: the Risk API's peak is past 100 without the global gate and within it with", async ({ page }) => {
+test("wide-fleet: the Risk API's peak is past 100 without the global gate and within it with; without the per-replica gates calls come late", async ({ page }) => {
   test.setTimeout(120_000);
   const flags = ["--preset", "wide-fleet", "--mode", "patterns"];
   const gated = native(flags);
@@ -168,6 +168,18 @@ test("wide-fleet: the Risk API's peak is past 100 without the global gate and wi
   await page.getByRole("slider", { name: "Time" }).fill(String(gated.end_ms));
   await expect(item).toContainText("at most 98 at once of a safe 100");
   await expect(item.locator(".verdict-word")).toHaveText("holds");
+  // The per-replica gates off: the global gate still keeps the Risk API
+  // within 98, but nothing bounds the wait for its places, and the burst's
+  // later calls are answered past their deadline.
+  const unbounded = native([...flags, "--gates", "off"]);
+  const late = unbounded.checks.find((c) => c.name === "overload_fast_bounded");
+  expect([unbounded.downstream_peak_concurrency, late.holds, late.figures.late_answers]).toEqual([98, false, 398]);
+  await page.getByRole("checkbox", { name: "Concurrency gates", exact: true }).uncheck();
+  await page.getByRole("slider", { name: "Time" }).fill(String(unbounded.end_ms));
+  await expect(item).toContainText("at most 98 at once of a safe 100");
+  const fast = checks(page).getByRole("listitem").filter({ hasText: "overload_fast_bounded" });
+  await expect(fast.locator(".verdict-word")).toHaveText("fails");
+  await expect(fast).toContainText("late: 398");
 });
 
 test("the deadline budget panel draws Little's law over time and says when in-flight work peaked", async ({ page }) => {

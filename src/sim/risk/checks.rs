@@ -16,7 +16,8 @@ use crate::sim::time::Millis;
 
 use super::facts::{
     Actor, Answer, CallId, CallShape, Cause, Claim, Credential, DownstreamId, DsKind, ErrorCode, Heard, Issuer,
-    OrderId, Record, ReplicaId, Reply, RequestKey, RowId, RpcError, Status, Tool, UserId, What, is_legal, owner_of,
+    OrderId, Record, ReplicaId, Reply, RequestKey, RowId, RpcError, Status, Tool, UserId, Wait, What, is_legal,
+    owner_of,
 };
 use super::rules::backoff;
 use super::settings::Settings;
@@ -190,6 +191,8 @@ struct GateFacts {
     max_in_flight: u32,
     max_queued: u32,
     overloaded: u32,
+    /// Calls that queued with a free slot, the fleet at its quota.
+    waited_for_fleet: u32,
     exceeded: bool,
 }
 
@@ -268,7 +271,6 @@ impl Tally {
             | What::CallStarted { .. }
             | What::CallQueued { .. }
             | What::Overloaded { .. }
-            | What::FleetFull { .. }
             | What::ToolResult { .. }
             | What::RpcError { .. } => self.fold_replica(r, cap),
             What::RowInserted { .. } | What::Transition { .. } | What::Claim { .. } => self.fold_database(r),
@@ -321,14 +323,13 @@ impl Tally {
             What::CallAdmitted { in_flight, queued, .. } | What::CallStarted { in_flight, queued, .. } => {
                 self.gate(replica, in_flight, queued, cap);
             }
-            What::CallQueued { in_flight, queued, .. } => self.gate(replica, in_flight, queued, cap).exceeded = true,
-            What::Overloaded { in_flight, queued, .. } => {
+            What::CallQueued { in_flight, queued, waits, .. } => {
                 let g = self.gate(replica, in_flight, queued, cap);
                 g.exceeded = true;
-                g.overloaded += 1;
+                g.waited_for_fleet += u32::from(matches!(waits, Wait::Fleet { .. }));
             }
-            What::FleetFull { .. } => {
-                let g = self.gate(replica, 0, 0, cap);
+            What::Overloaded { in_flight, queued, .. } => {
+                let g = self.gate(replica, in_flight, queued, cap);
                 g.exceeded = true;
                 g.overloaded += 1;
             }
@@ -749,10 +750,12 @@ fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check 
     }
 }
 
-/// When demand exceeds a replica's cap: every OVERLOADED reaches the agent
-/// within 10 ms plus the two transits of its call, and every call is
-/// answered within the client deadline; with the gates on, queues and slots
-/// never above their sizes (without gates there are no sizes to keep).
+/// When demand exceeds a replica's cap or the fleet's quota (a call had to
+/// queue, or was refused): every OVERLOADED reaches the agent within 10 ms
+/// plus the two transits of its call, and every call is answered within the
+/// client deadline; with the gates on, queues and slots never above their
+/// sizes (without gates there are no sizes to keep, and nothing bounds how
+/// long a call waits).
 fn overload_fast_bounded(settings: &Settings, tally: &Tally, t: Millis) -> Check {
     let gates = settings.replica.gates;
     let deadline = settings.agent.deadline;
@@ -761,6 +764,7 @@ fn overload_fast_bounded(settings: &Settings, tally: &Tally, t: Millis) -> Check
     let max_in_flight = tally.gates.iter().map(|g| g.max_in_flight).max().unwrap_or(0);
     let max_queued = tally.gates.iter().map(|g| g.max_queued).max().unwrap_or(0);
     let overloaded: u32 = tally.gates.iter().map(|g| g.overloaded).sum();
+    let waited_for_fleet: u32 = tally.gates.iter().map(|g| g.waited_for_fleet).sum();
     let (mut slowest, mut slowest_overloaded) = (Millis::ZERO, Millis::ZERO);
     let mut late = 0u64;
     for c in &tally.calls {
@@ -795,6 +799,7 @@ fn overload_fast_bounded(settings: &Settings, tally: &Tally, t: Millis) -> Check
             count("concurrency_cap", gates.cap),
             count("max_queue", max_queued),
             count("queue_capacity", gates.queue),
+            count("waited_for_fleet", waited_for_fleet),
             ms("slowest_answer_ms", slowest),
             ms("client_deadline_ms", deadline),
             count("late_answers", late),

@@ -423,6 +423,16 @@ pub enum AgentDecision {
     Ignored,
 }
 
+/// What a queued call waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wait {
+    /// Its replica's slots are all taken.
+    Slot,
+    /// Its replica has a free slot, but the fleet works on its quota
+    /// (`working` of `quota` calls in the slots of all replicas).
+    Fleet { working: u32, quota: u32 },
+}
+
 /// How the load balancer picked a replica.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Route {
@@ -727,29 +737,27 @@ pub enum What {
         in_flight: u32,
         queued: u32,
     },
+    /// A call waits in its replica's queue, for what `waits` says.
     CallQueued {
         call: CallId,
         in_flight: u32,
         queued: u32,
+        waits: Wait,
     },
-    /// The global gate: the fleet's slots hold its quota, OVERLOADED at once.
-    FleetFull {
-        call: CallId,
-        fleet_in_flight: u32,
-        quota: u32,
-    },
-    /// Both gates were full: OVERLOADED at once.
+    /// Its replica's queue was full: OVERLOADED at once.
     Overloaded {
         call: CallId,
         in_flight: u32,
         queued: u32,
     },
-    /// A queued call takes a freed slot.
+    /// A queued call starts: it takes a slot of its replica and, with the
+    /// global gate, the fleet's place the call answered by `freed_by` left.
     CallStarted {
         call: CallId,
         queued_at: Millis,
         in_flight: u32,
         queued: u32,
+        freed_by: ReplicaId,
     },
     Policy {
         call: CallId,
@@ -937,7 +945,6 @@ impl What {
             What::CallAdmitted { .. } => "call_admitted",
             What::CallQueued { .. } => "call_queued",
             What::Overloaded { .. } => "overloaded",
-            What::FleetFull { .. } => "fleet_full",
             What::CallStarted { .. } => "call_started",
             What::Policy { .. } => "policy",
             What::ToolResult { .. } => "tool_result",

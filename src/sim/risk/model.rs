@@ -12,7 +12,7 @@ use super::database::{Database, DueRow, Executed};
 use super::facts::{
     Actor, AgentDecision, AgentStep, Answer, CallId, Cause, Claim, Credential, DownstreamId, DsKind, ErrorCode, Event,
     Heard, Insert, IntentId, Issuer, Lock, LockName, OrderId, Read, Record, ReplicaId, Reply, RequestKey, Route, RowId,
-    StatementId, Stmt, UniqueKey, What, WorkerId,
+    StatementId, Stmt, UniqueKey, Wait, What, WorkerId,
 };
 use super::replica::{Checked, Gate, PolicyCheck, Replica};
 use super::risk_api::{Dispatch, Downstream, Fate, RiskApi, Waiting};
@@ -260,23 +260,64 @@ impl RiskModel {
         out.schedule(now + self.agent_config.transit, Event::ResultArrives(id));
     }
 
-    /// A call leaves its slot; the oldest queued call takes it.
+    /// The global gate's quota, if it is on.
+    fn fleet_quota(&self) -> Option<u32> {
+        self.replicas.first().and_then(|r| r.config().fleet_quota)
+    }
+
+    /// The calls in the slots of all replicas.
+    fn fleet_working(&self) -> u32 {
+        self.replicas.iter().map(|r| r.occupancy().in_flight).sum()
+    }
+
+    /// A call leaves its slot at `replica`. Without the global gate the slot
+    /// goes to that replica's oldest queued call. With it, the slot and the
+    /// fleet's place free together, and the place goes to the oldest call
+    /// waiting anywhere in the fleet whose replica has a free slot; a
+    /// replica's own freed slot starts nobody while the fleet is at its
+    /// quota.
     fn finish(&mut self, now: Millis, replica: ReplicaId, out: &mut Out<'_, Self>) {
-        let config = *self.replicas[replica.index()].config();
-        while let Some((next, queued_at, occupancy)) = self.replicas[replica.index()].on_finish() {
+        self.replicas[replica.index()].on_finish();
+        let deadline = self.agent_config.deadline;
+        while let Some(at) = self.next_to_start(replica) {
+            let waiting = &self.replicas[at.index()];
+            let drop = waiting.config().drop_expired;
+            let Some((next, _)) = waiting.next_waiting() else { break };
             let made_at = self.call(next).made_at;
-            if config.drop_expired && now.since(made_at) > self.agent_config.deadline {
-                // Its client gave up: the slot stays free for the next one.
+            let expired = drop && now.since(made_at) > deadline;
+            let Some((next, queued_at, occupancy)) = self.replicas[at.index()].dequeue(!expired) else { break };
+            if expired {
+                // Its client gave up: the place stays free for the next one.
                 self.call_mut(next).stage = Stage::Answered;
-                Self::record(out, now, Actor::Replica(replica), What::Expired { call: next, made_at });
+                Self::record(out, now, Actor::Replica(at), What::Expired { call: next, made_at });
                 continue;
             }
-            let what =
-                What::CallStarted { call: next, queued_at, in_flight: occupancy.in_flight, queued: occupancy.queued };
-            Self::record(out, now, Actor::Replica(replica), what);
+            debug_assert!(self.fleet_quota().is_none_or(|q| self.fleet_working() <= q), "the fleet within its quota");
+            let (in_flight, queued) = (occupancy.in_flight, occupancy.queued);
+            let what = What::CallStarted { call: next, queued_at, in_flight, queued, freed_by: replica };
+            Self::record(out, now, Actor::Replica(at), what);
             self.start_checks(now, next, out);
             break;
         }
+    }
+
+    /// The replica whose oldest queued call takes the place a call at
+    /// `freed` left: `freed` itself without the global gate; with it, while
+    /// the fleet is under its quota, the replica with a free slot whose
+    /// oldest queued call queued first (at one instant, the lower call
+    /// number: calls reach the replicas in the order they were made).
+    fn next_to_start(&self, freed: ReplicaId) -> Option<ReplicaId> {
+        let Some(quota) = self.fleet_quota() else {
+            return self.replicas[freed.index()].next_waiting().map(|_| freed);
+        };
+        if self.fleet_working() >= quota {
+            return None;
+        }
+        self.replicas
+            .iter()
+            .filter_map(|r| r.next_waiting().map(|(call, since)| ((since, call), r.id())))
+            .min_by_key(|&(oldest, _)| oldest)
+            .map(|(_, at)| at)
     }
 
     fn issue(&mut self, now: Millis, issuer: Issuer, stmt: Stmt, cause: Option<Cause>, out: &mut Out<'_, Self>) {
@@ -285,29 +326,29 @@ impl RiskModel {
         out.schedule(now + self.database.config().statement, Event::StatementDone(id));
     }
 
+    /// A call reaches its replica's gates. With the global gate, a call
+    /// whose replica has a free slot still waits in its queue while the
+    /// fleet works on its quota.
     fn on_call_arrives(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
         let replica = self.call(id).replica;
-        if let Some(quota) = self.replicas[replica.index()].config().fleet_quota {
-            let fleet_in_flight: u32 = self.replicas.iter().map(|r| r.occupancy().in_flight).sum();
-            if fleet_in_flight >= quota {
-                self.replicas[replica.index()].on_fleet_full();
-                let what = What::FleetFull { call: id, fleet_in_flight, quota };
-                Self::record(out, now, Actor::Replica(replica), what);
-                let reply = Reply::Error { code: ErrorCode::Overloaded, row: None };
-                self.answer(now, id, Heard::Result(reply), out);
-                return;
-            }
-        }
-        let (gate, occupancy) = self.replicas[replica.index()].on_arrival(now, id);
+        let quota = self.fleet_quota();
+        let working = self.fleet_working();
+        let fleet_room = quota.is_none_or(|q| working < q);
+        let (gate, occupancy) = self.replicas[replica.index()].on_arrival(now, id, fleet_room);
         let (in_flight, queued) = (occupancy.in_flight, occupancy.queued);
         let actor = Actor::Replica(replica);
         match gate {
             Gate::Admitted => {
+                debug_assert!(quota.is_none_or(|q| self.fleet_working() <= q), "the fleet within its quota");
                 Self::record(out, now, actor, What::CallAdmitted { call: id, in_flight, queued });
                 self.start_checks(now, id, out);
             }
-            Gate::Queued => {
-                Self::record(out, now, actor, What::CallQueued { call: id, in_flight, queued });
+            Gate::Queued { for_slot } => {
+                let waits = match quota {
+                    Some(quota) if !for_slot => Wait::Fleet { working, quota },
+                    _ => Wait::Slot,
+                };
+                Self::record(out, now, actor, What::CallQueued { call: id, in_flight, queued, waits });
                 self.call_mut(id).stage = Stage::Queued { since: now };
             }
             Gate::Overloaded => {

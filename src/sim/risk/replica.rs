@@ -16,8 +16,12 @@ use super::settings::ReplicaConfig;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Gate {
     Admitted,
-    Queued,
-    /// Both the slots and the queue are full: OVERLOADED at once.
+    /// It waits in the queue: for a slot of this replica, or (its slot
+    /// free) for the fleet to have a place.
+    Queued {
+        for_slot: bool,
+    },
+    /// The queue is full: OVERLOADED at once.
     Overloaded,
 }
 
@@ -105,17 +109,25 @@ impl Replica {
         self.queue.iter()
     }
 
-    /// A call reaches the door. With the gates off every call is admitted.
-    pub fn on_arrival(&mut self, now: Millis, call: CallId) -> (Gate, Occupancy) {
+    /// Whether a call could take a slot here now: always with the gates off.
+    pub fn has_free_slot(&self) -> bool {
+        !self.config.gates.on || self.in_flight < self.config.gates.cap
+    }
+
+    /// A call reaches the door. It takes a slot if one is free and the
+    /// fleet has room (`fleet_room`, always true without the global gate);
+    /// otherwise it waits in the queue, which only the gates bound: a call
+    /// that finds it full gets OVERLOADED at once.
+    pub fn on_arrival(&mut self, now: Millis, call: CallId, fleet_room: bool) -> (Gate, Occupancy) {
         let gates = self.config.gates;
-        let gate = if !gates.on || self.in_flight < gates.cap {
-            self.in_flight += 1;
-            self.max_in_flight = self.max_in_flight.max(self.in_flight);
+        let slot = self.has_free_slot();
+        let gate = if slot && fleet_room {
+            self.take_slot();
             Gate::Admitted
-        } else if (self.queue.len() as u32) < gates.queue {
+        } else if !gates.on || (self.queue.len() as u32) < gates.queue {
             self.queue.push_back((call, now));
             self.max_queued = self.max_queued.max(self.queue.len() as u32);
-            Gate::Queued
+            Gate::Queued { for_slot: !slot }
         } else {
             self.overloaded += 1;
             Gate::Overloaded
@@ -123,21 +135,32 @@ impl Replica {
         (gate, self.occupancy())
     }
 
-    /// A call in a slot is answered: the slot goes to the oldest queued
-    /// call, if any.
-    /// The global gate refused a call that reached this replica.
-    pub fn on_fleet_full(&mut self) {
-        self.overloaded += 1;
+    fn take_slot(&mut self) {
+        debug_assert!(self.has_free_slot(), "a slot is taken only when one is free");
+        self.in_flight += 1;
+        self.max_in_flight = self.max_in_flight.max(self.in_flight);
     }
 
-    pub fn on_finish(&mut self) -> Option<(CallId, Millis, Occupancy)> {
-        match self.queue.pop_front() {
-            Some((call, since)) => Some((call, since, self.occupancy())),
-            None => {
-                self.in_flight = self.in_flight.saturating_sub(1);
-                None
-            }
+    /// A call in a slot is answered: its slot frees. Who takes it (or the
+    /// fleet's place it held) the model decides.
+    pub fn on_finish(&mut self) {
+        debug_assert!(self.in_flight > 0, "only a call in a slot finishes");
+        self.in_flight = self.in_flight.saturating_sub(1);
+    }
+
+    /// The oldest queued call, with when it queued, if a slot is free for it.
+    pub fn next_waiting(&self) -> Option<(CallId, Millis)> {
+        if self.has_free_slot() { self.queue.front().copied() } else { None }
+    }
+
+    /// The oldest queued call leaves the queue: into a slot (`start`), or
+    /// dropped, never started.
+    pub fn dequeue(&mut self, start: bool) -> Option<(CallId, Millis, Occupancy)> {
+        let (call, since) = self.queue.pop_front()?;
+        if start {
+            self.take_slot();
         }
+        Some((call, since, self.occupancy()))
     }
 
     /// Steps 1 to 4 of the pipeline for `call`.
@@ -249,17 +272,32 @@ mod tests {
     #[test]
     fn gates_admit_queue_then_refuse_and_a_freed_slot_goes_to_the_queue() {
         let mut r = Replica::new(ReplicaId::A, config(true, true));
-        let gate = |r: &mut Replica, n| r.on_arrival(Millis(20), CallId(n)).0;
+        let gate = |r: &mut Replica, n| r.on_arrival(Millis(20), CallId(n), true).0;
         assert_eq!(
             [gate(&mut r, 1), gate(&mut r, 2), gate(&mut r, 3), gate(&mut r, 4)],
-            [Gate::Admitted, Gate::Admitted, Gate::Queued, Gate::Overloaded]
+            [Gate::Admitted, Gate::Admitted, Gate::Queued { for_slot: true }, Gate::Overloaded]
         );
-        let (next, since, occupancy) = r.on_finish().unwrap();
+        assert_eq!(r.next_waiting(), None, "both slots are taken");
+        r.on_finish();
+        assert_eq!(r.next_waiting(), Some((CallId(3), Millis(20))));
+        let (next, since, occupancy) = r.dequeue(true).unwrap();
         assert_eq!((next, since, occupancy), (CallId(3), Millis(20), Occupancy { in_flight: 2, queued: 0 }));
-        assert!(r.on_finish().is_none());
+        r.on_finish();
+        assert!(r.next_waiting().is_none());
         assert_eq!(r.occupancy(), Occupancy { in_flight: 1, queued: 0 });
         assert_eq!((r.max_in_flight(), r.max_queued(), r.overloaded()), (2, 1, 1));
         let mut open = Replica::new(ReplicaId::B, config(true, false));
-        assert!((1..=50).all(|n| open.on_arrival(Millis(0), CallId(n)).0 == Gate::Admitted));
+        assert!((1..=50).all(|n| open.on_arrival(Millis(0), CallId(n), true).0 == Gate::Admitted));
+    }
+
+    #[test]
+    fn a_full_fleet_queues_a_call_whose_slot_is_free_and_only_the_gates_bound_the_queue() {
+        let mut r = Replica::new(ReplicaId::A, config(true, true));
+        assert_eq!(r.on_arrival(Millis(20), CallId(1), false).0, Gate::Queued { for_slot: false });
+        assert_eq!(r.on_arrival(Millis(20), CallId(2), false).0, Gate::Overloaded);
+        assert_eq!(r.next_waiting(), Some((CallId(1), Millis(20))), "its slot is free: it waits for the fleet");
+        let mut open = Replica::new(ReplicaId::B, config(true, false));
+        assert!((1..=50).all(|n| open.on_arrival(Millis(0), CallId(n), false).0 == Gate::Queued { for_slot: false }));
+        assert_eq!(open.occupancy(), Occupancy { in_flight: 0, queued: 50 });
     }
 }

@@ -49,6 +49,15 @@ pub struct Snapshot {
     pub workers: [WorkerView; 2],
     /// Risk API calls under way.
     pub api_in_progress: u32,
+    /// The global gate's quota, if it is on.
+    pub fleet_quota: Option<u32>,
+}
+
+impl Snapshot {
+    /// The calls in the slots of all replicas, and those queued at them.
+    pub fn fleet(&self) -> (u32, u32) {
+        self.gates.iter().fold((0, 0), |(w, q), g| (w + g.in_flight, q + g.queued))
+    }
 }
 
 impl Snapshot {
@@ -83,6 +92,7 @@ impl Snapshot {
             reviews: model.api.reviews().to_vec(),
             workers: [worker(0), worker(1)],
             api_in_progress: model.api.in_progress(),
+            fleet_quota: model.replicas.first().and_then(|r| r.config().fleet_quota),
         }
     }
 }

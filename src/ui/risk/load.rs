@@ -19,7 +19,7 @@ pub fn Load(risk: Risk) -> impl IntoView {
             })
             .unwrap_or_default()
     };
-    let gates = move || risk.snapshot.with(|s| gates_html(&s.gates));
+    let gates = move || risk.snapshot.with(|s| gates_html(s));
     view! {
         <section class="panel load" aria-labelledby="load-h">
             <h2 id="load-h">"Gates and queues"</h2>

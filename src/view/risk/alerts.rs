@@ -115,53 +115,65 @@ fn unknown_stalled(settings: &Settings, records: &[Record], t: Millis, out: &mut
     }
 }
 
+/// A replica's queue full (with the gates), or, without them, more calls in
+/// its slots or its queue than the gates would have allowed.
 fn saturated(settings: &Settings, records: &[Record], out: &mut Vec<Alert>) {
     let gates = settings.replica.gates;
+    // The first time a count passed its size, and its peak.
+    let past = |seen: Option<(Millis, u32)>, t: Millis, n: u32| {
+        Some((seen.map_or(t, |c| c.0), seen.map_or(n, |c| c.1.max(n))))
+    };
     for replica in ReplicaId::all(settings.replicas) {
         let mine = records.iter().filter(|r| r.actor == Actor::Replica(replica));
         let mut full_at = None;
-        let mut crowded: Option<(Millis, u32)> = None;
+        let (mut crowded, mut waiting) = (None, None);
         let mut overloaded = 0u32;
         for r in mine {
             match r.what {
                 What::CallQueued { queued, .. } if gates.on && queued >= gates.queue => {
                     full_at.get_or_insert(r.t);
                 }
+                What::CallQueued { queued, .. } if !gates.on && queued > gates.queue => {
+                    waiting = past(waiting, r.t, queued);
+                }
                 What::Overloaded { .. } => {
                     full_at.get_or_insert(r.t);
                     overloaded += 1;
                 }
                 What::CallAdmitted { in_flight, .. } if !gates.on && in_flight > gates.cap => {
-                    let peak = crowded.map_or(0, |c| c.1).max(in_flight);
-                    crowded = Some((crowded.map_or(r.t, |c| c.0), peak));
+                    crowded = past(crowded, r.t, in_flight);
                 }
                 _ => {}
             }
         }
+        let name = replica.name();
+        let mut alert = |since: Millis, text: String| out.push(Alert { kind: AlertKind::QueueSaturated, since, text });
         if let Some(at) = full_at {
-            out.push(Alert {
-                kind: AlertKind::QueueSaturated,
-                since: at,
-                text: format!(
-                    "Replica {}'s queue is saturated: {} of {} queued at {}; {overloaded} call(s) got OVERLOADED so far.",
-                    replica.name(),
-                    gates.queue,
-                    gates.queue,
-                    names::clock(at)
+            let (queue, clock) = (gates.queue, names::clock(at));
+            alert(
+                at,
+                format!(
+                    "Replica {name}'s queue is saturated: {queue} of {queue} queued at {clock}; {overloaded} call(s) got OVERLOADED so far."
                 ),
-            });
+            );
         }
         if let Some((at, peak)) = crowded {
-            out.push(Alert {
-                kind: AlertKind::QueueSaturated,
-                since: at,
-                text: format!(
-                    "Replica {} has no gates: {peak} calls in flight at once (the cap of {} is not applied), since {}.",
-                    replica.name(),
-                    gates.cap,
-                    names::clock(at)
+            let (cap, clock) = (gates.cap, names::clock(at));
+            alert(
+                at,
+                format!(
+                    "Replica {name} has no gates: {peak} calls in flight at once (the cap of {cap} is not applied), since {clock}."
                 ),
-            });
+            );
+        }
+        if let Some((at, peak)) = waiting {
+            let (queue, clock) = (gates.queue, names::clock(at));
+            alert(
+                at,
+                format!(
+                    "Replica {name} has no gates: {peak} calls queued at once, waiting for the fleet (the queue's bound of {queue} is not applied), since {clock}."
+                ),
+            );
         }
     }
 }
@@ -309,7 +321,7 @@ fn downstream_slow(settings: &Settings, records: &[Record], out: &mut Vec<Alert>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::risk::settings::{CAS, FIND_BY_KEY, MODE, PRESET};
+    use crate::sim::risk::settings::{CAS, FIND_BY_KEY, GATES, MODE, PRESET};
     use crate::sim::risk::{Mode, Preset};
 
     fn kinds(run: &Run, t: Millis) -> Vec<AlertKind> {
@@ -344,6 +356,19 @@ mod tests {
         let naive = Run::simulate(&Settings::preset(Preset::Overload, Mode::Naive)).unwrap();
         let a = alerts(&naive, naive.horizon());
         assert!(a.iter().any(|a| a.text.contains("has no gates: 100 calls in flight")), "{a:?}");
+        // The global gate alone: 15 of A's 100 calls work (30 in the fleet),
+        // past the cap of 8 the gates would have kept, and 85 wait, the 17th
+        // of them past the bound the queue would have had; all at 20.
+        let s = Settings::from_pairs(&[(&PRESET, "overload"), (&MODE, "patterns"), (&GATES, "off")]).unwrap();
+        let waiting = Run::simulate(&s).unwrap();
+        let a: Vec<String> = alerts(&waiting, waiting.horizon()).into_iter().map(|a| a.text).collect();
+        assert_eq!(
+            a[..2],
+            [
+                "Replica A has no gates: 15 calls in flight at once (the cap of 8 is not applied), since 10:31:08.140.",
+                "Replica A has no gates: 85 calls queued at once, waiting for the fleet (the queue's bound of 16 is not applied), since 10:31:08.140."
+            ]
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
     Actor, AgentDecision, Answer, DownstreamId, DsKind, Heard, Issuer, Policy, Read, Record, ReplicaId, Reply, Status,
-    Tool, UniqueKey, What, is_legal,
+    Tool, UniqueKey, Wait, What, is_legal,
 };
 use crate::sim::risk::{IntentOutcome, Run};
 use crate::view::timeline::{Builder, Diagram, Frame, Glyph, LaneSpec, LaneStyle, Shape, Y};
@@ -213,9 +213,7 @@ impl Index {
                     ix.arrived.first(call.0, r.t);
                     ix.started.first(call.0, r.t);
                 }
-                What::CallQueued { call, .. } | What::Overloaded { call, .. } | What::FleetFull { call, .. } => {
-                    ix.arrived.first(call.0, r.t)
-                }
+                What::CallQueued { call, .. } | What::Overloaded { call, .. } => ix.arrived.first(call.0, r.t),
                 // A dropped call's queue bar ends where it was dropped.
                 What::CallStarted { call, .. } | What::Expired { call, .. } => ix.started.first(call.0, r.t),
                 What::ToolResult { call, reply, .. } => {
@@ -281,6 +279,7 @@ fn detail(r: &Record) -> u32 {
             status_code(update.from) * 1000 + status_code(update.to) * 100 + cause as u32 * 2 + u32::from(legal)
         }
         What::Claim { won, .. } => u32::from(won),
+        What::CallQueued { waits, .. } => u32::from(matches!(waits, Wait::Fleet { .. })),
         What::InsertConflict { on, .. } => on as u32,
         What::DownstreamReply { answer, .. } | What::LateReply { answer, .. } => answer_code(answer),
         _ => 0,
@@ -416,10 +415,12 @@ fn group_label(r: &Record, n: usize) -> String {
         What::ToolCall { .. } => format!("{n} status polls"),
         What::Routed { .. } => format!("{n} calls routed"),
         What::CallAdmitted { .. } => format!("{n} take a slot"),
-        What::CallQueued { .. } => format!("{n} queued"),
+        What::CallQueued { waits: Wait::Slot, .. } => format!("{n} queued"),
+        What::CallQueued { waits: Wait::Fleet { quota, .. }, .. } => {
+            format!("{n} queued: the fleet at its quota of {quota}")
+        }
         What::CallStarted { .. } => format!("{n} leave the queue for a slot"),
         What::Overloaded { .. } => format!("{n} OVERLOADED"),
-        What::FleetFull { .. } => format!("{n} OVERLOADED: the fleet is full"),
         What::Policy { decision: Policy::Forbidden, .. } => format!("{n} FORBIDDEN"),
         What::Policy { decision: Policy::Allowed, .. } => format!("{n} allowed by policy"),
         What::Policy { .. } => format!("{n} not checked by policy"),
@@ -660,7 +661,6 @@ impl Draw<'_> {
             | What::CallQueued { .. }
             | What::CallStarted { .. }
             | What::Overloaded { .. }
-            | What::FleetFull { .. }
             | What::Policy { .. }
             | What::ToolResult { .. }
             | What::RpcError { .. } => self.replica(i, r, how),
@@ -778,24 +778,29 @@ impl Draw<'_> {
                     self.b.label(lane, x, text.clone(), "label", t, Some(i));
                 }
             }
-            What::CallQueued { call, in_flight, queued } => {
+            What::CallQueued { call, in_flight, queued, waits } => {
                 self.mark(lane, t, Glyph::Bar, "mark queued", i);
-                let text = format!("call {} queued ({in_flight} in flight, {queued} queued)", call.0);
+                let text = match waits {
+                    Wait::Slot => format!("call {} queued ({in_flight} in flight, {queued} queued)", call.0),
+                    Wait::Fleet { working, quota } => {
+                        format!("call {} queued: fleet {working} of {quota} ({queued} queued)", call.0)
+                    }
+                };
                 self.label(lane, x, text, "label queue-label", how);
             }
-            What::CallStarted { call, .. } => {
+            What::CallStarted { call, freed_by, .. } => {
                 self.mark(lane, t, Glyph::Tick, "mark started", i);
-                self.label(lane, x, format!("call {} takes a slot", call.0), "label", how);
+                let text = if r.actor == Actor::Replica(freed_by) {
+                    format!("call {} takes a slot", call.0)
+                } else {
+                    format!("call {} takes the fleet's place {} freed", call.0, freed_by.name())
+                };
+                self.label(lane, x, text, "label", how);
             }
             What::ReplicaPaused { call, until } => {
                 self.mark(lane, t, Glyph::Bar, "mark queued", i);
                 let text = format!("call {} paused until {}", call.0, names::when(until));
                 self.label(lane, x, text, "label queue-label", how);
-            }
-            What::FleetFull { call, fleet_in_flight, quota } => {
-                self.mark(lane, t, Glyph::Cross, "mark overloaded", i);
-                let text = format!("call {} OVERLOADED (fleet {fleet_in_flight} of {quota})", call.0);
-                self.label(lane, x, text, "label overloaded-label", how);
             }
             What::Expired { call, .. } => {
                 self.mark(lane, t, Glyph::Cross, "mark overloaded", i);

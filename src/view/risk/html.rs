@@ -16,7 +16,7 @@
 use std::fmt::Write;
 
 use crate::sim::Millis;
-use crate::sim::risk::snapshot::GateView;
+use crate::sim::risk::Snapshot;
 use crate::sim::risk::{Check, Record, Row};
 use crate::view::num::{d0, d1};
 use crate::view::timeline::{Diagram, Orientation, escape, page};
@@ -446,13 +446,22 @@ pub fn budget_html(plan: &[Part], deadline: Millis, spend: Option<&Spend>) -> St
 
 // Gates and queues.
 
-pub fn gates_html(gates: &[GateView]) -> String {
+/// The global gate, if on, then each replica's gates.
+pub fn gates_html(snapshot: &Snapshot) -> String {
     let mut out = String::new();
-    for g in gates {
+    if let Some(quota) = snapshot.fleet_quota {
+        let (working, queued) = snapshot.fleet();
+        put!(
+            out,
+            "<div class=\"gate\"><h3>Global gate</h3><p>{working} of {quota} working across the fleet, {queued} queued</p>\
+             <div class=\"meters\"><label>Working <meter min=\"0\" max=\"{quota}\" value=\"{working}\"></meter></label></div></div>"
+        );
+    }
+    for g in &snapshot.gates {
         let limits = if g.on {
             format!("{} of {} in flight, {} of {} queued", g.in_flight, g.cap, g.queued, g.capacity)
         } else {
-            format!("{} in flight, no gates (cap {} not applied)", g.in_flight, g.cap)
+            format!("{} in flight, {} queued, no gates (cap {} not applied)", g.in_flight, g.queued, g.cap)
         };
         put!(
             out,
@@ -791,7 +800,7 @@ mod tests {
             "aria-label=\"Budget of 5.00 s: auth/policy 0.10 s, database 0.30 s, Risk API 2.50 s, reserve 2.10 s\""
         ));
         let snap = r.snapshot_at(t);
-        assert!(balanced(&gates_html(&snap.gates)));
+        assert!(balanced(&gates_html(&snap)));
         let burst = run(Preset::Overload, Mode::Patterns);
         let l = super::super::load::littles_law(&burst).unwrap();
         assert!(balanced(&little_html(&l)));

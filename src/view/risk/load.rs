@@ -56,10 +56,7 @@ pub fn littles_law(run: &Run) -> Option<Little> {
     let (mut present, mut peak, mut area, mut since) = (0i64, 0i64, 0u64, Millis::ZERO);
     for r in records {
         let step = match r.what {
-            What::CallAdmitted { call, .. }
-            | What::CallQueued { call, .. }
-            | What::Overloaded { call, .. }
-            | What::FleetFull { call, .. } => {
+            What::CallAdmitted { call, .. } | What::CallQueued { call, .. } | What::Overloaded { call, .. } => {
                 let i = (call.0 as usize).saturating_sub(1);
                 if arrived.len() <= i {
                     arrived.resize(i + 1, None);

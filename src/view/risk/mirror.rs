@@ -153,13 +153,23 @@ fn intent_lines(s: &Snapshot, lines: &mut Vec<String>) {
     }
 }
 
-/// Each replica's gates: how full they are now, and at most so far.
+/// The global gate, then each replica's gates: how full they are now, and
+/// at most so far.
 fn gate_lines(s: &Snapshot, lines: &mut Vec<String>) {
+    if let Some(quota) = s.fleet_quota {
+        let (working, queued) = s.fleet();
+        lines.push(format!(
+            "Global gate: {working} of {quota} calls working across the fleet; {queued} queued at the replicas."
+        ));
+    }
     for g in &s.gates {
         let limits = if g.on {
             format!("{} of {} slots in flight, {} of {} queued", g.in_flight, g.cap, g.queued, g.capacity)
         } else {
-            format!("gates off, {} in flight and no queue bound (cap {} unused)", g.in_flight, g.cap)
+            format!(
+                "gates off, {} in flight, {} queued and no queue bound (cap {} unused)",
+                g.in_flight, g.queued, g.cap
+            )
         };
         lines.push(format!(
             "Replica {}: {limits}; so far at most {} in flight and {} queued, {} OVERLOADED.",

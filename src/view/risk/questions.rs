@@ -347,8 +347,10 @@ fn explain_fleet(run: &Run) -> String {
     let peak = count_figure(run, CheckName::DownstreamWithinCapacity, "peak_concurrency");
     let safe = count_figure(run, CheckName::DownstreamWithinCapacity, "safe_concurrency");
     let overloaded = run.summary().overloaded;
+    let waited = count_figure(run, CheckName::OverloadFastBounded, "waited_for_fleet");
+    let late = count_figure(run, CheckName::OverloadFastBounded, "late_answers");
     format!(
-        "The Risk API worked on at most {peak} calls at once (verified for {safe}); {overloaded} call(s) were answered OVERLOADED; {} review(s).",
+        "The Risk API worked on at most {peak} calls at once (verified for {safe}); {waited} call(s) waited for a place in the fleet, {overloaded} were answered OVERLOADED and {late} answered past the client deadline; {} review(s).",
         run.reviews().len()
     )
 }

@@ -9,7 +9,7 @@ use crate::sim::Millis;
 use crate::sim::json::Json;
 use crate::sim::params::Schema;
 use crate::sim::risk::compare::Comparison;
-use crate::sim::risk::facts::{Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, What};
+use crate::sim::risk::facts::{Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, Wait, What};
 use crate::sim::risk::scenario::fault_list;
 use crate::sim::risk::settings::Pattern;
 use crate::sim::risk::{Check, CheckName, Review, Row, Run, Summary, Value};
@@ -74,6 +74,8 @@ struct Gate {
     max_queue: u32,
     max_in_flight: u32,
     overloaded: u32,
+    /// Calls that queued with a slot free, the fleet at its quota.
+    queued_for_fleet: u32,
 }
 
 fn answer_name(answer: Answer) -> &'static str {
@@ -192,6 +194,9 @@ fn gates(run: &Run) -> Json {
     for r in run.records() {
         let Actor::Replica(replica) = r.actor else { continue };
         let g = &mut gates[replica.index()];
+        if let What::CallQueued { waits: Wait::Fleet { .. }, .. } = r.what {
+            g.queued_for_fleet += 1;
+        }
         match r.what {
             What::CallAdmitted { in_flight, queued, .. }
             | What::CallQueued { in_flight, queued, .. }
@@ -199,7 +204,7 @@ fn gates(run: &Run) -> Json {
                 g.max_in_flight = g.max_in_flight.max(in_flight);
                 g.max_queue = g.max_queue.max(queued);
             }
-            What::Overloaded { .. } | What::FleetFull { .. } => g.overloaded += 1,
+            What::Overloaded { .. } => g.overloaded += 1,
             _ => {}
         }
     }
@@ -211,6 +216,7 @@ fn gates(run: &Run) -> Json {
             ("max_queue".to_owned(), num(g.max_queue.into())),
             ("max_in_flight".to_owned(), num(g.max_in_flight.into())),
             ("overloaded".to_owned(), num(g.overloaded.into())),
+            ("queued_for_fleet".to_owned(), num(g.queued_for_fleet.into())),
         ])
     };
     map(ReplicaId::all(gates.len()).zip(gates).map(|(r, g)| (r.name().to_owned(), gate(g))).collect())
@@ -536,7 +542,18 @@ mod tests {
         let gates = doc.get("gates").unwrap();
         assert_eq!(names(gates), ["A", "B"]);
         let gate = names(gates.get("A").unwrap());
-        assert_eq!(gate, ["concurrency_cap", "gates_on", "max_in_flight", "max_queue", "overloaded", "queue_capacity"]);
+        assert_eq!(
+            gate,
+            [
+                "concurrency_cap",
+                "gates_on",
+                "max_in_flight",
+                "max_queue",
+                "overloaded",
+                "queue_capacity",
+                "queued_for_fleet"
+            ]
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
     Actor, AgentDecision, Answer, CallShape, Cause, Claim, Credential, DsKind, ErrorCode, Heard, IntentOutcome, Policy,
-    Read, Record, Reply, Route, Status, Stmt, Tool, UniqueKey, What, is_legal,
+    Read, Record, Reply, Route, Status, Stmt, Tool, UniqueKey, Wait, What, is_legal,
 };
 use crate::sim::risk::{Check, Figure, Value};
 
@@ -122,7 +122,6 @@ pub fn sentence(record: &Record) -> String {
         What::CallAdmitted { .. }
         | What::CallQueued { .. }
         | What::Overloaded { .. }
-        | What::FleetFull { .. }
         | What::CallStarted { .. }
         | What::Policy { .. }
         | What::ToolResult { .. }
@@ -216,25 +215,35 @@ fn replica_sentence(record: &Record) -> String {
             names::call(call),
             names::clock(made_at)
         ),
-        What::FleetFull { call, fleet_in_flight, quota } => format!(
-            "The global gate is full ({fleet_in_flight} calls in the slots of all replicas, of {quota}): {who} answers {} OVERLOADED at once.",
-            names::call(call)
-        ),
         What::ReplicaPaused { call, until } => format!(
             "{who} pauses with {} before its insert, and goes on at {} without looking again.",
             names::call(call),
             names::when(until)
         ),
-        What::CallQueued { call, in_flight, queued } => format!(
+        What::CallQueued { call, in_flight, queued, waits: Wait::Slot } => format!(
             "{who}'s slots are full: {} waits in the queue ({in_flight} in flight, {queued} queued).",
             names::call(call)
         ),
-        What::Overloaded { call, in_flight, queued } => format!(
-            "{who}'s slots and queue are full ({in_flight} in flight, {queued} queued): {} gets OVERLOADED at once.",
+        What::CallQueued { call, queued, waits: Wait::Fleet { working, quota }, .. } => format!(
+            "The fleet works on its quota ({working} of {quota} calls in the slots of all replicas): {} waits in {who}'s queue for a place ({queued} queued).",
             names::call(call)
         ),
-        What::CallStarted { call, queued_at, in_flight, queued } => format!(
-            "{who} gives a freed slot to {}, queued since {} ({in_flight} in flight, {queued} queued).",
+        What::Overloaded { call, in_flight, queued } => format!(
+            "{who}'s queue is full ({in_flight} in flight, {queued} queued): {} gets OVERLOADED at once.",
+            names::call(call)
+        ),
+        What::CallStarted { call, queued_at, in_flight, queued, freed_by }
+            if record.actor == Actor::Replica(freed_by) =>
+        {
+            format!(
+                "{who} gives a freed slot to {}, queued since {} ({in_flight} in flight, {queued} queued).",
+                names::call(call),
+                names::clock(queued_at)
+            )
+        }
+        What::CallStarted { call, queued_at, in_flight, queued, freed_by } => format!(
+            "Replica {} answered a call and freed a place in the fleet: {who} starts {}, the oldest waiting, queued since {} ({in_flight} in flight, {queued} queued).",
+            freed_by.name(),
             names::call(call),
             names::clock(queued_at)
         ),

@@ -40,10 +40,7 @@ fn steps(what: &What, arrived: &mut Vec<Option<Millis>>, held: &mut Vec<bool>, t
         }
     };
     match *what {
-        What::CallAdmitted { call, .. }
-        | What::CallQueued { call, .. }
-        | What::Overloaded { call, .. }
-        | What::FleetFull { call, .. } => {
+        What::CallAdmitted { call, .. } | What::CallQueued { call, .. } | What::Overloaded { call, .. } => {
             let i = (call.0 as usize).saturating_sub(1);
             slot(arrived, i);
             if arrived[i].is_some() {

@@ -166,11 +166,10 @@ fn policy_text(records: &[Record], call: CallId, m: &Made) -> String {
             None => "a status poll, not checked: authorization is off, so any row can be read.".to_owned(),
         };
     }
-    let refused_first = records
-        .iter()
-        .any(|r| matches!(r.what, What::Overloaded { call: c, .. } | What::FleetFull { call: c, .. } if c == call));
+    let refused_first = records.iter().any(|r| matches!(r.what, What::Overloaded { call: c, .. } if c == call));
     if refused_first {
-        return "never reached: both gates were full, so the call was refused OVERLOADED before any check.".to_owned();
+        return "never reached: its replica's queue was full, so the call was refused OVERLOADED before any check."
+            .to_owned();
     }
     match m.shape {
         CallShape::Malformed | CallShape::UnknownTool => {

@@ -103,23 +103,33 @@ pub fn summary(check: &Check) -> String {
             g("downstream_calls"),
             g("caller_tokens_downstream")
         ),
-        CheckName::OverloadFastBounded => format!(
-            "OVERLOADED: {} (slowest {} of {}); in flight at most {} of {}; queued at most {} of {}; slowest answer {} of {}; late: {}",
-            g("overloaded"),
-            g("slowest_overloaded_ms"),
-            g("overloaded_within_ms"),
-            g("max_in_flight"),
-            g("concurrency_cap"),
-            g("max_queue"),
-            g("queue_capacity"),
-            g("slowest_answer_ms"),
-            g("client_deadline_ms"),
-            g("late_answers")
-        ),
+        CheckName::OverloadFastBounded => {
+            format!(
+                "OVERLOADED: {} (slowest {} of {}); in flight at most {} of {}; queued at most {} of {}; slowest answer {} of {}; late: {}",
+                g("overloaded"),
+                g("slowest_overloaded_ms"),
+                g("overloaded_within_ms"),
+                g("max_in_flight"),
+                g("concurrency_cap"),
+                g("max_queue"),
+                g("queue_capacity"),
+                g("slowest_answer_ms"),
+                g("client_deadline_ms"),
+                g("late_answers")
+            ) + &waited_for_fleet(check)
+        }
         CheckName::OneReviewPerBusinessKey
         | CheckName::LegalTransitions
         | CheckName::UnknownResolved
         | CheckName::DownstreamWithinCapacity => invariant_summary(check),
+    }
+}
+
+/// How many calls queued for the global gate, when any did.
+fn waited_for_fleet(check: &Check) -> String {
+    match count(check, "waited_for_fleet") {
+        0 => String::new(),
+        n => format!("; queued for the fleet's quota: {n}"),
     }
 }
 

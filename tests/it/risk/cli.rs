@@ -154,7 +154,15 @@ fn json_carries_every_observable_field() {
     for replica in ["A", "B"] {
         assert_eq!(
             keys(&doc["gates"][replica]),
-            ["concurrency_cap", "gates_on", "max_in_flight", "max_queue", "overloaded", "queue_capacity"]
+            [
+                "concurrency_cap",
+                "gates_on",
+                "max_in_flight",
+                "max_queue",
+                "overloaded",
+                "queue_capacity",
+                "queued_for_fleet"
+            ]
         );
     }
     let names: Vec<&str> = doc["checks"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();

@@ -255,17 +255,31 @@ fn every_preset_in_both_modes() {
             "reviews=1280 rows=[SUCCEEDED×609 FAILED×671] creates=1280 finds=0 claims=0/0 checks=--F---TF-F",
         ),
         (
-            // The global gate admits 100 - 2 = 98 calls into the fleet's slots
-            // (two places stay for the workers). At 20 calls 1 to 98 take slots
-            // and the other 1 182 are answered OVERLOADED at once (heard at
-            // 40); the 98 create at 121 and are answered at 531, heard by 552.
-            // Each OVERLOADED call is retried 1000 ms after it was heard, in
-            // waves that find the fleet empty again and admit 98 each: 1 280,
-            // 1 182, 1 084, 986, 888, 790, 692 and 594 calls, 7 496 in all, after
-            // which the 496 intents still refused have used their 8 calls. 8 x
-            // 98 = 784 reviews, never more than 98 at the Risk API at once.
+            // The global gate lets the fleet work on 100 - 2 = 98 calls at once
+            // (two places stay for the workers); a call that finds the fleet
+            // at its quota waits in its replica's queue, and the per-replica
+            // gates answer OVERLOADED once that queue holds 16. The 1 280
+            // calls reach their replicas at 20 in call order, call c at
+            // replica (c - 1) mod 20: calls 1 to 98 start (five at each of A
+            // to R, four at S and T), the next 16 at each replica queue for
+            // the fleet (calls 99 to 418, 320 in all) and calls 419 to 1 280
+            // (862) get OVERLOADED at once. A call works 100+1+410+1 = 512 ms
+            // (98 creates at once are within the safe 100), so 98 places free
+            // together at 20 + 512 w and go to the 98 oldest waiting calls.
+            // An OVERLOADED call is retried 1000 ms after it was heard: batch
+            // b of retries arrives at 20 + 1040 b, after the services at
+            // 20 + 512 (2b - 1) and 20 + 512 (2b) (1040 b - 1024 b = 16 b <
+            // 512), so it finds the queues at 320 - 2 x 98 = 124, with
+            // 196 places free, at most 11 on any replica (at least five of
+            // the 124 are left at each), while every replica gets at least
+            // 13 of a batch of 274 or more: 196 queue, the rest is refused
+            // again. Refused: 862, then 666, 470, 274 and 78; the fifth
+            // batch's 78 all queue. Calls 1 280 + 862 + 666 + 470 + 274 + 78
+            // = 3 630, OVERLOADED 2 350; every intent but the first 98
+            // waited for the fleet once (1 182) and was created: 1 280
+            // reviews, never more than 98 at the Risk API at once.
             "--preset wide-fleet --mode patterns",
-            "reviews=784 rows=[SUCCEEDED×784] creates=784 finds=0 claims=0/0 checks=T----TTT-T",
+            "reviews=1280 rows=[SUCCEEDED×1280] creates=1280 finds=0 claims=0/0 checks=T----TTT-T",
         ),
         (
             // One call every 100 ms from 0 to 19.9 s, each for its own order,
@@ -517,28 +531,44 @@ fn the_large_presets_move_by_their_formulas() {
     assert_eq!(sorted(ledger(&naive)), sorted(reviews), "wide-fleet naive");
     assert_eq!(figure(&naive, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(1280)));
 
-    // wide-fleet, patterns: waves arrive at 20 + 1040 w (w = 0..7: made, 20
-    // there, OVERLOADED at once and heard 20 later, retried 1000 ms after),
-    // each finding the fleet empty (the last wave's answers left at
-    // arrival + 512) and admitting the first 98 of its calls, in the order
-    // the intents were refused: wave w admits intents 98 w + 1 to 98 w + 98.
-    // Each inserts at arrival + 101 and, 98 being within the safe 100, its
-    // create answers 410 ms later: SUCCEEDED at arrival + 512.
+    // wide-fleet with the global gate: the fleet works on 98 calls at once,
+    // and every other call waits in its replica's queue (the table above).
+    // 98 places free together at 20 + 512 w and the 98 oldest waiting calls
+    // take them, so calls start in waves: each inserts at start + 101,
+    // creates RV at start + 511 (98 at once are within the safe 100) and is
+    // SUCCEEDED at start + 512, when its wave's places pass to the next.
+    // Without the per-replica gates all 1 280 wait, and being alike they go
+    // in call order: wave w (0 to 12) is calls 98 w + 1 to 98 w + 98 and
+    // wave 13 the last 1280 - 13 x 98 = 6, started at 20 + 512 x 13 = 6676.
+    let wave = |n: u64| (n - 1) / 98;
+    let start = |w: u64| 20 + 512 * w;
     let (mut expected, mut reviews) = (Vec::new(), Vec::new());
-    for w in 0..8u64 {
-        let arrive = 20 + 1040 * w;
-        for k in 0..98 {
-            let (n, id) = (98 * w + k + 1, 10086 + 98 * w + k);
-            expected.push(format!("{} R{id} ->PENDING inserted", arrive + 101));
-            expected.push(format!("{} R{id} PENDING->SUCCEEDED create_succeeded", arrive + 512));
-            reviews.push(format!("{} RV-{n} rk-{n:04}", arrive + 511));
-        }
+    for n in 1..=1280u64 {
+        let (s, id) = (start(wave(n)), 10085 + n);
+        expected.push(format!("{} R{id} ->PENDING inserted", s + 101));
+        expected.push(format!("{} R{id} PENDING->SUCCEEDED create_succeeded", s + 512));
+        reviews.push(format!("{} RV-{n} rk-{n:04}", s + 511));
     }
-    assert_eq!(expected.first().map(String::as_str), Some("121 R10086 ->PENDING inserted"));
-    assert_eq!(reviews.last().map(String::as_str), Some("7811 RV-784 rk-0784"));
+    assert_eq!((wave(1280), start(13)), (13, 6676));
+    assert_eq!(reviews.last().map(String::as_str), Some("7187 RV-1280 rk-1280"));
+    let waiting = run("--preset wide-fleet --mode patterns --gates off");
+    assert_eq!(sorted(moves(&waiting)), sorted(expected.clone()), "wide-fleet, the global gate alone");
+    assert_eq!(ledger(&waiting), reviews, "wide-fleet, the global gate alone");
+    // With both gates the waves are the same (98 or more wait whenever
+    // places free: 320, 222 and 124 between batches, 104 at 6164, then the
+    // last six), though which intent is in which wave after the first
+    // depends on the retries: compare the moves without their rows.
+    let at = |list: Vec<String>| {
+        let without_row = |m: &String| {
+            let words: Vec<&str> = m.split(' ').collect();
+            format!("{} {}", words[0], words[2..].join(" "))
+        };
+        sorted(list.iter().map(without_row).collect())
+    };
     let gated = run("--preset wide-fleet --mode patterns");
-    assert_eq!(sorted(moves(&gated)), sorted(expected), "wide-fleet patterns");
-    assert_eq!(sorted(ledger(&gated)), sorted(reviews), "wide-fleet patterns");
+    assert_eq!(at(moves(&gated)), at(expected), "wide-fleet patterns");
+    // The first wave is calls 1 to 98, whose intents are rk-0001 to rk-0098.
+    assert_eq!(ledger(&gated)[..98], reviews[..98], "wide-fleet patterns, the first wave");
 
     // slowing-downstream, both modes: call i (1 to 200) is made at
     // 100 (i - 1), inserted at s = 100 (i - 1) + 121, and its create takes
@@ -872,11 +902,37 @@ fn a_failed_review_closes_its_generation_and_the_next_request_opens_another() {
 
 #[test]
 fn the_wide_fleet_outnumbers_the_risk_api_unless_one_gate_spans_it() {
-    // Worked out in the table above: 7 496 calls, of which 8 x 98 = 784 were
-    // admitted and the rest (1 182 + 1 084 + ... + 496 = 6 712) refused by the
-    // global gate; the Risk API never held more than 98.
+    // Worked out in the table above: 3 630 calls, 2 350 of them OVERLOADED by
+    // a full queue, 1 182 waited for the fleet; the Risk API never held more
+    // than 98. The six calls of the last wave start at 6676 and are heard
+    // at 6676 + 512 + 20 = 7208. The longest wait is the first burst's: of
+    // the 320 queued at 20, 98 start at each of 532, 1044 and 1556, and the
+    // last 26 at 2068, heard at 2068 + 512 + 20 = 2600, within 5 s.
     let gated = run("--preset wide-fleet --mode patterns");
-    assert_eq!((gated.summary().tool_calls, gated.summary().overloaded), (7_496, 6_712));
+    let s = gated.summary();
+    assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (3_630, 2_350, 7_208));
+    let fast = |run: &Run, name: &str| figure(run, CheckName::OverloadFastBounded, name);
+    assert_eq!(
+        [fast(&gated, "waited_for_fleet"), fast(&gated, "late_answers"), fast(&gated, "max_queue")],
+        [Some(Value::Count(1_182)), Some(Value::Count(0)), Some(Value::Count(16))]
+    );
+    assert_eq!(
+        [fast(&gated, "slowest_answer_ms"), fast(&gated, "slowest_overloaded_ms")],
+        [Some(Value::Ms(2_600)), Some(Value::Ms(40))]
+    );
+    // Without the per-replica gates nothing bounds the wait: the 1 182 wait
+    // in call order, 98 starting every 512 ms (the formulas above), and a
+    // call of wave w is heard at 20 + 512 (w + 1) + 20, past the 5 s
+    // deadline from w = 9 on: 1 280 - 9 x 98 = 398 late, the last (wave 13)
+    // at 7208. Nothing is OVERLOADED, so nothing is retried: 1 280 calls.
+    let unbounded = run("--preset wide-fleet --mode patterns --gates off");
+    let s = unbounded.summary();
+    assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (1_280, 0, 7_208));
+    assert_eq!(
+        [fast(&unbounded, "late_answers"), fast(&unbounded, "waited_for_fleet"), fast(&unbounded, "slowest_answer_ms")],
+        [Some(Value::Count(398)), Some(Value::Count(1_182)), Some(Value::Ms(7_208))]
+    );
+    assert_eq!(super::verdicts(&unbounded), "-----FTT-T");
     let peak = |run: &Run| {
         run.checks()
             .into_iter()
@@ -912,4 +968,45 @@ fn the_wide_fleet_outnumbers_the_risk_api_unless_one_gate_spans_it() {
         (lost("lost_responses"), lost("converged"), lost("unresolved")),
         (Some(Value::Count(671)), Some(Value::Count(254)), Some(Value::Count(417)))
     );
+}
+
+#[test]
+fn a_create_its_caller_abandoned_still_works_at_the_risk_api_after_its_place_is_freed() {
+    // wide-fleet with the first create slow: sent at 121, it lands at
+    // 121 + 2500 + 500 = 3121. Its call holds its place until the timeout's
+    // UNKNOWN is answered at 2622, so the other 97 go in waves of 97 at
+    // 20 + 512 w and the freed place starts one more call at 2622 (its
+    // create out at 2723 until 3133). The workers probe R10086 at 3001, when
+    // the Risk API works on the 97 creates of the wave started at 2580 (out
+    // at 2681 until 3091), the one of 2622 and the slow one: the first find
+    // makes 100, the second 101, past the safe 100. The quota counts the
+    // calls in the replicas' slots, and the replica gave this create up.
+    let run = run("--preset wide-fleet --mode patterns --fault downstream-slow@1");
+    assert_eq!(figure(&run, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(101)));
+    let holds = run.checks().into_iter().find(|c| c.name == CheckName::DownstreamWithinCapacity).and_then(|c| c.holds);
+    assert_eq!(holds, Some(false));
+}
+
+#[test]
+fn a_freed_place_goes_to_the_oldest_call_waiting_anywhere_in_the_fleet() {
+    // Three replicas, a quota of 4 - 2 = 2. Calls 1 to 5 reach A, B, C, A, B
+    // at 20: 1 and 2 start, 3, 4 and 5 wait for the fleet though their
+    // replicas' slots are free. At 532 call 1 (A) is answered first and its
+    // place goes to call 3 at C, the oldest waiting (queued at 20, the
+    // lowest number), not to A's own call 4; call 2's place (B) goes to
+    // call 4. At 1044 call 3 (C) is answered first: call 5 starts at B.
+    let run = run("--preset overload --mode patterns --replicas 3 --burst-calls 5 --api-safe-concurrency 4");
+    let started: Vec<String> = run
+        .records()
+        .iter()
+        .filter_map(|r| match (r.actor, r.what) {
+            (idempotency_lab::sim::risk::Actor::Replica(at), What::CallStarted { call, freed_by, .. }) => {
+                Some(format!("{} call{} at {} freed by {}", r.t.ms(), call.0, at.name(), freed_by.name()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(started, ["532 call3 at C freed by A", "532 call4 at A freed by B", "1044 call5 at B freed by C"]);
+    // Every call answered by 1044 + 512 + 20 = 1576, nothing refused.
+    assert_eq!((run.summary().overloaded, run.summary().end.ms()), (0, 1576));
 }

@@ -1,11 +1,9 @@
 //! One row per pattern switch: starting from all patterns on, the preset
-//! where turning that switch off breaks an invariant. Every switch has a
-//! row where it alone is off but the per-replica gates, which need the
-//! global gate off too: with it on they keep no check (see
-//! `with_the_global_gate_on_the_per_replica_gates_keep_no_check` and the
-//! README). One more row turns idempotent create and CAS off together, the
-//! contract's example of two winners making two reviews. Worked out by hand
-//! from the defaults listed in `scenarios.rs`.
+//! where turning that switch off, alone, breaks an invariant (see
+//! `what_each_gate_keeps` and the README for the two gates). One more row
+//! turns idempotent create and CAS off together, the contract's example of
+//! two winners making two reviews. Worked out by hand from the defaults
+//! listed in `scenarios.rs`.
 
 use idempotency_lab::sim::risk::{CheckName, Value};
 
@@ -91,18 +89,17 @@ fn each_switch_protects_an_invariant() {
             "reviews=1 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=--TF--TFTT",
         ),
         (
-            // Gates (and the global gate), with the Risk API's own limit raised
-            // to 1000 so it does not refuse the excess itself: all 200 calls
-            // are admitted at 20 and create at 121, so the Risk API works on
-            // 200 at once, past its safe 32, and slows: the L-th create takes
-            // 410 x L / 32 ms. Up to L = 195 (2498 ms) they are answered in
-            // time; the last five (L = 196: 2511 ms, ... 200: 2562) time out at
-            // 2621 and their rows are UNKNOWN at 2622, though each create is
-            // performed (by 2683). Both workers probe the five at 3001 on, one
-            // by one (ten finds), and every row ends SUCCEEDED well within
-            // three scans and a backoff. No call was retried or late.
-            "--preset overload --mode patterns --risk-api-capacity 1000 --gates off --global-gate off",
-            "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=10 claims=0/0 checks=--T--TTTTF",
+            // The per-replica gates, alone (their Show me): the global gate
+            // lets the fleet work on 98 calls and every other call of the
+            // burst waits in its replica's queue, which nothing bounds. They
+            // go in call order, 98 every 512 ms from 20 (rows and times in
+            // the_large_presets_move_by_their_formulas): wave w is heard at
+            // 20 + 512 (w + 1) + 20, past the 5 s client deadline from w = 9
+            // on, so 1 280 - 9 x 98 = 398 answers come late (the last at
+            // 7208). Every call is performed: 1 280 reviews, nothing
+            // OVERLOADED, no request_key used twice.
+            "--preset wide-fleet --mode patterns --gates off",
+            "reviews=1280 rows=[SUCCEEDED×1280] creates=1280 finds=0 claims=0/0 checks=-----FTT-T",
         ),
         (
             // The global gate, alone (its Show me): the 20 replicas' own caps
@@ -114,7 +111,7 @@ fn each_switch_protects_an_invariant() {
             // their rows UNKNOWN at 2622 (due at once), though every create is
             // performed, the last at 121+5248 = 5369: 1 280 reviews, 671 lost
             // responses. No replica's demand passed its cap and nothing was
-            // refused, so overload is not judged.
+            // queued, so overload is not judged.
             //
             // Both workers scan at 3001 and walk the same 671 rows in id
             // order, each probing every row: a find sent while the Risk API
@@ -249,32 +246,35 @@ fn the_lone_switches_the_partners_cover() {
 }
 
 #[test]
-fn with_the_global_gate_on_the_per_replica_gates_keep_no_check() {
+fn what_each_gate_keeps() {
     // The global gate alone (per-replica gates off) on the overload burst:
-    // the fleet takes calls while it holds fewer than 32 - 2 = 30, so of the
-    // 200 calls arriving at 20 the first 30 (15 per replica) are admitted and
-    // 170 refused at once (heard at 40, retried at 1040, arriving at 1060).
-    // An admitted call is answered 100+1+410+1 = 512 ms after it arrives, so
-    // each wave finds the fleet empty: waves of 30 at 20 + 1040 k, refusing
-    // 170, 140, 110, 80, 50 and 20, and the seventh (at 6260) admits the last
-    // 20. Calls: 200 + 570 = 770; the last answer is heard at 6260+512+20 =
-    // 6792. The Risk API never holds more than 30: every check holds, as with
-    // both gates (640 calls, 440 OVERLOADED, 16 queued per replica).
-    let run = run("--preset overload --mode patterns --gates off");
-    let s = run.summary();
-    assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (770, 570, 6792));
-    let peak = run
-        .checks()
-        .into_iter()
-        .find(|c| c.name == CheckName::DownstreamWithinCapacity)
-        .and_then(|c| c.figure("peak_concurrency"));
-    assert_eq!(peak, Some(Value::Count(30)));
-    assert_eq!(outline(&run), "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=T----TTT-T");
-    // In the wide fleet the quota of 98 is spread over 20 replicas of 64
-    // slots: no replica comes near its own cap, and the per-replica gates
-    // change nothing at all.
-    let wide = outline(&super::run("--preset wide-fleet --mode patterns"));
-    assert_eq!(outline(&super::run("--preset wide-fleet --mode patterns --gates off")), wide);
+    // the fleet works on at most 32 - 2 = 30 calls and the other 170 wait in
+    // the queues, nothing refused. A call works 100+1+410+1 = 512 ms, so
+    // they start in waves of 30 at 20 + 512 w: 200 = 6 x 30 + 20, the last
+    // 20 at 20 + 512 x 6 = 3092, heard at 3092 + 512 + 20 = 3624, within the
+    // 5 s deadline. No retries (200 calls, no request_key used twice), the
+    // Risk API never above 30: in a fleet of two the burst drains in time,
+    // and every check with something to judge holds.
+    let alone = run("--preset overload --mode patterns --gates off");
+    let s = alone.summary();
+    assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (200, 0, 3624));
+    let figure = |run: &idempotency_lab::sim::risk::Run, name, figure: &str| {
+        run.checks().into_iter().find(|c| c.name == name).and_then(|c| c.figure(figure))
+    };
+    assert_eq!(figure(&alone, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(30)));
+    assert_eq!(figure(&alone, CheckName::OverloadFastBounded, "waited_for_fleet"), Some(Value::Count(170)));
+    assert_eq!(outline(&alone), "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=-----TTT-T");
+    // With both gates the quota of 30 is never reached (two replicas of 8
+    // slots hold 16): the per-replica gates decide alone, as without the
+    // global gate (640 calls, 440 OVERLOADED; see overload_with_the_gates_
+    // works_in_waves).
+    let both = outline(&run("--preset overload --mode patterns"));
+    assert_eq!(outline(&run("--preset overload --mode patterns --global-gate off")), both);
+    // In the wide fleet each gate keeps its own check (the switch table):
+    // without the global gate the Risk API takes 1 280 at once; without the
+    // per-replica gates, 398 calls wait past their deadline for the fleet.
+    let wide = |flags: &str| super::verdicts(&run(&format!("--preset wide-fleet --mode patterns {flags}")));
+    assert_eq!([wide(""), wide("--gates off"), wide("--global-gate off")], ["T----TTT-T", "-----FTT-T", "--F---TTFF"]);
 }
 
 #[test]
