@@ -306,8 +306,10 @@ test("in presenter mode the down and up arrows step through a lesson too; out of
   await expect(heading).toHaveText("Step 2 of 3: Deduplication off");
   await page.goto(`/?lesson=${encodeURIComponent(LESSON)}`);
   await expect(heading).toHaveText("Step 1 of 3: The opening run");
+  await page.locator("h1").click();
   await page.keyboard.press("ArrowDown");
-  await page.waitForTimeout(300);
+  // The page scrolls, as the arrow does anywhere, and the step stays.
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   await expect(heading).toHaveText("Step 1 of 3: The opening run");
 });
 
@@ -372,12 +374,23 @@ test('the risk lab says where it broke once the second review is made, and rings
   await page.goto("/?lab=risk&preset=incident&mode=naive&at=4.4");
   const region = page.locator("section.where-it-broke");
   await expect(region).toHaveText(/No order has a second review so far\./);
+  // The diagram is drawn, its marks there, and none of them rung yet.
+  await expect(page.locator(".diagram [data-record]").first()).toBeAttached();
   await expect(page.locator(".diagram .broke")).toHaveCount(0);
   await page.getByRole("slider", { name: "Time" }).press("End");
   await expect(region).toContainText("Risk API lane, at 10:31:12.531 (4.411 s): the Risk API created a second review, RV-2, for order O20260728001.");
   await expect(region).toContainText("\u201cOne review per business key\u201d first failed at 10:31:12.531 (4.411 s) on the Risk API lane; the switch that protects it, \u201cIdempotent create\u201d, is off.");
-  expect(await page.locator(".diagram .broke").count()).toBeGreaterThan(0);
+  await expect(page.locator(".diagram .broke").first()).toBeAttached();
   await page.goto("/?lab=risk&preset=incident&mode=patterns");
   await page.getByRole("slider", { name: "Time" }).press("End");
   await expect(region).toHaveText(/Nothing broke: no order got a second review\./);
+});
+
+test("while comparing, the risk lab's Where it broke speaks for both runs", async ({ page }) => {
+  // Run B is the naive incident with idempotent create: the retry's create
+  // carries rk-0001 again and gets RV-1 back, so B has no second review.
+  await page.goto("/?lab=risk&preset=incident&mode=naive&b.idem=on&at=30");
+  const region = page.locator("section.where-it-broke");
+  await expect(region).toContainText("Run A: Risk API lane, at 10:31:12.531 (4.411 s): the Risk API created a second review, RV-2, for order O20260728001.");
+  await expect(region).toContainText("Run B: Nothing broke: no order got a second review.");
 });

@@ -40,22 +40,45 @@ pub fn RiskMirror(risk: Risk) -> impl IntoView {
 }
 
 /// "Where it broke": once an order has its second review, where the Risk
-/// API created it, and for each check failing by then where it first
-/// failed and which switch that protects it was off; before that nothing
-/// that gives it away.
+/// API created it, and for each check failing by then since when and which
+/// switch that protects it was off; before that nothing that gives it
+/// away. While comparing, for both runs.
 #[component]
 pub fn RiskWhereItBroke(risk: Risk) -> impl IntoView {
-    let lines = move || {
+    use crate::view::risk::broke::{ANSWER_FIRST, second_review, words_with};
+    // Run B's second review, found once per run B (each is a few dozen
+    // judgements of the checks), not at every frame of playback.
+    let broke_b = Memo::new(move |_| risk.compare.run_b().map(|b| second_review(&b)));
+    let lines = move || -> Vec<(&'static str, String)> {
         if risk.answer_hidden() {
-            return vec![crate::view::ack::broke::PREDICT_FIRST.to_owned()];
+            return vec![("", ANSWER_FIRST.to_owned())];
         }
         let t = risk.player.playhead.get();
-        risk.broke.with(|b| risk.run.with(|r| crate::view::risk::broke::words_with(r, b.as_ref(), t)))
+        let a = risk.broke.with(|b| risk.run.with(|r| words_with(r, b.as_ref(), t)));
+        match risk.compare.run_b() {
+            Some(run_b) => {
+                let b = words_with(&run_b, broke_b.get().flatten().as_ref(), t);
+                a.into_iter().map(|l| ("Run A", l)).chain(b.into_iter().map(|l| ("Run B", l))).collect()
+            }
+            None => a.into_iter().map(|l| ("", l)).collect(),
+        }
     };
     view! {
         <section class="panel where-it-broke" aria-labelledby="risk-broke-h">
             <h2 id="risk-broke-h">"Where it broke"</h2>
-            {move || lines().into_iter().map(|line| view! { <p>{line}</p> }).collect_view()}
+            {move || {
+                lines()
+                    .into_iter()
+                    .map(|(run, line)| {
+                        view! {
+                            <p>
+                                {(!run.is_empty()).then(|| view! { <strong>{format!("{run}: ")}</strong> })}
+                                {line}
+                            </p>
+                        }
+                    })
+                    .collect_view()
+            }}
         </section>
     }
 }

@@ -141,41 +141,44 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
     }
 }
 
-/// Moves the playhead and the veil over the future as the playhead moves
-/// (two attributes, so a frame of playback redraws nothing else), and keeps
-/// the playhead in view.
-/// Rings the second review's mark, and the marks where the checks it
-/// fails first failed, once the playhead has reached each (and not while a
-/// prediction is still to be made).
+/// Rings the second review's mark and the marks from which the checks it
+/// fails have failed, once the playhead has reached the second review (and
+/// not while a prediction is still to be made): `view::risk::broke`
+/// decides which.
 fn mark_broke(risk: Risk, drawing: Memo<Arc<Drawing>>, scroller: NodeRef<leptos::html::Div>) {
     Effect::new(move |_| {
         drawing.track();
         let t = risk.player.playhead.get();
         let hidden = risk.answer_hidden();
         let Some(el) = scroller.get() else { return };
-        if let Ok(old) = el.query_selector_all(".broke") {
-            for i in 0..old.length() {
-                if let Some(e) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
-                    let _ = e.class_list().remove_1("broke");
-                }
-            }
-        }
+        each_match(&el, ".broke", |e| {
+            let _ = e.class_list().remove_1("broke");
+        });
         let due: Vec<usize> = risk.broke.with(|b| {
             let Some(b) = b.as_ref().filter(|_| !hidden) else { return Vec::new() };
             risk.run.with(|r| crate::view::risk::broke::marked_at(r, b, t))
         });
         for i in due {
-            if let Ok(marks) = el.query_selector_all(&format!("[data-record=\"{i}\"]")) {
-                for k in 0..marks.length() {
-                    if let Some(e) = marks.item(k).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
-                        let _ = e.class_list().add_1("broke");
-                    }
-                }
-            }
+            each_match(&el, &format!("[data-record=\"{i}\"]"), |e| {
+                let _ = e.class_list().add_1("broke");
+            });
         }
     });
 }
 
+/// Calls `f` on every element under `root` that `selector` matches.
+fn each_match(root: &web_sys::Element, selector: &str, f: impl Fn(web_sys::Element)) {
+    let Ok(found) = root.query_selector_all(selector) else { return };
+    for i in 0..found.length() {
+        if let Some(e) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+            f(e);
+        }
+    }
+}
+
+/// Moves the playhead and the veil over the future as the playhead moves
+/// (two attributes, so a frame of playback redraws nothing else), and keeps
+/// the playhead in view.
 fn follow_playhead(
     risk: Risk,
     prefix: &'static str,

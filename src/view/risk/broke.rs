@@ -1,7 +1,7 @@
 //! Where the risk run broke: the second review the Risk API created for an
-//! order, and for each check failing by then, the moment it first failed
-//! (its record, and so its lane) and the switches protecting it that were
-//! off. The checks judge the records; this only asks them when.
+//! order, and for each check failing by then, the moment from which it has
+//! failed (its record, and so its lane) and the switches protecting it that
+//! were off. The checks judge the records; this only asks them when.
 
 use std::collections::BTreeSet;
 
@@ -14,12 +14,18 @@ use super::names;
 use super::patterns::protects;
 use super::verdicts::title;
 
-/// A check failing at the second review: when it first failed, and which
-/// of the switches that protect it were off.
+/// What the region says while the preset's question is still to be
+/// answered.
+pub const ANSWER_FIRST: &str = "Answer the preset's question first.";
+
+/// A check failing at the second review: since when it has failed, and
+/// which of the switches that protect it were off.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Missing {
     pub check: CheckName,
-    /// The record at which the check first failed.
+    /// The record from which the check has failed without a break (for
+    /// all but the checks that judge what happens eventually, where it
+    /// first failed).
     pub at: usize,
     pub patterns: Vec<Pattern>,
 }
@@ -65,12 +71,35 @@ fn fails_on(run: &Run, check: CheckName, k: usize) -> bool {
     checks(run.settings(), records, t).iter().any(|c| c.name == check && c.holds == Some(false))
 }
 
-/// The record at which `check`, failing on the first `k` records, first
-/// failed: it holds (or has nothing to judge) on the records before it and
-/// fails once it is in. A bisection, so a few dozen judgements.
-fn first_failure(run: &Run, check: CheckName, k: usize) -> usize {
+/// Whether `check` judges what happens eventually: it fails while a lost
+/// response or an UNKNOWN row is still unsettled and holds again once that
+/// settles, so it can fail and then hold. Every other check, once failed,
+/// stays failed.
+pub fn judges_eventually(check: CheckName) -> bool {
+    matches!(check, CheckName::LostResponseConverges | CheckName::UnknownResolved)
+}
+
+/// How far back [`failing_since`] walks for a check that judges what
+/// happens eventually, before it settles for a bisection.
+const WALK: usize = 2_000;
+
+/// The record from which `check`, failing on the first `k` records, has
+/// failed without a break: it holds (or has nothing to judge) on the
+/// records before it and fails with it and every record after, up to the
+/// k-th. For a check that stays failed, a bisection (a few dozen
+/// judgements), which finds its first failure; for one that judges what
+/// happens eventually, a walk back from the k-th record.
+fn failing_since(run: &Run, check: CheckName, k: usize) -> usize {
     debug_assert!(fails_on(run, check, k));
     let (mut lo, mut hi) = (0, k);
+    if judges_eventually(check) {
+        while hi > 1 && k - hi < WALK && fails_on(run, check, hi - 1) {
+            hi -= 1;
+        }
+        if k - hi < WALK {
+            return hi - 1;
+        }
+    }
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
         if fails_on(run, check, mid) { hi = mid } else { lo = mid }
@@ -93,7 +122,7 @@ pub fn second_review(run: &Run) -> Option<SecondReview> {
         .filter(|c| c.holds == Some(false))
         .map(|c| Missing {
             check: c.name,
-            at: first_failure(run, c.name, k),
+            at: failing_since(run, c.name, k),
             patterns: Pattern::ALL
                 .into_iter()
                 .filter(|&p| protects(p) == c.name && !run.settings().switches.get(p))
@@ -126,8 +155,9 @@ fn switches_off(patterns: &[Pattern]) -> String {
 /// was missing.
 fn missing_words(run: &Run, m: &Missing) -> String {
     let r = &run.records()[m.at];
+    let since = if judges_eventually(m.check) { "has failed since" } else { "first failed at" };
     format!(
-        "\u{201c}{}\u{201d} first failed at {} on the {} lane{}.",
+        "\u{201c}{}\u{201d} {since} {} on the {} lane{}.",
         title(m.check),
         names::when(r.t),
         lane(run, r),
@@ -203,15 +233,39 @@ mod tests {
                 (CheckName::LegalTransitions, 2_622, vec![Pattern::TimeoutIsUnknown]),
             ]
         );
-        let words = words_at(&naive, Millis(4_411));
+        // Each on the lane of the record it names: the second row and the
+        // illegal UPDATE are the database's statements (08.120 + 4.001 =
+        // 12.121, + 2.622 = 10.742), RV-1's lost answer and RV-2 the Risk
+        // API's. The lost response never converges, so it has failed
+        // since it was lost.
         assert_eq!(
-            words[0],
-            "Risk API lane, at 10:31:12.531 (4.411 s): the Risk API created a second review, RV-2, for order O20260728001."
+            words_at(&naive, Millis(4_411)),
+            [
+                "Risk API lane, at 10:31:12.531 (4.411 s): the Risk API created a second review, RV-2, for order O20260728001.",
+                "\u{201c}Same request_key, one row\u{201d} first failed at 10:31:12.121 (4.001 s) on the Database lane; the switch that protects it, \u{201c}Unique request_key\u{201d}, is off.",
+                "\u{201c}A lost response converges\u{201d} has failed since 10:31:08.651 (0.531 s) on the Risk API lane.",
+                "\u{201c}One review per business key\u{201d} first failed at 10:31:12.531 (4.411 s) on the Risk API lane; the switch that protects it, \u{201c}Idempotent create\u{201d}, is off.",
+                "\u{201c}Only legal transitions\u{201d} first failed at 10:31:10.742 (2.622 s) on the Database lane; the switch that protects it, \u{201c}Timeout is UNKNOWN\u{201d}, is off.",
+            ]
         );
-        assert!(words.contains(
-            &"\u{201c}One review per business key\u{201d} first failed at 10:31:12.531 (4.411 s) on the Risk API lane; the switch that protects it, \u{201c}Idempotent create\u{201d}, is off."
-                .to_owned()
-        ));
+    }
+
+    #[test]
+    fn a_check_that_fails_and_then_holds_is_named_from_its_last_failing_stretch() {
+        // The patterns incident: RV-1's answer is lost at 531 and the row
+        // converges (SUCCEEDED by the probe) at 3102, so "A lost response
+        // converges" fails from 531 until then and holds after. Asked at
+        // the end, it holds; asked on the records up to 3101 it has failed
+        // since 531, and the walk back finds that, not an earlier moment.
+        let patterns = run(Preset::Incident, Mode::Patterns);
+        let records = patterns.records();
+        let k = records.iter().position(|r| r.t >= Millis(3_102)).expect("the probe's answer");
+        let check = CheckName::LostResponseConverges;
+        assert!(fails_on(&patterns, check, k));
+        assert!(!fails_on(&patterns, check, records.len()));
+        assert_eq!(records[failing_since(&patterns, check, k)].t, Millis(531));
+        assert!(judges_eventually(CheckName::UnknownResolved));
+        assert!(!judges_eventually(CheckName::LegalTransitions));
     }
 
     #[test]
