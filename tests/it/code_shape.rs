@@ -17,38 +17,80 @@ fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// The line with its string and character literals emptied and its
-/// comment cut, so only the braces of the code are left to count.
-fn code_of(line: &str) -> String {
-    let mut out = String::new();
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                while let Some(d) = chars.next() {
-                    match d {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '"' => break,
-                        _ => {}
-                    }
+/// The text's lines with their string, raw string and character literals
+/// emptied and their comments cut, so only the braces of the code are left
+/// to count. A string or a block comment may run over several lines.
+fn code_lines(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut lines = vec![String::new()];
+    let mut i = 0;
+    // Appends `c` to the code, or only its line break inside a literal.
+    let keep = |lines: &mut Vec<String>, c: char, code: bool| {
+        if c == '\n' {
+            lines.push(String::new());
+        } else if code {
+            lines.last_mut().expect("a line").push(c);
+        }
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            i += 2;
+            while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
+                keep(&mut lines, chars[i], false);
+                i += 1;
+            }
+            i += 2;
+        } else if c == 'r' && matches!(next, Some('"' | '#')) && !chars.get(i.wrapping_sub(1)).is_some_and(|p| p.is_alphanumeric() || *p == '_') {
+            // A raw string: r"...", r#"..."#, with no escapes.
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            if chars.get(i + 1 + hashes) != Some(&'"') {
+                keep(&mut lines, c, true);
+                i += 1;
+                continue;
+            }
+            i += hashes + 2;
+            let closes = |j: usize| chars[j] == '"' && (1..=hashes).all(|h| chars.get(j + h) == Some(&'#'));
+            while i < chars.len() && !closes(i) {
+                keep(&mut lines, chars[i], false);
+                i += 1;
+            }
+            i += hashes + 1;
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    i += 1;
+                }
+                keep(&mut lines, chars[i], false);
+                i += 1;
+            }
+            i += 1;
+        } else if c == '\'' {
+            // A character literal ('{', '\'', '\u{7d}'), not a lifetime ('a).
+            let close = if next == Some('\\') {
+                chars[i + 2..].iter().position(|&d| d == '\'').map(|p| i + 2 + p)
+            } else {
+                Some(i + 2).filter(|&j| chars.get(j) == Some(&'\''))
+            };
+            match close {
+                Some(j) => i = j + 1,
+                None => {
+                    keep(&mut lines, c, true);
+                    i += 1;
                 }
             }
-            // A character literal ('{', '\''), not a lifetime ('a).
-            '\'' => {
-                let rest: String = chars.clone().take(3).collect();
-                if rest.starts_with('\\') {
-                    chars.nth(2);
-                } else if rest.chars().nth(1) == Some('\'') {
-                    chars.nth(1);
-                }
-            }
-            '/' if chars.peek() == Some(&'/') => break,
-            _ => out.push(c),
+        } else {
+            keep(&mut lines, c, true);
+            i += 1;
         }
     }
-    out
+    lines
 }
 
 /// Whether `line` starts a function: `fn name`, after any of `pub`,
@@ -71,7 +113,7 @@ fn starts_fn(line: &str) -> Option<&str> {
 /// Every function of `text` longer than [`LONGEST`] lines: (its first
 /// line, its name, its length).
 fn long_functions(text: &str) -> Vec<(usize, String, usize)> {
-    let lines: Vec<String> = text.lines().map(code_of).collect();
+    let lines = code_lines(text);
     let mut long = Vec::new();
     for (start, line) in lines.iter().enumerate() {
         let Some(name) = starts_fn(line) else { continue };
@@ -126,4 +168,12 @@ fn the_counter_sees_a_long_function_and_what_is_not_code() {
     let fits = format!("fn fits<'a>(x: &'a str) {{\n{inner}}}\n");
     assert_eq!(long_functions(&fits), []);
     assert_eq!(long_functions("trait T {\n    fn f(&self);\n}\n"), []);
+    // Braces in escapes, strings over several lines, raw strings and block
+    // comments are not code; the function below is 13 lines long.
+    let tricky = "fn tricky() {\n    let a = '\\u{7d}';\n    let b = \"}\\\n    }\";\n    let c = r#\"}\"}\"#;\n    /* }\n    } */\n    let d = '}';\n    if a == d {\n        return;\n    }\n    let _ = (b, c);\n}\n";
+    let lines = code_lines(tricky);
+    assert_eq!(lines.len(), 14, "13 lines and the empty one after the last break: {lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.contains('}')).count(), 2, "only the if's and the function's closing braces: {lines:?}");
+    let padded = tricky.replacen("{\n", &format!("{{\n{}", "    let _ = 0;\n".repeat(LONGEST - 12)), 1);
+    assert_eq!(long_functions(&padded), [(1, "tricky".to_owned(), LONGEST + 1)]);
 }
