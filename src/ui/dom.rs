@@ -174,7 +174,11 @@ pub fn key_owner(target: Option<web_sys::EventTarget>) -> KeyOwner {
     match element.tag_name().to_ascii_lowercase().as_str() {
         "input" => {
             let kind = element.get_attribute("type").unwrap_or_default().to_ascii_lowercase();
-            if matches!(kind.as_str(), "checkbox" | "radio" | "button" | "submit" | "reset" | "file") {
+            // A radio group moves its choice with the arrow keys: those keys
+            // are its own, as a field's are.
+            if kind == "radio" {
+                KeyOwner::Field
+            } else if matches!(kind.as_str(), "checkbox" | "button" | "submit" | "reset" | "file") {
                 KeyOwner::Activatable
             } else {
                 KeyOwner::Field

@@ -16,7 +16,7 @@ use super::super::chrome::{masthead, one_column, settings_column};
 use super::super::dom;
 use super::super::form::FieldControl;
 use super::super::lesson;
-use super::super::notices::NoticeList;
+use super::super::notices::{Announcer, LiveRegion, NoticeList};
 use super::super::text_panels::diff_list;
 use super::super::worker::progress_row;
 use super::state::{Grid, Storm};
@@ -27,25 +27,37 @@ use super::state::{Grid, Storm};
 fn lesson_here(storm: Storm) -> impl IntoView {
     let at = storm.lesson.get_value()?;
     let page = move || storm.link_state(storm.theme.get_untracked()).page;
+    // At the first or last step, the keys and buttons say so here.
+    let announcer = Announcer::new();
     let handle = {
         let at = at.clone();
         window_event_listener(leptos::ev::keydown, move |e: web_sys::KeyboardEvent| {
-            // The down and up arrows too in presenter mode, as some
-            // clickers send them, unless a field has the keys.
-            let arrows = || page().present && dom::key_owner(e.target()) != dom::KeyOwner::Field;
+            // As on the other labs' pages: nothing with a modifier, nothing
+            // handled already, nothing while a field has the keys; the down
+            // and up arrows only in presenter mode, as some clickers send
+            // them.
+            if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
+                return;
+            }
+            if dom::key_owner(e.target()) == dom::KeyOwner::Field {
+                return;
+            }
             let by = match e.key().as_str() {
                 "PageDown" => 1,
                 "PageUp" => -1,
-                "ArrowDown" if arrows() => 1,
-                "ArrowUp" if arrows() => -1,
+                "ArrowDown" if page().present => 1,
+                "ArrowUp" if page().present => -1,
                 _ => return,
             };
             e.prevent_default();
-            lesson::step_by(&at, &page(), by, |_| {});
+            lesson::step_by(&at, &page(), by, |t| announcer.say(t));
         })
     };
     on_cleanup(move || handle.remove());
-    Some(lesson::lesson_bar(at, page, Callback::new(|_: String| {})))
+    Some(view! {
+        {lesson::lesson_bar(at, page, Callback::new(move |t: String| announcer.say(t)))}
+        <LiveRegion announcer/>
+    })
 }
 
 #[component]

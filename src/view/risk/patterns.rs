@@ -26,7 +26,7 @@ pub fn buys(pattern: Pattern) -> &'static str {
         Pattern::Cas => "Only one worker's claim of a RETRYABLE row hits, so the create is resent once.",
         Pattern::Authorize => "The server checks that the subject owns the order before any write or call.",
         Pattern::Gates => {
-            "A concurrency cap and a bounded queue on each replica answer OVERLOADED at once when the queue is full, so no call waits past its client's deadline."
+            "A concurrency cap and a bounded queue on each replica answer OVERLOADED at once when the queue is full, so the wait for a place is bounded and the excess hears at once."
         }
         Pattern::GlobalGate => {
             "A quota across all replicas, sized to the Risk API's safe concurrency: a call waits in its replica's queue until the fleet has a place."

@@ -75,7 +75,7 @@ struct Gate {
     max_in_flight: u32,
     overloaded: u32,
     /// Calls that queued with a slot free, the fleet at its quota.
-    queued_for_fleet: u32,
+    waited_for_fleet: u32,
 }
 
 fn answer_name(answer: Answer) -> &'static str {
@@ -195,7 +195,7 @@ fn gates(run: &Run) -> Json {
         let Actor::Replica(replica) = r.actor else { continue };
         let g = &mut gates[replica.index()];
         if let What::CallQueued { waits: Wait::Fleet { .. }, .. } = r.what {
-            g.queued_for_fleet += 1;
+            g.waited_for_fleet += 1;
         }
         match r.what {
             What::CallAdmitted { in_flight, queued, .. }
@@ -216,7 +216,7 @@ fn gates(run: &Run) -> Json {
             ("max_queue".to_owned(), num(g.max_queue.into())),
             ("max_in_flight".to_owned(), num(g.max_in_flight.into())),
             ("overloaded".to_owned(), num(g.overloaded.into())),
-            ("queued_for_fleet".to_owned(), num(g.queued_for_fleet.into())),
+            ("waited_for_fleet".to_owned(), num(g.waited_for_fleet.into())),
         ])
     };
     map(ReplicaId::all(gates.len()).zip(gates).map(|(r, g)| (r.name().to_owned(), gate(g))).collect())
@@ -551,7 +551,7 @@ mod tests {
                 "max_queue",
                 "overloaded",
                 "queue_capacity",
-                "queued_for_fleet"
+                "waited_for_fleet"
             ]
         );
     }

@@ -161,7 +161,7 @@ fn json_carries_every_observable_field() {
                 "max_queue",
                 "overloaded",
                 "queue_capacity",
-                "queued_for_fleet"
+                "waited_for_fleet"
             ]
         );
     }
