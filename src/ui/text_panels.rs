@@ -2,7 +2,7 @@
 //! events, each a button to its moment, and the state as text. A lab gives
 //! them its words: the events' markup (`view::markup::event_items` with
 //! its own lines) and its text mirror. Also the list a comparison's
-//! "Differences" region shows.
+//! "Differences" region shows, and the "Where it broke" region.
 
 use leptos::prelude::*;
 
@@ -63,5 +63,31 @@ pub fn diff_list(lines: impl IntoIterator<Item = (String, String)>) -> impl Into
                 })
                 .collect_view()}
         </dl>
+    }
+}
+
+/// The "Where it broke" region, headed `heading_id`: each line its words,
+/// after the run it speaks of ("Run A", "Run B") when comparing.
+pub fn where_it_broke(
+    heading_id: &'static str,
+    lines: impl Fn() -> Vec<(&'static str, String)> + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+        <section class="panel where-it-broke" aria-labelledby=heading_id>
+            <h2 id=heading_id>"Where it broke"</h2>
+            {move || {
+                lines()
+                    .into_iter()
+                    .map(|(run, text)| {
+                        view! {
+                            <p>
+                                {(!run.is_empty()).then(|| view! { <strong>{format!("{run}: ")}</strong> })}
+                                {text}
+                            </p>
+                        }
+                    })
+                    .collect_view()
+            }}
+        </section>
     }
 }

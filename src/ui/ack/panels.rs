@@ -11,7 +11,7 @@ use crate::view::ack::{broke, results, text_mirror};
 use crate::view::markup::event_items;
 
 use super::super::glossary;
-use super::super::text_panels::{recent_events, state_as_text};
+use super::super::text_panels::{recent_events, state_as_text, where_it_broke};
 use super::state::Ack;
 
 #[component]
@@ -106,33 +106,15 @@ pub fn ResultsStrip(ack: Ack) -> impl IntoView {
 /// the moment and why; before that, only what has happened so far.
 #[component]
 pub fn WhereItBroke(ack: Ack) -> impl IntoView {
-    let words = move || {
+    where_it_broke("broke-h", move || {
         if ack.answer_hidden() {
-            return vec![("".to_owned(), broke::PREDICT_FIRST.to_owned())];
+            return vec![("", broke::PREDICT_FIRST.to_owned())];
         }
         let t = ack.player.playhead.get();
         let a = ack.run.with(|r| broke::words_at(r, t));
         match ack.compare.run_b() {
-            Some(b) => vec![("Run A".to_owned(), a), ("Run B".to_owned(), broke::words_at(&b, t))],
-            None => vec![(String::new(), a)],
+            Some(b) => vec![("Run A", a), ("Run B", broke::words_at(&b, t))],
+            None => vec![("", a)],
         }
-    };
-    view! {
-        <section class="panel where-it-broke" aria-labelledby="broke-h">
-            <h2 id="broke-h">"Where it broke"</h2>
-            {move || {
-                words()
-                    .into_iter()
-                    .map(|(run, text)| {
-                        view! {
-                            <p>
-                                {(!run.is_empty()).then(|| view! { <strong>{format!("{run}: ")}</strong> })}
-                                {text}
-                            </p>
-                        }
-                    })
-                    .collect_view()
-            }}
-        </section>
-    }
+    })
 }

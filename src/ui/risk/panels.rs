@@ -7,7 +7,7 @@ use crate::view::risk::compare::compare_mirror;
 use crate::view::risk::html::{Figures, event_items, figures_html};
 use crate::view::risk::text_mirror;
 
-use super::super::text_panels::{recent_events, state_as_text};
+use super::super::text_panels::{recent_events, state_as_text, where_it_broke};
 use super::state::Risk;
 
 /// Recent events list at most this many, newest first: a burst has
@@ -49,7 +49,7 @@ pub fn RiskWhereItBroke(risk: Risk) -> impl IntoView {
     // Run B's second review, found once per run B (each is a few dozen
     // judgements of the checks), not at every frame of playback.
     let broke_b = Memo::new(move |_| risk.compare.run_b().map(|b| second_review(&b)));
-    let lines = move || -> Vec<(&'static str, String)> {
+    where_it_broke("risk-broke-h", move || {
         if risk.answer_hidden() {
             return vec![("", ANSWER_FIRST.to_owned())];
         }
@@ -62,25 +62,7 @@ pub fn RiskWhereItBroke(risk: Risk) -> impl IntoView {
             }
             None => a.into_iter().map(|l| ("", l)).collect(),
         }
-    };
-    view! {
-        <section class="panel where-it-broke" aria-labelledby="risk-broke-h">
-            <h2 id="risk-broke-h">"Where it broke"</h2>
-            {move || {
-                lines()
-                    .into_iter()
-                    .map(|(run, line)| {
-                        view! {
-                            <p>
-                                {(!run.is_empty()).then(|| view! { <strong>{format!("{run}: ")}</strong> })}
-                                {line}
-                            </p>
-                        }
-                    })
-                    .collect_view()
-            }}
-        </section>
-    }
+    })
 }
 
 /// The figures a reader looks at first, at the playhead.
