@@ -111,9 +111,10 @@ pub struct Database {
     by_business_key: BTreeMap<BusinessKey, RowId>,
     /// How many of each order's generations ended FAILED, by order number.
     closed: Vec<u32>,
-    /// The generation each request_key was first inserted (or refused) in,
-    /// kept only while request_key is unique: that memory is part of the
-    /// request_key's unique index.
+    /// The generation each request_key was first inserted (or refused, or
+    /// answered from a found row) in, kept only while request_key is
+    /// unique: which generation a key belongs to comes with making it
+    /// unique (the index for a key with a row, this memory for one without).
     key_generation: BTreeMap<RequestKey, u32>,
     /// Rows with a `next_retry_at`: the scan has nothing to find without one.
     scheduled: usize,

@@ -261,7 +261,7 @@ impl RiskModel {
     }
 
     /// The global gate's quota, if it is on.
-    fn fleet_quota(&self) -> Option<u32> {
+    pub(super) fn fleet_quota(&self) -> Option<u32> {
         self.replicas.first().and_then(|r| r.config().fleet_quota)
     }
 
@@ -273,16 +273,13 @@ impl RiskModel {
     /// A call leaves its slot at `replica`. Without the global gate the slot
     /// goes to that replica's oldest queued call. With it, the slot and the
     /// fleet's place free together, and the place goes to the oldest call
-    /// waiting anywhere in the fleet whose replica has a free slot; a
-    /// replica's own freed slot starts nobody while the fleet is at its
-    /// quota.
+    /// waiting anywhere in the fleet whose replica has a free slot (so the
+    /// freed slot may stay idle while an older call elsewhere takes it).
     fn finish(&mut self, now: Millis, replica: ReplicaId, out: &mut Out<'_, Self>) {
         self.replicas[replica.index()].on_finish();
         let deadline = self.agent_config.deadline;
-        while let Some(at) = self.next_to_start(replica) {
-            let waiting = &self.replicas[at.index()];
-            let drop = waiting.config().drop_expired;
-            let Some((next, _)) = waiting.next_waiting() else { break };
+        while let Some((at, next)) = self.next_to_start(replica) {
+            let drop = self.replicas[at.index()].config().drop_expired;
             let made_at = self.call(next).made_at;
             let expired = drop && now.since(made_at) > deadline;
             let Some((next, queued_at, occupancy)) = self.replicas[at.index()].dequeue(!expired) else { break };
@@ -301,14 +298,14 @@ impl RiskModel {
         }
     }
 
-    /// The replica whose oldest queued call takes the place a call at
-    /// `freed` left: `freed` itself without the global gate; with it, while
-    /// the fleet is under its quota, the replica with a free slot whose
-    /// oldest queued call queued first (at one instant, the lower call
-    /// number: calls reach the replicas in the order they were made).
-    fn next_to_start(&self, freed: ReplicaId) -> Option<ReplicaId> {
+    /// The queued call that takes the place a call at `freed` left, and its
+    /// replica: `freed`'s oldest without the global gate; with it, while
+    /// the fleet is under its quota, the oldest queued call of any replica
+    /// with a free slot (at one instant, the lower call number: calls reach
+    /// the replicas in the order they were made).
+    fn next_to_start(&self, freed: ReplicaId) -> Option<(ReplicaId, CallId)> {
         let Some(quota) = self.fleet_quota() else {
-            return self.replicas[freed.index()].next_waiting().map(|_| freed);
+            return self.replicas[freed.index()].next_waiting().map(|(call, _)| (freed, call));
         };
         if self.fleet_working() >= quota {
             return None;
@@ -317,7 +314,7 @@ impl RiskModel {
             .iter()
             .filter_map(|r| r.next_waiting().map(|(call, since)| ((since, call), r.id())))
             .min_by_key(|&(oldest, _)| oldest)
-            .map(|(_, at)| at)
+            .map(|((_, call), at)| (at, call))
     }
 
     fn issue(&mut self, now: Millis, issuer: Issuer, stmt: Stmt, cause: Option<Cause>, out: &mut Out<'_, Self>) {

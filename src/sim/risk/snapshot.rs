@@ -58,9 +58,7 @@ impl Snapshot {
     pub fn fleet(&self) -> (u32, u32) {
         self.gates.iter().fold((0, 0), |(w, q), g| (w + g.in_flight, q + g.queued))
     }
-}
 
-impl Snapshot {
     pub(crate) fn of(model: &RiskModel, t: Millis) -> Snapshot {
         let gate = |i: usize| {
             let r = &model.replicas[i];
@@ -92,7 +90,7 @@ impl Snapshot {
             reviews: model.api.reviews().to_vec(),
             workers: [worker(0), worker(1)],
             api_in_progress: model.api.in_progress(),
-            fleet_quota: model.replicas.first().and_then(|r| r.config().fleet_quota),
+            fleet_quota: model.fleet_quota(),
         }
     }
 }
