@@ -29,6 +29,14 @@ export async function open(page, query = "") {
   await expect(mirror(page)).toContainText("Model time:");
 }
 
+/** Stops the page's fake clock (installed with `page.clock.install()`
+ * before the page opened) so that only `page.clock.runFor` moves it: a test
+ * that plays for a stretch then reads exactly that stretch, however slowly
+ * the machine answers between steps. */
+export async function holdClock(page) {
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
+}
+
 /** Waits until the live lab has replaced the opening run the page is
  * written with (and the loading notice that stands in for it). */
 export async function labStarted(page) {

@@ -1,5 +1,5 @@
 // Keyboard-only use, shortcuts and what a screen reader hears.
-import { test, expect, open, mirror, modelTime, expectModelTime } from "./fixtures.mjs";
+import { test, expect, open, mirror, modelTime, expectModelTime, holdClock } from "./fixtures.mjs";
 
 /** The accessible name of the focused element, as a label or its text. */
 async function focusedName(page) {
@@ -97,6 +97,7 @@ test("? opens the shortcuts dialog and Escape closes it", async ({ page }) => {
 test("each step is announced once in a polite live region; playing does not flood it", async ({ page }) => {
   await page.clock.install();
   await open(page);
+  await holdClock(page);
   const live = page.locator("[aria-live=polite]");
   await page.getByRole("button", { name: "Next event" }).click();
   await expect(live).toHaveText(/^2\.00 s: Attempt 1's operation commits/);

@@ -3,7 +3,7 @@
 // gap, the risk lab's "Show me", lessons stepped with a clicker, and
 // embeds that show their result. Every expected lane, time and count is
 // worked out by hand from MODEL.md and RISK-MODEL.md.
-import { test, expect, open, figure, results } from "./fixtures.mjs";
+import { test, expect, open, figure, results, holdClock } from "./fixtures.mjs";
 
 const broke = (page) => page.getByRole("region", { name: "Where it broke" });
 
@@ -166,6 +166,7 @@ test("Break it three ways asks where each run broke and marks it once answered",
 test("paced by events, each event gets its own stretch of the replay", async ({ page }) => {
   await page.clock.install();
   await open(page);
+  await holdClock(page);
   await page.getByRole("combobox", { name: "Speed" }).selectOption("By event");
   const readout = page.locator(".readout output");
   // The opening run's stops: 0, 2.00, 2.05, 3.00, 4.00 and 4.05 s (the
