@@ -46,7 +46,10 @@ fn code_lines(text: &str) -> Vec<String> {
                 i += 1;
             }
             i += 2;
-        } else if c == 'r' && matches!(next, Some('"' | '#')) && !chars.get(i.wrapping_sub(1)).is_some_and(|p| p.is_alphanumeric() || *p == '_') {
+        } else if c == 'r'
+            && matches!(next, Some('"' | '#'))
+            && !chars.get(i.wrapping_sub(1)).is_some_and(|p| p.is_alphanumeric() || *p == '_')
+        {
             // A raw string: r"...", r#"..."#, with no escapes.
             let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
             if chars.get(i + 1 + hashes) != Some(&'"') {
@@ -173,7 +176,11 @@ fn the_counter_sees_a_long_function_and_what_is_not_code() {
     let tricky = "fn tricky() {\n    let a = '\\u{7d}';\n    let b = \"}\\\n    }\";\n    let c = r#\"}\"}\"#;\n    /* }\n    } */\n    let d = '}';\n    if a == d {\n        return;\n    }\n    let _ = (b, c);\n}\n";
     let lines = code_lines(tricky);
     assert_eq!(lines.len(), 14, "13 lines and the empty one after the last break: {lines:?}");
-    assert_eq!(lines.iter().filter(|l| l.contains('}')).count(), 2, "only the if's and the function's closing braces: {lines:?}");
+    assert_eq!(
+        lines.iter().filter(|l| l.contains('}')).count(),
+        2,
+        "only the if's and the function's closing braces: {lines:?}"
+    );
     let padded = tricky.replacen("{\n", &format!("{{\n{}", "    let _ = 0;\n".repeat(LONGEST - 12)), 1);
     assert_eq!(long_functions(&padded), [(1, "tricky".to_owned(), LONGEST + 1)]);
 }
