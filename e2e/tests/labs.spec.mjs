@@ -231,3 +231,32 @@ test.describe("accessibility", () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
+
+// Every control and note in the settings lies inside its panel, on a
+// desktop and on a phone: none is cut off at the panel's edge (the risk
+// lab's pattern switches, in a fieldset, once were).
+for (const [name, viewport] of [
+  ["1280 x 900", { width: 1280, height: 900 }],
+  ["360 x 740", { width: 360, height: 740 }],
+]) {
+  test.describe(`at ${name}`, () => {
+    test.use({ viewport });
+    for (const query of ["", "lab=risk&preset=incident&mode=naive", "lab=storms"]) {
+      test(`the settings of ${query || "the first lab"} lie inside their panel`, async ({ page }) => {
+        await page.goto(`/?${query}`);
+        const panel = page.getByRole("region", { name: "Settings" });
+        await expect(panel.getByRole("combobox").first()).toBeVisible();
+        const outside = await panel.evaluate((p) => {
+          const box = p.getBoundingClientRect();
+          return [...p.querySelectorAll("*")]
+            .filter((el) => {
+              const r = el.getBoundingClientRect();
+              return r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5);
+            })
+            .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+        });
+        expect(outside).toEqual([]);
+      });
+    }
+  });
+}
