@@ -427,6 +427,17 @@ test("360 px wide: nothing but the diagram and the table scrolls sideways", asyn
   expect(widths[0]).toBeLessThanOrEqual(widths[1]);
 });
 
+test("a run wider than the timeline's box says it scrolls; the sequence layout, drawn for the box, does not", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openRisk(page, "preset=incident&mode=naive");
+  const timeline = page.getByRole("region", { name: "Timeline" });
+  expect(await timeline.locator(".timeline-scroll").evaluate((s) => s.scrollWidth > s.clientWidth + 1)).toBe(true);
+  await expect(timeline.locator(".scroll-cue")).toHaveText(/wider than the box: scroll it sideways/);
+  await openRisk(page, "preset=incident&mode=naive&layout=sequence");
+  await expect(timeline.locator(".timeline-frame.sequence")).toBeVisible();
+  await expect(timeline.locator(".scroll-cue")).toHaveCount(0);
+});
+
 test.describe("accessibility", () => {
   // Injecting axe needs an inline script, so only these tests bypass the CSP.
   test.use({ bypassCSP: true });

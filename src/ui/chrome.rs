@@ -191,6 +191,12 @@ pub fn settings_column(
     move || (one_column.get() != before).then(&make)
 }
 
+/// The line under a timeline's heading while its drawing is wider than its
+/// box (`wider` says when), in every lab.
+pub fn scroll_cue(wider: impl Fn() -> bool + Send + Sync + 'static) -> impl IntoView {
+    move || wider().then(|| view! { <p class="scroll-cue">{crate::view::timeline::SCROLL_CUE}</p> })
+}
+
 /// The width of `scroller`'s box in a diagram's units (`scale` of them to
 /// a pixel: a presenter's diagram is drawn twice as large), measured after
 /// each layout change; `None` until it has been laid out.

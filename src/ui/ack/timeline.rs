@@ -16,7 +16,7 @@ use crate::view::timeline::{Diagram, Frame, Orientation};
 
 use wasm_bindgen::JsCast;
 
-use super::super::chrome::box_width;
+use super::super::chrome::{box_width, scroll_cue};
 use super::super::compare::Side;
 use super::super::markup::chosen;
 use super::super::playback::Replay;
@@ -245,15 +245,7 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
                         layout_id,
                     )
                 })}
-            {move || {
-                let wider = drawn.with(|d| d.as_ref().is_some_and(|(_, d)| fit.get().is_some_and(|w| d.width > w + 1.0)));
-                wider
-                    .then(|| {
-                        view! {
-                            <p class="scroll-cue">{crate::view::timeline::SCROLL_CUE}</p>
-                        }
-                    })
-            }}
+            {scroll_cue(move || drawn.with(|d| d.as_ref().is_some_and(|(_, d)| fit.get().is_some_and(|w| d.width > w + 1.0))))}
             <div class="timeline-frame" class:sequence=downward>
                 <div class="timeline-scroll" node_ref=scroller tabindex="0" role="group" aria-label=label>
                     {move || {

@@ -8,11 +8,11 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::view::risk::diagram::{diagram_on, end_of, shared_axis, stop_times};
+use crate::view::risk::diagram::{TIMELINE_HINTS, diagram_on, end_of, shared_axis, stop_times};
 use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg};
 use crate::view::timeline::{Diagram, Frame, Orientation};
 
-use super::super::chrome::box_width;
+use super::super::chrome::{box_width, scroll_cue};
 use super::super::compare::Side;
 use super::super::markup::chosen_moment;
 use super::super::playback::Replay;
@@ -103,10 +103,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
             {(side == Side::A)
                 .then(|| {
                     timeline_intro(
-                        [
-                            "Time runs left to right, on the incident's wall clock and in model time; the pink line is the playhead. Each dot on the Risk API's lane is a review it created. Click any mark to move the playhead to it.",
-                            "Time runs down, a column per actor; the pink line is the playhead. A dot in the API's column is a review created. Click a mark to move the playhead there.",
-                        ],
+                        TIMELINE_HINTS,
                         downward,
                         risk.presenter,
                         "risk-hide-future".to_owned(),
@@ -114,6 +111,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
                         "risk-layout",
                     )
                 })}
+            {scroll_cue(move || drawing.with(|d| !d.down() && fit.get().is_some_and(|w| d.diagram.width > w + 1.0)))}
             <div class="timeline-frame" class:sequence=downward>
                 <div
                     class="timeline-scroll"
