@@ -32,9 +32,13 @@ export async function open(page, query = "") {
 /** Stops the page's fake clock (installed with `page.clock.install()`
  * before the page opened) so that only `page.clock.runFor` moves it: a test
  * that plays for a stretch then reads exactly that stretch, however slowly
- * the machine answers between steps. */
+ * the machine answers between steps. The pause lies a minute ahead (a
+ * moment already past would be refused), and a second of frames and timers
+ * then lets the panels built after the first paint finish, as they would
+ * on a running clock. */
 export async function holdClock(page) {
-  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 60_000));
+  await page.clock.runFor(1_000);
 }
 
 /** Waits until the live lab has replaced the opening run the page is

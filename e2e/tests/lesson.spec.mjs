@@ -176,16 +176,17 @@ test("paced by events, each event gets its own stretch of the replay", async ({ 
   await page.getByRole("button", { name: "Play" }).click();
   // 1.6 s in, the playhead is past the first stop (2.00 s) and short of
   // the second (2.05 s); at 1x it would be at 4.05 × 1.6 / 60 = 0.108 s.
+  // 0.1 s into the 1.5 s from 2.00 to 2.05 s is 2.003 s.
   await page.clock.runFor(1_600);
   let t = await model();
   expect(t).toBeGreaterThanOrEqual(2.0);
-  expect(t).toBeLessThan(2.05);
-  // 4.6 s in (three gaps of 1.5 s done), it is in the fourth, from 3.00 to
-  // 4.00 s.
+  expect(t).toBeLessThan(2.01);
+  // 4.6 s in (three gaps of 1.5 s done), it is 0.1 s into the fourth, from
+  // 3.00 to 4.00 s: 3.067 s (or a frame of 0.011 s short).
   await page.clock.runFor(3_000);
   t = await model();
-  expect(t).toBeGreaterThanOrEqual(3.0);
-  expect(t).toBeLessThan(4.0);
+  expect(t).toBeGreaterThan(3.05);
+  expect(t).toBeLessThan(3.08);
 });
 
 // The nine patterns: each switch's "Show me" run, where the check it
