@@ -2,7 +2,7 @@
 // screen and mounts the chosen one in its place. Each lab's settings,
 // playhead and theme travel in the address, so coming back to a lab, or
 // going Back, shows it as it was left.
-import { test, expect, mirror, seriousViolations } from "./fixtures.mjs";
+import { test, expect, mirror, seriousViolations, labStarted } from "./fixtures.mjs";
 
 const lab = (page) => page.getByLabel("Lab", { exact: true });
 /** Ids that more than one element in the page has. */
@@ -244,6 +244,7 @@ for (const [name, viewport] of [
     for (const query of ["", "lab=risk&preset=incident&mode=naive", "lab=storms"]) {
       test(`the settings of ${query || "the first lab"} lie inside their panel`, async ({ page }) => {
         await page.goto(`/?${query}`);
+        await labStarted(page);
         const panel = page.getByRole("region", { name: "Settings" });
         await expect(panel.getByRole("combobox").first()).toBeVisible();
         const outside = await panel.evaluate((p) => {
@@ -253,7 +254,7 @@ for (const [name, viewport] of [
               const r = el.getBoundingClientRect();
               return r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5);
             })
-            .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+            .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute("class")}`);
         });
         expect(outside).toEqual([]);
       });

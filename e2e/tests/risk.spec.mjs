@@ -433,7 +433,7 @@ test("a run wider than the timeline's box says it scrolls; the sequence layout, 
   const timeline = page.getByRole("region", { name: "Timeline" });
   expect(await timeline.locator(".timeline-scroll").evaluate((s) => s.scrollWidth > s.clientWidth + 1)).toBe(true);
   await expect(timeline.locator(".scroll-cue")).toHaveText(/wider than the box: scroll it sideways/);
-  await openRisk(page, "preset=incident&mode=naive&layout=sequence");
+  await timeline.getByRole("combobox", { name: "Layout" }).selectOption("sequence");
   await expect(timeline.locator(".timeline-frame.sequence")).toBeVisible();
   await expect(timeline.locator(".scroll-cue")).toHaveCount(0);
 });

@@ -191,9 +191,14 @@ pub fn settings_column(
     move || (one_column.get() != before).then(&make)
 }
 
-/// The line under a timeline's heading while its drawing is wider than its
-/// box (`wider` says when), in every lab.
-pub fn scroll_cue(wider: impl Fn() -> bool + Send + Sync + 'static) -> impl IntoView {
+/// The line over a timeline's box while its drawing (`width` wide, when
+/// there is one) is wider than the box (`fit`, from [`box_width`]), in
+/// every lab and either layout.
+pub fn scroll_cue(
+    fit: ReadSignal<Option<f64>>,
+    width: impl Fn() -> Option<f64> + Send + Sync + 'static,
+) -> impl IntoView {
+    let wider = move || width().zip(fit.get()).is_some_and(|(drawn, room)| drawn > room + 1.0);
     move || wider().then(|| view! { <p class="scroll-cue">{crate::view::timeline::SCROLL_CUE}</p> })
 }
 

@@ -245,7 +245,7 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
                         layout_id,
                     )
                 })}
-            {scroll_cue(move || drawn.with(|d| d.as_ref().is_some_and(|(_, d)| fit.get().is_some_and(|w| d.width > w + 1.0))))}
+            {scroll_cue(fit, move || drawn.with(|d| d.as_ref().map(|(_, d)| d.width)))}
             <div class="timeline-frame" class:sequence=downward>
                 <div class="timeline-scroll" node_ref=scroller tabindex="0" role="group" aria-label=label>
                     {move || {

@@ -111,7 +111,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
                         "risk-layout",
                     )
                 })}
-            {scroll_cue(move || drawing.with(|d| !d.down() && fit.get().is_some_and(|w| d.diagram.width > w + 1.0)))}
+            {scroll_cue(fit, move || Some(drawing.with(|d| d.diagram.width)))}
             <div class="timeline-frame" class:sequence=downward>
                 <div
                     class="timeline-scroll"

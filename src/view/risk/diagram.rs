@@ -26,7 +26,7 @@ const AXIS: usize = 0;
 /// the fifth lane on holds them all.
 pub const SHOWN_REPLICAS: usize = 4;
 
-/// The words over the timeline, across and down.
+/// How to read the timeline, across and down.
 pub const TIMELINE_HINTS: [&str; 2] = [
     "Time runs left to right, on the incident's wall clock and in model time; the pink line is the playhead. Each dot on the Risk API's lane is a review it created. Click any mark to move the playhead to it.",
     "Time runs down, a column per actor; the pink line is the playhead. A dot in the API's column is a review created. Click a mark to move the playhead there.",
