@@ -10,7 +10,7 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON ?= $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: help serve test test-native test-wasm test-e2e dist bench tools tools-test
+.PHONY: help serve test lint test-native test-wasm test-e2e dist bench tools tools-test
 
 help:
 	@echo "make serve   build and serve the app at http://127.0.0.1:8080"
@@ -36,7 +36,14 @@ serve: tools dist
 	node e2e/serve.mjs --root dist --port 8080
 
 test: tools-test
-	$(MAKE) --no-print-directory test-native test-wasm test-e2e
+	$(MAKE) --no-print-directory lint test-native test-wasm test-e2e
+
+# Formatting, and clippy with warnings as errors (clippy.toml bounds a
+# function's length), on the native code and on the browser's.
+lint:
+	cargo fmt --check
+	cargo clippy --locked --all-targets -- -D warnings
+	cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings
 
 # The core, the view layer and the command line.
 test-native:

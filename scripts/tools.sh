@@ -33,6 +33,15 @@ build_tools() {
     rustup target add wasm32-unknown-unknown
   fi
 
+  for component in clippy rustfmt; do
+    if rustup component list --installed | grep -q "^$component"; then
+      say "$component present"
+    else
+      say "adding the $component component"
+      rustup component add "$component"
+    fi
+  done
+
   if have_version trunk "trunk $TRUNK_VERSION"; then
     say "trunk $TRUNK_VERSION present"
   else

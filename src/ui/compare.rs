@@ -70,6 +70,9 @@ fn changed<T>(old: Option<&Result<Arc<T>, String>>, new: Option<&Result<Arc<T>, 
     }
 }
 
+/// Run B and A against B.
+pub type Pair<L> = (Arc<<L as LabModel>::Run>, Arc<<L as LabModel>::Diff>);
+
 /// The comparison's state. Closed, it costs nothing: run B is simulated
 /// only while someone looks at it.
 pub struct Compare<L: LabModel> {
@@ -239,12 +242,12 @@ impl<L: LabModel> Compare<L> {
     }
 
     /// Run B and A against B, while run B is on screen (untracked).
-    pub fn pair_untracked(&self) -> Option<(Arc<L::Run>, Arc<L::Diff>)> {
+    pub fn pair_untracked(&self) -> Option<Pair<L>> {
         untrack(|| self.pair())
     }
 
     /// Run B and A against B, while run B is on screen.
-    pub fn pair(&self) -> Option<(Arc<L::Run>, Arc<L::Diff>)> {
+    pub fn pair(&self) -> Option<Pair<L>> {
         Some((self.run_b()?, self.diff()?))
     }
 }

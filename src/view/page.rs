@@ -17,7 +17,9 @@ use super::labs::{self, LAB, Lab};
 
 choice! {
     /// The page's colours.
+    #[derive(Default)]
     pub enum Theme {
+        #[default]
         Auto("auto", "Match system"),
         Light("light", "Light"),
         Dark("dark", "Dark"),
@@ -31,17 +33,13 @@ impl Theme {
     }
 }
 
-impl Default for Theme {
-    fn default() -> Theme {
-        Theme::Auto
-    }
-}
-
 choice! {
     /// A font family a host may ask for; free text is not accepted, so a
     /// link cannot inject CSS.
+    #[derive(Default)]
     pub enum Font {
         /// The page's (or the host page's) own font.
+        #[default]
         Inherit("inherit", "The page's own"),
         System("system", "System"),
         Serif("serif", "Serif"),
@@ -67,26 +65,16 @@ impl Font {
     }
 }
 
-impl Default for Font {
-    fn default() -> Font {
-        Font::Inherit
-    }
-}
-
 choice! {
     /// How the run's diagram is laid out: as a timeline (time left to
     /// right), as a sequence diagram (time downward, for narrow screens),
     /// or whichever fits the screen.
+    #[derive(Default)]
     pub enum Layout {
+        #[default]
         Auto("auto", "Fit the screen"),
         Timeline("timeline", "Timeline"),
         Sequence("sequence", "Sequence"),
-    }
-}
-
-impl Default for Layout {
-    fn default() -> Layout {
-        Layout::Auto
     }
 }
 

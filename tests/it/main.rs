@@ -4,7 +4,6 @@
 
 mod against_reference;
 mod cli;
-mod code_shape;
 mod explore;
 mod fourth_lab;
 mod hostile;

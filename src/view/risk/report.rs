@@ -279,7 +279,7 @@ fn run_doc(run: &Run) -> Json {
         ("clock_origin", Json::str(names::clock(Millis::ZERO))),
         ("horizon_ms", num(run.horizon().ms())),
         ("end_ms", num(s.end.ms())),
-        ("summary", summary_json(&s)),
+        ("summary", summary_json(s)),
         ("reviews", Json::Arr(reviews)),
         ("rows", Json::Arr(rows)),
         ("tool_calls", tool_calls(records)),

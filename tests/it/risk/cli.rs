@@ -40,6 +40,7 @@ fn is_clock(text: &str) -> bool {
 }
 
 #[test]
+#[expect(clippy::too_many_lines, reason = "one assertion per observable field")]
 fn json_carries_every_observable_field() {
     let doc = json(&["--preset", "not-found-resend", "--mode", "patterns"]);
     assert_eq!(

@@ -37,6 +37,7 @@ fn moves(run: &Run) -> Vec<String> {
 }
 
 #[test]
+#[expect(clippy::too_many_lines, reason = "one row per worked scenario")]
 fn every_preset_in_both_modes() {
     // checks, in order: same_request_key_one_row, same_business_key_one_review,
     // lost_response_converges, single_claim_winner, forged_no_downstream,
@@ -351,6 +352,7 @@ fn the_naive_incident_reproduces_the_reports_six_log_lines() {
 }
 
 #[test]
+#[expect(clippy::too_many_lines, reason = "one row per worked scenario")]
 fn rows_move_as_worked_out() {
     let table: &[(&str, &[&str])] = &[
         (
