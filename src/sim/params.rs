@@ -460,6 +460,30 @@ impl fmt::Display for FieldError {
 
 impl std::error::Error for FieldError {}
 
+/// The known name nearest to `name` (a misspelling's likely meaning): the
+/// fewest single-character insertions, deletions or substitutions, case
+/// aside; the first listed wins a tie. `None` when nothing is known.
+pub fn nearest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    // Hostile names cost no more than a name of this length.
+    let name: Vec<char> = name.to_lowercase().chars().take(64).collect();
+    known.into_iter().min_by_key(|k| edit_distance(&name, &k.to_lowercase().chars().collect::<Vec<_>>()))
+}
+
+/// Levenshtein's distance between `a` and `b`, one row at a time.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substituted = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
 /// Keeps hostile or accidental megabyte values out of one-line messages.
 pub fn shorten(value: &str) -> String {
     const LIMIT: usize = 40;
@@ -475,6 +499,10 @@ pub fn shorten(value: &str) -> String {
 fn whole_number(text: &str) -> Result<u64, Problem> {
     if text.is_empty() {
         return Err(Problem::Missing);
+    }
+    // A negative whole number is a number, below every range a parameter has.
+    if text.strip_prefix('-').is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())) {
+        return Err(Problem::OutOfRange);
     }
     if !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(Problem::NotANumber);
@@ -606,6 +634,10 @@ impl ParamDef {
         };
         match seconds_to_ms(trimmed) {
             Some(ms) => in_range(ms, min, max).map_err(|p| FieldError::new(self, text, p)),
+            // A negative duration is a number of seconds, below every range.
+            None if malformed == Problem::NotANumber && trimmed.strip_prefix('-').and_then(seconds_to_ms).is_some() => {
+                Err(FieldError::new(self, text, Problem::OutOfRange))
+            }
             None => Err(FieldError::new(self, text, malformed)),
         }
     }
@@ -934,7 +966,8 @@ mod tests {
             "--timeout-ms: 0 is out of range; allowed: a whole number of milliseconds from 1 to 600000"
         );
         assert_eq!(TIMEOUT.parse("3.5").unwrap_err().problem, Problem::NotANumber);
-        assert_eq!(TIMEOUT.parse("-1").unwrap_err().problem, Problem::NotANumber);
+        // A negative number is below the range, at every boundary.
+        assert_eq!(TIMEOUT.parse("-1").unwrap_err().problem, Problem::OutOfRange);
         assert_eq!(TIMEOUT.parse("99999999999999999999999").unwrap_err().problem, Problem::OutOfRange);
         assert_eq!(TIMEOUT.parse("").unwrap_err().problem, Problem::Missing);
         assert!(TIMEOUT.parse(&"x".repeat(10_000)).unwrap_err().message("t").len() < 200);
@@ -980,6 +1013,37 @@ mod tests {
             TIMEOUT.parse_human("601").unwrap_err().human_message("timeout"),
             "timeout: 601 is out of range; allowed: 0.001 to 600 seconds"
         );
+    }
+
+    #[test]
+    fn the_nearest_known_name_is_the_fewest_edits_away() {
+        let known = ["dedup", "key", "retention", "delay", "deadline"];
+        // dedupe → dedup: one deletion; delay is 4 edits away.
+        assert_eq!(nearest("dedupe", known), Some("dedup"));
+        // retension → retention: one substitution.
+        assert_eq!(nearest("Retension", known), Some("retention"));
+        // keys → key: one deletion.
+        assert_eq!(nearest("keys", known), Some("key"));
+        assert_eq!(edit_distance(&['a', 'b'], &[]), 2);
+        assert_eq!(nearest("x", []), None);
+    }
+
+    #[test]
+    fn a_negative_number_is_out_of_range_not_malformed() {
+        // "-3" is a number a reader typed, below every range: the message
+        // names the range instead of calling it "not a number".
+        assert_eq!(
+            TIMEOUT.parse_human("-3").unwrap_err().human_message("Timeout per attempt"),
+            "Timeout per attempt: -3 is out of range; allowed: 0.001 to 600 seconds"
+        );
+        assert_eq!(TIMEOUT.parse_human("-0.5").unwrap_err().problem, Problem::OutOfRange);
+        assert_eq!(DEADLINE.parse_human("-2").unwrap_err().problem, Problem::OutOfRange);
+        static ATTEMPTS: ParamDef = ParamDef { kind: Kind::Count { min: 1, max: 10 }, ..TIMEOUT };
+        let attempts = &ATTEMPTS;
+        assert_eq!(attempts.parse("-3").unwrap_err().problem, Problem::OutOfRange);
+        assert_eq!(attempts.parse("-").unwrap_err().problem, Problem::NotANumber);
+        assert_eq!(attempts.parse("1e9").unwrap_err().problem, Problem::NotANumber);
+        assert_eq!(TIMEOUT.parse_human("-x").unwrap_err().problem, Problem::NotANumber);
     }
 }
 

@@ -21,11 +21,25 @@ pub struct FieldState {
     pub text: RwSignal<String>,
     /// Why that text was refused, if it was.
     pub error: RwSignal<Option<String>>,
+    /// The value the control held when the reader began to edit it (it took
+    /// the focus, or its last change was committed): a refused text puts
+    /// the run back on it, so no allowed prefix typed on the way ("1" of
+    /// "1e9") stays on screen.
+    kept: StoredValue<Option<u64>>,
 }
 
 impl FieldState {
     pub fn new(text: String) -> FieldState {
-        FieldState { text: RwSignal::new(text), error: RwSignal::new(None) }
+        FieldState { text: RwSignal::new(text), error: RwSignal::new(None), kept: StoredValue::new(None) }
+    }
+
+    /// The reader begins an edit (the control took the focus) or commits
+    /// one (its change event): what it holds now, if allowed, is the value
+    /// a refusal returns to.
+    pub fn keep(&self, param: &'static ParamDef) {
+        if let Ok(value) = param.parse_human(&self.text.get_untracked()) {
+            self.kept.set_value(Some(value));
+        }
     }
 
     /// Shows `param`'s `value`, with no message.
@@ -90,19 +104,30 @@ impl<S: Schema> Form<S> {
 
     /// One control changed to `text`: the field keeps the user's text;
     /// `take` is given the settings with it and says why it refuses them,
-    /// if it does. A refused value shows its message beside the control,
-    /// and the settings in use stay.
+    /// if it does. A refused value never runs: the settings go back to the
+    /// value the control held when the edit began (an allowed prefix typed
+    /// on the way may have run meanwhile), and its message beside the
+    /// control says which value the run uses.
     pub fn edit(
         &self,
         param: &'static ParamDef,
         text: String,
         current: &S,
-        take: impl FnOnce(S) -> Result<(), String>,
+        mut take: impl FnMut(S) -> Result<(), String>,
     ) {
         let state = self.field(param);
         state.text.set(text.clone());
-        let refused = fields::apply(param, current, &text, param.label).and_then(take).err();
-        state.error.set(refused);
+        let Err(why) = fields::apply(param, current, &text, param.label).and_then(&mut take) else {
+            state.error.set(None);
+            return;
+        };
+        let now = current.get(param);
+        let kept = state.kept.get_value().unwrap_or(now);
+        let back = if kept == now { None } else { current.with(param, kept).ok() };
+        let uses = if back.is_some_and(|back| take(back).is_ok()) { kept } else { now };
+        let value = crate::sim::params::shorten(text.trim());
+        let uses = fields::value_words(param, uses);
+        state.error.set(Some(format!("Not allowed: {value}; the run uses {uses}. {why}")));
     }
 
     /// `edit` for a lab whose settings make a run: `simulate` makes it and
@@ -112,8 +137,8 @@ impl<S: Schema> Form<S> {
         param: &'static ParamDef,
         text: String,
         current: &S,
-        simulate: impl FnOnce(&S) -> Result<R, E>,
-        install: impl FnOnce(R),
+        simulate: impl Fn(&S) -> Result<R, E>,
+        install: impl Fn(R),
     ) {
         self.edit(param, text, current, |settings| match simulate(&settings) {
             Ok(run) => {
@@ -302,6 +327,8 @@ fn text_field(param: &'static ParamDef, state: FieldState, on_edit: Callback<Str
                 aria-invalid=invalid(state)
                 aria-describedby=described
                 prop:value=move || state.text.get()
+                on:focus=move |_| state.keep(param)
+                on:change=move |_| state.keep(param)
                 on:input:target=move |ev| on_edit.run(ev.target().value())
             />
             <span class="hint" id=hint_id>{hint}</span>

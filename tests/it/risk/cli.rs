@@ -383,7 +383,7 @@ fn settings_files_are_read_and_flags_override_them() {
     for (body, mentions) in [
         (r#"{"preset": "later"}"#, "settings file field preset: \"later\" is not a known option"),
         (r#"{"cas": true}"#, "settings file field cas is a boolean"),
-        (r#"{"seed": -3}"#, "settings file field seed: \"-3\" is not a whole number"),
+        (r#"{"seed": -3}"#, "settings file field seed: -3 is out of range"),
         (r#"{"retries": 5}"#, "unknown field \"retries\""),
     ] {
         std::fs::write(&file, body).unwrap();
