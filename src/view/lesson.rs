@@ -11,6 +11,7 @@
 //! At: 6.05
 //! Question: Where did idempotency break?
 //! Answer: In the server: it never looked at the key.
+//! Answer at: 6.05
 //! ```
 //!
 //! `Lesson:` names the lesson (once, first). Each `Step:` starts a step and
@@ -19,12 +20,15 @@
 //! lab for the first step); `Settings:` are the lab's settings as a link
 //! writes them (`name=value&name=value`, run B's as `b.name=value`); `At:`
 //! is the playhead in model seconds; `Question:` and `Answer:` are one line
-//! each. Blank lines and lines starting with `#` are ignored. A lesson
+//! each, and `Answer at:` the moment the playhead moves to when the answer
+//! is shown (a step that asks opens before what it asks about, with what
+//! is still to come hidden until the answer is shown). Blank lines and
+//! lines starting with `#` are ignored. A lesson
 //! travels in a link (`lesson=` with its text, `step=` the step shown) or
 //! as a file the page imports.
 
-use crate::sim::Millis;
 use crate::sim::params::{seconds_to_ms, shorten};
+use crate::sim::{Millis, ParamDef};
 
 use super::labs::{self, Lab};
 use super::page::Page;
@@ -48,6 +52,8 @@ pub struct Step {
     pub at: Option<Millis>,
     pub question: Option<String>,
     pub answer: Option<String>,
+    /// Where the playhead goes when the answer is shown.
+    pub answer_at: Option<Millis>,
 }
 
 /// A lesson: its title and its steps.
@@ -80,6 +86,13 @@ impl LessonAt {
         format!("Step {} of {}: {}", self.step + 1, self.lesson.steps.len(), self.current().title)
     }
 
+    /// Whether the step on screen asks a question whose answer is not
+    /// shown yet (`answered` says whether it is): going on then shows the
+    /// answer first, and what is still to come stays hidden until it does.
+    pub fn asking(&self, answered: bool) -> bool {
+        !answered && self.current().question.is_some()
+    }
+
     /// What stepping past the last step (`forward`) or before the first
     /// says instead.
     pub fn at_an_end(&self, forward: bool) -> String {
@@ -89,11 +102,22 @@ impl LessonAt {
 }
 
 /// The field names a lesson's lines may start with.
-const FIELDS: &str = "Lesson, Step, Lab, Settings, At, Question, Answer";
+pub const FIELDS: &str = "Lesson, Step, Lab, Settings, At, Question, Answer, Answer at";
 
 /// Page parameters a step's `Settings:` may not hold: the step says them
 /// in its own fields, or the page keeps them.
 const NOT_SETTINGS: &[&str] = &["lab", "at", "present", "embed", "lesson", "step", "pin", "theme", "accent", "font"];
+
+/// A model time in seconds, as `At:` and `Answer at:` give it.
+fn moment(value: &str, line: usize, field: &str) -> Result<Millis, String> {
+    let ms = seconds_to_ms(value.trim()).ok_or_else(|| {
+        format!(
+            "lesson line {line}: {field}: \"{}\" is not a moment; allowed: a model time in seconds such as 2.05",
+            shorten(value.trim())
+        )
+    })?;
+    Ok(Millis(ms))
+}
 
 fn one_line(text: &str, line: usize, field: &str) -> Result<String, String> {
     let text = text.trim();
@@ -127,6 +151,41 @@ fn settings(value: &str, line: usize) -> Result<Vec<(String, String)>, String> {
     Ok(out)
 }
 
+/// A lab's settings, as its links and a lesson's `Settings:` name them
+/// (the lab's [`Schema`](crate::sim::Schema)).
+pub fn lab_params(lab: Lab) -> &'static [&'static ParamDef] {
+    use crate::sim::Schema;
+    if lab == labs::RISK {
+        crate::sim::risk::Settings::PARAMS
+    } else if lab == labs::STORMS {
+        crate::sim::storm::StormSettings::PARAMS
+    } else {
+        crate::sim::ack::Settings::PARAMS
+    }
+}
+
+/// Every name in a step's `Settings:` (given on line `line`) is a setting
+/// of its lab, or run B's (`b.` and one): a lesson that names another
+/// would open with that setting left at its default, unsaid.
+fn known_names(step: &Step, lines: &[usize]) -> Result<(), String> {
+    let params = lab_params(step.lab);
+    for ((name, _), &line) in step.settings.iter().zip(lines) {
+        let bare = name.strip_prefix("b.").unwrap_or(name);
+        if params.iter().any(|p| p.link == bare) {
+            continue;
+        }
+        let near = crate::sim::params::nearest(bare, params.iter().map(|p| p.link))
+            .map(|n| format!("; the nearest known name is {}{n}", if bare.len() < name.len() { "b." } else { "" }))
+            .unwrap_or_default();
+        return Err(format!(
+            "lesson line {line}: Settings: {} is not a setting of the {} lab{near}",
+            shorten(name),
+            step.lab.id
+        ));
+    }
+    Ok(())
+}
+
 /// Reads a lesson's text, or says what is wrong with it (the line and what
 /// is allowed).
 pub fn parse(text: &str) -> Result<Lesson, String> {
@@ -135,6 +194,8 @@ pub fn parse(text: &str) -> Result<Lesson, String> {
     }
     let mut title = None;
     let mut steps: Vec<Step> = Vec::new();
+    // The line each step's settings were given on, one per setting.
+    let mut setting_lines: Vec<Vec<usize>> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let (n, line) = (i + 1, raw.trim());
         if line.is_empty() || line.starts_with('#') {
@@ -150,7 +211,16 @@ pub fn parse(text: &str) -> Result<Lesson, String> {
             }
             let lab = steps.last().map_or_else(labs::opening, |s| s.lab);
             let title = one_line(value, n, "Step")?;
-            steps.push(Step { title, lab, settings: Vec::new(), at: None, question: None, answer: None });
+            steps.push(Step {
+                title,
+                lab,
+                settings: Vec::new(),
+                at: None,
+                question: None,
+                answer: None,
+                answer_at: None,
+            });
+            setting_lines.push(Vec::new());
             continue;
         }
         if field == "lesson" {
@@ -174,16 +244,15 @@ pub fn parse(text: &str) -> Result<Lesson, String> {
                     )
                 })?
             }
-            "settings" => step.settings.extend(settings(value, n)?),
-            "at" => {
-                let ms = seconds_to_ms(value.trim()).ok_or_else(|| {
-                    format!(
-                        "lesson line {n}: At: \"{}\" is not a moment; allowed: a model time in seconds such as 2.05",
-                        shorten(value.trim())
-                    )
-                })?;
-                step.at = Some(Millis(ms));
+            "settings" => {
+                let read = settings(value, n)?;
+                if let Some(lines) = setting_lines.last_mut() {
+                    lines.extend(read.iter().map(|_| n));
+                }
+                step.settings.extend(read);
             }
+            "at" => step.at = Some(moment(value, n, "At")?),
+            "answer at" => step.answer_at = Some(moment(value, n, "Answer at")?),
             "question" => step.question = Some(one_line(value, n, "Question")?),
             "answer" => step.answer = Some(one_line(value, n, "Answer")?),
             _ => {
@@ -196,6 +265,9 @@ pub fn parse(text: &str) -> Result<Lesson, String> {
     }
     if steps.is_empty() {
         return Err("lesson: it has no steps; each step starts with a Step: line".to_owned());
+    }
+    for (step, lines) in steps.iter().zip(&setting_lines) {
+        known_names(step, lines)?;
     }
     Ok(Lesson { title: title.unwrap_or_else(|| "Lesson".to_owned()), steps })
 }
@@ -218,6 +290,9 @@ impl Lesson {
                 if let Some(text) = text {
                     out.push_str(&format!("{name}: {text}\n"));
                 }
+            }
+            if let Some(at) = s.answer_at {
+                out.push_str(&format!("Answer at: {}\n", crate::sim::params::ms_to_seconds_text(at.ms())));
             }
         }
         out
@@ -308,6 +383,17 @@ mod tests {
         assert_eq!(parse("Lab: ack").unwrap_err(), "lesson line 1: a step's fields come after its Step: line");
         assert!(parse("Step: a\nColour: red").unwrap_err().contains("allowed names: Lesson, Step, Lab"));
         assert!(parse("Lesson: empty").unwrap_err().starts_with("lesson: it has no steps"));
+        // A misspelled setting would leave the step at its default unsaid:
+        // the lesson does not open, and the message names the nearest name
+        // of the step's own lab (known once its Lab: line is read).
+        assert_eq!(
+            parse("Step: a\nSettings: dedupe=off\nStep: b\nSettings: b.ide=on\nLab: risk").unwrap_err(),
+            "lesson line 2: Settings: dedupe is not a setting of the ack lab; the nearest known name is dedup"
+        );
+        assert_eq!(
+            parse("Step: b\nSettings: b.ide=on\nLab: risk").unwrap_err(),
+            "lesson line 2: Settings: b.ide is not a setting of the risk lab; the nearest known name is b.idem"
+        );
         let many: String = (0..21).map(|i| format!("Step: {i}\n")).collect();
         assert_eq!(parse(&many).unwrap_err(), "lesson line 21: a lesson has at most 20 steps");
     }

@@ -1,7 +1,8 @@
 //! Shared links: a lab's settings, its run B, the playhead and the page's
 //! own parameters in the query string, the same for every lab. Decoding
 //! never fails: a bad value costs only itself (it keeps its default and
-//! yields a notice), and names that are nobody's are ignored.
+//! yields a notice), and so does a name that is nobody's (the notice names
+//! the nearest known one).
 //!
 //! A link is read in two steps. [`parse_query`] splits it into the page's
 //! parameters (validated here, see [`super::page`]), run A's and run B's
@@ -231,8 +232,8 @@ pub fn read_lab<S: Schema>(link: &ParsedLink) -> LabLink<S> {
 }
 
 /// Reads a lab's settings from a link's parameters: a bad value costs only
-/// itself (it keeps its default and yields a notice), unknown names are
-/// ignored.
+/// itself (it keeps its default and yields a notice), and so does a name
+/// that is no setting of the lab (a notice names the nearest known name).
 pub fn decode_settings<S: Schema>(pairs: &[(String, String)]) -> (S, Vec<String>) {
     // Over the defaults for what the link gives (the storm lab's depend on
     // its workload), as flags and files are read.
@@ -264,7 +265,25 @@ pub fn decode_settings<S: Schema>(pairs: &[(String, String)]) -> (S, Vec<String>
             Err(_) => {}
         }
     }
+    // (Campaign tags a mailing adds to any link, utm_source and the like,
+    // are nobody's by design and pass without a word.)
+    let unknown = |name: &str| S::by_link(name).is_none() && !name.starts_with("utm_");
+    for (name, _) in pairs.iter().filter(|(name, _)| unknown(name)) {
+        if notices.len() < MAX_NOTICES {
+            notices.push(unknown_name::<S>(name));
+        }
+    }
     (settings, notices)
+}
+
+/// What a link or a lesson is told of `name`, which is none of the lab's
+/// settings nor the page's: that it was ignored, and the nearest name it
+/// may have meant.
+pub fn unknown_name<S: Schema>(name: &str) -> String {
+    let page = PageSettings::PARAMS.iter().map(|p| p.link).chain([PIN, LESSON, STEP]);
+    let known = S::PARAMS.iter().map(|p| p.link).chain(page);
+    let near = crate::sim::params::nearest(name, known).map(|n| format!("; the nearest known name is {n}"));
+    format!("{}: not a setting of this lab, so it was ignored{}", shorten(name), near.unwrap_or_default())
 }
 
 /// Run B's changes from run A's settings `a`, given run B's link
@@ -439,6 +458,21 @@ mod tests {
     }
 
     #[test]
+    fn a_misspelled_name_is_named_with_the_nearest_known_one() {
+        // dedupe is one letter from dedup; presnt one from present (a page
+        // parameter a link may also misspell).
+        let read = ack("dedupe=off&presnt=1&utm_medium=mail");
+        assert!(read.settings.dedup(), "the misspelled setting changes nothing");
+        assert_eq!(
+            read.notices,
+            [
+                "dedupe: not a setting of this lab, so it was ignored; the nearest known name is dedup",
+                "presnt: not a setting of this lab, so it was ignored; the nearest known name is present",
+            ]
+        );
+    }
+
+    #[test]
     fn decoding_is_forgiving_and_exact() {
         assert_eq!(percent_decode("a%20b+c"), "a b c");
         assert_eq!(percent_decode("100%"), "100%");
@@ -592,7 +626,9 @@ mod tests {
         let query = format!("dedup=off&{}", "x".repeat(100_000));
         let read = ack(&query);
         assert!(!read.settings.dedup());
-        assert_eq!(read.notices.len(), 1);
+        // The cut, then the name that is no setting, shortened.
+        assert_eq!(read.notices.len(), 2, "{:?}", read.notices);
+        assert!(read.notices[1].starts_with(&format!("{}…: not a setting", "x".repeat(40))), "{:?}", read.notices);
     }
 
     #[test]
@@ -618,7 +654,7 @@ mod tests {
         let bare = parse_query(&format!("step=4&{}", query.split('&').next().unwrap()), ACK);
         assert_eq!(bare.state.lab, labs::by_id("ack").unwrap());
         assert_eq!(bare.state.params, [("key".to_owned(), "per-attempt".to_owned())]);
-        assert_eq!(bare.state.page.at, Some(Millis(6_050)));
+        assert_eq!(bare.state.page.at, Some(Millis(3_000)));
         let risk = parse_query(&format!("step=5&{}", query.split('&').next().unwrap()), ACK);
         assert_eq!(risk.state.lab, RISK, "the step's lab, for the page to switch to");
         let bad = parse_query("lesson=Step%3A%20a%0ALab%3A%20moon", ACK);
