@@ -36,6 +36,18 @@ impl ChartData {
         ChartData { end: run.end(), counter, received }
     }
 
+    /// What the chart shows to a reader who must not see ahead: the steps
+    /// up to `t`, on an axis that ends at `t` (the run's end and its final
+    /// counter, which the whole axis would tell, stay unsaid).
+    pub fn so_far(&self, t: Millis) -> ChartData {
+        let until = |steps: &[(Millis, u64)]| steps.iter().copied().filter(|&(at, _)| at <= t).collect();
+        ChartData {
+            end: t.min(self.end).max(Millis(1)),
+            counter: until(&self.counter),
+            received: until(&self.received),
+        }
+    }
+
     fn top(&self) -> u64 {
         last_value(&self.counter).max(last_value(&self.received))
     }
@@ -290,6 +302,17 @@ mod tests {
         assert_eq!(joined.received.len(), 2, "the late success counts as received");
         assert!(d.describe().contains("rises to 1 at 2.00 s, 2 at 6.00 s"), "{}", d.describe());
         assert!(d.describe().ends_with("Final counter 2. From 6.00 s the ledger holds 1 more than the one intent."));
+    }
+
+    #[test]
+    fn so_far_the_chart_holds_nothing_after_the_playhead() {
+        // Dedup off at 4.00 s: the first commit (2.00 s) is in, the second
+        // (6.00 s) and the success received at 6.05 s are not; the axis
+        // ends at 4.00 s, so the 6.05 s end is unsaid.
+        let d = data(&[(&DEDUP, "off")]).so_far(Millis(4000));
+        assert_eq!((d.end, d.counter.clone(), d.received.clone()), (Millis(4000), vec![(Millis(2000), 1)], vec![]));
+        assert!(!d.describe().contains("6.0"), "{}", d.describe());
+        assert!(d.geometry(640.0).gap.is_none(), "no band before the second increment");
     }
 
     #[test]

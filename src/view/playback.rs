@@ -161,12 +161,23 @@ pub fn clock_readout(t: Millis, pace: &Pace, wall: Option<&str>) -> String {
     }
 }
 
-/// The Time slider's value in words, with the wall clock first for a lab
-/// that has one.
-pub fn slider_text(t: Millis, end: Millis, wall: Option<&str>) -> String {
+/// The readout while what is still to come is hidden: where the playhead
+/// is, and nothing of where the run ends (nor of the replay's length,
+/// which would tell it).
+pub fn so_far_readout(t: Millis, wall: Option<&str>) -> String {
     match wall {
-        None => format!("Model {t} of {end}"),
-        Some(wall) => format!("{wall} on the wall clock, model {t} of {end}"),
+        None => format!("Model {t}; what comes next is hidden"),
+        Some(wall) => format!("Wall clock {wall} · Model {t}; what comes next is hidden"),
+    }
+}
+
+/// The Time slider's value in words, with the wall clock first for a lab
+/// that has one; the run's end where it is not hidden.
+pub fn slider_text(t: Millis, end: Option<Millis>, wall: Option<&str>) -> String {
+    let of = end.map(|end| format!(" of {end}")).unwrap_or_default();
+    match wall {
+        None => format!("Model {t}{of}"),
+        Some(wall) => format!("{wall} on the wall clock, model {t}{of}"),
     }
 }
 
@@ -248,9 +259,12 @@ mod tests {
     #[test]
     fn a_lab_with_a_wall_clock_shows_it_first() {
         let end = Millis(4050);
-        assert_eq!(slider_text(Millis(1000), end, None), "Model 1.00 s of 4.05 s");
+        assert_eq!(slider_text(Millis(1000), Some(end), None), "Model 1.00 s of 4.05 s");
+        // With the future hidden, the end is unsaid.
+        assert_eq!(slider_text(Millis(1000), None, None), "Model 1.00 s");
+        assert_eq!(so_far_readout(Millis(1000), None), "Model 1.00 s; what comes next is hidden");
         assert_eq!(
-            slider_text(Millis(1000), end, Some("10:31:01.000")),
+            slider_text(Millis(1000), Some(end), Some("10:31:01.000")),
             "10:31:01.000 on the wall clock, model 1.00 s of 4.05 s"
         );
         let pace = Pace { end, moments: &[], speed: Speed::One };

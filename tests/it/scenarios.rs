@@ -4,7 +4,7 @@
 
 use idempotency_lab::sim::ack::{RawSettings, Run, Settings};
 use idempotency_lab::sim::{Millis, Schema};
-use idempotency_lab::view::ack::text_mirror;
+use idempotency_lab::view::ack::{text_mirror, text_mirror_with};
 
 /// Settings from flag-style text, e.g. "--dedup off --exec-ms 500".
 pub fn settings(flags: &str) -> Settings {
@@ -348,6 +348,27 @@ fn mirror_shows_messages_in_transit_and_joined_attempts() {
         ),
         "{at_2530}"
     );
+}
+
+#[test]
+fn the_mirror_so_far_says_nothing_of_what_is_to_come() {
+    // The same moment as above, for a reader whose future is hidden: the
+    // response that will be lost is on its way like any other, the
+    // operation runs without a word of when it commits, and the run's end
+    // is unsaid.
+    let run = run("--timeout-ms 1000 --exec-ms 2500 --request-transit-ms 10");
+    let at_2100 = text_mirror_with(&run, Millis(2100), true);
+    assert!(at_2100.starts_with("Model time: 2.10 s\n"), "{at_2100}");
+    assert!(at_2100.contains("has been running since 0.01 s; joined by attempt 2."), "{at_2100}");
+    let at_2530 = text_mirror_with(&run, Millis(2530), true);
+    assert!(
+        at_2530.contains(
+            "Network: in transit: attempt 1's success response, due at 2.56 s; \
+             attempt 2's success response, due at 2.56 s."
+        ),
+        "{at_2530}"
+    );
+    assert!(!at_2530.contains("lost") && !at_2530.contains("the run ends"), "{at_2530}");
 }
 
 #[test]

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use crate::view::chart::ChartData;
 use crate::view::num::d1;
 
+use super::super::playback::Replay;
 use super::state::Ack;
 
 fn num(v: f64) -> String {
@@ -36,12 +37,20 @@ pub fn Chart(ack: Ack) -> impl IntoView {
         measure();
     });
     request_animation_frame(measure);
-    let geometry = Memo::new(move |_| data.with(|d| d.geometry(width.get())));
+    // With the future hidden, the chart is what has happened so far, drawn
+    // up to the playhead.
+    let shown =
+        Memo::new(
+            move |_| {
+                if ack.future_hidden() { data.with(|d| d.so_far(ack.player.playhead.get())) } else { data.get() }
+            },
+        );
+    let geometry = Memo::new(move |_| shown.with(|d| d.geometry(width.get())));
     let description = move || {
         if ack.answer_hidden() {
             "Chart hidden until you make your prediction.".to_owned()
         } else {
-            data.with(|d| d.describe())
+            shown.with(|d| d.describe())
         }
     };
     let drawing = move || {

@@ -96,7 +96,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
         <section
             class="panel timeline"
             class:timeline-b=side == Side::B
-            class:hide-future=move || risk.presenter.future_hidden()
+            class:hide-future=move || risk.future_hidden()
             aria-labelledby=labelled_by
         >
             <h2 id=heading_id>{heading}</h2>
@@ -184,6 +184,24 @@ fn follow_playhead(
     scroller: NodeRef<leptos::html::Div>,
 ) {
     let relaid = super::super::chrome::relayout();
+    // A future hidden rather than faded: every item after the playhead is
+    // marked `future` (and hidden whole, not cut at the playhead as the
+    // veil would cut a label that starts before it).
+    let marked = StoredValue::new(false);
+    Effect::new(move |_| {
+        drawing.track();
+        let t = risk.player.playhead.get();
+        let hidden = risk.future_hidden();
+        let Some(el) = scroller.get() else { return };
+        if !hidden && !marked.get_value() {
+            return;
+        }
+        marked.set_value(hidden);
+        each_match(&el, "[data-t]", |e| {
+            let at = e.get_attribute("data-t").and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+            let _ = e.class_list().toggle_with_force("future", hidden && at > t.ms());
+        });
+    });
     Effect::new(move |_| {
         relaid.track();
         let t = risk.player.playhead.get();

@@ -202,10 +202,15 @@ impl Draw<'_> {
             What::AttemptSent { deadline, arrives_at, payload } => {
                 self.windows.push(Window { attempt: n, sent: t, deadline, decided: None, record: i });
                 let xa = self.b.x(arrives_at);
-                // A request the network loses stops at the network's lane.
-                let lost = self.records.iter().any(|o| o.attempt == n && matches!(o.what, What::RequestLost { .. }));
-                let (to, class) = if lost { (NETWORK, "request lost") } else { (SERVER, "request") };
-                self.b.line((x, Y::Track(CLIENT)), (xa, Y::Track(to)), !lost, class, t, here);
+                // A request the network loses stops at the network's lane,
+                // drawn from the moment it is lost (until then nobody knows:
+                // a reader whose future is hidden sees nothing of it).
+                let lost = self.records.iter().find(|o| o.attempt == n && matches!(o.what, What::RequestLost { .. }));
+                let (to, class, from) = match lost {
+                    Some(o) => (NETWORK, "request lost", o.t),
+                    None => (SERVER, "request", t),
+                };
+                self.b.line((x, Y::Track(CLIENT)), (xa, Y::Track(to)), lost.is_none(), class, from, here);
                 let text = format!("attempt {n} sent · key {key_text}{}", self.payload_note(payload));
                 self.b.label(CLIENT, x, text, "label send-label", t, here);
             }
@@ -260,7 +265,8 @@ impl Draw<'_> {
         match r.what {
             What::ResponseLost { status, sent_at } => {
                 let xs = self.b.x(sent_at);
-                self.b.line((xs, Y::Track(SERVER)), (x, Y::Track(NETWORK)), false, "response lost", sent_at, here);
+                // Drawn from the moment it is lost, like a lost request.
+                self.b.line((xs, Y::Track(SERVER)), (x, Y::Track(NETWORK)), false, "response lost", t, here);
                 self.b.mark(x, Y::Track(NETWORK), Glyph::Cross, "mark lost", t, here);
                 let text = format!("{} for attempt {n} lost", status_word(status));
                 self.b.label(NETWORK, x + 8.0, text, "label lost-label", t, here);

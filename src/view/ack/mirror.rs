@@ -13,21 +13,33 @@ use super::sentences::{RECONCILE, increments, outcome_reason, sentence, status_n
 /// a section per actor, in the diagram's order, then the run's counts, the
 /// client's outcome and the latest event.
 pub fn text_mirror(run: &Run, t: Millis) -> String {
+    text_mirror_with(run, t, false)
+}
+
+/// The text mirror as a reader who must not see ahead reads it
+/// (`so_far`): nothing of when the run ends, nor of what is still to
+/// happen to what is in flight (a response that will be lost reads as any
+/// other on its way, an operation as running, not as when it commits).
+pub fn text_mirror_with(run: &Run, t: Millis, so_far: bool) -> String {
     let t = t.min(run.end());
     let s = run.snapshot_at(t);
     let settings = run.settings();
     let payloads = settings.client.payload == PayloadMode::Changed;
     let mut lines: Vec<String> = Vec::with_capacity(16);
 
-    lines.push(format!("Model time: {t} (the run ends at {})", run.end()));
+    if so_far {
+        lines.push(format!("Model time: {t}"));
+    } else {
+        lines.push(format!("Model time: {t} (the run ends at {})", run.end()));
+    }
     lines.push(client_line(&s));
-    server_lines(&s, payloads, &mut lines);
+    server_lines(&s, payloads, so_far, &mut lines);
     if settings.dedup() {
         store_lines(&s, payloads, &mut lines);
     } else {
         lines.push("Deduplication: off; the server does not look at keys.".to_owned());
     }
-    lines.push(network_line(&s));
+    lines.push(network_line(&s, so_far));
     lines.push(lost_line(&s));
     lines.push(ledger_line(&s, payloads));
     count_lines(&s, settings.max_attempts(), &mut lines);
@@ -62,7 +74,7 @@ fn client_line(s: &Snapshot) -> String {
 
 /// Whether the server is down, and each operation in flight with the
 /// attempts that joined it.
-fn server_lines(s: &Snapshot, payloads: bool, lines: &mut Vec<String>) {
+fn server_lines(s: &Snapshot, payloads: bool, so_far: bool, lines: &mut Vec<String>) {
     if let Power::Down { since, until } = s.power {
         lines.push(format!(
             "Server: down since the crash at {since}; it restarts at {until} and refuses requests until then."
@@ -73,9 +85,12 @@ fn server_lines(s: &Snapshot, payloads: bool, lines: &mut Vec<String>) {
     for op in &s.operations {
         let payload = payload_note(payloads, op.payload);
         let mut text = format!(
-            "Server: attempt {}'s operation (key {}{payload}) has been running since {} and commits at {}",
-            op.origin, op.key, op.started_at, op.commits_at
+            "Server: attempt {}'s operation (key {}{payload}) has been running since {}",
+            op.origin, op.key, op.started_at
         );
+        if !so_far {
+            text.push_str(&format!(" and commits at {}", op.commits_at));
+        }
         let joined: Vec<String> = s.joins.iter().filter(|j| j.op == op.id).map(|j| j.attempt.to_string()).collect();
         if !joined.is_empty() {
             text.push_str(&format!("; joined by attempt {}", joined.join(", ")));
@@ -128,7 +143,7 @@ fn store_lines(s: &Snapshot, payloads: bool, lines: &mut Vec<String>) {
 }
 
 /// Every message on the wire, and when it arrives (or vanishes).
-fn network_line(s: &Snapshot) -> String {
+fn network_line(s: &Snapshot, so_far: bool) -> String {
     if s.in_transit.is_empty() {
         return "Network: nothing in transit.".to_owned();
     }
@@ -137,7 +152,7 @@ fn network_line(s: &Snapshot) -> String {
         .iter()
         .map(|m| match m.body {
             Body::Request(_) => format!("attempt {}'s request, arriving at {}", m.attempt, m.arrives_at),
-            Body::Response(status) if m.dropped => {
+            Body::Response(status) if m.dropped && !so_far => {
                 format!("attempt {}'s {}, which will be lost at {}", m.attempt, status_noun(status), m.arrives_at)
             }
             Body::Response(status) => {

@@ -14,7 +14,7 @@ pub mod results;
 pub mod sentences;
 
 pub use diagram::diagram;
-pub use mirror::text_mirror;
+pub use mirror::{text_mirror, text_mirror_with};
 pub use report::run_to_json;
 pub use sentences::{increments, sentence};
 

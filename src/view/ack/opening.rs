@@ -310,7 +310,7 @@ fn playback(out: &mut String, run: &Run, at: Millis, opening: Opening) {
          <p class=\"readout\"><output for=\"time\">{}</output></p></section>",
         run.end().ms(),
         at.ms(),
-        escape(&slider_text(at, run.end(), None)),
+        escape(&slider_text(at, Some(run.end()), None)),
         escape(&readout(at, &pace))
     );
 }

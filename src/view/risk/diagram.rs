@@ -516,7 +516,7 @@ pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis, frame: Frame) -> D
     stops.dedup();
     for t in stops {
         let x = b.x(t);
-        b.label(AXIS, x - 2.0, names::clock(t), "axis-label axis-clock", Millis::ZERO, None);
+        b.label(AXIS, x - 2.0, names::clock(t), "axis-label axis-clock", t, None);
     }
     let mut d = Draw {
         b,

@@ -97,9 +97,11 @@ pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Optio
     let down = d.orientation == Orientation::Down;
     for item in &d.items {
         let at = item.record.and_then(|i| records.get(i).map(|r| (i, r.t)));
+        // Every item carries its moment, so a future hidden rather than
+        // faded hides it whole; those that show an event can be chosen.
         let (clickable, data) = match at {
             Some((i, t)) => (" clickable", format!(" data-t=\"{}\" data-record=\"{i}\"", t.ms())),
-            None => ("", String::new()),
+            None => ("", format!(" data-t=\"{}\"", item.t.ms())),
         };
         let marked = if diverge.is_some() && item.record == diverge { " diverge" } else { "" };
         let layer = if item.class.starts_with("axis") && !down { &mut axis } else { &mut out };
@@ -654,7 +656,9 @@ mod tests {
         assert!(balanced(&axis), "{axis}");
         // The axis strip holds the wall clock, and the body none of it.
         assert!(axis.contains(">10:31:08.120<") && !svg.contains(">10:31:08.120<"));
-        assert!(!axis.contains("data-t") && !axis.contains("lane-band"));
+        // The axis strip's labels carry their moments (a hidden future hides
+        // them too), and no lane of its own.
+        assert!(axis.contains("data-t=\"2621\"") && !axis.contains("lane-band"));
         assert!(svg.contains("data-t=\"2622\""), "the illegal move can be chosen");
         assert!(svg.contains(&format!("id=\"{VEIL_ID}\"")) && svg.contains(&format!("id=\"{PLAYHEAD_ID}\"")));
         assert!(svg.contains("R10086 PENDING → FAILED (timeout, illegal)"));

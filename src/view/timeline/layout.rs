@@ -148,7 +148,7 @@ impl Builder {
         // A gridline and a time label at every stop.
         for (t, x) in b.stops.clone() {
             b.pending.push((Pending::Gridline { x }, "gridline", t, None));
-            b.label(0, x - 2.0, t.to_string(), "axis-label", Millis::ZERO, None);
+            b.label(0, x - 2.0, t.to_string(), "axis-label", t, None);
         }
         // A squeezed stretch says how long it is, where there is room.
         for q in squeezed {
