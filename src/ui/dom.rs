@@ -164,6 +164,18 @@ pub enum KeyOwner {
     Nothing,
 }
 
+/// Whether a clicker's keys (PageDown, PageUp) may step the lesson or the
+/// run with the focus on `target`: on any control but a text area or an
+/// open dialog, where they scroll what the reader is in. (A select or a
+/// text field would otherwise take them, and a clicker has no other keys.)
+pub fn clicker_may_step(target: Option<web_sys::EventTarget>) -> bool {
+    let Some(element) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return true;
+    };
+    let inside = |selector: &str| element.closest(selector).ok().flatten().is_some();
+    !(inside("dialog[open]") || inside("textarea") || inside("[contenteditable]"))
+}
+
 pub fn key_owner(target: Option<web_sys::EventTarget>) -> KeyOwner {
     let Some(element) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
         return KeyOwner::Nothing;

@@ -40,8 +40,10 @@ pub fn install<R: Replay>(lab: R, dialog: NodeRef<html::Dialog>) {
         // Inside a shadow root the event's target is the host element; the
         // first entry of its composed path is what really has the focus.
         let target = e.composed_path().get(0).dyn_into::<web_sys::EventTarget>().ok().or_else(|| e.target());
-        let owner = dom::key_owner(target);
-        if owner == KeyOwner::Field {
+        let owner = dom::key_owner(target.clone());
+        // A clicker sends PageDown and PageUp whatever has the focus.
+        let clicker = matches!(e.key().as_str(), "PageDown" | "PageUp") && dom::clicker_may_step(target);
+        if owner == KeyOwner::Field && !clicker {
             return;
         }
         let handled = match e.key().as_str() {

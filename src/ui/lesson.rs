@@ -34,14 +34,17 @@ pub fn step_by(at: &LessonAt, page: &Page, by: isize, say: impl Fn(String)) {
 }
 
 /// The lesson's bar: the lesson and the step, its question, the answer on
-/// request, and the buttons to the steps before and after. `page` is the
-/// page as it is now (presenter mode and the look carry to the next step).
+/// request (`shown` says whether it is; `reveal` shows it, as PageDown
+/// does on a step that asks), and the buttons to the steps before and
+/// after. `page` is the page as it is now (presenter mode and the look
+/// carry to the next step).
 pub fn lesson_bar(
     at: LessonAt,
     page: impl Fn() -> Page + Copy + Send + Sync + 'static,
     say: Callback<String>,
+    shown: RwSignal<bool>,
+    reveal: Callback<()>,
 ) -> impl IntoView {
-    let shown = RwSignal::new(false);
     let step = at.current().clone();
     let (first, last) = (at.step == 0, at.step + 1 == at.lesson.steps.len());
     let (back, on) = (at.clone(), at.clone());
@@ -58,7 +61,8 @@ pub fn lesson_bar(
                             type="button"
                             class="link"
                             aria-expanded=move || shown.get().to_string()
-                            on:click=move |_| shown.update(|s| *s = !*s)
+                            aria-keyshortcuts="PageDown"
+                            on:click=move |_| if shown.get_untracked() { shown.set(false) } else { reveal.run(()) }
                         >
                             {move || if shown.get() { "Hide the answer" } else { "Show the answer" }}
                         </button>

@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 
 use crate::sim::Millis;
-use crate::view::playback::{Pace, Speed, advance, clock_readout, slider_text};
+use crate::view::playback::{Pace, Speed, advance, clock_readout, slider_text, so_far_readout};
 
 use super::dom;
 use super::notices::Announcer;
@@ -72,6 +72,12 @@ pub trait Replay: Copy + Send + Sync + 'static {
     /// it has them.
     fn presenter(&self) -> Option<Presenter> {
         None
+    }
+
+    /// Whether what is still to come is hidden (tracked): the readout then
+    /// leaves the run's end unsaid.
+    fn future_hidden(&self) -> bool {
+        self.presenter().is_some_and(|p| p.future_hidden())
     }
 
     /// Stops playback on its way from `from` to `to` at a moment the reader
@@ -143,7 +149,7 @@ pub trait Replay: Copy + Send + Sync + 'static {
     /// event.
     fn page_step(&self, forward: bool) {
         let by = if forward { 1 } else { -1 };
-        if self.presenter().is_some_and(|p| p.step_lesson(self.player(), by)) {
+        if self.presenter().is_some_and(|p| p.step_lesson(*self, by)) {
             return;
         }
         if forward { self.next_event() } else { self.previous_event() }
@@ -154,7 +160,7 @@ pub trait Replay: Copy + Send + Sync + 'static {
     /// there is none, or out of presenter mode, so the page scrolls.
     fn arrow_step(&self, forward: bool) -> bool {
         let by = if forward { 1 } else { -1 };
-        self.presenter().is_some_and(|p| p.present.get_untracked() && p.step_lesson(self.player(), by))
+        self.presenter().is_some_and(|p| p.present.get_untracked() && p.step_lesson(*self, by))
     }
 
     fn restart(&self) {
@@ -283,7 +289,8 @@ pub fn playback<R: Replay>(lab: R, extra: impl IntoView) -> impl IntoView {
                     prop:value=move || playhead.get().ms().to_string()
                     aria-valuetext=move || {
                         let t = playhead.get();
-                        slider_text(t, end(), R::wall_clock(t).as_deref())
+                        let end = (!lab.future_hidden()).then(end);
+                        slider_text(t, end, R::wall_clock(t).as_deref())
                     }
                     on:input:target=move |ev| {
                         if let Ok(ms) = ev.target().value().parse::<u64>() {
@@ -314,7 +321,12 @@ pub fn playback<R: Replay>(lab: R, extra: impl IntoView) -> impl IntoView {
                         let end = end();
                         let moments = lab.moments();
                         let pace = Pace { end, moments: &moments, speed: player.speed.get() };
-                        clock_readout(t, &pace, R::wall_clock(t).as_deref())
+                        let wall = R::wall_clock(t);
+                        if lab.future_hidden() {
+                            so_far_readout(t, wall.as_deref())
+                        } else {
+                            clock_readout(t, &pace, wall.as_deref())
+                        }
                     }}
                 </output>
             </p>

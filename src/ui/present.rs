@@ -32,6 +32,9 @@ pub struct Presenter {
     pub hide_future: RwSignal<bool>,
     /// The lesson being taught, at the step on screen.
     pub lesson: StoredValue<Option<LessonAt>>,
+    /// Whether the step's answer is shown (a step that asks hides what is
+    /// still to come until it is).
+    pub answered: RwSignal<bool>,
     /// Whether Continue resumes playing (playback stopped at the checkpoint).
     resume: StoredValue<bool>,
     look: Look,
@@ -58,12 +61,24 @@ impl Presenter {
                 pins.push(pin.clone());
             }
         }
+        let present = RwSignal::new(page.present);
+        let hide_future = RwSignal::new(page.present);
+        // Presenting hides the future, and leaving shows it again; the
+        // switch says so, and the presenter may still turn it off.
+        Effect::new(move |was: Option<bool>| {
+            let now = present.get();
+            if was.is_some_and(|was| was != now) {
+                hide_future.set(now);
+            }
+            now
+        });
         Presenter {
-            present: RwSignal::new(page.present),
+            present,
             pins: RwSignal::new(pins),
             checkpoint: RwSignal::new(None),
-            hide_future: RwSignal::new(false),
+            hide_future,
             lesson: StoredValue::new(page.lesson.clone()),
+            answered: RwSignal::new(false),
             resume: StoredValue::new(false),
             look,
         }
@@ -83,17 +98,35 @@ impl Presenter {
         self.pins.track();
     }
 
-    /// True where marks and labels after the playhead are hidden, not
-    /// greyed: in presenter mode, at a checkpoint, or because the reader
-    /// asked.
+    /// True where what is still to come is hidden, not greyed: the marks
+    /// and labels after the playhead, the chart's rest, the end of the run
+    /// and what the text says will happen. At a checkpoint, or because the
+    /// reader asked (presenter mode asks when it starts).
     pub fn future_hidden(&self) -> bool {
-        self.hide_future.get() || self.present.get() || self.checkpoint.get().is_some()
+        self.hide_future.get() || self.checkpoint.get().is_some() || self.asking()
     }
 
-    /// True where the end of the run stays unsaid: in presenter mode and at
-    /// a checkpoint.
+    /// Whether the lesson's step on screen asks a question whose answer
+    /// is not shown yet (tracked).
+    pub fn asking(&self) -> bool {
+        let answered = self.answered.get();
+        self.lesson.with_value(|l| l.as_ref().is_some_and(|at| at.asking(answered)))
+    }
+
+    /// Shows the step's answer: what is still to come shows again, and
+    /// the playhead goes where the step says the answer is to be seen.
+    pub fn reveal<R: Replay>(&self, lab: R) {
+        self.answered.set(true);
+        if let Some(t) = self.lesson.with_value(|l| l.as_ref().and_then(|at| at.current().answer_at)) {
+            lab.player().playing.set(false);
+            lab.seek(t, true);
+        }
+    }
+
+    /// True where the end of the run stays unsaid: in presenter mode and
+    /// wherever the future is hidden.
     pub fn end_hidden(&self) -> bool {
-        self.present.get() || self.checkpoint.get().is_some()
+        self.present.get() || self.future_hidden()
     }
 
     /// Shows checkpoint `i`'s question; `resume` says whether Continue
@@ -163,12 +196,17 @@ impl Presenter {
         presenting
     }
 
-    /// Moves `by` steps through the lesson; false if there is none.
-    pub fn step_lesson(&self, player: Player, by: isize) -> bool {
+    /// Moves `by` steps through the lesson (going on from a step that
+    /// asks shows its answer first); false if there is none.
+    pub fn step_lesson<R: Replay>(&self, lab: R, by: isize) -> bool {
         let Some(at) = self.lesson.get_value() else { return false };
+        if by > 0 && at.asking(self.answered.get_untracked()) {
+            self.reveal(lab);
+            return true;
+        }
         let mut page = Page { present: self.present.get_untracked(), ..Page::default() };
         self.look.keep_in(&mut page);
-        lesson::step_by(&at, &page, by, |t| player.say(t));
+        lesson::step_by(&at, &page, by, |t| lab.player().say(t));
         true
     }
 }
@@ -277,7 +315,8 @@ fn hide_future_toggle(p: Presenter, id: String) -> impl IntoView {
             <input
                 type="checkbox"
                 id=id.clone()
-                prop:checked=move || p.hide_future.get()
+                prop:checked=move || p.future_hidden()
+                disabled=move || p.checkpoint.get().is_some()
                 on:change:target=move |ev| p.hide_future.set(ev.target().checked())
             />
             <label for=id>"Hide the future"</label>

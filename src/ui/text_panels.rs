@@ -67,14 +67,30 @@ pub fn diff_list(lines: impl IntoIterator<Item = (String, String)>) -> impl Into
 }
 
 /// The "Where it broke" region, headed `heading_id`: each line its words,
-/// after the run it speaks of ("Run A", "Run B") when comparing.
-pub fn where_it_broke(
+/// after the run it speaks of ("Run A", "Run B") when comparing; and
+/// "Go there", which moves `lab`'s playhead to the moment the region
+/// speaks of (`moment`, the lab's, when there is one to go to and the
+/// playhead is elsewhere).
+pub fn where_it_broke<R: Replay>(
+    lab: R,
     heading_id: &'static str,
     lines: impl Fn() -> Vec<(&'static str, String)> + Send + Sync + 'static,
+    moment: impl Fn() -> Option<crate::sim::Millis> + Send + Sync + 'static,
 ) -> impl IntoView {
+    let playhead = lab.player().playhead;
+    let go = move || {
+        moment().filter(|&t| t != playhead.get()).map(|t| {
+            view! {
+                <button type="button" class="go-there" on:click=move |_| lab.seek(t, true)>
+                    "Go there"
+                </button>
+            }
+        })
+    };
     view! {
         <section class="panel where-it-broke" aria-labelledby=heading_id>
             <h2 id=heading_id>"Where it broke"</h2>
+            {go}
             {move || {
                 lines()
                     .into_iter()

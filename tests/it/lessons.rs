@@ -49,12 +49,18 @@ fn checked<L: LabModel>(step: &Step) -> (Vec<String>, Millis) {
 fn the_three_ways_lesson_says_what_its_runs_show() {
     let lesson = parse(LESSONS[0]).unwrap();
     let steps = &lesson.steps;
-    // The opening run: one increment, and the playhead at its end (the
-    // replayed success reaches the client at 4.05 s).
+    // The opening run: one increment. The step asks at 3.00 s, when attempt
+    // 1 has timed out and the retry is about to go, and shows the answer at
+    // the run's end (the replayed success reaches the client at 4.05 s).
     let (opening, _, end) = open::<AckLab>(&steps[0]);
-    assert_eq!((opening.ledger().len(), end, steps[0].at), (1, Millis(4_050), Some(Millis(4_050))));
+    assert_eq!(opening.ledger().len(), 1);
+    assert_eq!((steps[0].at, steps[0].answer_at, end), (Some(Millis(3_000)), Some(end), Millis(4_050)));
     // The three breaks, each in the lane and at the moment its answer names;
     // each run ends at 6.05 s, when the second attempt's success arrives.
+    // Each step asks before it shows: it opens at 3.00 s, before the
+    // duplicate increment (the second commit, 2 s after attempt 2 reaches
+    // the server at 4.00 s + 25 ms, so at 6.00 s), which is where the
+    // break is drawn; the answer moves the playhead to the end, past it.
     for (step, place, at) in [
         (&steps[1], Place::Server, "4.00 s"),
         (&steps[2], Place::DedupStore, "2.00 s"),
@@ -62,13 +68,24 @@ fn the_three_ways_lesson_says_what_its_runs_show() {
     ] {
         let (run, _, end) = open::<AckLab>(step);
         let b = where_it_broke(&run).unwrap_or_else(|| panic!("{} breaks", step.title));
-        assert_eq!((b.place, end, step.at), (place, Millis(6_050), Some(Millis(6_050))), "{}", step.title);
+        assert_eq!((b.place, end, step.answer_at), (place, Millis(6_050), Some(Millis(6_050))), "{}", step.title);
+        let drawn = run.records()[b.duplicate].t;
+        assert_eq!(drawn, Millis(6_000), "{}", step.title);
+        assert_eq!(step.at, Some(Millis(3_000)), "{}", step.title);
+        assert!(step.question.is_some(), "{}", step.title);
         let answer = step.answer.as_deref().unwrap();
         assert!(answer.starts_with(&format!("In the {}, at {at}", place.lane())), "{}: {answer}", step.title);
         assert_eq!(b.t(&run).to_string(), at);
     }
-    // The incident without its patterns: two reviews for one order.
+    // The incident without its patterns: two reviews for one order; the
+    // step asks at the timeout (2.621 s), before RV-2 is created at
+    // 4.411 s, and shows the answer at the run's end.
     let (incident, _, _) = open::<RiskLab>(&steps[4]);
+    // (Playback ends at the last event, not at the 30 s horizon.)
+    let end = idempotency_lab::view::risk::diagram::end_of(&incident);
     assert_eq!(incident.reviews().len(), 2);
     assert!(steps[4].answer.as_deref().unwrap().starts_with("Two."));
+    assert_eq!((steps[4].at, steps[4].answer_at), (Some(Millis(2_621)), Some(end)));
+    let at: Vec<Millis> = incident.reviews().iter().map(|r| r.at).collect();
+    assert_eq!(at, [Millis(531), Millis(4_411)], "RV-1 before the question, RV-2 only after it");
 }

@@ -117,7 +117,9 @@ pub fn Workbench(ack: Ack) -> impl IntoView {
 /// The lesson's bar, when a lesson is being taught.
 fn lesson_here(ack: Ack) -> impl IntoView {
     let say = Callback::new(move |text: String| ack.player.say(text));
-    ack.presenter.lesson.get_value().map(|at| lesson::lesson_bar(at, move || ack.link_state().page, say))
+    let reveal = Callback::new(move |()| ack.presenter.reveal(ack));
+    let shown = ack.presenter.answered;
+    ack.presenter.lesson.get_value().map(|at| lesson::lesson_bar(at, move || ack.link_state().page, say, shown, reveal))
 }
 
 /// Run B's diagram, while comparing.

@@ -7,10 +7,11 @@ use leptos::prelude::*;
 
 use crate::view::ack::compare::compare_mirror;
 use crate::view::ack::opening::event_line;
-use crate::view::ack::{broke, results, text_mirror};
+use crate::view::ack::{broke, results, text_mirror_with};
 use crate::view::markup::event_items;
 
 use super::super::glossary;
+use super::super::playback::Replay;
 use super::super::text_panels::{recent_events, state_as_text, where_it_broke};
 use super::state::Ack;
 
@@ -34,7 +35,10 @@ pub fn Mirror(ack: Ack) -> impl IntoView {
         let both = c.diff().zip(c.run_b());
         match both {
             Some((diff, b)) => ack.run.with(|a| compare_mirror(a, &b, &diff, c.fork.get(), t)),
-            None => ack.run.with(|r| text_mirror(r, t)),
+            None => {
+                let so_far = ack.future_hidden();
+                ack.run.with(|r| text_mirror_with(r, t, so_far))
+            }
         }
     }))
 }
@@ -106,15 +110,29 @@ pub fn ResultsStrip(ack: Ack) -> impl IntoView {
 /// the moment and why; before that, only what has happened so far.
 #[component]
 pub fn WhereItBroke(ack: Ack) -> impl IntoView {
-    where_it_broke("broke-h", move || {
-        if ack.answer_hidden() {
-            return vec![("", broke::PREDICT_FIRST.to_owned())];
-        }
-        let t = ack.player.playhead.get();
-        let a = ack.run.with(|r| broke::words_at(r, t));
-        match ack.compare.run_b() {
-            Some(b) => vec![("Run A", a), ("Run B", broke::words_at(&b, t))],
-            None => vec![("", a)],
-        }
-    })
+    // The moment the region names the break: the duplicate increment's.
+    let broke_at = Memo::new(move |_| ack.run.with(|r| broke::where_it_broke(r).map(|b| r.records()[b.duplicate].t)));
+    let moment = move || {
+        let t = broke_at.get()?;
+        // Not while it would give the answer away: before a prediction, or
+        // ahead of a playhead whose future is hidden.
+        let hidden = ack.answer_hidden() || (ack.future_hidden() && t > ack.player.playhead.get());
+        (!hidden).then_some(t)
+    };
+    where_it_broke(
+        ack,
+        "broke-h",
+        move || {
+            if ack.answer_hidden() {
+                return vec![("", broke::PREDICT_FIRST.to_owned())];
+            }
+            let t = ack.player.playhead.get();
+            let a = ack.run.with(|r| broke::words_at(r, t));
+            match ack.compare.run_b() {
+                Some(b) => vec![("Run A", a), ("Run B", broke::words_at(&b, t))],
+                None => vec![("", a)],
+            }
+        },
+        moment,
+    )
 }

@@ -121,16 +121,18 @@ impl Ack {
     }
 
     fn install(&self, run: Run) {
-        let end = run.end();
+        // A playhead at the end stays at the end: the reader was looking
+        // at how the run ended, and the new run ends elsewhere.
+        let at_end = self.player.playhead.get_untracked() >= self.end();
         // An embedded widget leaves the full page's memory alone.
         if self.remember {
             dom::storage_set(STORAGE_KEY, &run.settings().to_json_doc().pretty());
         }
         self.run.set(Arc::new(run));
-        // Keep the playhead's model time, clamped to the new end (run B's
-        // too, when comparing).
-        let end = end.max(self.compare.b_untracked().map_or(Millis::ZERO, |b| b.end()));
-        if self.player.playhead.get_untracked() > end {
+        // Elsewhere, keep the playhead's model time, clamped to the new end
+        // (of the shared clock, when comparing).
+        let end = self.end();
+        if at_end || self.player.playhead.get_untracked() > end {
             self.player.playhead.set(end);
         }
         self.sync_inspection();
@@ -162,12 +164,6 @@ impl Ack {
     /// True while an experiment waits for a prediction: the answer is hidden.
     pub fn answer_hidden(&self) -> bool {
         waiting(self.experiment).is_some()
-    }
-
-    /// True where marks and labels after the playhead are hidden, not
-    /// greyed: where the presenter hides them, and during a prediction.
-    pub fn future_hidden(&self) -> bool {
-        self.presenter.future_hidden() || self.answer_hidden()
     }
 
     /// Opens the comparison forked at the playhead.
@@ -256,5 +252,10 @@ impl Replay for Ack {
 
     fn presenter(&self) -> Option<Presenter> {
         Some(self.presenter)
+    }
+
+    /// Hidden where the presenter hides it, and while a prediction waits.
+    fn future_hidden(&self) -> bool {
+        self.presenter.future_hidden() || self.answer_hidden()
     }
 }

@@ -141,7 +141,12 @@ pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
 /// The lesson's bar, when a lesson is being taught.
 fn lesson_here(risk: Risk) -> impl IntoView {
     let say = Callback::new(move |text: String| risk.player.say(text));
-    risk.presenter.lesson.get_value().map(|at| lesson::lesson_bar(at, move || risk.link_state().page, say))
+    let reveal = Callback::new(move |()| risk.presenter.reveal(risk));
+    let shown = risk.presenter.answered;
+    risk.presenter
+        .lesson
+        .get_value()
+        .map(|at| lesson::lesson_bar(at, move || risk.link_state().page, say, shown, reveal))
 }
 
 /// Presenter mode, for a projector: the caption, the timeline twice as

@@ -49,20 +49,30 @@ pub fn RiskWhereItBroke(risk: Risk) -> impl IntoView {
     // Run B's second review, found once per run B (each is a few dozen
     // judgements of the checks), not at every frame of playback.
     let broke_b = Memo::new(move |_| risk.compare.run_b().map(|b| second_review(&b)));
-    where_it_broke("risk-broke-h", move || {
-        if risk.answer_hidden() {
-            return vec![("", ANSWER_FIRST.to_owned())];
-        }
-        let t = risk.player.playhead.get();
-        let a = risk.broke.with(|b| risk.run.with(|r| words_with(r, b.as_ref(), t)));
-        match risk.compare.run_b() {
-            Some(run_b) => {
-                let b = words_with(&run_b, broke_b.get().flatten().as_ref(), t);
-                a.into_iter().map(|l| ("Run A", l)).chain(b.into_iter().map(|l| ("Run B", l))).collect()
+    let moment = move || {
+        let t = risk.broke.with(|b| b.as_ref().map(|b| risk.run.with(|r| b.t(r))))?;
+        let hidden = risk.answer_hidden() || (risk.presenter.future_hidden() && t > risk.player.playhead.get());
+        (!hidden).then_some(t)
+    };
+    where_it_broke(
+        risk,
+        "risk-broke-h",
+        move || {
+            if risk.answer_hidden() {
+                return vec![("", ANSWER_FIRST.to_owned())];
             }
-            None => a.into_iter().map(|l| ("", l)).collect(),
-        }
-    })
+            let t = risk.player.playhead.get();
+            let a = risk.broke.with(|b| risk.run.with(|r| words_with(r, b.as_ref(), t)));
+            match risk.compare.run_b() {
+                Some(run_b) => {
+                    let b = words_with(&run_b, broke_b.get().flatten().as_ref(), t);
+                    a.into_iter().map(|l| ("Run A", l)).chain(b.into_iter().map(|l| ("Run B", l))).collect()
+                }
+                None => a.into_iter().map(|l| ("", l)).collect(),
+            }
+        },
+        moment,
+    )
 }
 
 /// The figures a reader looks at first, at the playhead.

@@ -266,11 +266,13 @@ impl Risk {
         if keep.is_none() {
             self.selected.set(interesting_call(&run));
         }
+        // A playhead at the end stays at the end of the new run.
+        let at_end = self.player.playhead.get_untracked() >= self.end();
         self.run.set(Arc::new(run));
-        // Keep the playhead's model time, clamped to the new end (of both
-        // runs while comparing).
+        // Elsewhere, keep the playhead's model time, clamped to the new end
+        // (of both runs while comparing).
         let end = end.max(self.compare.b_untracked().map_or(Millis::ZERO, |b| end_of(&b)));
-        if self.player.playhead.get_untracked() > end {
+        if at_end || self.player.playhead.get_untracked() > end {
             self.player.playhead.set(end);
         }
         self.sync_inspection();
@@ -354,6 +356,11 @@ impl Replay for Risk {
 
     fn presenter(&self) -> Option<Presenter> {
         Some(self.presenter)
+    }
+
+    /// Hidden where the presenter hides it, and while a prediction waits.
+    fn future_hidden(&self) -> bool {
+        self.presenter.future_hidden() || self.answer_hidden()
     }
 
     /// Where playback ends: the run's last event, or the later of A's and

@@ -29,6 +29,8 @@ fn lesson_here(storm: Storm) -> impl IntoView {
     let page = move || storm.link_state(storm.theme.get_untracked()).page;
     // At the first or last step, the keys and buttons say so here.
     let announcer = Announcer::new();
+    // On a step that asks, PageDown shows the answer before it goes on.
+    let shown = RwSignal::new(false);
     let handle = {
         let at = at.clone();
         window_event_listener(leptos::ev::keydown, move |e: web_sys::KeyboardEvent| {
@@ -39,7 +41,8 @@ fn lesson_here(storm: Storm) -> impl IntoView {
             if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
                 return;
             }
-            if dom::key_owner(e.target()) == dom::KeyOwner::Field {
+            let clicker = matches!(e.key().as_str(), "PageDown" | "PageUp") && dom::clicker_may_step(e.target());
+            if dom::key_owner(e.target()) == dom::KeyOwner::Field && !clicker {
                 return;
             }
             let by = match e.key().as_str() {
@@ -50,12 +53,18 @@ fn lesson_here(storm: Storm) -> impl IntoView {
                 _ => return,
             };
             e.prevent_default();
+            if by > 0 && at.asking(shown.get_untracked()) {
+                shown.set(true);
+                return;
+            }
             lesson::step_by(&at, &page(), by, |t| announcer.say(t));
         })
     };
     on_cleanup(move || handle.remove());
+    let say = Callback::new(move |t: String| announcer.say(t));
+    let reveal = Callback::new(move |()| shown.set(true));
     Some(view! {
-        {lesson::lesson_bar(at, page, Callback::new(move |t: String| announcer.say(t)))}
+        {lesson::lesson_bar(at, page, say, shown, reveal)}
         <LiveRegion announcer/>
     })
 }
