@@ -95,7 +95,14 @@ pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Optio
     }
     // Down the page, the times are labels beside the others, in the body.
     let down = d.orientation == Orientation::Down;
-    for item in &d.items {
+    // The shapes, the playhead, then the labels (which the diagram lists
+    // last), so neither a line nor the playhead is painted over a label;
+    // the veil over the future then fades all three.
+    let labels = d.items.partition_point(|it| !matches!(it.shape, crate::view::timeline::Shape::Text { .. }));
+    for (n, item) in d.items.iter().enumerate() {
+        if n == labels {
+            page::playhead(&mut out, d, Millis::ZERO, &format!(" id=\"{prefix}{PLAYHEAD_ID}\""));
+        }
         let at = item.record.and_then(|i| records.get(i).map(|r| (i, r.t)));
         // Every item carries its moment, so a future hidden rather than
         // faded hides it whole; those that show an event can be chosen.
@@ -107,8 +114,10 @@ pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Optio
         let layer = if item.class.starts_with("axis") && !down { &mut axis } else { &mut out };
         page::item(layer, item, &format!("{clickable}{marked}"), &data, &arrow);
     }
+    if labels == d.items.len() {
+        page::playhead(&mut out, d, Millis::ZERO, &format!(" id=\"{prefix}{PLAYHEAD_ID}\""));
+    }
     put!(out, "<rect id=\"{prefix}{VEIL_ID}\" class=\"future-veil\" x=\"{w}\" y=\"0\" width=\"0\" height=\"{h}\"/>");
-    page::playhead(&mut out, d, Millis::ZERO, &format!(" id=\"{prefix}{PLAYHEAD_ID}\""));
     out.push_str("</svg>");
     if down {
         // No strip: an empty axis layer leaves the body as it is.

@@ -73,6 +73,10 @@ pub(super) enum Pending {
 pub enum Frame {
     /// The timeline, fitted to a width where one is given.
     Across(Option<f64>),
+    /// The timeline fitted to a width, each lane as low as its labels and
+    /// bars allow: where the whole run must fit one screen or one frame
+    /// (presenter mode, an embed).
+    Tight(f64),
     /// The sequence diagram, for a box this wide.
     Down(f64),
 }
@@ -102,6 +106,8 @@ pub struct Builder {
     fit: Option<f64>,
     /// The sequence diagram's width, if it is one.
     down: Option<f64>,
+    /// Lanes as low as their contents allow ([`Frame::Tight`]).
+    tight: bool,
 }
 
 /// Room kept right of the last label in a fitted diagram.
@@ -127,6 +133,7 @@ impl Builder {
     pub fn framed(lanes: Vec<LaneSpec>, times: Vec<Millis>, end: Millis, frame: Frame) -> Builder {
         let (width, down) = match frame {
             Frame::Across(width) => (width, None),
+            Frame::Tight(width) => (Some(width), None),
             Frame::Down(width) => (None, Some(width)),
         };
         debug_assert_eq!(lanes.first().map(|l| l.style), Some(LaneStyle::Axis));
@@ -144,6 +151,7 @@ impl Builder {
             right_edge: 0.0,
             fit: width,
             down,
+            tight: matches!(frame, Frame::Tight(_)),
         };
         // A gridline and a time label at every stop.
         for (t, x) in b.stops.clone() {
@@ -238,25 +246,30 @@ impl Builder {
         // Per lane: (track y, first label row's y).
         let mut places = Vec::with_capacity(self.lanes.len());
         let mut top = 0.0;
+        // The room a lane keeps around its labels and track: less in a
+        // tight frame, where the whole run must fit.
+        let (pad, between_min) = if self.tight { (6.0, 32.0) } else { (12.0, 56.0) };
         for (i, lane) in self.lanes.iter().enumerate() {
             let rows = label_rows(i);
             let (height, track, labels) = match lane.style {
                 LaneStyle::Axis => {
-                    let h = rows * LABEL_H + 10.0;
+                    let h = rows * LABEL_H + pad - 2.0;
                     (h, top + h - 2.0, top + 13.0)
                 }
                 LaneStyle::LabelsAbove => {
-                    let track = top + rows * LABEL_H + 20.0;
-                    (track + 8.0 - top, track, top + 14.0)
+                    let track = top + rows * LABEL_H + pad + 8.0;
+                    (track + pad - 4.0 - top, track, top + 14.0)
                 }
                 LaneStyle::Between => {
-                    let h = (rows * LABEL_H + 24.0).max(56.0);
+                    let h = (rows * LABEL_H + 2.0 * pad).max(between_min);
                     (h, top + h / 2.0, top + 14.0)
                 }
                 LaneStyle::LabelsBelow => {
-                    let track = top + 12.0;
-                    let h = 12.0 + extra(i) + rows * LABEL_H + 12.0;
-                    (h, track, track + extra(i) + 20.0)
+                    let track = top + pad;
+                    let h = pad + extra(i) + rows * LABEL_H + pad;
+                    // Below the last row of bars (10 high), clear of them.
+                    let below = if self.tight { 16.0 } else { 20.0 };
+                    (h, track, track + extra(i) + below)
                 }
             };
             bands.push(LaneBand { title: lane.title.clone(), short: lane.short.clone(), top, height });
@@ -292,6 +305,7 @@ impl Builder {
                 Item { shape, class, t, record }
             })
             .collect();
+        let items = labels_last(items);
         let last_x = self.stops.last().map_or(LEFT, |s| s.1);
         // (A fitted diagram's labels end FIT_MARGIN before its edge.)
         let pad = if self.fit.is_some() { FIT_MARGIN } else { 24.0 };
@@ -312,4 +326,12 @@ impl Builder {
             orientation: super::Orientation::Across,
         }
     }
+}
+
+/// `items` with every label after every shape (otherwise in their order):
+/// drawn last, with its halo, no line, mark or bar is painted over a
+/// label, and the page draws the playhead between the two.
+pub(super) fn labels_last(mut items: Vec<Item>) -> Vec<Item> {
+    items.sort_by_key(|it| matches!(it.shape, super::Shape::Text { .. }));
+    items
 }

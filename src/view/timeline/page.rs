@@ -107,7 +107,13 @@ impl Diagram {
             band(&mut out, self, i);
         }
         let arrow = format!("arrowhead{suffix}");
-        for it in &self.items {
+        // The shapes, the playhead, then the labels (which come last), so
+        // neither a line nor the playhead is ever painted over a label.
+        let labels = self.items.partition_point(|it| !matches!(it.shape, Shape::Text { .. }));
+        for (i, it) in self.items.iter().enumerate() {
+            if i == labels {
+                self::playhead(&mut out, self, playhead, "");
+            }
             let future = if it.t > playhead { " future" } else { "" };
             let (clickable, record) = match it.record {
                 Some(i) => (" clickable", format!(" data-record=\"{i}\"")),
@@ -115,7 +121,9 @@ impl Diagram {
             };
             item(&mut out, it, &format!("{future}{clickable}"), &format!(" data-t=\"{}\"{record}", it.t.ms()), &arrow);
         }
-        self::playhead(&mut out, self, playhead, "");
+        if labels == self.items.len() {
+            self::playhead(&mut out, self, playhead, "");
+        }
         out
     }
 

@@ -266,6 +266,7 @@ pub(super) fn lay_out(b: Builder, summary: String, width: f64) -> Diagram {
         )
         .collect();
     let summary = format!("{summary} Time runs downward; the columns, left to right: {}.", names.join(", "));
+    let items = super::layout::labels_last(items);
     Diagram { width: cols.width, height, lanes, items, stops, end: b.end, summary, orientation: Orientation::Down }
 }
 
