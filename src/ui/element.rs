@@ -42,22 +42,36 @@ impl Host {
         self.base.map_or_else(super::dom::location_base, |b| b.get_value())
     }
 
+    /// The element with `id` in the element's shadow root, or in the page.
+    fn by_id(&self, id: &str) -> Option<web_sys::HtmlElement> {
+        use wasm_bindgen::JsCast;
+        let found = match self.element() {
+            Some(el) => el.shadow_root().and_then(|root| root.get_element_by_id(id)),
+            None => super::dom::document().and_then(|d| d.get_element_by_id(id)),
+        };
+        found.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    }
+
     /// Focuses the element with `id` in the element's shadow root, or in
     /// the page.
     pub fn focus_by_id(&self, id: &str) {
-        use wasm_bindgen::JsCast;
-        match self.element() {
-            Some(el) => {
-                if let Some(target) = el
-                    .shadow_root()
-                    .and_then(|root| root.get_element_by_id(id))
-                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-                {
-                    let _ = target.focus();
-                }
-            }
-            None => super::dom::focus_by_id(id),
+        if let Some(target) = self.by_id(id) {
+            let _ = target.focus();
         }
+    }
+
+    /// Brings what `id` heads to where the reader is, once it is laid out
+    /// (in the next frame): scrolled to the top of the window, and
+    /// focused, so the keyboard and a screen reader are there too.
+    pub fn bring_into_view(&self, id: &'static str) {
+        let host = *self;
+        request_animation_frame(move || {
+            let Some(target) = host.by_id(id) else { return };
+            let place = web_sys::ScrollIntoViewOptions::new();
+            place.set_block(web_sys::ScrollLogicalPosition::Start);
+            target.scroll_into_view_with_scroll_into_view_options(&place);
+            let _ = target.focus();
+        });
     }
 
     /// Sets an attribute on the element, or on the page's root element.
@@ -79,4 +93,27 @@ impl Host {
             None => super::dom::set_root_property(name, value),
         }
     }
+}
+
+/// Mounts `lab`'s `app` in `mount`, inside the custom element `host`'s
+/// shadow root, started from `query` (the element's attributes as a
+/// link's query string); `base` is the address of the lab's page, and the
+/// lab's own files (a worker) are in its folder there. The lab keeps the
+/// address bar and the remembered settings of the page it sits in alone.
+pub fn mount_lab<V: IntoView + 'static>(
+    lab: crate::view::labs::Lab,
+    host: web_sys::HtmlElement,
+    mount: web_sys::HtmlElement,
+    query: String,
+    base: String,
+    app: fn() -> V,
+) {
+    let boot = super::mount::Boot { query, base: format!("{base}{}/", lab.id) };
+    let handle = leptos::mount::mount_to(mount, move || {
+        provide_context(Host::element_at(host, base));
+        provide_context(boot);
+        app()
+    });
+    // The element keeps its app for as long as the page lives.
+    handle.forget();
 }

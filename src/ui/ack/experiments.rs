@@ -9,11 +9,12 @@ use super::super::element::Host;
 use super::super::predict::Prediction;
 use super::state::Ack;
 
-/// Moves focus to the experiment's heading once it is rendered, so the
-/// question (and later the answer) is where the reader is, on screen and
-/// for assistive technology.
+/// Brings the experiment's card (at the top of the stage, above the
+/// diagram it asks about) to the top of the window once it is rendered,
+/// its heading focused: the question, and later the answer, are where the
+/// reader is, on screen and for assistive technology.
 fn focus_card(host: Host) {
-    request_animation_frame(move || host.focus_by_id("experiment-title"));
+    host.bring_into_view("experiment-title");
 }
 
 fn card(ack: Ack, host: Host, state: Prediction<usize>) -> impl IntoView {
@@ -80,12 +81,27 @@ fn card(ack: Ack, host: Host, state: Prediction<usize>) -> impl IntoView {
     }
 }
 
+/// The experiment in progress, at the top of the stage: its question, then
+/// its answer.
+#[component]
+pub fn ExperimentCard(ack: Ack) -> impl IntoView {
+    let host = Host::current();
+    move || {
+        ack.experiment.get().map(|state| {
+            view! {
+                <section class="panel experiment" aria-label="Experiment">
+                    {card(ack, host, state)}
+                </section>
+            }
+        })
+    }
+}
+
 #[component]
 pub fn Experiments(ack: Ack) -> impl IntoView {
     let host = Host::current();
     let active = move || ack.experiment.with(|e| e.as_ref().map(|e| e.which));
     panel(view! {
-            {move || ack.experiment.get().map(|state| card(ack, host, state))}
             <ul class="experiment-list">
                 <li>
                     <button
@@ -93,7 +109,7 @@ pub fn Experiments(ack: Ack) -> impl IntoView {
                         aria-pressed=move || ack.three_ways.get().to_string()
                         on:click=move |_| {
                             ack.three_ways.set(true);
-                            request_animation_frame(move || host.focus_by_id("three-ways-h"));
+                            host.bring_into_view("three-ways-h");
                         }
                     >
                         "Break it three ways: where did idempotency break?"

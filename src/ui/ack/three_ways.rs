@@ -28,9 +28,18 @@ fn way(
 ) -> impl IntoView {
     let chosen = RwSignal::new(None::<Place>);
     let (times, end) = axis;
+    // The same fit as the lab's own diagram: the sequence layout where it
+    // runs downward (on a phone), the timeline fitted to the width across.
+    let down = ack.look.downward();
     let drawn = {
         let run = run.clone();
-        Memo::new(move |_| Arc::new(diagram_on(&run, times.clone(), end, Frame::Across(fit.get()))))
+        Memo::new(move |_| {
+            let frame = match (down.get(), fit.get()) {
+                (true, width) => Frame::Down(width.unwrap_or(crate::view::ack::opening::Opening::NARROW_FIT)),
+                (false, width) => Frame::Across(width),
+            };
+            Arc::new(diagram_on(&run, times.clone(), end, frame))
+        })
     };
     let name = format!("way-{i}");
     let heading = format!("{name}-h");
@@ -62,14 +71,15 @@ fn way(
     view! {
         <section class="way" aria-labelledby=labelled_by>
             <h3 id=heading>{format!("{}. {title}", i + 1)}</h3>
-            <div class="timeline-frame" class:unanswered=move || chosen.get().is_none()>
+            <div class="timeline-frame" class:sequence=down class:unanswered=move || chosen.get().is_none()>
                 <div class="timeline-scroll" tabindex="0" role="group" aria-label=format!("Timeline: {title}")>
+                    {move || down.get().then(|| lane_titles(&drawn.get(), 1.0))}
                     {move || {
                         let named = Named { suffix: suffix.clone(), title: format!("Timeline: {title}"), playhead };
                         diagram_view(ack, named, run.clone(), drawn.get(), 1.0, Signal::derive(|| None))
                     }}
                 </div>
-                {move || lane_titles(&drawn.get(), 1.0)}
+                {move || (!down.get()).then(|| lane_titles(&drawn.get(), 1.0))}
             </div>
             <fieldset class="way-question">
                 <legend>{WHERE_QUESTION}</legend>
@@ -108,7 +118,7 @@ pub fn ThreeWays(ack: Ack) -> impl IntoView {
         .collect_view();
     view! {
         <section class="panel three-ways" aria-labelledby="three-ways-h" node_ref=frame>
-            <h2 id="three-ways-h">"Break it three ways"</h2>
+            <h2 id="three-ways-h" tabindex="-1">"Break it three ways"</h2>
             <p class="hint">{crate::view::ack::broke::THREE_WAYS_HINT}</p>
             {ways}
             <button type="button" on:click=move |_| ack.three_ways.set(false)>

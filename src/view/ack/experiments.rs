@@ -249,6 +249,12 @@ pub const THREE_WAYS: [(&str, &[(&ParamDef, &str)]); 3] = [
     ("A new key per attempt", &[(KEY.def(), "per-attempt")]),
 ];
 
+/// "Try it" on the opening page: the seed's experiment, the opening run
+/// and its three changes ([`THREE_WAYS`]), one choice each.
+pub const TRY_LEGEND: &str = "Change one setting of the opening run";
+/// The choice of the opening run itself.
+pub const TRY_OPENING: &str = "None: the opening run";
+
 /// The question each of the three runs asks.
 pub const WHERE_QUESTION: &str = "Where did idempotency break?";
 
