@@ -184,12 +184,15 @@ pub fn LineChartView(
             let (Some(el), Some(legend), Some(chart)) = (canvas.get(), legend.get(), chart.as_ref()) else {
                 return;
             };
-            let Some((backend, scale)) = prepare(&el, LINE_CHART_HEIGHT) else {
+            // On a projector (presenter mode) its text is twice as large,
+            // as every text there is.
+            let zoom: f64 = if el.closest(".app.present").ok().flatten().is_some() { 2.0 } else { 1.0 };
+            let Some((backend, scale)) = prepare(&el, LINE_CHART_HEIGHT * zoom.min(1.25)) else {
                 return;
             };
             let colours = colours_from(&el, &legend);
             // A failed draw leaves a blank chart; its description still holds.
-            let _ = draw_lines(&backend.into_drawing_area(), chart, &colours, scale);
+            let _ = draw_lines(&backend.into_drawing_area(), chart, &colours, scale * zoom);
         });
     });
     let title = move || chart.with(|c| c.as_ref().map(|c| c.title.clone()).unwrap_or_default());

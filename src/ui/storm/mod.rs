@@ -24,9 +24,13 @@ pub fn StormsApp() -> impl IntoView {
     let link = parse_query(&boot.query, STORMS);
     let page = &link.state.page;
     let theme = RwSignal::new(page.theme);
-    Effect::new(move |_| super::dom::set_root_attribute("data-theme", theme.get().name()));
+    let host = super::element::Host::current();
+    Effect::new(move |_| host.set_attribute("data-theme", theme.get().name()));
     let (settings, mut notices) = decode_settings::<StormSettings>(&link.state.params);
-    super::lesson::follow(&link, STORMS);
+    // A custom element keeps its page's address alone.
+    if !host.is_element() {
+        super::lesson::follow(&link, STORMS);
+    }
     let storm = Storm::new(settings.clone(), page, theme, boot.base);
     // The storm lab's run B changes one setting (not the workload).
     let alone = "The second run was not opened; run A is shown alone.";

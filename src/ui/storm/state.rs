@@ -61,6 +61,8 @@ pub struct Storm {
     pub doc: RwSignal<Option<Arc<StormDoc>>>,
     /// The last run A's document as the worker wrote it, for export.
     pub doc_json: StoredValue<String>,
+    /// Run A without retries, which its totals are judged against.
+    pub baseline: RwSignal<Option<Arc<crate::view::storm::report::OverloadReport>>>,
     /// What the worker last said of run B while it is open.
     pub compared: RwSignal<Option<Arc<Compared>>>,
     pub sweep: RwSignal<Option<Arc<Sweep>>>,
@@ -87,7 +89,7 @@ pub struct Storm {
     /// The lesson being taught, at the step on screen, and whether it is
     /// being presented (both carry to the lesson's next step).
     pub lesson: StoredValue<Option<LessonAt>>,
-    pub present: bool,
+    pub present: RwSignal<bool>,
 }
 
 impl Storm {
@@ -100,6 +102,7 @@ impl Storm {
             form,
             doc: RwSignal::new(None),
             doc_json: StoredValue::new(String::new()),
+            baseline: RwSignal::new(None),
             compared: RwSignal::new(None),
             sweep: RwSignal::new(None),
             grid: RwSignal::new(None),
@@ -117,7 +120,7 @@ impl Storm {
             channel: Channel::new(format!("{base}{WORKER_LOADER}"), ready_text()),
             by_workload: StoredValue::new([None, None]),
             lesson: StoredValue::new(page.lesson.clone()),
-            present: page.present,
+            present: RwSignal::new(page.present),
         };
         storm.channel.listen(
             move |text| {
@@ -142,7 +145,7 @@ impl Storm {
         let page = Page {
             embed: self.embed,
             theme,
-            present: self.present,
+            present: self.present.get_untracked(),
             lesson: self.lesson.get_value(),
             ..Page::default()
         };
@@ -368,13 +371,15 @@ impl Storm {
                 });
                 return;
             }
-            Answer::Run { report, json } => {
+            Answer::Run { report, json, baseline } => {
                 self.doc_json.set_value(json);
+                self.baseline.set(baseline.map(Arc::new));
                 self.doc.set(Some(Arc::new(report)));
                 self.compared.set(None);
             }
-            Answer::Compare { a, b, json, export, differences } => {
+            Answer::Compare { a, b, json, export, differences, baseline } => {
                 self.doc_json.set_value(json);
+                self.baseline.set(baseline.map(Arc::new));
                 self.doc.set(Some(Arc::new(a)));
                 // A comparison that ends after run B was closed is run A's.
                 let open = self.b_open.get_untracked();

@@ -9,6 +9,7 @@ use crate::view::storm::charts::{aws_chart, load_chart, run_pair, work_chart};
 use crate::view::storm::presets::{AXES, Axes, Figure, PRESETS, heat, relevant};
 use crate::view::storm::protocol::GridCell;
 use crate::view::storm::report::{OverloadReport, StormDoc};
+use crate::view::storm::totals::{Judgement, totals};
 use crate::view::url::to_query;
 
 use super::super::canvas::LineChartView;
@@ -71,12 +72,18 @@ fn lesson_here(storm: Storm) -> impl IntoView {
 
 #[component]
 pub fn StormWorkbench(storm: Storm) -> impl IntoView {
-    // The address bar follows the settings.
+    // The address bar follows the settings (a custom element's page keeps
+    // its own).
+    let element = super::super::element::Host::current().is_element();
     Effect::new(move |_| {
         storm.settings.track();
         storm.b_open.track();
         storm.b_change.track();
-        dom::replace_query(&to_query(&storm.link_state(storm.theme.get())));
+        storm.present.track();
+        let query = to_query(&storm.link_state(storm.theme.get()));
+        if !element {
+            dom::replace_query(&query);
+        }
     });
     // The first run, once the page is up.
     request_animation_frame(move || {
@@ -84,49 +91,90 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
             storm.run();
         }
     });
-    // On a wide screen the totals come first; on a narrow one the charts,
-    // so the picture starts on the first screen.
-    let one_column = one_column();
-    let figures = move |wide: bool| move || (one_column.get() != wide).then(|| view! { <Totals storm/> <RunB storm/> });
-    let results = view! {
-        <Progress storm/>
-        {figures(true)}
-        <Charts storm/>
-        {figures(false)}
-    };
     if storm.embed {
         return view! {
             <div class="app embed storms">
                 <NoticeList notices=storm.notices/>
-                <main class="stage">{results}</main>
+                <main class="stage">
+                    <Progress storm/>
+                    <Charts storm/>
+                    <Totals storm/>
+                </main>
             </div>
         }
         .into_any();
     }
+    // Escape leaves presenter mode, as in the other labs.
+    let escape = window_event_listener(leptos::ev::keydown, move |e: web_sys::KeyboardEvent| {
+        if e.key() == "Escape" && storm.present.get_untracked() && !e.default_prevented() {
+            storm.present.set(false);
+        }
+    });
+    on_cleanup(move || escape.remove());
+    (move || if storm.present.get() { presenting(storm).into_any() } else { working(storm).into_any() }).into_any()
+}
+
+/// The full page: the presets first, then what the run gives (on a wide
+/// screen the totals, where a preset's question sits beside the figures it
+/// asks about, then the charts; on a narrow one the charts first, so the
+/// picture starts on the first screen), the heat map and the settings.
+fn working(storm: Storm) -> impl IntoView {
+    let one_column = one_column();
+    let figures = move |wide: bool| move || (one_column.get() != wide).then(|| view! { <Totals storm/> <RunB storm/> });
     let controls = move || view! { <div class="area-controls"><StormControls storm/></div> }.into_any();
+    let toolbar = view! {
+        <div class="toolbar-items storm-toolbar">
+            <button type="button" on:click=move |_| storm.present.set(true)>
+                "Present"
+            </button>
+        </div>
+    };
     view! {
         <div class="app storms">
             {masthead(
                 "Thousands of clients retrying at once: see how backoff, jitter, retry budgets and deduplication change the load, the latency and the ledger.",
                 storm.theme,
-                (),
+                toolbar,
             )}
             <NoticeList notices=storm.notices/>
             <div class="workspace">
                 {settings_column(true, one_column, controls)}
                 <main class="stage">
                     {lesson_here(storm)}
-                    {results}
+                    <Presets storm/>
+                    <Progress storm/>
+                    {figures(true)}
+                    <Charts storm/>
+                    {figures(false)}
                     <HeatMap storm/>
                 </main>
                 {settings_column(false, one_column, controls)}
-                <div class="area-experiments">
-                    <Presets storm/>
-                </div>
             </div>
         </div>
     }
-    .into_any()
+}
+
+/// Presenter mode, for a projector: the preset's question as the caption
+/// (or its title, or what the charts show), the charts and the totals;
+/// no settings.
+fn presenting(storm: Storm) -> impl IntoView {
+    let caption = move || match storm.preset.get().map(|p| PRESETS[p.which]) {
+        Some(p) => p.question.map_or(p.title, |q| q.text()).to_owned(),
+        None => "A retry storm: the load on the server and the work it does, over the run.".to_owned(),
+    };
+    view! {
+        <div class="app storms present">
+            {super::super::present::present_header(storm.present)}
+            <NoticeList notices=storm.notices/>
+            <main class="stage">
+                {lesson_here(storm)}
+                <p class="caption">{caption}</p>
+                <Progress storm/>
+                <Charts storm/>
+                <Totals storm/>
+            </main>
+        </div>
+    }
 }
 
 #[component]
@@ -240,8 +288,25 @@ fn figure(name: &'static str, value: String) -> impl IntoView {
     }
 }
 
-fn ms(v: Option<f64>) -> String {
-    v.map_or("–".to_owned(), |v| format!("{v:.1} ms"))
+/// A figure with its judgement against the run without retries: the
+/// word, coloured by its class, and the ratio.
+fn judged_figure(
+    name: &'static str,
+    value: String,
+    against: Option<(Judgement, String)>,
+    asked: bool,
+) -> impl IntoView {
+    let judged = against.as_ref().map_or("", |(j, _)| j.class());
+    let class = format!("figure {judged}{}", if asked { " asked" } else { "" });
+    view! {
+        <div class=class>
+            <dt>{name}</dt>
+            <dd>
+                {value}
+                {against.map(|(_, words)| view! { <span class="against">{words}</span> })}
+            </dd>
+        </div>
+    }
 }
 
 #[component]
@@ -264,25 +329,25 @@ fn Totals(storm: Storm) -> impl IntoView {
             }
             StormDoc::Overload { runs, .. } => {
                 let Some(r) = runs.first() else { return ().into_any() };
-                let t = &r.totals;
                 let law = &r.littles_law;
+                let base = storm.baseline.get();
+                let asked: &[&str] =
+                    storm.preset.with(|p| p.as_ref().and_then(|p| PRESETS[p.which].question).map_or(&[][..], |q| q.about()));
+                let judged = totals(r, base.as_deref())
+                    .into_iter()
+                    .map(|t| {
+                        // Intents are what the run was given, not a result.
+                        let value = if t.name == "Intents" { t.value } else { shown(t.value) };
+                        let against = t.against.filter(|_| !hidden);
+                        judged_figure(t.name, value, against, asked.contains(&t.name))
+                    })
+                    .collect_view();
                 view! {
                     <div class="totals-grid">
-                        <dl class="figures">
-                            {figure("Intents", t.intents.to_string())}
-                            {figure("Acknowledged", shown(t.acknowledged.to_string()))}
-                            {figure("Exhausted", shown(t.exhausted.to_string()))}
-                            {figure("Operations executed", shown(t.operations.to_string()))}
-                            {figure("Wasted operations", shown(t.wasted_operations.to_string()))}
-                            {figure("Duplicate effects", shown(t.duplicate_effects.to_string()))}
-                            {figure("Amplification", shown(format!("{:.2}", r.amplification)))}
-                            {figure("Retries", shown(t.retries.to_string()))}
-                            {figure("429s", shown(t.rejected_429.to_string()))}
-                            {figure("Timeouts", shown(t.timeouts.to_string()))}
-                            {figure("Latency p50", shown(ms(r.latency_p50_ms)))}
-                            {figure("Latency p99", shown(ms(r.latency_p99_ms)))}
-                            {figure("Over capacity after the spike", shown(format!("{:.2} s", r.saturated_after_spike_ms / 1000.0)))}
-                        </dl>
+                        <p class="hint">
+                            "Each figure beside the same run without retries (every client gives up after its first attempt): better, worse or the same, and by how much."
+                        </p>
+                        <dl class="figures">{judged}</dl>
                         <div class="littles-law">
                             <h3>"Little's law"</h3>
                             <p>
@@ -304,6 +369,7 @@ fn Totals(storm: Storm) -> impl IntoView {
     view! {
         <section class="panel totals" aria-labelledby="totals-h">
             <h2 id="totals-h">"Totals"</h2>
+            {preset_card(storm)}
             {move || if storm.doc.with(|d| d.is_none()) { Some(view! { <p class="hint">"No run yet."</p> }) } else { None }}
             {body}
         </section>
@@ -556,9 +622,47 @@ fn open_cell(storm: Storm, axes: Axes, x: &str, y: &str) {
     }
 }
 
+/// The presets, first in the stage: each sets up a run and asks a question
+/// (its card sits in the totals, beside the figures it asks about).
 #[component]
 fn Presets(storm: Storm) -> impl IntoView {
-    let card = move || {
+    let active = move || storm.preset.with(|p| p.as_ref().map(|p| p.which));
+    view! {
+        <section class="panel presets" aria-labelledby="presets-h">
+            <h2 id="presets-h">"Presets"</h2>
+            <p class="hint">"Each sets up a storm, asks what you predict, then explains the run's figures."</p>
+            <ul class="preset-list">
+                {PRESETS
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        view! {
+                            <li>
+                                <button
+                                    type="button"
+                                    aria-pressed=move || (active() == Some(i)).to_string()
+                                    on:click=move |_| {
+                                        storm.start_preset(i);
+                                        request_animation_frame(|| {
+                                            dom::focus_by_id("preset-title");
+                                        });
+                                    }
+                                >
+                                    {p.title}
+                                </button>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        </section>
+    }
+}
+
+/// The preset in progress: its question and choices, then the answer and
+/// why, in the figures of the run.
+fn preset_card(storm: Storm) -> impl IntoView {
+    move || {
         storm.preset.get().map(|state| {
             let p = PRESETS[state.which];
             let answer = move || {
@@ -601,27 +705,5 @@ fn Presets(storm: Storm) -> impl IntoView {
                 </div>
             }
         })
-    };
-    view! {
-        <section class="panel experiments" aria-labelledby="presets-h">
-            <h2 id="presets-h">"Presets"</h2>
-            <ul class="experiment-list">
-                {PRESETS
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| {
-                        view! {
-                            <li>
-                                <button type="button" on:click=move |_| {
-                                    storm.start_preset(i);
-                                    request_animation_frame(|| dom::focus_by_id("preset-title"));
-                                }>{p.title}</button>
-                            </li>
-                        }
-                    })
-                    .collect_view()}
-            </ul>
-            {card}
-        </section>
     }
 }

@@ -6,6 +6,7 @@ pub mod compare;
 pub mod presets;
 pub mod protocol;
 pub mod report;
+pub mod totals;
 
 pub use report::{occ_json, occ_text, overload_json, overload_text, sweep_json, sweep_text};
 

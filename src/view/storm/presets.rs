@@ -37,6 +37,16 @@ impl Question {
         }
     }
 
+    /// The totals it asks about (their names on the page), where its
+    /// question sits.
+    pub fn about(self) -> &'static [&'static str] {
+        match self {
+            Question::Recovers => &["Over capacity after the spike"],
+            Question::Duplicates => &["Duplicate effects"],
+            Question::Refusals => &["429s", "Timeouts"],
+        }
+    }
+
     /// The right choice for a run.
     pub fn answer(self, run: &OverloadReport, timeout_ms: f64) -> &'static str {
         match self {

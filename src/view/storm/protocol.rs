@@ -64,6 +64,9 @@ pub enum Answer {
     Run {
         report: super::report::StormDoc,
         json: String,
+        /// The same overload run without retries, which its totals are
+        /// judged against (its time series left out).
+        baseline: Option<super::report::OverloadReport>,
     },
     /// The sweep's cells, and the reference means beside them (made by
     /// the Python port of the published simulator's rules,
@@ -84,6 +87,8 @@ pub enum Answer {
         json: String,
         export: String,
         differences: Vec<super::compare::Difference>,
+        /// Run A without retries, as with a single run.
+        baseline: Option<super::report::OverloadReport>,
     },
     Error {
         message: String,
@@ -168,10 +173,27 @@ fn run_job(settings: &Value) -> Result<Answer, String> {
     match report {
         Ok(report) => {
             let json = report.to_json() + "\n";
-            Ok(Answer::Run { report, json })
+            Ok(Answer::Run { report, json, baseline: without_retries(&settings) })
         }
         Err(e) => Err(format!("the run could not finish: {e}")),
     }
+}
+
+/// The overload run of `settings` without retries: the same seed and
+/// arrivals, each client giving up after its first attempt (its series
+/// left out: the page reads only its totals). None for the contention
+/// workload, whose writes retry by design.
+pub fn without_retries(settings: &StormSettings) -> Option<super::report::OverloadReport> {
+    use crate::sim::storm::OverloadRun;
+    use crate::sim::storm::settings::{MAX_ATTEMPTS, Workload};
+
+    if settings.workload != Workload::Overload {
+        return None;
+    }
+    let once = settings.with(MAX_ATTEMPTS.def(), 1).ok()?;
+    let mut report = super::report::OverloadReport::of(&OverloadRun::simulate(&once).ok()?);
+    report.series.clear();
+    Some(report)
 }
 
 /// Run A and run B walked side by side: both reports, the comparison's
@@ -195,7 +217,8 @@ fn compare_job(a: &Value, b: &Value) -> Result<Answer, String> {
     };
     let json = doc_a.to_json() + "\n";
     let export = compare_json(&doc_a, &doc_b, &differences);
-    Ok(Answer::Compare { a: doc_a, b: doc_b, json, export, differences })
+    let baseline = without_retries(&a);
+    Ok(Answer::Compare { a: doc_a, b: doc_b, json, export, differences, baseline })
 }
 
 /// The AWS experiment's sweep, a step for each of its cells, with the
@@ -293,7 +316,12 @@ mod tests {
     fn a_run_request_gets_the_command_lines_report() {
         let settings = serde_json::json!({"clients": 200, "seed": 5});
         let (_, reply) = ask(Job::Run { settings });
-        let Answer::Run { report, json } = reply.answer else { panic!("{reply:?}") };
+        let Answer::Run { report, json, baseline } = reply.answer else { panic!("{reply:?}") };
+        // The same run without retries comes along, for the totals to be
+        // judged against: no retries, so nothing executed twice.
+        let baseline = baseline.expect("an overload run has one");
+        assert_eq!((baseline.totals.retries, baseline.totals.duplicate_effects), (0, 0));
+        assert!(baseline.series.is_empty());
         assert_eq!(reply.id, 7);
         let super::super::report::StormDoc::Overload { runs, .. } = &report else { panic!() };
         assert_eq!(runs[0].totals.intents, 200);
@@ -324,7 +352,7 @@ mod tests {
         let a = serde_json::json!({"clients": 300, "seed": 4});
         let b = serde_json::json!({"clients": 300, "seed": 4, "max_attempts": 1});
         let (_, reply) = ask(Job::Compare { a: a.clone(), b });
-        let Answer::Compare { a: doc_a, b: doc_b, json, export, differences } = reply.answer else {
+        let Answer::Compare { a: doc_a, b: doc_b, json, export, differences, .. } = reply.answer else {
             panic!("{reply:?}")
         };
         // Importing the comparison's file restores run A's settings.
@@ -332,7 +360,7 @@ mod tests {
         assert_eq!(Ok(imported), settings_of(&a));
         // Run A is the single run of A's settings, as the command line prints it.
         let (_, single) = ask(Job::Run { settings: a });
-        let Answer::Run { report, json: single_json } = single.answer else { panic!() };
+        let Answer::Run { report, json: single_json, .. } = single.answer else { panic!() };
         assert_eq!(doc_a, report);
         assert_eq!(json, single_json);
         assert_ne!(doc_a, doc_b);
