@@ -1,26 +1,42 @@
-// <idempotency-lab>: the lost-acknowledgement lab as a custom element, for
-// documentation pages. No iframe and no inline script: a page loads this
-// module and writes the element.
+// <idempotency-lab>: a lab as a custom element, for documentation pages. No
+// iframe and no inline script: a page loads this module and writes the
+// element.
 //
 //   <script type="module" src="https://lab.example/idempotency-lab-element.js"></script>
-//   <idempotency-lab fault="lose-first" dedup="off" at="4.05" compact></idempotency-lab>
+//   <idempotency-lab fault="lose-first" dedup="off" at="4.05" compact width="800" height="500"></idempotency-lab>
 //
 // Attributes are the link's names and values (`compact` is the link's
-// `embed=1`); a bad value gets the same notice a bad link gets. Each
-// element renders into its own open shadow root, with its own state, ids
-// and live region, and the lab's styles stay inside it.
-import init, { mount_element } from "./ack/ack.js";
-
-const STYLES = ["base.css", "layout.css", "panels.css", "timeline.css", "compare.css", "ack/ack.css", "element.css"];
+// `embed=1`; `lab` picks the lab, the lost-acknowledgement lab when left
+// out); a bad value gets the same notice a bad link gets. `width` and
+// `height` (pixels) size the element's box, as the Embed dialog writes
+// them; a page may size it with its own CSS instead. In a box the page
+// gives it, the compact lab fits: its diagram draws itself to the room the
+// box leaves. Each element renders into its own open shadow root, with its
+// own state, ids and live region, and the lab's styles stay inside it.
+const LABS = ["ack", "risk", "storms"];
+const SHARED_STYLES = ["base.css", "layout.css", "panels.css", "timeline.css", "compare.css"];
 // Attributes that belong to the host page, not to the lab.
-const HOST_ATTRIBUTES = new Set(["id", "class", "style", "slot", "title", "lang", "dir", "hidden", "tabindex", "part"]);
+const HOST_ATTRIBUTES = new Set(["id", "class", "style", "slot", "title", "lang", "dir", "hidden", "tabindex", "part", "width", "height"]);
 
-let ready = null;
+// Each lab's module, fetched and compiled once for every element of it.
+const ready = new Map();
 
-function start() {
-  // The WebAssembly module is fetched and compiled once for every element.
-  ready ??= init({ module_or_path: new URL("ack/ack_bg.wasm", import.meta.url) });
-  return ready;
+function start(lab) {
+  if (!ready.has(lab)) {
+    ready.set(
+      lab,
+      import(new URL(`${lab}/${lab}.js`, import.meta.url).href).then(async (module) => {
+        await module.default({ module_or_path: new URL(`${lab}/${lab}_bg.wasm`, import.meta.url) });
+        return module;
+      }),
+    );
+  }
+  return ready.get(lab);
+}
+
+/** A size attribute in pixels, as CSS; none for anything else. */
+function pixels(value) {
+  return /^\d{1,5}$/.test(value ?? "") ? `${value}px` : null;
 }
 
 /** The element's attributes as a link's query string. */
@@ -39,7 +55,18 @@ class IdempotencyLabElement extends HTMLElement {
     // Moving an element in the page keeps what it shows.
     if (this.shadowRoot) return;
     const root = this.attachShadow({ mode: "open" });
-    for (const file of STYLES) {
+    const named = this.getAttribute("lab");
+    // An unknown lab is the first lab's, whose notice names what was wrong.
+    const lab = LABS.includes(named) ? named : "ack";
+    // The page's size for the box, through the CSSOM (allowed by a strict
+    // Content-Security-Policy, where a style attribute is not).
+    const [width, height] = [pixels(this.getAttribute("width")), pixels(this.getAttribute("height"))];
+    if (width) {
+      this.style.width = width;
+      this.style.maxWidth = "100%";
+    }
+    if (height) this.style.height = height;
+    for (const file of [...SHARED_STYLES, `${lab}/${lab}.css`, "element.css"]) {
       const link = document.createElement("link");
       link.rel = "stylesheet";
       link.href = new URL(file, import.meta.url).href;
@@ -48,8 +75,14 @@ class IdempotencyLabElement extends HTMLElement {
     const mount = document.createElement("div");
     mount.className = "il-root";
     root.append(mount);
-    start()
-      .then(() => mount_element(this, mount, queryOf(this), new URL("./", import.meta.url).href))
+    // A box the page gave (with the height attribute or its own CSS): the
+    // lab fits it, rather than growing past it.
+    const fit = () => {
+      if (height || this.scrollHeight > this.clientHeight + 1) mount.classList.add("fit");
+    };
+    new ResizeObserver(fit).observe(mount);
+    start(lab)
+      .then((module) => module.mount_element(this, mount, queryOf(this), new URL("./", import.meta.url).href))
       .catch((error) => {
         const message = document.createElement("p");
         message.className = "boot-error";

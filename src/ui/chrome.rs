@@ -225,6 +225,37 @@ pub fn box_width(scroller: NodeRef<leptos::html::Div>, scale: Signal<f64>) -> Re
     fit.read_only()
 }
 
+/// The height of `scroller`'s box in pixels, measured after each layout
+/// change; `None` until it has been laid out. An embed's diagram takes the
+/// room its frame leaves (the box is as high as that room, whatever it
+/// holds), and draws itself smaller where it would not fit.
+pub fn box_height(scroller: NodeRef<leptos::html::Div>) -> ReadSignal<Option<f64>> {
+    let room = RwSignal::new(None::<f64>);
+    let relaid = relayout();
+    let measure = move || {
+        let Some(el) = scroller.try_get_untracked().flatten() else { return };
+        let h = f64::from(el.client_height());
+        if h > 0.0 && room.try_get_untracked().flatten().is_none_or(|old| (old - h).abs() >= 1.0) {
+            room.set(Some(h));
+        }
+    };
+    Effect::new(move |_| {
+        relaid.track();
+        request_animation_frame(measure);
+    });
+    room.read_only()
+}
+
+/// The scale a diagram `height` units high is drawn at to fit `room`
+/// pixels (never larger, and never below half: a smaller drawing could not
+/// be read), or 1 where there is no room to fit.
+pub fn fit_scale(height: f64, room: Option<f64>) -> f64 {
+    match room {
+        Some(room) if height > room && height > 0.0 => (room / height).clamp(0.5, 1.0),
+        _ => 1.0,
+    }
+}
+
 /// `N` flags, false until the lab's first frame is on screen, then true
 /// one after another, each in a task of its own: panels that start below
 /// the first screen wait for theirs, so the first frame (the stage the

@@ -6,17 +6,24 @@ use leptos::prelude::*;
 
 use crate::view::glossary::{ACK_TERMS, Term, meaning};
 
-/// `name` as a term: its definition on hover.
+/// `name` as a term of the first lab: its definition on hover.
 pub fn term(name: &'static str) -> impl IntoView {
-    let means = meaning(ACK_TERMS, name).unwrap_or_default();
+    term_of(ACK_TERMS, name)
+}
+
+/// `name` as one of `terms`: its definition on hover.
+pub fn term_of(terms: &'static [Term], name: &'static str) -> impl IntoView {
+    let means = meaning(terms, name).unwrap_or_default();
     view! { <span class="term" title=means>{name}</span> }
 }
 
-/// The Words panel: each of `terms` with what it means.
+/// The Words panel: each of `terms` with what it means; its summary names
+/// them, so a reader sees at once which words it defines.
 pub fn words(terms: &'static [Term]) -> impl IntoView {
+    let names = terms.iter().map(|t| t.term).collect::<Vec<_>>().join(", ");
     view! {
         <details class="panel words">
-            <summary>"Words used here"</summary>
+            <summary>"Words used here: "{names}</summary>
             <dl>
                 {terms
                     .iter()

@@ -144,10 +144,46 @@ pub fn lessons_panel(page: impl Fn() -> Page + Copy + Send + Sync + 'static) -> 
         <section class="panel lessons" aria-labelledby="lessons-h">
             <h2 id="lessons-h">"Lessons"</h2>
             <p class="hint">
-                "A lesson is a list of steps, each a lab, its settings and a moment, with a question. Write your own as text (the README says how) and open it with Import."
+                "A lesson is a list of steps, each a lab, its settings and a moment, with a question. Write your own as text (below: how) and open it with Import."
             </p>
             <ul class="lesson-list">{items}</ul>
+            {lesson_help()}
         </section>
+    }
+}
+
+/// How to write a lesson: each line's field, an example, and every lab's
+/// setting names (its schema's, as links name them).
+fn lesson_help() -> impl IntoView {
+    let labs = crate::view::labs::LABS
+        .iter()
+        .map(|lab| {
+            let names = crate::view::lesson::lab_params(lab)
+                .iter()
+                .map(|p| view! { <li><code>{p.link}</code>" "{p.label}</li> })
+                .collect_view();
+            view! {
+                <h4>{format!("{} ({})", lab.label, lab.id)}</h4>
+                <ul class="setting-names">{names}</ul>
+            }
+        })
+        .collect_view();
+    view! {
+        <details class="lesson-help">
+            <summary>"How to write a lesson"</summary>
+            <p>"A lesson is plain text, one Name: value line per field; blank lines and lines starting with # are left out."</p>
+            <dl class="lesson-format">
+                {crate::view::lesson::FORMAT
+                    .iter()
+                    .map(|(field, says)| view! { <dt><code>{*field}</code></dt> <dd>{*says}</dd> })
+                    .collect_view()}
+            </dl>
+            <h3>"An example"</h3>
+            <pre class="lesson-example">{crate::view::lesson::EXAMPLE}</pre>
+            <h3>"Each lab's settings"</h3>
+            <p>"The names a step's Settings: line may use, lab by lab (run B's with b. before them)."</p>
+            {labs}
+        </details>
     }
 }
 

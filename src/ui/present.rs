@@ -345,10 +345,15 @@ pub fn timeline_intro(
 
 /// Presenter mode's bar: the name and the way out.
 pub fn present_bar(p: Presenter) -> impl IntoView {
+    present_header(p.present)
+}
+
+/// The bar of any lab's presenter mode, which `present` turns on.
+pub fn present_header(present: RwSignal<bool>) -> impl IntoView {
     view! {
         <header class="present-bar">
             <p class="present-title">"Idempotency Lab"</p>
-            <button type="button" aria-keyshortcuts="Escape" on:click=move |_| p.present.set(false)>
+            <button type="button" aria-keyshortcuts="Escape" on:click=move |_| present.set(false)>
                 "Exit presentation"
             </button>
         </header>

@@ -101,6 +101,40 @@ impl LessonAt {
     }
 }
 
+/// What each of a lesson's lines says, for the page's help (the same
+/// rules [`parse`] reads by).
+pub const FORMAT: &[(&str, &str)] = &[
+    ("Lesson:", "the lesson's title, once, first"),
+    ("Step:", "starts a step and names it; the lines after it belong to that step"),
+    ("Lab:", "the step's lab: ack, risk or storms (left out: the step before's, and ack for the first)"),
+    (
+        "Settings:",
+        "the lab's settings as a link writes them, name=value joined by &, run B's as b.name=value; a name the lab does not know stops the lesson with a message naming the nearest one",
+    ),
+    ("At:", "where the playhead opens, in model seconds (left out: 0)"),
+    ("Question:", "one line; a step with a question opens with what is still to come hidden"),
+    ("Answer:", "one line, shown on request (or by PageDown, before the next step)"),
+    ("Answer at:", "where the playhead goes when the answer is shown, in model seconds"),
+];
+
+/// A lesson of two steps, as the help shows it.
+pub const EXAMPLE: &str = "Lesson: Three ways to count one intent twice
+
+Step: Deduplication off
+Lab: ack
+Settings: dedup=off
+At: 3.00
+Question: Where will idempotency break?
+Answer: In the Server, at 4.00 s: it never looks at attempt 2's key.
+Answer at: 6.05
+
+Step: Retention zero
+Settings: retention=0
+At: 3.00
+Question: Deduplication is on again. Where will it break this time?
+Answer at: 6.05
+";
+
 /// The field names a lesson's lines may start with.
 pub const FIELDS: &str = "Lesson, Step, Lab, Settings, At, Question, Answer, Answer at";
 
@@ -436,6 +470,16 @@ mod tests {
         assert!(is_lesson_file("x", "step: a"));
         assert!(!is_lesson_file("x.json", "[1, 2, 3]"));
         assert!(!is_lesson_file("run.json", "{\"dedup\": false}"));
+    }
+
+    #[test]
+    fn the_helps_example_reads_and_names_every_field() {
+        let lesson = parse(EXAMPLE).unwrap();
+        assert_eq!(lesson.steps.len(), 2);
+        assert_eq!(lesson.steps[0].answer_at, Some(Millis(6_050)));
+        assert_eq!(lesson.steps[1].settings, [("retention".to_owned(), "0".to_owned())]);
+        let named: Vec<&str> = FORMAT.iter().map(|(field, _)| field.trim_end_matches(':')).collect();
+        assert_eq!(named.join(", "), FIELDS);
     }
 
     #[test]

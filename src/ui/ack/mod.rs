@@ -15,14 +15,16 @@ mod state;
 mod three_ways;
 mod timeline;
 mod toolbar;
+mod try_it;
 
 pub use chart::Chart;
 pub use controls::Controls;
-pub use experiments::Experiments;
+pub use experiments::{ExperimentCard, Experiments};
 pub use matrix::CrashMatrix;
 pub use panels::{Mirror, RecentEvents, ResultsStrip, WhereItBroke};
 pub use state::Ack;
 pub use timeline::Timeline;
+pub use try_it::TryIt;
 
 use leptos::html;
 use leptos::prelude::*;
@@ -139,11 +141,13 @@ fn embedded(ack: Ack, host: Host, dialog: NodeRef<html::Dialog>) -> impl IntoVie
         {run_b(ack)}
         <details class="embed-more">
             <summary>"Where it broke, recent events and the state as text"</summary>
-            <WhereItBroke ack/>
-            {differences_while_open(ack.run, ack.compare)}
-            <div class="text-panels">
-                <RecentEvents ack/>
-                <Mirror ack/>
+            <div class="embed-more-body">
+                <WhereItBroke ack/>
+                {differences_while_open(ack.run, ack.compare)}
+                <div class="text-panels">
+                    <RecentEvents ack/>
+                    <Mirror ack/>
+                </div>
             </div>
         </details>
     };
@@ -170,18 +174,23 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
     // painted, a panel at a time.
     let [chart, matrix, explore, experiments, rest] = after_first_paint();
     let once = |stage: Signal<bool>, panel: fn(Ack) -> AnyView| move || stage.get().then(|| panel(ack));
-    // Where it broke: above the timeline on a wide screen; on a narrow one
-    // after the diagram and playback, so they start on the first screen.
-    let broke = move |wide: bool| move || (one_column.get() != wide).then(|| view! { <WhereItBroke ack/> });
+    // "Try it" (the settings the reader is asked about) sits above the
+    // diagram on a wide screen; on a narrow one it follows the diagram, and
+    // its styles keep it at the bottom of the window while the diagram is
+    // on screen, a sheet over it. Where it broke and the results are above
+    // the diagram: a change and what it does are on one screen.
+    let try_it = move |wide: bool| move || (one_column.get() != wide).then(|| view! { <TryIt ack/> });
     let stage = view! {
         {lesson_here(ack)}
+        <ExperimentCard ack/>
         {move || ack.three_ways.get().then(|| view! { <three_ways::ThreeWays ack/> })}
         <ResultsStrip ack/>
-        {broke(true)}
+        <WhereItBroke ack/>
+        {try_it(true)}
         <Timeline ack/>
         {run_b(ack)}
+        {try_it(false)}
         {playback(ack, fork_here(ack.embed, move || ack.fork_here()))}
-        {broke(false)}
         {checkpoint_prompt(ack, ack.presenter)}
         {comparison(ack.run, ack.compare)}
         <div class="text-panels">
@@ -229,8 +238,9 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
     }
 }
 
-/// Presenter mode, for a projector: the caption, the diagram twice as
-/// large, playback and the results; no settings.
+/// Presenter mode, for a projector: the caption, then the diagram twice as
+/// large with playback beside the lesson, the results and where it broke,
+/// all on one screen; no settings.
 #[component]
 fn Presenting(ack: Ack) -> impl IntoView {
     view! {
@@ -238,15 +248,21 @@ fn Presenting(ack: Ack) -> impl IntoView {
             {present_bar(ack.presenter)}
             <NoticeList notices=ack.notices/>
             <main class="stage">
-                {lesson_here(ack)}
                 <Caption ack/>
                 {checkpoint_prompt(ack, ack.presenter)}
-                <Timeline ack/>
-                {run_b(ack)}
-                {playback(ack, fork_here(ack.embed, move || ack.fork_here()))}
-                {differences_while_open(ack.run, ack.compare)}
-                <ResultsStrip ack/>
-                <WhereItBroke ack/>
+                <div class="present-grid">
+                    <div class="present-run">
+                        <Timeline ack/>
+                        {run_b(ack)}
+                    </div>
+                    <div class="present-side">
+                        {playback(ack, fork_here(ack.embed, move || ack.fork_here()))}
+                        {lesson_here(ack)}
+                        <ResultsStrip ack/>
+                        <WhereItBroke ack/>
+                        {differences_while_open(ack.run, ack.compare)}
+                    </div>
+                </div>
                 <div class="text-panels">
                     <RecentEvents ack/>
                     <Mirror ack/>

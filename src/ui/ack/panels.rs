@@ -76,7 +76,10 @@ pub fn ResultsStrip(ack: Ack) -> impl IntoView {
         )
     };
     let end = move || {
-        let quiet = hidden() || ack.presenter.end_hidden();
+        // An embed (a docs page's run) says nothing of the end before the
+        // playhead reaches it.
+        let early = ack.embed && ack.player.playhead.get() < ack.run.with(|r| r.end());
+        let quiet = hidden() || ack.presenter.end_hidden() || early;
         (!quiet).then(|| view! { <p class="end-line">{move || ack.run.with(|run| results::end_line(run))}</p> })
     };
     view! {

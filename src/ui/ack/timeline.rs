@@ -16,7 +16,7 @@ use crate::view::timeline::{Diagram, Frame, Orientation};
 
 use wasm_bindgen::JsCast;
 
-use super::super::chrome::{box_width, scroll_cue};
+use super::super::chrome::{box_height, box_width, fit_scale, scroll_cue};
 use super::super::compare::Side;
 use super::super::markup::chosen;
 use super::super::playback::Replay;
@@ -194,13 +194,25 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
     // written for (view::ack::opening): in the window it was written for,
     // the lab's layout is the written page's from the start.
     let written = if ack.embed { Opening::Embed } else { Opening::Page };
+    // An embed's diagram fits its frame's room whole: drawn smaller where
+    // it is taller than the room, and then for a wider box, so it keeps the
+    // frame's width.
+    let room = ack.embed.then(|| box_height(scroller));
+    // Where the whole run must fit (a projector's screen, an embed's
+    // frame), its lanes are as low as their contents allow.
+    let tight = move |width: f64| {
+        if ack.embed || ack.presenter.present.get() { Frame::Tight(width) } else { Frame::Across(Some(width)) }
+    };
     let drawn = Memo::new(move |_| {
-        let frame = if downward.get() {
-            Frame::Down(fit.get().unwrap_or(Opening::NARROW_FIT))
-        } else {
-            Frame::Across(Some(fit.get().unwrap_or(written.wide_fit())))
-        };
-        drawn(ack, side, frame)
+        let width = fit.get().unwrap_or(written.wide_fit());
+        let frame = if downward.get() { Frame::Down(fit.get().unwrap_or(Opening::NARROW_FIT)) } else { tight(width) };
+        let (run, d) = drawn(ack, side, frame)?;
+        let shrink = fit_scale(d.height, room.and_then(|r| r.get()));
+        if shrink < 1.0 && !downward.get() {
+            let (run, d) = drawn(ack, side, tight(width / shrink))?;
+            return Some((run, d, shrink));
+        }
+        Some((run, d, 1.0))
     });
     // The first divergence of a comparison, marked in both diagrams.
     let diverge = Signal::derive(move || {
@@ -216,8 +228,8 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
     Effect::new(move |_| {
         relaid.track();
         let t = ack.player.playhead.get();
-        let Some((p, down)) =
-            drawn.with(|d| d.as_ref().map(|(_, d)| (d.along(t) * scale.get(), d.orientation == Orientation::Down)))
+        let Some((p, down)) = drawn
+            .with(|d| d.as_ref().map(|(_, d, s)| (d.along(t) * scale.get() * s, d.orientation == Orientation::Down)))
         else {
             return;
         };
@@ -245,26 +257,26 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
                         layout_id,
                     )
                 })}
-            {scroll_cue(fit, move || drawn.with(|d| d.as_ref().map(|(_, d)| d.width)))}
+            {scroll_cue(fit, move || drawn.with(|d| d.as_ref().map(|(_, d, s)| d.width * s)))}
             <div class="timeline-frame" class:sequence=downward>
                 <div class="timeline-scroll" node_ref=scroller tabindex="0" role="group" aria-label=label>
                     {move || {
                         drawn
                             .get()
-                            .filter(|(_, d)| d.orientation == Orientation::Down)
-                            .map(|(_, d)| lane_titles(&d, scale.get()))
+                            .filter(|(_, d, _)| d.orientation == Orientation::Down)
+                            .map(|(_, d, s)| lane_titles(&d, scale.get() * s))
                     }}
                     {move || {
                         drawn
                             .get()
-                            .map(|(run, d)| diagram_view(ack, Named::of(ack, side), run, d, scale.get(), diverge))
+                            .map(|(run, d, s)| diagram_view(ack, Named::of(ack, side), run, d, scale.get() * s, diverge))
                     }}
                 </div>
                 {move || {
                     drawn
                         .get()
-                        .filter(|(_, d)| d.orientation == Orientation::Across)
-                        .map(|(_, d)| lane_titles(&d, scale.get()))
+                        .filter(|(_, d, _)| d.orientation == Orientation::Across)
+                        .map(|(_, d, s)| lane_titles(&d, scale.get() * s))
                 }}
             </div>
         </section>

@@ -28,7 +28,7 @@ pub fn StateMachine(risk: Risk) -> impl IntoView {
                     class="machine-frame"
                     tabindex="0"
                     role="group"
-                    aria-label="State machine drawing, scrolls sideways on narrow screens"
+                    aria-label="State machine drawing"
                     inner_html=move || markup.with(|m| m.0.clone())
                 ></div>
                 <div class="machine-side">

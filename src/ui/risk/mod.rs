@@ -33,6 +33,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::sim::risk::Settings;
+use crate::view::glossary::RISK_TERMS;
 use crate::view::labs::RISK;
 use crate::view::page::DEFAULT_QUESTION;
 use crate::view::risk::sentences::caption;
@@ -55,9 +56,15 @@ use super::share::{share_url, toolbar};
 #[component]
 pub fn RiskApp() -> impl IntoView {
     let link = parse_query(&Boot::current().query, RISK);
-    lesson::follow(&link, RISK);
+    // A custom element keeps its page's address alone.
+    let element = Host::current().is_element();
+    if !element {
+        lesson::follow(&link, RISK);
+    }
     let risk = Risk::new(read_lab::<Settings>(&link), &link.state.page);
-    keep_address(risk);
+    if !element {
+        keep_address(risk);
+    }
     provide_context(CurrentLab(RISK, risk.look.theme));
     view! { <RiskWorkbench risk/> }
 }
@@ -120,12 +127,14 @@ fn risk_comparison(risk: Risk) -> impl IntoView {
 /// Everything below the address: mountable on its own.
 #[component]
 pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
-    risk.look.show_on(Host::PAGE);
+    risk.look.show_on(Host::current());
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(risk, dialog);
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
     let page = move || {
-        if risk.presenter.present.get() && !risk.embed {
+        if risk.embed {
+            embedded(risk).into_any()
+        } else if risk.presenter.present.get() {
             presenting(risk).into_any()
         } else {
             working(risk, open_shortcuts).into_any()
@@ -161,23 +170,71 @@ fn presenting(risk: Risk) -> impl IntoView {
             {present_bar(risk.presenter)}
             <NoticeList notices=risk.notices/>
             <main class="stage">
-                {lesson_here(risk)}
                 <p class="caption">{caption}</p>
                 {checkpoint_prompt(risk, risk.presenter)}
-                <RiskTimeline risk/>
-                {risk_b(risk)}
-                {playback(risk, ())}
-                {differences_while_open(risk.run, risk.compare)}
-                <RiskFigures risk/>
-                <RiskWhereItBroke risk/>
+                <div class="present-grid">
+                    <div class="present-run">
+                        <RiskTimeline risk/>
+                        {risk_b(risk)}
+                    </div>
+                    <div class="present-side">
+                        {playback(risk, ())}
+                        {lesson_here(risk)}
+                        <RiskFigures risk/>
+                        <RiskWhereItBroke risk/>
+                        {differences_while_open(risk.run, risk.compare)}
+                    </div>
+                </div>
                 <ChecksPanel risk/>
             </main>
         </div>
     }
 }
 
-/// The full page (and the embed, which is the same page without its
-/// chrome).
+/// The compact embed, for an 800 x 500 frame: playback, the figures and
+/// the whole timeline (drawn to fit the room the frame leaves it) first;
+/// where it broke, the checks and the words one disclosure away; a link to
+/// the full lab.
+fn embedded(risk: Risk) -> impl IntoView {
+    let full = move || {
+        risk.player.playhead.track();
+        risk.run.track();
+        let mut state = risk.link_state();
+        state.page.embed = false;
+        share_url(&state)
+    };
+    let first_below = NodeRef::<html::Div>::new();
+    let below = risk.below(first_below);
+    view! {
+        <div class="app risk embed" class:predicting=move || risk.answer_hidden()>
+            <NoticeList notices=risk.notices/>
+            <main class="stage">
+                {playback(risk, ())}
+                {checkpoint_prompt(risk, risk.presenter)}
+                <RiskFigures risk/>
+                <RiskTimeline risk/>
+                {risk_b(risk)}
+                <details class="embed-more">
+                    <summary>"Where it broke, the checks and the state as text"</summary>
+                    <div class="embed-more-body">
+                        <RiskWhereItBroke risk/>
+                        {differences_while_open(risk.run, risk.compare)}
+                        <div class="risk-grid" node_ref=first_below>
+                            <ChecksPanel risk=below/>
+                        </div>
+                        <div class="text-panels">
+                            <RiskEvents risk=below live=risk/>
+                            <RiskMirror risk=below/>
+                        </div>
+                    </div>
+                </details>
+            </main>
+            {embed_footer(full)}
+        </div>
+    }
+}
+
+/// The full page.
 fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
     let predicting = move || risk.answer_hidden();
     // The embed is the same page without its chrome: no masthead, settings,
@@ -197,7 +254,17 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
     let first_below = NodeRef::<html::Div>::new();
     let below = risk.below(first_below);
     let one_column = one_column();
-    let controls = move || view! { <div class="area-controls"><RiskControls risk/></div> }.into_any();
+    // The lab's words come before the settings, whose patterns are the
+    // first to use them.
+    let controls = move || {
+        view! {
+            <div class="area-controls">
+                {super::glossary::words(RISK_TERMS)}
+                <RiskControls risk/>
+            </div>
+        }
+        .into_any()
+    };
     view! {
         <div class="app risk" class:embed=embed class:predicting=predicting>
             {chrome(&|| {

@@ -12,7 +12,7 @@ use crate::view::risk::diagram::{TIMELINE_HINTS, diagram_on, end_of, shared_axis
 use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg};
 use crate::view::timeline::{Diagram, Frame, Orientation};
 
-use super::super::chrome::{box_width, scroll_cue};
+use super::super::chrome::{box_height, box_width, fit_scale, scroll_cue};
 use super::super::compare::Side;
 use super::super::markup::chosen_moment;
 use super::super::playback::Replay;
@@ -23,12 +23,14 @@ use super::state::{Risk, changed};
 /// Width of the pinned lane titles.
 const LANE_TITLES_W: f64 = 100.0;
 
-/// A run's drawing: its geometry (for the playhead) and its markup.
+/// A run's drawing: its geometry (for the playhead) and its markup, and
+/// the scale it is shown at to fit an embed's room (1 elsewhere).
 struct Drawing {
     diagram: Diagram,
     axis: String,
     svg: String,
     titles: String,
+    shrink: f64,
 }
 
 fn num(v: f64) -> String {
@@ -48,35 +50,54 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
     let scale = Signal::derive(move || if risk.presenter.present.get() { PRESENT_SCALE } else { 1.0 });
     let fit = box_width(scroller, scale);
     let downward = risk.look.downward();
+    // An embed's timeline fits its frame's room whole, drawn smaller where
+    // it is taller (see the first lab's).
+    let room = risk.embed.then(|| box_height(scroller));
     let drawing = Memo::new_with_compare(
         move |_| {
-            // The timeline is drawn at its natural width; the sequence
-            // diagram for its box.
-            let frame = if downward.get() { Frame::Down(fit.get().unwrap_or(344.0)) } else { Frame::Across(None) };
+            // The timeline is drawn at its natural width, and scrolls; the
+            // sequence diagram for its box. A presenter's timeline and an
+            // embed's fit their box, so the whole run is on screen at once.
+            let frame = if downward.get() {
+                Frame::Down(fit.get().unwrap_or(344.0))
+            } else if risk.presenter.present.get() || risk.embed {
+                // Its lanes as low as their contents allow, too.
+                Frame::Tight(fit.get().unwrap_or(700.0))
+            } else {
+                Frame::Across(None)
+            };
             let a = risk.run.get();
             let b = c.run_b();
             let run = match (side, &b) {
                 (Side::B, Some(b)) => b.clone(),
                 _ => a.clone(),
             };
-            let d = match &b {
+            let draw = |frame| match &b {
                 Some(b) => {
                     let (times, end) = shared_axis(&a, b);
                     diagram_on(&run, times, end, frame)
                 }
                 None => diagram_on(&run, stop_times(&run), end_of(&run), frame),
             };
+            let mut d = draw(frame);
+            let shrink = fit_scale(d.height, room.and_then(|r| r.get()));
+            if let (true, Frame::Tight(width)) = (shrink < 1.0, frame) {
+                d = draw(Frame::Tight(width / shrink));
+            }
             let diverge = c.diff().and_then(|diff| diff.divergence).and_then(|d| match side {
                 Side::A => d.a.map(|_| d.index),
                 Side::B => d.b.map(|_| d.index),
             });
             let (axis, svg) = diagram_svg(&d, run.records(), prefix, diverge);
             let titles = d.lane_titles_svg(LANE_TITLES_W, 6.0, 1.0);
-            Arc::new(Drawing { diagram: d, axis, svg, titles })
+            Arc::new(Drawing { diagram: d, axis, svg, titles, shrink })
         },
         changed,
     );
     follow_playhead(risk, prefix, drawing, scroller);
+    if risk.embed {
+        shrink_to_fit(drawing, scroller);
+    }
     if side == Side::A {
         mark_broke(risk, drawing, scroller);
     }
@@ -111,7 +132,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
                         "risk-layout",
                     )
                 })}
-            {scroll_cue(fit, move || Some(drawing.with(|d| d.diagram.width)))}
+            {scroll_cue(fit, move || Some(drawing.with(|d| d.diagram.width * d.shrink)))}
             <div class="timeline-frame" class:sequence=downward>
                 <div
                     class="timeline-scroll"
@@ -161,6 +182,24 @@ fn mark_broke(risk: Risk, drawing: Memo<Arc<Drawing>>, scroller: NodeRef<leptos:
                 let _ = e.class_list().add_1("broke");
             });
         }
+    });
+}
+
+/// Shows an embed's drawing at the scale it was drawn for (its layers
+/// and its lane titles zoomed, through the CSSOM, which the page's
+/// Content-Security-Policy allows where it refuses a style attribute).
+fn shrink_to_fit(drawing: Memo<Arc<Drawing>>, scroller: NodeRef<leptos::html::Div>) {
+    Effect::new(move |_| {
+        let zoom = crate::view::num::d1(drawing.with(|d| d.shrink) * 100.0).to_string() + "%";
+        let Some(el) = scroller.get() else { return };
+        let frame = el.parent_element();
+        let layers = ".timeline-scroll > div, .lane-titles-frame";
+        let Some(frame) = frame else { return };
+        each_match(&frame, layers, |e| {
+            if let Ok(e) = e.dyn_into::<web_sys::HtmlElement>() {
+                let _ = e.style().set_property("zoom", &zoom);
+            }
+        });
     });
 }
 
@@ -223,6 +262,7 @@ fn follow_playhead(
         // waits for the next frame, when the browser lays out anyway.
         // (Presenter mode draws the diagram twice as large.)
         let scale = if risk.presenter.present.get_untracked() { PRESENT_SCALE } else { 1.0 };
+        let scale = scale * drawing.with_untracked(|d| d.shrink);
         request_animation_frame(move || {
             if let Some(el) = scroller.try_get_untracked().flatten() {
                 follow(&el, p * scale, down, LANE_TITLES_W * scale);

@@ -31,6 +31,7 @@ use crate::view::timeline::escape;
 use crate::view::timeline::page::{LANE_TITLE_INSET, LANE_TITLES_W};
 
 use super::diagram::{diagram_on, stop_times};
+use super::experiments::{THREE_WAYS, TRY_LEGEND, TRY_OPENING};
 use super::{broke, results, sentence, text_mirror};
 
 /// The tagline under the name.
@@ -110,25 +111,27 @@ fn root(opening: Opening, run: &Run, settings: &Settings) -> String {
     if opening == Opening::Embed {
         out.push_str("<main class=\"stage\">");
         playback(&mut out, run, at, opening);
-        results_strip(&mut out, run, at);
+        results_strip(&mut out, run, at, opening);
         timeline(&mut out, run, at, opening);
         out.push_str(
-            "<details class=\"embed-more\"><summary>Where it broke, recent events and the state as text</summary>",
+            "<details class=\"embed-more\"><summary>Where it broke, recent events and the state as text</summary>\
+             <div class=\"embed-more-body\">",
         );
         where_it_broke(&mut out, run, at, "", "broke-h");
         text_panels(&mut out, run, at);
         out.push_str(
-            "</details></main><p class=\"embed-footer\"><a href=\"./\" target=\"_blank\" rel=\"noopener\">\
+            "</div></details></main><p class=\"embed-footer\"><a href=\"./\" target=\"_blank\" rel=\"noopener\">\
              Open in Idempotency Lab</a></p></div></div>",
         );
         return disabled(&out);
     }
     out.push_str("<div class=\"workspace\"><main class=\"stage\">");
-    results_strip(&mut out, run, at);
-    where_it_broke(&mut out, run, at, "wide-only", "broke-h");
+    results_strip(&mut out, run, at, opening);
+    where_it_broke(&mut out, run, at, "", "broke-h");
+    try_it(&mut out, "wide-only", "");
     timeline(&mut out, run, at, opening);
+    try_it(&mut out, "narrow-only", "-narrow");
     playback(&mut out, run, at, opening);
-    where_it_broke(&mut out, run, at, "narrow-only", "broke-h-narrow");
     text_panels(&mut out, run, at);
     out.push_str("</main>");
     controls(&mut out, settings);
@@ -216,7 +219,30 @@ fn picker(out: &mut String, class: &str, id: &str, label: &str, options: &[Opt],
     out.push_str("</select></div>");
 }
 
-fn results_strip(out: &mut String, run: &Run, at: Millis) {
+/// "Try it" as the live page writes it for the opening run (its choice
+/// of the opening run ticked), `class` saying where it shows and its ids
+/// ending in `suffix`.
+fn try_it(out: &mut String, class: &str, suffix: &str) {
+    let _ = write!(
+        out,
+        "<section class=\"panel try-it {class}\" aria-labelledby=\"try-it-h{suffix}\">\
+         <h2 id=\"try-it-h{suffix}\">Try it</h2><fieldset class=\"try-seed\"><legend>{}</legend>",
+        escape(TRY_LEGEND)
+    );
+    let titles = std::iter::once(TRY_OPENING).chain(THREE_WAYS.iter().map(|(title, _)| *title));
+    for (i, title) in titles.enumerate() {
+        let checked = if i == 0 { " checked" } else { "" };
+        let _ = write!(
+            out,
+            "<span class=\"choice\"><input type=\"radio\" id=\"try-{i}{suffix}\" name=\"try-seed{suffix}\"{checked}>\
+             <label for=\"try-{i}{suffix}\">{}</label></span>",
+            escape(title)
+        );
+    }
+    out.push_str("</fieldset><div class=\"fields\"></div></section>");
+}
+
+fn results_strip(out: &mut String, run: &Run, at: Millis, opening: Opening) {
     let f = results::at(run, at);
     let hits = meaning(ACK_TERMS, "Deduplication hits").unwrap_or_default();
     let _ = write!(
@@ -238,7 +264,11 @@ fn results_strip(out: &mut String, run: &Run, at: Millis) {
         let lead = if lead.is_empty() { String::new() } else { format!("<strong>{}</strong>", escape(lead)) };
         let _ = write!(out, "<p class=\"verdict {class}\">{lead}{}</p>", escape(&text));
     }
-    let _ = write!(out, "<p class=\"end-line\">{}</p></section>", escape(&results::end_line(run)));
+    // An embed says nothing of the end before the playhead reaches it.
+    if opening == Opening::Page || at >= run.end() {
+        let _ = write!(out, "<p class=\"end-line\">{}</p>", escape(&results::end_line(run)));
+    }
+    out.push_str("</section>");
 }
 
 fn where_it_broke(out: &mut String, run: &Run, at: Millis, class: &str, id: &str) {
@@ -253,7 +283,13 @@ fn where_it_broke(out: &mut String, run: &Run, at: Millis, class: &str, id: &str
 
 fn timeline(out: &mut String, run: &Run, at: Millis, opening: Opening) {
     let times = stop_times(run);
-    let across = diagram_on(run, times.clone(), run.end(), Frame::Across(Some(opening.wide_fit())));
+    // The embed's lanes are as low as their contents allow, as the live
+    // embed draws them, so the whole run fits its frame.
+    let frame = match opening {
+        Opening::Page => Frame::Across(Some(opening.wide_fit())),
+        Opening::Embed => Frame::Tight(opening.wide_fit()),
+    };
+    let across = diagram_on(run, times.clone(), run.end(), frame);
     let down = diagram_on(run, times, run.end(), Frame::Down(Opening::NARROW_FIT));
     let _ = write!(
         out,
