@@ -118,6 +118,22 @@ if (hostPort) {
       res.end(page);
       return;
     }
+    if (url.pathname === "/snippet") {
+      // A docs page with what the Embed dialog gave pasted into it (`html`)
+      // under a strict CSP that lets in the lab's origin alone; `box` puts
+      // the snippet in a box of that many pixels (`800x500`).
+      const app = `http://127.0.0.1:${port}`;
+      const [w, h] = (url.searchParams.get("box") ?? "").split("x").map(Number);
+      const box = w && h ? `<style>.box { width: ${w}px; height: ${h}px; } .box > idempotency-lab { height: 100%; margin: 0; }</style>` : "";
+      const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Retry guide</title>${box}</head>
+<body><h1>Retry guide</h1><div class="box">${url.searchParams.get("html") ?? ""}</div></body></html>`;
+      res.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Security-Policy": `default-src 'self'; script-src ${app} 'wasm-unsafe-eval'; style-src ${app} 'unsafe-inline'; connect-src ${app}; frame-src ${app}; worker-src ${app}`,
+      });
+      res.end(page);
+      return;
+    }
     const query = url.searchParams.get("q") ?? "embed=1";
     const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Retry guide</title></head>
 <body><h1>Retry guide</h1><p>The widget below is embedded from another origin.</p>

@@ -106,3 +106,26 @@ export async function seriousViolations(page) {
       .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
   });
 }
+
+// The sizes a reader meets the labs at: a phone, a laptop and a projector
+// (or a big screen).
+export const SIZES = [
+  { name: "360 x 740", viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true },
+  { name: "1280 x 800", viewport: { width: 1280, height: 800 } },
+  { name: "1920 x 1080", viewport: { width: 1920, height: 1080 } },
+];
+
+/** Whether all of `locator`'s box is in the window: seen without scrolling. */
+export async function inView(page, locator) {
+  const box = await locator.boundingBox();
+  const { width, height } = page.viewportSize();
+  return Boolean(box) && box.y >= -0.5 && box.x >= -0.5 && box.y + box.height <= height + 0.5 && box.x + box.width <= width + 0.5;
+}
+
+/** A toolbar button, from the "Share and files" menu where a phone folds
+ * the toolbar. */
+export async function toolbarButton(page, name) {
+  const toggle = page.getByRole("button", { name: "Share and files" });
+  if (await toggle.isVisible()) await toggle.click();
+  return page.getByRole("navigation", { name: "Share and files" }).getByRole("button", { name, exact: true });
+}

@@ -139,11 +139,12 @@ test("an invalid field shows its message and the app keeps working", async ({ pa
   const timeout = page.getByLabel("Timeout per attempt");
   await timeout.fill("-3");
   const message = page.locator("#f-timeout-error");
-  await expect(message).toHaveText('Timeout per attempt: "-3" is not a number of seconds with at most three decimals; allowed: 0.001 to 600 seconds');
+  // A number below the range is out of range; the run keeps its 3 s.
+  await expect(message).toHaveText("Not allowed: -3; the run uses 3 s. Timeout per attempt: -3 is out of range; allowed: 0.001 to 600 seconds");
   await expect(timeout).toHaveAttribute("aria-invalid", "true");
   await expect(await endFigure(page, "Client outcome")).toHaveText("succeeded at 4.05 s");
   await page.getByLabel("Maximum total attempts").fill("11");
-  await expect(page.locator("#f-attempts-error")).toHaveText("Maximum total attempts: 11 is out of range; allowed: a whole number from 1 to 10");
+  await expect(page.locator("#f-attempts-error")).toHaveText("Not allowed: 11; the run uses 3. Maximum total attempts: 11 is out of range; allowed: a whole number from 1 to 10");
   // Fixing the value clears the message and recomputes: with a 1 s timeout
   // the retry at 2.00 s joins the operation still in flight.
   await timeout.fill("1");

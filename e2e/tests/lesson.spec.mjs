@@ -272,7 +272,9 @@ test("a lesson link steps forward with PageDown and back with PageUp in presente
   await page.goto(`/?present=1&lesson=${encodeURIComponent(LESSON)}`);
   const heading = page.locator(".lesson h2");
   await expect(heading).toHaveText("Step 1 of 3: The opening run");
-  await expect(page.locator(".readout output")).toContainText("Model 4.05 s of 4.05 s");
+  // The step asks: until its answer is shown, what is to come stays hidden,
+  // the run's end too.
+  await expect(page.locator(".readout output")).toHaveText("Model 4.05 s; what comes next is hidden");
   await page.getByRole("button", { name: "Show the answer" }).click();
   await expect(page.locator(".lesson-answer")).toHaveText("One.");
   await page.keyboard.press("PageDown");
@@ -299,6 +301,9 @@ test("in presenter mode the down and up arrows step through a lesson too; out of
   await page.goto(`/?present=1&lesson=${encodeURIComponent(LESSON)}`);
   const heading = page.locator(".lesson h2");
   await expect(heading).toHaveText("Step 1 of 3: The opening run");
+  // The first step asks: the first press shows its answer, the next goes on.
+  await page.keyboard.press("ArrowDown");
+  await expect(page.locator(".lesson-answer")).toHaveText("One.");
   await page.keyboard.press("ArrowDown");
   await expect(heading).toHaveText("Step 2 of 3: Deduplication off");
   await page.keyboard.press("ArrowDown");

@@ -185,9 +185,16 @@ pub fn LineChartView(
                 return;
             };
             // On a projector (presenter mode) its text is twice as large,
-            // as every text there is.
-            let zoom: f64 = if el.closest(".app.present").ok().flatten().is_some() { 2.0 } else { 1.0 };
-            let Some((backend, scale)) = prepare(&el, LINE_CHART_HEIGHT * zoom.min(1.25)) else {
+            // as every text there is; in an embed's small frame it is lower.
+            let within = |selector: &str| el.closest(selector).ok().flatten().is_some();
+            let (zoom, height): (f64, f64) = if within(".app.present") {
+                (2.0, LINE_CHART_HEIGHT * 1.25)
+            } else if within(".app.embed") {
+                (1.0, LINE_CHART_HEIGHT * 0.6)
+            } else {
+                (1.0, LINE_CHART_HEIGHT)
+            };
+            let Some((backend, scale)) = prepare(&el, height) else {
                 return;
             };
             let colours = colours_from(&el, &legend);

@@ -26,14 +26,15 @@ pub fn share_url_at(base: &str, state: &LinkState) -> String {
     if query.is_empty() { base.to_owned() } else { format!("{base}?{query}") }
 }
 
-/// An iframe showing `state` in its compact embed.
-pub fn embed_snippet(state: &LinkState, title: &str, height: u32) -> String {
-    let mut embedded = state.clone();
-    embedded.page.embed = true;
-    format!(
-        "<iframe src=\"{}\" title=\"{title}\" width=\"100%\" height=\"{height}\" loading=\"lazy\"></iframe>",
-        crate::view::timeline::escape(&share_url(&embedded))
-    )
+/// What the Embed dialog offers for `state`: an iframe of its compact
+/// embed and the custom element, each with its title, both for an
+/// 800 x 500 box.
+pub fn embed_snippets(state: &LinkState, title: &str) -> Vec<(&'static str, String)> {
+    let base = dom::location_base();
+    vec![
+        ("Embed as an iframe", crate::view::embed::iframe_snippet(&base, state, title)),
+        ("Embed as a custom element", crate::view::embed::element_snippet(&base, state)),
+    ]
 }
 
 /// What a lab's page shares and exports, and what it imports.
@@ -42,8 +43,8 @@ pub trait Share: Copy + Send + Sync + 'static {
     type Settings: Schema;
     /// Exported files are called `{FILES}-run.json` and `{FILES}-timeline.svg`.
     const FILES: &'static str;
-    /// The embed snippet's title and height (pixels).
-    const EMBED: (&'static str, u32);
+    /// The embed's title.
+    const EMBED: &'static str;
 
     fn notices(&self) -> Notices;
     /// The link to the run and moment on screen.
@@ -65,18 +66,30 @@ pub fn export(notices: Notices, name: &str, mime: &str, contents: &str) {
     }
 }
 
-/// What the share box shows: a title and text to copy.
+/// What the share box shows: texts to copy, each with its title (the
+/// first is copied at once), and how copying went.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Shared {
-    title: &'static str,
-    text: String,
+    items: Vec<(&'static str, String)>,
     status: String,
 }
 
-/// Shows `text` for copying by hand and tries the clipboard, reporting
-/// whether the browser allowed it (a refusal is an answer, not an error).
+/// Shows `items` for copying by hand and tries the clipboard with the
+/// first, reporting whether the browser allowed it (a refusal is an
+/// answer, not an error).
+fn copy_all(shared: RwSignal<Option<Shared>>, items: Vec<(&'static str, String)>) {
+    let Some(text) = items.first().map(|(_, text)| text.clone()) else { return };
+    shared.set(Some(Shared { items, status: "Copying…".to_owned() }));
+    copy_text(shared, text);
+}
+
+/// Shows `text` for copying by hand and tries the clipboard.
 fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
-    shared.set(Some(Shared { title, text: text.clone(), status: "Copying…".to_owned() }));
+    copy_all(shared, vec![(title, text)]);
+}
+
+/// Tries the clipboard with `text`, one of the texts `shared` shows.
+fn copy_text(shared: RwSignal<Option<Shared>>, text: String) {
     let Some(promise) = dom::window().map(|w| w.navigator().clipboard().write_text(&text)) else {
         return;
     };
@@ -86,7 +99,7 @@ fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
             Err(_) => "The browser did not allow copying; select the text above and copy it.",
         };
         shared.update(|s| {
-            if let Some(s) = s.as_mut().filter(|s| s.text == text) {
+            if let Some(s) = s.as_mut().filter(|s| s.items.iter().any(|(_, t)| *t == text)) {
                 s.status = status.to_owned();
             }
         });
@@ -153,7 +166,7 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
         // Choosing the same file again should import it again.
         input.set_value("");
     };
-    let (title, height) = L::EMBED;
+    let title = L::EMBED;
     // On a phone the buttons fold behind one that shows them (styles hide
     // it on wider screens, where they are always shown).
     let open = RwSignal::new(false);
@@ -190,7 +203,7 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
             <button type="button" on:click=move |_| copy(shared, "Link to this run and moment", share_url(&lab.link()))>
                 "Copy link"
             </button>
-            <button type="button" on:click=move |_| copy(shared, "Embed snippet", embed_snippet(&lab.link(), title, height))>
+            <button type="button" on:click=move |_| copy_all(shared, embed_snippets(&lab.link(), title))>
                 "Embed"
             </button>
             {extra}
@@ -210,19 +223,51 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
             </button>
             </div>
         </nav>
-        {move || {
-            shared
-                .get()
-                .map(|s| {
+        {move || shared.get().map(|s| share_box(shared, s))}
+    }
+}
+
+/// The share box: each text with its title, to copy by hand or with its
+/// button, and how copying went.
+fn share_box(shared: RwSignal<Option<Shared>>, s: Shared) -> impl IntoView {
+    let several = s.items.len() > 1;
+    let items = s
+        .items
+        .into_iter()
+        .enumerate()
+        .map(|(i, (title, text))| {
+            let id = if i == 0 { "share-text".to_owned() } else { format!("share-text-{i}") };
+            let again = text.clone();
+            view! {
+                <label id=format!("{id}-title") for=id.clone()>{title}</label>
+                <textarea id=id readonly rows="3" prop:value=text></textarea>
+                {several.then(|| {
                     view! {
-                        <div class="share-box" role="group" aria-labelledby="share-title">
-                            <label id="share-title" for="share-text">{s.title}</label>
-                            <textarea id="share-text" readonly rows="2" prop:value=s.text.clone()></textarea>
-                            <p class="share-status" role="status">{s.status.clone()}</p>
-                            <button type="button" class="link" on:click=move |_| shared.set(None)>"Close"</button>
-                        </div>
+                        <button type="button" on:click=move |_| copy_text(shared, again.clone())>
+                            {format!("Copy: {}", title.to_lowercase())}
+                        </button>
                     }
-                })
-        }}
+                })}
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="share-box" role="group" aria-labelledby="share-text-title">
+            {items}
+            <p class="share-status" role="status">{s.status}</p>
+            <button type="button" class="link" on:click=move |_| shared.set(None)>"Close"</button>
+        </div>
+    }
+}
+
+/// The Embed button alone, with its share box, for a lab without the rest
+/// of the toolbar (the storm lab): `link` is the run on screen.
+pub fn embed_button(link: impl Fn() -> LinkState + Send + Sync + 'static, title: &'static str) -> impl IntoView {
+    let shared = RwSignal::new(None::<Shared>);
+    view! {
+        <button type="button" on:click=move |_| copy_all(shared, embed_snippets(&link(), title))>
+            "Embed"
+        </button>
+        {move || shared.get().map(|s| share_box(shared, s))}
     }
 }

@@ -8,6 +8,7 @@
 pub mod ack;
 pub mod chart;
 pub mod compare;
+pub mod embed;
 pub mod explore;
 pub mod fields;
 pub mod glossary;

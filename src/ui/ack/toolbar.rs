@@ -21,7 +21,7 @@ use super::state::Ack;
 impl Share for Ack {
     type Settings = Settings;
     const FILES: &'static str = "idempotency-lab";
-    const EMBED: (&'static str, u32) = ("Idempotency Lab: retries and lost acknowledgements", 500);
+    const EMBED: &'static str = "Idempotency Lab: retries and lost acknowledgements";
 
     fn notices(&self) -> Notices {
         self.notices

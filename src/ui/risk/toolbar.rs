@@ -20,7 +20,7 @@ use super::state::Risk;
 impl Share for Risk {
     type Settings = Settings;
     const FILES: &'static str = "idempotency-lab-risk";
-    const EMBED: (&'static str, u32) = ("Idempotency Lab: the risk-review incident", 900);
+    const EMBED: &'static str = "Idempotency Lab: the risk-review incident";
 
     fn notices(&self) -> Notices {
         self.notices

@@ -92,6 +92,14 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
         }
     });
     if storm.embed {
+        // Compact, for an 800 x 500 frame: the two charts side by side and
+        // the totals below them; a link opens the full lab.
+        let full = move || {
+            let mut state = storm.link_state(storm.theme.get());
+            state.page.embed = false;
+            let base = super::super::element::Host::current().base();
+            super::super::share::share_url_at(&base, &state)
+        };
         return view! {
             <div class="app embed storms">
                 <NoticeList notices=storm.notices/>
@@ -100,6 +108,7 @@ pub fn StormWorkbench(storm: Storm) -> impl IntoView {
                     <Charts storm/>
                     <Totals storm/>
                 </main>
+                {super::super::chrome::embed_footer(full)}
             </div>
         }
         .into_any();
@@ -122,8 +131,10 @@ fn working(storm: Storm) -> impl IntoView {
     let one_column = one_column();
     let figures = move |wide: bool| move || (one_column.get() != wide).then(|| view! { <Totals storm/> <RunB storm/> });
     let controls = move || view! { <div class="area-controls"><StormControls storm/></div> }.into_any();
+    let link = move || storm.link_state(storm.theme.get_untracked());
     let toolbar = view! {
         <div class="toolbar-items storm-toolbar">
+            {super::super::share::embed_button(link, "Idempotency Lab: retry storms")}
             <button type="button" on:click=move |_| storm.present.set(true)>
                 "Present"
             </button>
