@@ -40,8 +40,11 @@ for (const size of SIZES) {
       // The iframe, pasted into a docs page.
       const docs = await context.newPage();
       await docs.goto(`${hostOrigin}/snippet?html=${encodeURIComponent(iframe)}`);
-      const frameBox = await docs.locator("iframe").boundingBox();
-      expect([frameBox.width, frameBox.height]).toEqual([800, 500]);
+      // The frame's own window, inside its border.
+      const outer = await docs.locator("iframe").boundingBox();
+      const inset = await docs.locator("iframe").evaluate((f) => [f.clientLeft, f.clientTop, f.clientWidth, f.clientHeight]);
+      expect(inset.slice(2)).toEqual([800, 500]);
+      const frameBox = { x: outer.x + inset[0], y: outer.y + inset[1], width: inset[2], height: inset[3] };
       const inner = docs.frameLocator("iframe");
       const diagram = lab.id === "storms" ? inner.locator(".line-chart canvas").first() : inner.locator(".timeline svg.diagram").first();
       const results = lab.id === "storms" ? inner.locator(".totals .figures") : inner.getByRole("region", { name: "At the playhead" });

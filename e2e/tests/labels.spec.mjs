@@ -29,15 +29,23 @@ async function collisions(page) {
           if (rows > 3) problems.push(`"${boxes[i].t.textContent}" overlaps "${boxes[j].t.textContent}"`);
         }
       }
-      // Next to its event: the gridline of its moment within 24 px.
-      const grid = new Map();
-      for (const g of svg.querySelectorAll(".gridline[data-t]")) grid.set(g.getAttribute("data-t"), g.getBoundingClientRect().left);
+      // Next to its event: within 24 units (of the drawing) of what it
+      // labels, the marks, bars and lines of its record, or for a label of
+      // the time axis the gridline of its moment.
       const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const slack = 24 * scale;
+      const drawn = new Map();
+      for (const e of shapes) {
+        const key = e.hasAttribute("data-record") ? `r${e.getAttribute("data-record")}` : /gridline/.test(e.getAttribute("class")) ? `t${e.getAttribute("data-t")}` : null;
+        if (key === null) continue;
+        if (!drawn.has(key)) drawn.set(key, []);
+        drawn.get(key).push(e.getBoundingClientRect());
+      }
       for (const { t, r } of boxes) {
-        const x = grid.get(t.getAttribute("data-t"));
-        if (x === undefined || /axis-break/.test(t.getAttribute("class"))) continue;
-        const slack = 24 * scale;
-        if (x < r.left - slack || x > r.right + slack) problems.push(`"${t.textContent}" is ${Math.round(Math.min(Math.abs(x - r.left), Math.abs(x - r.right)))} px from its event`);
+        if (/axis-break/.test(t.getAttribute("class"))) continue;
+        const key = t.hasAttribute("data-record") ? `r${t.getAttribute("data-record")}` : `t${t.getAttribute("data-t")}`;
+        const near = (drawn.get(key) ?? []).map((s) => Math.max(0, s.left - r.right, r.left - s.right));
+        if (near.length && Math.min(...near) > slack) problems.push(`"${t.textContent}" is ${Math.round(Math.min(...near))} px from what it labels`);
       }
     }
     return problems;

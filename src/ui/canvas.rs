@@ -187,10 +187,11 @@ pub fn LineChartView(
             // On a projector (presenter mode) its text is twice as large,
             // as every text there is; in an embed's small frame it is lower.
             let within = |selector: &str| el.closest(selector).ok().flatten().is_some();
+            // (The heights are the stylesheet's for the canvas there.)
             let (zoom, height): (f64, f64) = if within(".app.present") {
-                (2.0, LINE_CHART_HEIGHT * 1.25)
+                (2.0, 320.0)
             } else if within(".app.embed") {
-                (1.0, LINE_CHART_HEIGHT * 0.6)
+                (1.0, 140.0)
             } else {
                 (1.0, LINE_CHART_HEIGHT)
             };

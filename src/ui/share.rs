@@ -251,8 +251,10 @@ fn share_box(shared: RwSignal<Option<Shared>>, s: Shared) -> impl IntoView {
             }
         })
         .collect_view();
+    // One text names the box after its title; several, after what they are.
+    let (name, labelled) = if several { (Some("Embed this run"), None) } else { (None, Some("share-text-title")) };
     view! {
-        <div class="share-box" role="group" aria-labelledby="share-text-title">
+        <div class="share-box" role="group" aria-label=name aria-labelledby=labelled>
             {items}
             <p class="share-status" role="status">{s.status}</p>
             <button type="button" class="link" on:click=move |_| shared.set(None)>"Close"</button>

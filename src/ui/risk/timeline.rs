@@ -37,6 +37,20 @@ fn num(v: f64) -> String {
     crate::view::num::d1(v).to_string()
 }
 
+/// The frame a timeline is drawn in: the timeline at its natural width,
+/// and scrolling; the sequence diagram for its box. A presenter's timeline
+/// and an embed's fit their box, so the whole run is on screen at once,
+/// its lanes as low as their contents allow.
+fn frame_of(risk: Risk, downward: bool, fit: Option<f64>) -> Frame {
+    if downward {
+        Frame::Down(fit.unwrap_or(344.0))
+    } else if risk.presenter.present.get() || risk.embed {
+        Frame::Tight(fit.unwrap_or(700.0))
+    } else {
+        Frame::Across(None)
+    }
+}
+
 /// The timeline of run A (the run on screen) or, while comparing, of run
 /// B. While comparing, both are drawn on the stops of both runs, so they
 /// line up on model time, and each marks the event where it first parts
@@ -55,17 +69,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
     let room = risk.embed.then(|| box_height(scroller));
     let drawing = Memo::new_with_compare(
         move |_| {
-            // The timeline is drawn at its natural width, and scrolls; the
-            // sequence diagram for its box. A presenter's timeline and an
-            // embed's fit their box, so the whole run is on screen at once.
-            let frame = if downward.get() {
-                Frame::Down(fit.get().unwrap_or(344.0))
-            } else if risk.presenter.present.get() || risk.embed {
-                // Its lanes as low as their contents allow, too.
-                Frame::Tight(fit.get().unwrap_or(700.0))
-            } else {
-                Frame::Across(None)
-            };
+            let frame = frame_of(risk, downward.get(), fit.get());
             let a = risk.run.get();
             let b = c.run_b();
             let run = match (side, &b) {

@@ -133,7 +133,7 @@ fn working(storm: Storm) -> impl IntoView {
     let controls = move || view! { <div class="area-controls"><StormControls storm/></div> }.into_any();
     let link = move || storm.link_state(storm.theme.get_untracked());
     let toolbar = view! {
-        <div class="toolbar-items storm-toolbar">
+        <div class="storm-toolbar">
             {super::super::share::embed_button(link, "Idempotency Lab: retry storms")}
             <button type="button" on:click=move |_| storm.present.set(true)>
                 "Present"

@@ -509,9 +509,13 @@ pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis, frame: Frame) -> D
     let records = run.records();
     let lanes = Lanes::of_run(run);
     let mut b = Builder::framed(lanes.specs(), times.clone(), end, frame);
-    // The wall clock under every stop's model time.
-    let mut stops = times;
-    stops.push(Millis::ZERO);
+    // The wall clock under every stop's model time; not in a tight frame
+    // (a projector's screen, an embed), where the run must fit and the
+    // caption and the readout give the wall clock of the moment shown.
+    let mut stops = if matches!(frame, Frame::Tight(_)) { Vec::new() } else { times };
+    if !stops.is_empty() {
+        stops.push(Millis::ZERO);
+    }
     stops.sort_unstable();
     stops.dedup();
     for t in stops {

@@ -220,8 +220,11 @@ impl Builder {
         let width = text.chars().count() as f64 * CHAR_W;
         // In a fitted diagram a label that would run past the edge ends
         // there, still over its event.
+        // (Where the axis itself runs past the width, the diagram is drawn
+        // wider anyway, and a label stays at its event.)
+        let axis_fits = self.fit.is_some_and(|fit| self.stops.last().is_none_or(|s| s.1 + OVERFLOW + 24.0 <= fit));
         let x = match self.fit {
-            Some(fit) if x + width > fit - FIT_MARGIN => (fit - FIT_MARGIN - width).max(LEFT).min(x),
+            Some(fit) if axis_fits && x + width > fit - FIT_MARGIN => (fit - FIT_MARGIN - width).max(LEFT).min(x),
             _ => x,
         };
         let row = self.labels[lane].take(x, x + width, LABEL_PAD);
@@ -248,7 +251,9 @@ impl Builder {
         let mut top = 0.0;
         // The room a lane keeps around its labels and track: less in a
         // tight frame, where the whole run must fit.
-        let (pad, between_min) = if self.tight { (6.0, 32.0) } else { (12.0, 56.0) };
+        let (pad, between_min) = if self.tight { (6.0, 28.0) } else { (12.0, 56.0) };
+        // Between the last row of labels above a track and the track.
+        let above = if self.tight { 4.0 } else { 8.0 };
         for (i, lane) in self.lanes.iter().enumerate() {
             let rows = label_rows(i);
             let (height, track, labels) = match lane.style {
@@ -257,7 +262,7 @@ impl Builder {
                     (h, top + h - 2.0, top + 13.0)
                 }
                 LaneStyle::LabelsAbove => {
-                    let track = top + rows * LABEL_H + pad + 8.0;
+                    let track = top + rows * LABEL_H + pad + above;
                     (track + pad - 4.0 - top, track, top + 14.0)
                 }
                 LaneStyle::Between => {
@@ -266,7 +271,9 @@ impl Builder {
                 }
                 LaneStyle::LabelsBelow => {
                     let track = top + pad;
-                    let h = pad + extra(i) + rows * LABEL_H + pad;
+                    // Under the last row, room for its descenders.
+                    let foot = if self.tight { 4.0 } else { pad };
+                    let h = pad + extra(i) + rows * LABEL_H + foot;
                     // Below the last row of bars (10 high), clear of them.
                     let below = if self.tight { 16.0 } else { 20.0 };
                     (h, track, track + extra(i) + below)
