@@ -29,6 +29,7 @@ pub mod risk;
 pub mod rng;
 pub mod storm;
 pub mod time;
+pub mod trace;
 
 use std::fmt;
 

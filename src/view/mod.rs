@@ -17,6 +17,7 @@ pub mod lesson;
 pub mod linechart;
 pub mod markup;
 pub mod num;
+pub mod otlp;
 pub mod page;
 pub mod playback;
 pub mod risk;

@@ -16,3 +16,4 @@ mod risk;
 mod scenarios;
 mod sequence;
 mod storm;
+mod traces;

@@ -9,6 +9,7 @@ pub mod experiments;
 pub mod matrix;
 pub mod mirror;
 pub mod opening;
+pub mod otlp;
 pub mod report;
 pub mod results;
 pub mod sentences;
