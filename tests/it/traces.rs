@@ -50,3 +50,42 @@ fn every_preset_of_the_first_lab_reads_back_with_its_verdicts_and_break() {
         assert!(places.contains(&p), "{p:?}");
     }
 }
+
+#[test]
+fn every_preset_of_the_risk_lab_reads_back_with_its_verdicts_and_break() {
+    use idempotency_lab::sim::risk::{CheckName as RiskCheck, Preset, Run as RiskRun, Settings as RiskSettings};
+    use idempotency_lab::view::risk::otlp as risk_otlp;
+    let mut broke = 0;
+    for preset in Preset::ALL {
+        for mode in ["naive", "patterns"] {
+            let settings = RiskSettings::from_pairs(&[
+                (idempotency_lab::sim::risk::settings::PRESET.def(), preset.value()),
+                (idempotency_lab::sim::risk::settings::MODE.def(), mode),
+            ])
+            .unwrap();
+            let run = RiskRun::simulate(&settings).unwrap();
+            let f = findings(&risk_otlp::run_to_otlp(&run));
+            let id = format!("{} {mode}", preset.value());
+            // The lab's own check of one review per order.
+            let lab = run.checks().into_iter().find(|c| c.name == RiskCheck::OneReviewPerBusinessKey).unwrap().holds;
+            assert_eq!(holds(&f, CheckName::OneReviewPerBusinessKey), lab, "{id}");
+            // At most one review per request_key, from the Risk API's ledger.
+            let mut per_key = std::collections::HashMap::new();
+            for r in run.reviews() {
+                *per_key.entry(r.request_key).or_insert(0) += 1;
+            }
+            let once = per_key.values().all(|&n| n <= 1);
+            assert_eq!(holds(&f, CheckName::CommittedAtMostOnce).unwrap_or(true), once, "{id}");
+            // Where it broke: the lab's second review for an order.
+            let lab = idempotency_lab::view::risk::broke::second_review(&run).map(|b| b.t(&run));
+            let read_back = where_it_broke(&f).map(|b| {
+                let e = &f.trace.spans[f.effects[b.duplicate].span];
+                assert_eq!(f.trace.services[e.service], risk_otlp::RISK_API, "{id}");
+                Millis((f.effects[b.duplicate].at_ns - risk_otlp::EPOCH_NS) / 1_000_000)
+            });
+            assert_eq!(read_back, lab, "{id}");
+            broke += usize::from(lab.is_some());
+        }
+    }
+    assert!(broke >= 3, "the naive presets break: {broke}");
+}

@@ -14,6 +14,7 @@ pub mod load;
 pub mod machine;
 pub mod mirror;
 pub mod names;
+pub mod otlp;
 pub mod patterns;
 pub mod questions;
 pub mod report;
