@@ -14,6 +14,19 @@ pub struct UsageError(pub String);
 pub enum Format {
     Text,
     Json,
+    /// An OpenTelemetry trace in the protocol's JSON encoding (the first
+    /// two labs' commands).
+    Otlp,
+}
+
+/// Refuses `--format otlp` for a command that has no trace to give.
+pub fn text_or_json(format: Format, command: &str) -> Result<Format, UsageError> {
+    match format {
+        Format::Otlp => Err(UsageError(format!(
+            "--format: \"otlp\" is not allowed for {command}; allowed: one of text, json (a trace is the ack and risk commands' output)"
+        ))),
+        other => Ok(other),
+    }
 }
 
 /// A flag a command takes besides its lab's parameters.
@@ -124,11 +137,12 @@ pub fn parse_lab<S: Schema>(command: &str, args: &[String], extras: &[Extra]) ->
         }
         match flag {
             "--format" => {
-                let value = take_value(flag, inline, &mut rest, "one of text, json")?;
+                let value = take_value(flag, inline, &mut rest, "one of text, json, otlp")?;
                 format = match value {
                     "text" => Format::Text,
                     "json" => Format::Json,
-                    other => return Err(refuse(flag, other, "one of text, json")),
+                    "otlp" => Format::Otlp,
+                    other => return Err(refuse(flag, other, "one of text, json, otlp")),
                 };
             }
             "--at-ms" => {

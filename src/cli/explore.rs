@@ -53,8 +53,8 @@ pub fn command(rest: &[String]) -> Result<String, UsageError> {
             (explore_ack(&parsed.settings, max_faults(&parsed.extras)?, |_, _| true), parsed.format)
         }
     };
-    Ok(match format {
+    Ok(match args::text_or_json(format, "explore")? {
         Format::Json => found.json(),
-        Format::Text => found.text(),
+        Format::Text | Format::Otlp => found.text(),
     })
 }

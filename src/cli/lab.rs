@@ -16,7 +16,7 @@ pub fn help<L: LabModel>() -> String {
     out.push_str(&args::params_help::<L::Settings>());
     out.push_str(
         "  --settings FILE         read settings from a JSON file first; flags override it\n  \
-         --format text|json      text: the state at --at-ms, then every event (default text)\n  \
+         --format text|json|otlp text: the state at --at-ms, then every event (default text);\n                          otlp: the run as an OpenTelemetry trace (OTLP/JSON)\n  \
          --at-ms T               the model time the text state describes (default: the end of the run)\n",
     );
     let presets = L::presets();
@@ -46,6 +46,9 @@ pub fn command<L: LabModel>(args: &[String]) -> Result<String, UsageError> {
     }
     Ok(match parsed.format {
         Format::Json => L::report(&run) + "\n",
+        Format::Otlp => L::otlp(&run).ok_or_else(|| {
+            UsageError(format!("--format: \"otlp\" is not allowed for {}; allowed: one of text, json", L::LAB.id))
+        })?,
         Format::Text => {
             let mut out = L::text_mirror(&run, Millis(parsed.at_ms.unwrap_or(last)));
             let events = L::event_lines(&run);

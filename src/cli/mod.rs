@@ -10,6 +10,7 @@ mod bench;
 mod explore;
 pub mod lab;
 mod storm;
+pub mod trace;
 
 use std::io::Write;
 
@@ -43,7 +44,7 @@ pub fn lab_command(name: &str) -> Option<(Lab, LabCommand)> {
 /// Every command, for messages.
 fn commands() -> String {
     let mut names: Vec<&str> = LABS.iter().map(|l| l.id).collect();
-    names.extend(["explore", "bench", "labs", "opening", "--help"]);
+    names.extend(["explore", "trace", "bench", "labs", "opening", "--help"]);
     names.join(", ")
 }
 
@@ -150,6 +151,7 @@ pub fn help() -> String {
     out.push_str(&format!(
         "  {NAME} bench [--runs N] [--lab {all_labs}]\n                          measure how fast a lab's core simulates (default {} runs)\n  \
          {NAME} explore --lab ack|risk [--max-faults 1|2|3] [the lab's options] [--format text|json]\n                          run every schedule of at most K aimed faults; per invariant, how many break it and the simplest\n  \
+         {NAME} trace FILE [--format text|json] [rules]\n                          check an OpenTelemetry trace (OTLP/JSON): intents, effects, the checks, where it broke\n  \
          {NAME} labs [--format text|json]\n                          list the labs\n  \
          {NAME} opening           write the first lab's opening run as the page's markup (the build puts it in the page)\n  \
          {NAME} --help            show this help\n\n\
@@ -162,7 +164,7 @@ pub fn help() -> String {
 /// The registry, a line per lab, or as JSON (for `make bench`).
 fn list_labs(format: Format) -> String {
     match format {
-        Format::Text => LABS.iter().map(|l| format!("{}\t{}\n", l.id, l.label)).collect(),
+        Format::Text | Format::Otlp => LABS.iter().map(|l| format!("{}\t{}\n", l.id, l.label)).collect(),
         Format::Json => {
             use crate::sim::json::Json;
             let labs = LABS
@@ -184,6 +186,7 @@ fn list_labs(format: Format) -> String {
 pub fn main_with(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
     let result = match (args.first().map(String::as_str), args.first().and_then(|name| lab_command(name))) {
         (Some("explore"), _) => explore::command(&args[1..]),
+        (Some("trace"), _) => trace::command(&args[1..]),
         (_, Some((_, command))) => command(&args[1..]),
         (_, None) => run_command(args),
     };

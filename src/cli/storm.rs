@@ -79,6 +79,7 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
     if parsed.at_ms.is_some() {
         return Err(UsageError("--at-ms: storms report whole runs; allowed: leave --at-ms out".to_owned()));
     }
+    args::text_or_json(parsed.format, "storms")?;
     let settings = parsed.settings;
     refuse_other_workloads(raw_args, settings.workload)?;
     let failed = |e| UsageError(format!("the run could not finish: {e}"));
@@ -87,7 +88,7 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
         let cells = aws_sweep(settings.seed, reps, |_| {}).map_err(failed)?;
         return Ok(match parsed.format {
             Format::Json => sweep_json(settings.seed, reps, &cells) + "\n",
-            Format::Text => sweep_text(settings.seed, reps, &cells),
+            Format::Text | Format::Otlp => sweep_text(settings.seed, reps, &cells),
         });
     }
     let reps = reps.unwrap_or(1);
@@ -100,7 +101,7 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
                 .map_err(failed)?;
             Ok(match parsed.format {
                 Format::Json => occ_json(&settings, &runs) + "\n",
-                Format::Text => occ_text(&settings, &runs),
+                Format::Text | Format::Otlp => occ_text(&settings, &runs),
             })
         }
         Workload::Overload => {
@@ -115,7 +116,7 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
                 .map_err(failed)?;
             Ok(match parsed.format {
                 Format::Json => overload_json(&settings, &runs) + "\n",
-                Format::Text => overload_text(&settings, &runs),
+                Format::Text | Format::Otlp => overload_text(&settings, &runs),
             })
         }
     }

@@ -44,4 +44,9 @@ pub trait LabModel: Send + Sync + Sized + 'static {
     fn differences(a: &Self::Run, b: &Self::Run, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine>;
     /// Its named starting points.
     fn presets() -> Vec<Preset>;
+    /// The run as an OpenTelemetry trace (OTLP/JSON), for a lab whose
+    /// runs have one.
+    fn otlp(_run: &Self::Run) -> Option<String> {
+        None
+    }
 }

@@ -23,4 +23,5 @@ pub mod playback;
 pub mod risk;
 pub mod storm;
 pub mod timeline;
+pub mod traces;
 pub mod url;

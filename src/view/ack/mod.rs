@@ -72,6 +72,9 @@ impl LabModel for AckLab {
     fn differences(a: &Run, b: &Run, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine> {
         compare::differences(a, b, diff, fork)
     }
+    fn otlp(run: &Run) -> Option<String> {
+        Some(otlp::run_to_otlp(run))
+    }
     fn presets() -> Vec<Preset> {
         experiments::EXPERIMENTS.iter().map(|e| Preset { id: e.id, title: e.title }).collect()
     }

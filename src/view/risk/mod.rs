@@ -83,6 +83,9 @@ impl LabModel for RiskLab {
     fn differences(a: &Run, b: &Run, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine> {
         compare::differences(a, b, diff, fork)
     }
+    fn otlp(run: &Run) -> Option<String> {
+        Some(otlp::run_to_otlp(run))
+    }
     fn presets() -> Vec<Preset> {
         crate::sim::risk::Preset::ALL.into_iter().map(|p| Preset { id: p.value(), title: p.label() }).collect()
     }
