@@ -689,6 +689,8 @@ fn resource_spans(lex: &mut Lex, trace: &mut Trace, limits: Limits) -> Res<()> {
                         match name {
                             "spans" => l.field("spans", |l| {
                                 l.array(|l, _| {
+                                    // On the span's own line, not after the comma before it.
+                                    l.peek();
                                     if trace.spans.len() >= limits.spans {
                                         return l.fail(format!(
                                             "more than {} spans; allowed: at most {} spans in a file",
