@@ -31,6 +31,7 @@ pub mod risk;
 pub mod share;
 pub mod storm;
 mod text_panels;
+pub mod trace;
 mod worker;
 
 pub use compare::Side;

@@ -52,6 +52,8 @@ pub trait Share: Copy + Send + Sync + 'static {
     fn run_json(&self) -> String;
     /// The diagram as an SVG file, the playhead where it is.
     fn diagram_svg(&self) -> String;
+    /// The run as an OpenTelemetry trace (OTLP/JSON).
+    fn trace_otlp(&self) -> String;
     /// Shows imported settings (and run B beside them, from an exported
     /// comparison, where the lab compares); false if they could not be run
     /// (a notice says why).
@@ -143,6 +145,8 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
         move |_| export(lab.notices(), &format!("{}-run.json", L::FILES), "application/json", &lab.run_json());
     let export_svg =
         move |_| export(lab.notices(), &format!("{}-timeline.svg", L::FILES), "image/svg+xml", &lab.diagram_svg());
+    let export_trace =
+        move |_| export(lab.notices(), &format!("{}-trace.json", L::FILES), "application/json", &lab.trace_otlp());
     let on_file = move |ev: web_sys::Event| {
         let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
             return;
@@ -196,6 +200,7 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
             {extra}
             <button type="button" on:click=export_json>"Export run (JSON)"</button>
             <button type="button" on:click=export_svg>"Export diagram (SVG)"</button>
+            <button type="button" on:click=export_trace>"Export trace (OTLP)"</button>
             <span class="file-button">
                 <input
                     type="file"
@@ -205,6 +210,7 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
                 />
                 <label for="import-file">"Import settings or a lesson"</label>
             </span>
+            {super::trace::open_button(lab.notices())}
             <button type="button" aria-keyshortcuts="?" on:click=move |_| on_shortcuts.run(())>
                 "Keyboard shortcuts"
             </button>

@@ -93,6 +93,7 @@ fn keep_address(ack: Ack) {
 pub fn Workbench(ack: Ack) -> impl IntoView {
     let host = Host::current();
     ack.look.show_on(host);
+    super::trace::TraceDesk::provide();
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(ack, dialog);
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
@@ -172,6 +173,7 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
     // after the diagram and playback, so they start on the first screen.
     let broke = move |wide: bool| move || (one_column.get() != wide).then(|| view! { <WhereItBroke ack/> });
     let stage = view! {
+        <super::trace::TracePanel/>
         {lesson_here(ack)}
         {move || ack.three_ways.get().then(|| view! { <three_ways::ThreeWays ack/> })}
         <ResultsStrip ack/>
@@ -189,7 +191,12 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
     };
     let controls = move || view! { <div class="area-controls"><Controls ack/></div> }.into_any();
     view! {
-        <div class="app" class:predicting=move || ack.answer_hidden()>
+        <div
+            class="app"
+            class:predicting=move || ack.answer_hidden()
+            on:dragover=super::trace::on_drag_over
+            on:drop=super::trace::on_drop(ack.notices)
+        >
             {masthead(
                 crate::view::ack::opening::TAGLINE,
                 ack.look.theme,

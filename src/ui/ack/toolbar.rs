@@ -45,6 +45,10 @@ impl Share for Ack {
         self.run.with_untracked(|r| diagram_in(r, frame).to_svg(Some(self.player.playhead.get_untracked())))
     }
 
+    fn trace_otlp(&self) -> String {
+        self.run.with_untracked(|r| crate::view::ack::otlp::run_to_otlp(r))
+    }
+
     /// An exported comparison opens run B again, with the settings it
     /// changed and the moment it was forked at.
     fn import(&self, file: Imported<Settings>) -> bool {

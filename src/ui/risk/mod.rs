@@ -121,6 +121,7 @@ fn risk_comparison(risk: Risk) -> impl IntoView {
 #[component]
 pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
     risk.look.show_on(Host::PAGE);
+    super::trace::TraceDesk::provide();
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(risk, dialog);
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
@@ -194,7 +195,13 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
     let one_column = one_column();
     let controls = move || view! { <div class="area-controls"><RiskControls risk/></div> }.into_any();
     view! {
-        <div class="app risk" class:embed=embed class:predicting=predicting>
+        <div
+            class="app risk"
+            class:embed=embed
+            class:predicting=predicting
+            on:dragover=super::trace::on_drag_over
+            on:drop=super::trace::on_drop(risk.notices)
+        >
             {chrome(&|| {
                 masthead(
                     "One timeout once created two risk reviews for one order. Replay it with a naive tool server, then turn the patterns on one by one and see which invariant each one protects.",
@@ -216,6 +223,7 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
             <div class="workspace">
                 {(!embed).then(|| settings_column(true, one_column, controls))}
                 <main class="stage">
+                    <super::trace::TracePanel/>
                     {chrome(&|| lesson_here(risk).into_any())}
                     {checkpoint_prompt(risk, risk.presenter)}
                     <RiskFigures risk/>

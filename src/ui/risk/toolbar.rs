@@ -41,6 +41,10 @@ impl Share for Risk {
         json
     }
 
+    fn trace_otlp(&self) -> String {
+        self.run.with_untracked(|r| crate::view::risk::otlp::run_to_otlp(r))
+    }
+
     fn diagram_svg(&self) -> String {
         // The layout on screen, at its natural size.
         let frame = Frame::export(self.look.layout.get_untracked().downward(dom::viewport_width()));
