@@ -5,7 +5,7 @@
 //
 // The labs come from the registry, through `idempotency-lab labs`.
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { chromium } from "playwright-core";
 
@@ -410,6 +410,18 @@ try {
   );
   row("risk page: longest frame while exploring the overload", ms(seen.worst));
   row("risk page: explore the overload's two-fault schedules in the worker", ms(overloadMs));
+
+  // A 100 000-span trace opened on the first lab's page: from choosing the
+  // file to its checks on screen.
+  const tracePath = "/tmp/idempotency-lab-bench-trace.json";
+  writeFileSync(tracePath, execFileSync(cli, ["bench", "--trace", "--write"], { maxBuffer: 512 << 20 }));
+  const tracePage = await browser.newPage();
+  await tracePage.goto(`${origin}/`);
+  await tracePage.locator("svg.diagram").first().waitFor();
+  const traceT0 = Date.now();
+  await tracePage.getByLabel("Open a trace").setInputFiles(tracePath);
+  await tracePage.getByRole("list", { name: "Checks of the trace" }).waitFor({ timeout: 120_000 });
+  row("first lab's page: a 100 000-span trace read, checked and drawn (choice to checks on screen)", ms(Date.now() - traceT0));
 } finally {
   await browser.close();
   server.kill();
@@ -427,6 +439,7 @@ const figures = (args, keep) => {
   return got;
 };
 figures(["bench", "--runs", "3000000"], (n) => n.includes("/s") || n.includes("ns/run"));
+row("a 100 000-span trace natively", execFileSync(cli, ["bench", "--trace"], { encoding: "utf8" }).trim());
 const risk = figures(["bench", "--lab", "risk"], () => true);
 row(
   "wide-fleet patterns events/s in the browser (native events per run over the click-to-checks time)",

@@ -169,3 +169,51 @@ pub fn explore(lab: &str) -> String {
     let settings = Settings::default();
     time_exploring("ack k=3", || crate::sim::ack::explore::explore(&settings, 3, |_, _| true).explored)
 }
+
+/// A trace of `spans` spans, four per intent: the first lab's run with
+/// deduplication off (client, two attempts, server operations, ledger
+/// writes) repeated with a trace id of its own each time, cut to `spans`.
+pub fn trace_file(spans: usize) -> String {
+    use crate::sim::trace::span::TraceId;
+    let one = crate::view::ack::otlp::trace_of(
+        &crate::sim::ack::Run::simulate(&Settings::from_pairs(&[(DEDUP.def(), "off")]).unwrap_or_default())
+            .unwrap_or_else(|_| unreachable!("the deduplication-off run finishes")),
+    );
+    let mut trace = crate::sim::trace::Trace { services: one.services.clone(), spans: Vec::with_capacity(spans) };
+    let mut n = 0u64;
+    while trace.spans.len() < spans {
+        n += 1;
+        for s in one.spans.iter().take(spans - trace.spans.len()) {
+            let mut s = s.clone();
+            s.trace_id = TraceId((u128::from(n) << 64 | 0x1).to_be_bytes());
+            trace.spans.push(s);
+        }
+    }
+    crate::sim::trace::write::to_otlp_json(&trace)
+}
+
+/// How long a trace of `spans` spans takes to read and check.
+pub fn trace(spans: usize) -> String {
+    use crate::sim::trace::{Findings, Limits, Rules, checks, read};
+    let text = trace_file(spans);
+    let started = Instant::now();
+    let reading = read(&text, Limits::default());
+    let read_s = started.elapsed().as_secs_f64();
+    let Ok(reading) = reading else {
+        return "trace: the generated trace could not be read\n".to_owned();
+    };
+    let started = Instant::now();
+    let f = Findings::of(reading, &Rules::default());
+    let verdicts = black_box(checks::checks(&f));
+    let _ = black_box(checks::where_it_broke(&f));
+    let check_s = started.elapsed().as_secs_f64();
+    format!(
+        "trace: {} spans ({:.1} MB) read in {:.3} s, intents and checks in {:.3} s ({} checks, {} intents)\n",
+        f.trace.spans.len(),
+        text.len() as f64 / 1e6,
+        read_s,
+        check_s,
+        verdicts.len(),
+        f.intents.len()
+    )
+}

@@ -59,6 +59,12 @@ pub enum Command {
     Labs {
         format: Format,
     },
+    /// How long a trace of this many spans takes to read and check, or
+    /// the trace itself (for the browser's bench).
+    BenchTrace {
+        spans: usize,
+        write: bool,
+    },
     /// The first lab's opening run as the page's markup (for the build).
     Opening,
 }
@@ -126,6 +132,11 @@ fn parse_labs(args: &[String]) -> Result<Command, UsageError> {
 pub fn parse(args: &[String]) -> Result<Command, UsageError> {
     match args.first().map(String::as_str) {
         None => Err(UsageError(format!("missing command; allowed: {}", commands()))),
+        Some("bench") if args.get(1).is_some_and(|a| a == "--trace") => match &args[2..] {
+            [] => Ok(Command::BenchTrace { spans: 100_000, write: false }),
+            [w] if w == "--write" => Ok(Command::BenchTrace { spans: 100_000, write: true }),
+            _ => Err(UsageError("bench --trace takes only --write".to_owned())),
+        },
         Some("bench") => parse_bench(&args[1..]),
         Some("labs") => parse_labs(&args[1..]),
         Some("opening") if args.len() == 1 => Ok(Command::Opening),
@@ -208,6 +219,8 @@ fn run_command(args: &[String]) -> Result<String, UsageError> {
         Command::Help => help(),
         Command::Labs { format } => list_labs(format),
         Command::Opening => crate::view::ack::opening::page() + "\n",
+        Command::BenchTrace { spans, write: true } => bench::trace_file(spans),
+        Command::BenchTrace { spans, write: false } => bench::trace(spans),
         Command::Bench { runs, lab } => match lab.id {
             "risk" => bench::risk() + &bench::explore("risk"),
             "storms" => storm::bench(runs),
