@@ -113,6 +113,7 @@ impl Out {
     }
 
     /// A statement: the server's CLIENT span and the store's SERVER span.
+    #[allow(clippy::too_many_arguments)]
     fn statement(
         &mut self,
         store: &str,
