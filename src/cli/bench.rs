@@ -189,7 +189,9 @@ pub fn trace_file(spans: usize) -> String {
             trace.spans.push(s);
         }
     }
-    crate::sim::trace::write::to_otlp_json(&trace)
+    // One line: strings hold no raw newline, so each line's indentation is
+    // only layout.
+    crate::sim::trace::write::to_otlp_json(&trace).lines().map(str::trim_start).collect::<String>() + "\n"
 }
 
 /// How long a trace of `spans` spans takes to read and check.
@@ -199,8 +201,9 @@ pub fn trace(spans: usize) -> String {
     let started = Instant::now();
     let reading = read(&text, Limits::default());
     let read_s = started.elapsed().as_secs_f64();
-    let Ok(reading) = reading else {
-        return "trace: the generated trace could not be read\n".to_owned();
+    let reading = match reading {
+        Ok(reading) => reading,
+        Err(e) => return format!("trace: the generated trace could not be read: {e}\n"),
     };
     let started = Instant::now();
     let f = Findings::of(reading, &Rules::default());
