@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::sim::Schema;
-use crate::sim::params_file::{Imported, MAX_FILE_BYTES, parse_import};
+use crate::sim::params_file::{Imported, MAX_FILE_BYTES, file_text, parse_import};
 use crate::view::url::{LinkState, to_query};
 
 use super::dom;
@@ -109,12 +109,22 @@ fn import<L: Share>(lab: L, file: web_sys::File) {
         return;
     }
     leptos::task::spawn_local(async move {
-        let Some(text) = JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()) else {
-            notices.notify(format!("{name}: the file could not be read as text. Nothing changed."));
+        // The bytes, read by the command line's rule for text (UTF-8, a
+        // byte-order mark ignored), not the browser's own decoding.
+        let Some(bytes) = JsFuture::from(file.array_buffer()).await.ok().map(|b| js_sys::Uint8Array::new(&b).to_vec())
+        else {
+            notices.notify(format!("{name}: the file could not be read. Nothing changed."));
             return;
         };
-        if crate::view::lesson::is_lesson_file(&name, &text) {
-            match crate::view::lesson::parse(&text) {
+        let text = match file_text(&bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                notices.notify(format!("{name}: {e}. Nothing changed."));
+                return;
+            }
+        };
+        if crate::view::lesson::is_lesson_file(&name, text) {
+            match crate::view::lesson::parse(text) {
                 Ok(lesson) => {
                     let at = crate::view::lesson::LessonAt { lesson, step: 0 };
                     super::lesson::open_step(&at, &lab.link().page);
@@ -123,7 +133,7 @@ fn import<L: Share>(lab: L, file: web_sys::File) {
             }
             return;
         }
-        match parse_import::<L::Settings>(&text) {
+        match parse_import::<L::Settings>(text) {
             Ok(file) => {
                 if lab.import(file) {
                     notices.notify(format!("Imported settings from {name}."));

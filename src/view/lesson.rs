@@ -84,7 +84,7 @@ impl LessonAt {
     /// says instead.
     pub fn at_an_end(&self, forward: bool) -> String {
         let end = if forward { "last" } else { "first" };
-        format!("This is the {end} step of \"{}\".", self.lesson.title)
+        format!("This is the {end} step of \"{}\".", crate::sim::params::neutral(&self.lesson.title))
     }
 }
 
