@@ -97,7 +97,7 @@ fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
 /// file and opens its first step; anything refused on the way (too large,
 /// not text, neither settings nor a lesson) is a notice and changes
 /// nothing.
-fn import<L: Share>(lab: L, file: web_sys::File) {
+fn import<L: Share>(lab: L, file: web_sys::File, host: super::element::Host) {
     let notices = lab.notices();
     let name = crate::sim::params::shorten(&file.name());
     if file.size() > MAX_FILE_BYTES as f64 {
@@ -127,7 +127,7 @@ fn import<L: Share>(lab: L, file: web_sys::File) {
             match crate::view::lesson::parse(text) {
                 Ok(lesson) => {
                     let at = crate::view::lesson::LessonAt { lesson, step: 0 };
-                    super::lesson::open_step(&at, &lab.link().page);
+                    super::lesson::open_step(&at, &lab.link().page, host);
                 }
                 Err(e) => notices.notify(format!("{name}: {e}. Nothing changed.")),
             }
@@ -149,6 +149,7 @@ fn import<L: Share>(lab: L, file: web_sys::File) {
 /// while something is offered for copying.
 pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoView) -> impl IntoView {
     let shared = RwSignal::new(None::<Shared>);
+    let host = super::element::Host::current();
     let export_json =
         move |_| export(lab.notices(), &format!("{}-run.json", L::FILES), "application/json", &lab.run_json());
     let export_svg =
@@ -158,7 +159,7 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
             return;
         };
         if let Some(file) = input.files().and_then(|files| files.get(0)) {
-            import(lab, file);
+            import(lab, file, host);
         }
         // Choosing the same file again should import it again.
         input.set_value("");
