@@ -119,6 +119,22 @@ if (hostPort) {
       res.end(page);
       return;
     }
+    if (url.pathname === "/element-lesson") {
+      // An element teaching a lesson of its own, on a page with a query
+      // and a fragment of its own, which the lesson must leave alone.
+      const app = `http://127.0.0.1:${port}`;
+      const lesson = ["Lesson: Three runs", "Step: One", "Settings: dedup=off", "At: 6.05", "Step: Two", "Settings: retention=0", "At: 6.05", "Step: Three", "At: 4.05"].join("&#10;");
+      const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Retry guide</title>
+<script type="module" src="${app}/idempotency-lab-element.js"></script></head>
+<body><h1>Retry guide</h1>
+<idempotency-lab lesson="${lesson}"></idempotency-lab></body></html>`;
+      res.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Security-Policy": `default-src 'self'; script-src ${app} 'wasm-unsafe-eval'; style-src ${app}; connect-src ${app}; worker-src ${app}`,
+      });
+      res.end(page);
+      return;
+    }
     if (url.pathname === "/element") {
       // Two custom elements loaded across origins under a strict CSP; the
       // first has bad attributes.
