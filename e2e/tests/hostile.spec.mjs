@@ -112,7 +112,10 @@ test("a lesson a link cut short says so, naming the lesson and the step, and off
   for (let n = 1; n <= 9; n++) {
     text += `\nStep: Шаг ${n}\nSettings: dedup=off\nAt: 6.05\nQuestion: ${"Сколько раз сервер выполнил операцию после потерянного подтверждения? ".repeat(5)}\nAnswer: Дважды.\n`;
   }
-  await page.goto(`/?lesson=${encodeURIComponent(text)}`);
+  // (A server refuses so long an address, as this one does; the page that
+  // hosts every lab opens it in place, as it opens a lesson's step.)
+  await open(page);
+  await page.evaluate((query) => window.idempotencyLab.switchTo("ack", query), `?lesson=${encodeURIComponent(text)}`);
   const bar = page.getByRole("region", { name: /^Step 1 of/ });
   await expect(bar).toContainText(/The lesson "Повтор запроса" is too long for a link: the link holds its first (\d) steps and was cut at step (\d)\./);
   const [, held, cut] = (await bar.locator(".lesson-cut").textContent()).match(/first (\d) steps and was cut at step (\d)/);
