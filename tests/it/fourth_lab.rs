@@ -118,11 +118,7 @@ impl LabModel for CoinLab {
         format!("Model time: {at}\nHeads so far: {}\n", run.heads_until(at))
     }
     fn event_lines(run: &CoinRun) -> String {
-        run.flips
-            .iter()
-            .enumerate()
-            .map(|(_, f)| format!("{}  {}\n", f.at, if f.heads { "heads" } else { "tails" }))
-            .collect()
+        run.flips.iter().map(|f| format!("{}  {}\n", f.at, if f.heads { "heads" } else { "tails" })).collect()
     }
     fn report(run: &CoinRun) -> String {
         format!("{{\"flips\": {}, \"heads\": {}}}", run.flips.len(), run.heads_until(Self::last_moment(run)))
