@@ -4,7 +4,9 @@
 //! so every refusal reads the same way.
 
 use crate::sim::params::{Raw, Schema, shorten};
-use crate::sim::params_file::parse_settings_file;
+use crate::sim::params_file::{MAX_FILE_BYTES, parse_settings_file};
+
+use super::input::read_bounded;
 
 /// A refused command line, already phrased for the user.
 #[derive(Debug, PartialEq, Eq)]
@@ -91,10 +93,14 @@ pub fn parse_count(flag: &str, text: &str, min: u64, max: u64) -> Result<u64, Us
     Err(UsageError(format!("{flag}: \"{}\" is not a whole number; allowed: {allowed}", shorten(text))))
 }
 
-/// Reads a settings file from disk for `--settings`.
+/// Reads a settings file for `--settings` (`-`: standard input), at most
+/// [`MAX_FILE_BYTES`] of it.
 pub fn read_settings_file<S: Schema>(path: &str) -> Result<S, UsageError> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        UsageError(format!("--settings: cannot read \"{}\": {e}; allowed: a readable JSON file", shorten(path)))
+    let bytes = read_bounded(path, MAX_FILE_BYTES).map_err(|e| {
+        UsageError(format!(
+            "--settings: \"{}\" {e}; allowed: a JSON settings file of at most {MAX_FILE_BYTES} bytes, or - for standard input",
+            shorten(path)
+        ))
     })?;
     parse_settings_file(&bytes).map_err(|e| UsageError(format!("--settings \"{}\": {e}", shorten(path))))
 }
@@ -150,7 +156,8 @@ pub fn parse_lab<S: Schema>(command: &str, args: &[String], extras: &[Extra]) ->
                 at_ms = Some(parse_count(flag, value, 0, u64::MAX)?);
             }
             "--settings" => {
-                let value = take_value(flag, inline, &mut rest, "the path of a JSON settings file")?;
+                let value =
+                    take_value(flag, inline, &mut rest, "the path of a JSON settings file, or - for standard input")?;
                 base = Some(read_settings_file(value)?);
             }
             "--help" | "-h" => {
@@ -177,7 +184,7 @@ pub fn parse_lab<S: Schema>(command: &str, args: &[String], extras: &[Extra]) ->
 /// One line per parameter for a command's help: flag, allowed, default.
 pub fn params_help<S: Schema>() -> String {
     use crate::sim::params::Kind;
-    let mut out = String::new();
+    let mut rows = Vec::new();
     for param in S::PARAMS {
         let allowed = match param.kind {
             Kind::Choice(options) => options.iter().map(|o| o.value).collect::<Vec<_>>().join("|"),
@@ -188,7 +195,16 @@ pub fn params_help<S: Schema>() -> String {
             Kind::Count { min, max } => format!("{min}..={max}"),
             Kind::Flag | Kind::Colour | Kind::Moment | Kind::Aimed { .. } => param.allowed(),
         };
-        out.push_str(&format!("  {:<24}{allowed} (default {})\n", param.flag, param.format(param.default)));
+        rows.push((param.flag.to_owned(), format!("{allowed} (default {})", param.format(param.default))));
     }
-    out
+    columns(&rows)
+}
+
+/// Help's two columns, a row a line: each name, then its text from the
+/// same column for all, at least two spaces after the longest name (and
+/// from the 25th character at the least, where the common options'
+/// texts start).
+pub fn columns(rows: &[(String, String)]) -> String {
+    let width = rows.iter().map(|(name, _)| name.chars().count() + 2).max().unwrap_or(0).max(24);
+    rows.iter().map(|(name, text)| format!("  {name:<width$}{text}\n")).collect()
 }

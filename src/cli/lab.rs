@@ -22,9 +22,8 @@ pub fn help<L: LabModel>() -> String {
     let presets = L::presets();
     if !presets.is_empty() {
         out.push_str("\nPresets and experiments:\n");
-        for p in presets {
-            out.push_str(&format!("  {:<24}{}\n", p.id, p.title));
-        }
+        let rows: Vec<(String, String)> = presets.iter().map(|p| (p.id.to_owned(), p.title.to_owned())).collect();
+        out.push_str(&args::columns(&rows));
     }
     out
 }

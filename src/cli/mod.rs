@@ -8,6 +8,7 @@
 pub mod args;
 mod bench;
 mod explore;
+pub mod input;
 pub mod lab;
 mod storm;
 pub mod trace;

@@ -124,6 +124,33 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
 
 /// `bench --lab storm`: the whole AWS sweep (95 cells x 100 runs) on one
 /// core and on two (the best of three timed runs each), and a 100 000-client overload run.
+/// The storm of 10 000 and of 100 000 clients arriving at once, each
+/// retrying up to ten times after a 1 ms timeout: each run's seconds and
+/// work (`Driver::work`), and how both grew (about 10x is linear).
+fn all_at_once_growth() -> String {
+    use crate::sim::storm::settings::{ARRIVALS, CLIENTS, MAX_ATTEMPTS, TIMEOUT};
+    let run = |clients: &str| {
+        let settings = StormSettings::from_pairs(&[
+            (&ARRIVALS, "all-at-once"),
+            (&CLIENTS, clients),
+            (&MAX_ATTEMPTS, "10"),
+            (&TIMEOUT, "1"),
+        ])
+        .expect("bench settings are valid");
+        let started = Instant::now();
+        let work = OverloadRun::simulate_counting(&settings).map_or(0, |(_, work)| work);
+        (started.elapsed().as_secs_f64(), work)
+    };
+    let ((small_s, small), (large_s, large)) = (run("10000"), run("100000"));
+    format!(
+        "all-at-once storm seconds (10 000 clients)\t{small_s:.3}\nall-at-once storm seconds (100 000 clients)\t{large_s:.3}\n\
+         all-at-once storm growth, 10 000 to 100 000 clients (time)\t{:.1}x\n\
+         all-at-once storm growth, 10 000 to 100 000 clients (work)\t{:.1}x\n",
+        large_s / small_s.max(1e-9),
+        large as f64 / small.max(1) as f64,
+    )
+}
+
 pub fn bench(_runs: u64) -> String {
     use crate::sim::storm::settings::CLIENTS;
     use crate::sim::storm::sweep::aws_sweep_parallel;
@@ -150,11 +177,12 @@ pub fn bench(_runs: u64) -> String {
     let overload = OverloadRun::simulate(&big);
     let overload_s = started.elapsed().as_secs_f64();
     let requests = overload.as_ref().map_or(0, |r| r.totals.requests);
+    let growth = all_at_once_growth();
     format!(
         "aws sweep cells\t{}\naws sweep runs\t{}\naws sweep events\t{events}\n\
          aws sweep seconds (1 thread)\t{one_s:.3}\naws sweep events/s (1 thread)\t{:.0}\n\
          aws sweep seconds (2 threads)\t{two_s:.3}\naws sweep same figures on 2 threads\t{same}\n\
-         overload clients\t100000\noverload requests\t{requests}\noverload seconds\t{overload_s:.3}\n",
+         overload clients\t100000\noverload requests\t{requests}\noverload seconds\t{overload_s:.3}\n{growth}",
         one.as_ref().map_or(0, Vec::len),
         one.as_ref().map_or(0, |c| c.len() * 100),
         events as f64 / one_s.max(1e-9),

@@ -165,6 +165,7 @@ fn progress((done, total): (u64, u64)) -> impl IntoView {
 }
 
 fn results(found: Arc<Found>, this_run: Signal<Vec<&'static str>>) -> impl IntoView {
+    let host = super::element::Host::current();
     let rows = found
         .rows
         .iter()
@@ -179,7 +180,14 @@ fn results(found: Arc<Found>, this_run: Signal<Vec<&'static str>>) -> impl IntoV
                         Some(order) => format!("{text} ({order})"),
                         None => text,
                     };
-                    view! { <a href=s.link.clone()>{text}</a> }.into_any()
+                    // In a custom element the run opens in the element.
+                    let query = s.link.trim_start_matches('?').to_owned();
+                    let here = move |ev: leptos::ev::MouseEvent| {
+                        if host.open_here(&query) {
+                            ev.prevent_default();
+                        }
+                    };
+                    view! { <a href=s.link.clone() on:click=here>{text}</a> }.into_any()
                 }
             };
             let broken = r.broken > 0;

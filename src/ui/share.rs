@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::sim::Schema;
-use crate::sim::params_file::{Imported, MAX_FILE_BYTES, parse_import};
+use crate::sim::params_file::{Imported, MAX_FILE_BYTES, file_text, parse_import};
 use crate::view::url::{LinkState, to_query};
 
 use super::dom;
@@ -99,7 +99,7 @@ fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
 /// file and opens its first step; anything refused on the way (too large,
 /// not text, neither settings nor a lesson) is a notice and changes
 /// nothing.
-fn import<L: Share>(lab: L, file: web_sys::File) {
+fn import<L: Share>(lab: L, file: web_sys::File, host: super::element::Host) {
     let notices = lab.notices();
     let name = crate::sim::params::shorten(&file.name());
     if file.size() > MAX_FILE_BYTES as f64 {
@@ -111,21 +111,31 @@ fn import<L: Share>(lab: L, file: web_sys::File) {
         return;
     }
     leptos::task::spawn_local(async move {
-        let Some(text) = JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()) else {
-            notices.notify(format!("{name}: the file could not be read as text. Nothing changed."));
+        // The bytes, read by the command line's rule for text (UTF-8, a
+        // byte-order mark ignored), not the browser's own decoding.
+        let Some(bytes) = JsFuture::from(file.array_buffer()).await.ok().map(|b| js_sys::Uint8Array::new(&b).to_vec())
+        else {
+            notices.notify(format!("{name}: the file could not be read. Nothing changed."));
             return;
         };
-        if crate::view::lesson::is_lesson_file(&name, &text) {
-            match crate::view::lesson::parse(&text) {
+        let text = match file_text(&bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                notices.notify(format!("{name}: {e}. Nothing changed."));
+                return;
+            }
+        };
+        if crate::view::lesson::is_lesson_file(&name, text) {
+            match crate::view::lesson::parse(text) {
                 Ok(lesson) => {
                     let at = crate::view::lesson::LessonAt { lesson, step: 0 };
-                    super::lesson::open_step(&at, &lab.link().page);
+                    super::lesson::open_step(&at, &lab.link().page, host);
                 }
                 Err(e) => notices.notify(format!("{name}: {e}. Nothing changed.")),
             }
             return;
         }
-        match parse_import::<L::Settings>(&text) {
+        match parse_import::<L::Settings>(text) {
             Ok(file) => {
                 if lab.import(file) {
                     notices.notify(format!("Imported settings from {name}."));
@@ -141,6 +151,7 @@ fn import<L: Share>(lab: L, file: web_sys::File) {
 /// while something is offered for copying.
 pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoView) -> impl IntoView {
     let shared = RwSignal::new(None::<Shared>);
+    let host = super::element::Host::current();
     let export_json =
         move |_| export(lab.notices(), &format!("{}-run.json", L::FILES), "application/json", &lab.run_json());
     let export_svg =
@@ -152,7 +163,7 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
             return;
         };
         if let Some(file) = input.files().and_then(|files| files.get(0)) {
-            import(lab, file);
+            import(lab, file, host);
         }
         // Choosing the same file again should import it again.
         input.set_value("");

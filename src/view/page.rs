@@ -163,7 +163,8 @@ pub const DEFAULT_QUESTION: &str = "What happens next?";
 /// A question as a checkpoint keeps it: one line, control characters
 /// removed, at most [`MAX_QUESTION_CHARS`] characters, never empty.
 pub fn clean_question(text: &str) -> String {
-    let one_line: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let one_line: String =
+        text.chars().map(|c| if crate::sim::params::is_control_or_format(c) { ' ' } else { c }).collect();
     let trimmed = one_line.trim();
     if trimmed.is_empty() {
         return DEFAULT_QUESTION.to_owned();

@@ -302,3 +302,63 @@ fn opening_prints_the_markup_the_build_writes_into_the_page() {
     assert_eq!(html.trim_end(), idempotency_lab::view::ack::opening::page());
     assert!(html.starts_with("<div class=\"lab-root prerendered page-opening\""));
 }
+
+/// Runs the binary with its address space bounded to 256 MiB (a reader
+/// that kept what it read of an endless source would die there, not exit
+/// with a message), its standard input from `stdin`.
+fn bounded_cli(args: &[&str], stdin: std::process::Stdio) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 262144 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_idempotency-lab"))
+        .args(args)
+        .stdin(stdin)
+        .output()
+        .expect("binary runs")
+}
+
+#[test]
+fn a_settings_file_from_an_endless_stream_is_refused_at_the_limit_with_bounded_memory() {
+    let limit = "is longer than 1048576 bytes (the limit), so it was not read; allowed: a JSON settings file of at most 1048576 bytes, or - for standard input";
+    let out = bounded_cli(&["ack", "--settings", "/dev/zero"], std::process::Stdio::null());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stderr(&out), format!("idempotency-lab: --settings: \"/dev/zero\" {limit}\n"));
+    // Standard input is read through the same limit.
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    let out = bounded_cli(&["ack", "--settings", "-"], zero.into());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stderr(&out), format!("idempotency-lab: --settings: \"-\" {limit}\n"));
+}
+
+#[test]
+fn settings_come_from_standard_input_with_a_dash() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_idempotency-lab"))
+        .args(["ack", "--format", "json", "--settings", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(br#"{"dedup": "off"}"#).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["settings"]["dedup"], "off");
+}
+
+#[test]
+fn help_keeps_two_spaces_between_every_name_and_its_text() {
+    // The first lab's longest preset names are 24 characters, as wide as
+    // the column once was: "crash-after-effect-memoryCrash after the
+    // effect" ran them together.
+    for lab in ["ack", "risk", "storms"] {
+        let text = stdout(&cli(&[lab, "--help"]));
+        // Every row of a table (not the usage line) has its name, two
+        // spaces or more, and its text.
+        let rows = text.lines().filter(|l| l.starts_with("  ") && !l.starts_with("   "));
+        for row in rows.filter(|l| !l.starts_with("  idempotency-lab")) {
+            assert!(row[2..].trim_end().contains("  "), "{lab}: {row:?}");
+        }
+    }
+    let text = stdout(&cli(&["ack", "--help"]));
+    assert!(text.contains("  crash-after-effect-memory  Crash after the effect, in-memory store\n"), "{text}");
+}

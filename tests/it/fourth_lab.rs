@@ -6,9 +6,10 @@
 //! bundle, page and styles are left out, as a test cannot add them.
 
 use idempotency_lab::cli::lab::{command, help};
+use idempotency_lab::sim::compare::{Comparison, Side as CompareSide, Timed};
 use idempotency_lab::sim::params::{FieldError, Group, Kind, Param, ParamDef, Schema, choice};
 use idempotency_lab::sim::{Millis, Surely};
-use idempotency_lab::view::compare::DiffLine;
+use idempotency_lab::view::compare::{DiffLine, counts, divergence_line, fork_line};
 use idempotency_lab::view::lab::{LabModel, Preset};
 use idempotency_lab::view::labs::{Lab, LabEntry};
 use idempotency_lab::view::page::Page;
@@ -65,15 +66,28 @@ impl Schema for CoinSettings {
     }
 }
 
-/// One flip a second, from 1 s: true for heads.
+/// One flip: when, and whether it landed heads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Flip {
+    at: Millis,
+    heads: bool,
+}
+
+impl Timed for Flip {
+    fn at(&self) -> Millis {
+        self.at
+    }
+}
+
+/// One flip a second, from 1 s.
 struct CoinRun {
     settings: CoinSettings,
-    flips: Vec<bool>,
+    flips: Vec<Flip>,
 }
 
 impl CoinRun {
     fn heads_until(&self, t: Millis) -> usize {
-        self.flips.iter().enumerate().filter(|&(i, &h)| h && (i as u64 + 1) * 1000 <= t.ms()).count()
+        self.flips.iter().filter(|f| f.heads && f.at <= t).count()
     }
 }
 
@@ -83,12 +97,15 @@ impl LabModel for CoinLab {
     const LAB: Lab = &COIN;
     type Settings = CoinSettings;
     type Run = CoinRun;
-    type Diff = (usize, usize);
+    /// The library's comparison of two runs, which every lab's run B uses.
+    type Diff = Comparison<Flip, Flip>;
     const FIRST_CHANGE: &'static ParamDef = FLIPS.def();
 
     fn simulate(settings: &CoinSettings) -> Result<CoinRun, String> {
         let first = settings.get(&FIRST) == Side::Heads;
-        let flips = (0..settings.get(&FLIPS)).map(|i| (i % 2 == 0) == first).collect();
+        let flips = (0..settings.get(&FLIPS))
+            .map(|i| Flip { at: Millis((i + 1) * 1000), heads: (i % 2 == 0) == first })
+            .collect();
         Ok(CoinRun { settings: settings.clone(), flips })
     }
     fn settings(run: &CoinRun) -> &CoinSettings {
@@ -101,20 +118,29 @@ impl LabModel for CoinLab {
         format!("Model time: {at}\nHeads so far: {}\n", run.heads_until(at))
     }
     fn event_lines(run: &CoinRun) -> String {
-        run.flips
-            .iter()
-            .enumerate()
-            .map(|(i, &h)| format!("{}  {}\n", Millis((i as u64 + 1) * 1000), if h { "heads" } else { "tails" }))
-            .collect()
+        run.flips.iter().map(|f| format!("{}  {}\n", f.at, if f.heads { "heads" } else { "tails" })).collect()
     }
     fn report(run: &CoinRun) -> String {
         format!("{{\"flips\": {}, \"heads\": {}}}", run.flips.len(), run.heads_until(Self::last_moment(run)))
     }
-    fn compare(a: &CoinRun, b: &CoinRun) -> (usize, usize) {
-        (a.heads_until(Self::last_moment(a)), b.heads_until(Self::last_moment(b)))
+    fn compare(a: &CoinRun, b: &CoinRun) -> Comparison<Flip, Flip> {
+        // Two flips are the same event when they land the same way at the
+        // same moment; a heads is the run's effect.
+        let heads = |run: &CoinRun| run.flips.iter().copied().filter(|f| f.heads).collect::<Vec<_>>();
+        let (ha, hb) = (heads(a), heads(b));
+        Comparison::between(
+            CompareSide { records: &a.flips, gists: &a.flips, effects: &ha },
+            CompareSide { records: &b.flips, gists: &b.flips, effects: &hb },
+            |x, y| x.at.cmp(&y.at),
+        )
     }
-    fn differences(_: &CoinRun, _: &CoinRun, diff: &(usize, usize), _: Option<Millis>) -> Vec<DiffLine> {
-        vec![DiffLine { label: "Heads".to_owned(), text: format!("A: {}, B: {}", diff.0, diff.1) }]
+    fn differences(a: &CoinRun, b: &CoinRun, diff: &Comparison<Flip, Flip>, fork: Option<Millis>) -> Vec<DiffLine> {
+        let phrase = |f: &Flip| if f.heads { "heads".to_owned() } else { "tails".to_owned() };
+        let mut lines = vec![divergence_line(diff, phrase, (Self::last_moment(a), Self::last_moment(b)))];
+        let heads = |run: &CoinRun| run.heads_until(Self::last_moment(run)) as u64;
+        lines.push(DiffLine { label: "Heads".to_owned(), text: counts(heads(a), heads(b), |n| n.to_string()) });
+        lines.extend(fork.map(|at| fork_line(diff, at)));
+        lines
     }
     fn presets() -> Vec<Preset> {
         vec![Preset { id: "fair", title: "Three flips, heads first" }]
@@ -172,11 +198,41 @@ fn links_carry_a_new_labs_settings_its_run_b_and_the_playhead() {
 fn run_b_compares_a_new_labs_runs() {
     let a = CoinLab::simulate(&CoinSettings::opening()).unwrap();
     let b = CoinLab::simulate(&CoinSettings::opening().set(&FIRST, Side::Tails).unwrap()).unwrap();
-    // Three flips: heads, tails, heads against tails, heads, tails.
+    // Three flips at 1, 2 and 3 s: A heads, tails, heads; B tails, heads,
+    // tails. They part at the first flip; A's heads at 1 s and 3 s have no
+    // counterpart at those moments in B, B's at 2 s none in A.
     let diff = CoinLab::compare(&a, &b);
-    assert_eq!(diff, (2, 1));
+    let at = |ms, heads| Flip { at: Millis(ms), heads };
+    assert_eq!(diff.divergence.map(|d| (d.index, d.a, d.b)), Some((0, Some(at(1_000, true)), Some(at(1_000, false)))));
     assert_eq!(
-        CoinLab::differences(&a, &b, &diff, None),
-        [DiffLine { label: "Heads".to_owned(), text: "A: 2, B: 1".to_owned() }]
+        (diff.only_a.clone(), diff.only_b.clone()),
+        (vec![at(1_000, true), at(3_000, true)], vec![at(2_000, true)])
+    );
+    // In the words every lab's Differences panel uses, with the fork at
+    // 0.5 s, before the runs part, and at 2 s, after.
+    let lines = |fork| {
+        CoinLab::differences(&a, &b, &diff, fork)
+            .into_iter()
+            .map(|l| format!("{}: {}", l.label, l.text))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        lines(Some(Millis(500))),
+        [
+            "First divergence: at 1.00 s (event 1). A: heads. B: tails.",
+            "Heads: A: 2, B: 1",
+            "Fork: at 0.50 s: the runs agree on every event before the fork",
+        ]
+    );
+    assert_eq!(
+        lines(Some(Millis(2_000)))[2],
+        "Fork: at 2.00 s, but the runs already differ at 1.00 s: the changed setting acts before the fork"
+    );
+    // A run against itself: nothing differs.
+    let same = CoinLab::compare(&a, &a);
+    assert!(same.identical());
+    assert_eq!(
+        CoinLab::differences(&a, &a, &same, None)[..2].iter().map(|l| l.text.as_str()).collect::<Vec<_>>(),
+        ["none: the runs agree on every event", "A: 2, B: 2 (the same)"]
     );
 }

@@ -524,6 +524,15 @@ impl OverloadRun {
         OverloadRun::finish(driver)
     }
 
+    /// A run, and its work (`Driver::work`): how the engine's cost grows
+    /// with the clients, counted rather than timed.
+    pub fn simulate_counting(settings: &StormSettings) -> Result<(OverloadRun, u64), SimError> {
+        let mut driver = OverloadRun::driver(settings);
+        driver.run_to_end()?;
+        let work = driver.work();
+        Ok((OverloadRun::finish(driver)?, work))
+    }
+
     /// A driver for one run of `settings`, ready to start.
     pub fn driver(settings: &StormSettings) -> Driver<OverloadModel> {
         let horizon = Some(Micros(settings.horizon_us));

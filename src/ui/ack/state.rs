@@ -62,24 +62,34 @@ impl Ack {
     pub fn new(read: LabLink<Settings>, page: Page) -> Ack {
         let LabLink { mut settings, b, mut notices, is_link } = read;
         let remember = !page.embed && !Host::current().is_element();
+        let mut saved_settings = None;
         if !is_link
             && remember
             && let Some(saved) = dom::storage_get(STORAGE_KEY)
         {
             match parse_settings_json::<Settings>(&saved) {
-                Ok(s) => settings = s,
-                Err(e) => notices
-                    .push(format!("Your saved settings could not be used ({e}); the opening settings are shown.")),
+                Ok(s) => {
+                    saved_settings = Some(s.clone());
+                    settings = s;
+                }
+                Err(e) => {
+                    notices
+                        .push(format!("Your saved settings could not be used ({e}); the opening settings are shown."));
+                    // Said once: the next visit starts clean.
+                    dom::storage_remove(STORAGE_KEY);
+                }
             }
         }
         let (settings, run) = run_or_opening(settings, Run::simulate, &mut notices);
+        if saved_settings.is_some_and(|saved| saved != settings) {
+            // Saved settings that could not be run were said so too.
+            dom::storage_remove(STORAGE_KEY);
+        }
         let form = Form::new(&settings);
         let run = RwSignal::new(Arc::new(run));
         let compare: Compare<AckLab> = Compare::new(run);
-        if let Some(changes) = b
-            && let Err(message) = compare.open_checked(changes, page.fork)
-        {
-            notices.push(message);
+        if let Some(changes) = b {
+            notices.extend(compare.open_checked(changes, page.fork));
         }
         // The playhead and the checkpoints live on the shared clock.
         let a_end = run.with_untracked(|r| r.end());
@@ -182,7 +192,7 @@ impl Ack {
     /// every setting where B differs from this run is B's change. If B
     /// cannot be run so, a notice says why and the comparison stays closed.
     pub fn open_b_as(&self, b: &Settings, fork: Option<Millis>) {
-        if let Err(message) = self.compare.open_as(&self.settings(), b, fork) {
+        for message in self.compare.open_as(&self.settings(), b, fork) {
             self.notices.notify(message);
         }
         self.sync_inspection();

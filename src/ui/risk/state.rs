@@ -155,10 +155,8 @@ impl Risk {
         let selected = RwSignal::new(interesting_call(&run));
         let run = RwSignal::new(Arc::new(run));
         let compare = Compare::new(run);
-        if let Some(changes) = b
-            && let Err(message) = compare.open_checked(changes, page.fork)
-        {
-            notices.push(message);
+        if let Some(changes) = b {
+            notices.extend(compare.open_checked(changes, page.fork));
         }
         // The playhead lives on the shared clock.
         let end = compare.b_untracked().map_or(a_end, |b| a_end.max(end_of(&b)));
@@ -328,7 +326,7 @@ impl Risk {
 
     /// Opens the comparison with run B's settings `b` (from a file).
     pub fn open_b_as(&self, b: &Settings, fork: Option<Millis>) {
-        if let Err(message) = self.compare.open_as(&self.settings(), b, fork) {
+        for message in self.compare.open_as(&self.settings(), b, fork) {
             self.notices.notify(message);
         }
     }
