@@ -8,6 +8,7 @@ use crate::sim::trace::{Findings, read};
 use crate::view::traces;
 
 use super::args::{self, Format, UsageError};
+use super::input::read_bounded;
 
 pub fn help() -> String {
     let mut out = String::from(
@@ -29,28 +30,23 @@ pub fn help() -> String {
     out
 }
 
-/// Reads at most `limit` bytes of `source` (a path, or `-` for standard
-/// input), refusing a larger one with the limit in the message.
-pub fn read_bounded(source: &str, limit: u64) -> Result<String, UsageError> {
-    use std::io::Read;
+/// Reads the trace at `source` (a path, or `-` for standard input) through
+/// the command line's one bounded reader, as UTF-8 text (a byte-order mark
+/// ignored).
+fn read_trace(source: &str) -> Result<String, UsageError> {
     let name = crate::sim::params::shorten(source);
-    let cannot =
-        |e: std::io::Error| UsageError(format!("trace: cannot read \"{name}\": {e}; allowed: a readable file"));
-    let reader: Box<dyn Read> =
-        if source == "-" { Box::new(std::io::stdin()) } else { Box::new(std::fs::File::open(source).map_err(cannot)?) };
-    let mut bytes = Vec::new();
-    reader.take(limit + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() as u64 > limit {
-        return Err(UsageError(format!(
-            "trace: \"{name}\" is larger than {limit} bytes; allowed: a file of at most {limit} bytes"
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| {
+    let bytes = read_bounded(source, MAX_BYTES).map_err(|e| {
+        UsageError(format!(
+            "trace: \"{name}\" {e}; allowed: an OTLP/JSON file of at most {MAX_BYTES} bytes, or - for standard input"
+        ))
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
         UsageError(format!(
             "trace: \"{name}\" is not UTF-8 text (byte {}); allowed: an OTLP/JSON file",
             e.utf8_error().valid_up_to()
         ))
-    })
+    })?;
+    Ok(text.strip_prefix('\u{feff}').map(str::to_owned).unwrap_or(text))
 }
 
 /// Runs `trace` with its arguments (after the command's name).
@@ -97,7 +93,7 @@ pub fn command(rest: &[String]) -> Result<String, UsageError> {
     let Some(file) = file else {
         return Err(UsageError("trace needs a file; allowed: trace FILE [--format text|json]".to_owned()));
     };
-    let text = read_bounded(&file, MAX_BYTES as u64)?;
+    let text = read_trace(&file)?;
     let reading = read(&text, Limits::default())
         .map_err(|e| UsageError(format!("trace \"{}\": {e}", crate::sim::params::shorten(&file))))?;
     let findings = Findings::of(reading, &rules);

@@ -295,11 +295,16 @@ fn a_million_spans_stop_at_the_limit_and_a_large_file_at_its_size() {
 
 #[test]
 fn a_100_mb_file_is_refused_before_it_is_read_whole() {
-    use idempotency_lab::cli::trace::read_bounded;
+    // A sparse file of 100 MB: the command line's one bounded reader stops
+    // one byte past the 64 MiB limit and names it.
     let path = std::env::temp_dir().join(format!("idempotency-lab-100mb-{}.json", std::process::id()));
     let file = std::fs::File::create(&path).unwrap();
     file.set_len(100_000_000).unwrap();
-    let e = read_bounded(path.to_str().unwrap(), 64 << 20).unwrap_err();
+    let args = vec!["trace".to_owned(), path.to_str().unwrap().to_owned()];
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = idempotency_lab::cli::main_with(&args, &mut out, &mut err);
     std::fs::remove_file(&path).unwrap();
-    assert!(e.0.ends_with("is larger than 67108864 bytes; allowed: a file of at most 67108864 bytes"), "{}", e.0);
+    let err = String::from_utf8(err).unwrap();
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("is longer than 67108864 bytes (the limit), so it was not read"), "{err}");
 }
