@@ -14,11 +14,16 @@ pub fn help<L: LabModel>() -> String {
     let mut out =
         format!("idempotency-lab {id}: {}\n\nUsage:\n  idempotency-lab {id} [options]\n\nOptions:\n", L::LAB.summary);
     out.push_str(&args::params_help::<L::Settings>());
-    out.push_str(
-        "  --settings FILE         read settings from a JSON file first; flags override it\n  \
-         --format text|json|otlp text: the state at --at-ms, then every event (default text);\n                          otlp: the run as an OpenTelemetry trace (OTLP/JSON)\n  \
-         --at-ms T               the model time the text state describes (default: the end of the run)\n",
-    );
+    let common = [
+        ("--settings FILE", "read settings from a JSON file first (- for standard input); flags override it"),
+        (
+            "--format text|json|otlp",
+            "text: the state at --at-ms, then every event (default text); otlp: the run as an OpenTelemetry trace (OTLP/JSON)",
+        ),
+        ("--at-ms T", "the model time the text state describes (default: the end of the run)"),
+    ];
+    let common: Vec<(String, String)> = common.iter().map(|(n, t)| ((*n).to_owned(), (*t).to_owned())).collect();
+    out.push_str(&args::columns(&common));
     let presets = L::presets();
     if !presets.is_empty() {
         out.push_str("\nPresets and experiments:\n");
