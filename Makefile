@@ -23,14 +23,11 @@ tools:
 tools-test:
 	@scripts/tools.sh test
 
-# The page that hosts every lab (host/) is built into dist/, then each lab's
-# bundle from its folder's page (<lab>/index.html) into dist/<lab>/: every
-# folder whose index.html builds a Rust bundle is a lab (a test checks them
-# against the registry in src/view/labs.rs). Everything is served with the
-# same strict CSP the tests use. The command line then writes the first
-# lab's opening run into the host page, so it shows before any WebAssembly.
-LAB_PAGES := $(shell grep -l 'data-trunk rel="rust"' */index.html)
-
+# The page that hosts every lab (host/) is built into dist/, and with it
+# (Trunk's hook, scripts/labs.sh) each lab of the registry in
+# src/view/labs.rs into dist/<lab>/. Everything is served with the same
+# strict CSP the tests use. The command line then writes the first lab's
+# opening run into the host page, so it shows before any WebAssembly.
 serve: tools dist
 	@echo "Serving http://127.0.0.1:8080/"
 	node e2e/serve.mjs --root dist --port 8080
@@ -54,8 +51,7 @@ test-wasm:
 	cargo test --locked --target wasm32-unknown-unknown --test browser
 
 dist:
-	trunk build host/index.html --release --locked --dist dist
-	for page in $(LAB_PAGES); do trunk build $$page --release --locked --dist dist/$${page%/index.html}; done
+	trunk build --release --locked
 	cargo build --locked --release
 	./target/release/idempotency-lab opening | node scripts/opening.mjs dist/index.html
 	node scripts/offline.mjs dist

@@ -45,7 +45,7 @@ pub fn command<L: LabModel>(args: &[String]) -> Result<String, UsageError> {
         )));
     }
     Ok(match parsed.format {
-        Format::Json => L::report(&run) + "\n",
+        Format::Json => L::document(&run),
         Format::Text => {
             let mut out = L::text_mirror(&run, Millis(parsed.at_ms.unwrap_or(last)));
             let events = L::event_lines(&run);

@@ -5,7 +5,8 @@
 
 use leptos::prelude::*;
 
-use crate::view::labs::{self, ACK};
+use crate::view::ack::ACK;
+use crate::view::labs;
 use crate::view::url::{parse_query, read_lab};
 
 use super::super::element::Host;
