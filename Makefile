@@ -7,13 +7,14 @@ SHELL := bash
 
 E2E_PORT ?= 47801
 export CHROMEDRIVER ?= /usr/bin/chromedriver
-export WASM_BINDGEN_TEST_WEBDRIVER_JSON ?= $(CURDIR)/webdriver.json
+export WASM_BINDGEN_TEST_WEBDRIVER_JSON ?= $(CURDIR)/tests/browser/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: help serve test lint test-native test-wasm test-e2e dist bench tools tools-test
+.PHONY: help serve test lint test-native test-wasm test-e2e test-dev dist bench tools tools-test
 
 help:
-	@echo "make serve   build and serve the app at http://127.0.0.1:8080"
+	@echo "make serve   build and serve the app at http://127.0.0.1:8080 (release builds)"
+	@echo "trunk serve  the same, in debug builds that rebuild and reload on a change"
 	@echo "make test    run every test: native, wasm in Chromium, end-to-end"
 	@echo "make bench   print size and speed figures"
 
@@ -33,7 +34,7 @@ serve: tools dist
 	node e2e/serve.mjs --root dist --port 8080
 
 test: tools-test
-	$(MAKE) --no-print-directory lint test-native test-wasm test-e2e
+	$(MAKE) --no-print-directory lint test-native test-wasm test-e2e test-dev
 
 # Formatting, and clippy with warnings as errors (clippy.toml bounds a
 # function's length), on the native code and on the browser's.
@@ -61,6 +62,12 @@ dist:
 test-e2e: dist
 	cargo build --locked --release
 	cd e2e && E2E_PORT=$(E2E_PORT) npx playwright test
+
+# The development loop: `trunk serve` from a fresh build folder serves the
+# first lab, and reloads the page after a change (debug builds, reusing
+# target/).
+test-dev:
+	cd e2e && E2E_PORT=$(E2E_PORT) npx playwright test --config dev.config.mjs
 
 bench: tools-test dist
 	@scripts/bench.sh
