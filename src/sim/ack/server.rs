@@ -64,7 +64,7 @@ pub enum Power {
     Down { since: Millis, until: Millis },
 }
 
-/// How the server answers an arriving attempt (MODEL.md v2's server rules).
+/// How the server answers an arriving attempt (docs/model.md's server rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admission {
     /// Rule 0: down.

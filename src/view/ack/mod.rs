@@ -36,7 +36,7 @@ pub const ACK: Lab = &LabEntry {
     aliases: &["run"],
     label: "Lost acknowledgement",
     title: "Idempotency Lab: retries, lost acknowledgements and idempotency keys",
-    summary: "one client, a lost acknowledgement and a retry (MODEL.md)",
+    summary: "one client, a lost acknowledgement and a retry (docs/model.md)",
     workers: &[],
 };
 

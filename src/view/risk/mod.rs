@@ -47,7 +47,7 @@ pub const RISK: Lab = &LabEntry {
     aliases: &[],
     label: "Risk review",
     title: "Idempotency Lab: the risk-review incident",
-    summary: "the risk-review incident and the patterns that prevent it (RISK-MODEL.md)",
+    summary: "the risk-review incident and the patterns that prevent it (docs/risk-model.md)",
     workers: &[],
 };
 

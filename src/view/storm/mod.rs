@@ -36,7 +36,7 @@ pub const STORMS: Lab = &LabEntry {
     aliases: &["storm"],
     label: "Storms",
     title: "Idempotency Lab: retry storms",
-    summary: "retry storms with many clients (STORMS.md)",
+    summary: "retry storms with many clients (docs/storms.md)",
     workers: &["storm-worker"],
 };
 
