@@ -79,7 +79,7 @@ fn bench(labs: &[LabCommand], words: &[String]) -> Result<String, UsageError> {
     let mut flags = Flags::new("bench", words);
     while let Some(word) = flags.next()? {
         match word {
-            Word::Help => return Ok(help(labs)),
+            Word::Help => return Ok(bench_help(labs)),
             Word::Flag("--runs") => {
                 let allowed = format!("a whole number from 1 to {}", bench::MAX_RUNS);
                 runs = args::parse_count("--runs", flags.value(&allowed)?, 1, bench::MAX_RUNS)?;
@@ -104,7 +104,7 @@ fn labs_command(labs: &[LabCommand], words: &[String]) -> Result<String, UsageEr
     let mut flags = Flags::new("labs", words);
     while let Some(word) = flags.next()? {
         match word {
-            Word::Help => return Ok(help(labs)),
+            Word::Help => return Ok(labs_help()),
             Word::Flag("--format") => format = args::parse_format(&mut flags)?,
             Word::Flag("--pages") => pages = Some(flags.value(pages::DIR_ALLOWED)?),
             other => return Err(flags.refuse(other, "--format text|json, --pages DIR")),
@@ -134,13 +134,39 @@ fn labs_command(labs: &[LabCommand], words: &[String]) -> Result<String, UsageEr
 
 /// `opening`: the first lab's opening run as the page's markup (for the build).
 fn opening(words: &[String]) -> Result<String, UsageError> {
-    match words {
-        [] => Ok(crate::view::ack::opening::page() + "\n"),
-        [help] if help == "--help" || help == "-h" => Ok(format!(
-            "{NAME} opening: write the first lab's opening run as the page's markup (the build puts it in the page)\n"
+    let mut flags = Flags::new("opening", words);
+    match flags.next()? {
+        None => Ok(crate::view::ack::opening::page() + "\n"),
+        Some(Word::Help) => Ok(format!(
+            "{NAME} opening: write the first lab's opening run as the page's markup (the build puts it in the page)\n\n\
+             Usage:\n  {NAME} opening\n"
         )),
-        _ => Err(UsageError("opening takes no options".to_owned())),
+        Some(_) => Err(UsageError("opening takes no options; allowed: --help".to_owned())),
     }
+}
+
+fn bench_help(labs: &[LabCommand]) -> String {
+    format!(
+        "{NAME} bench: how fast a lab's core simulates, a figure a line (name, a tab, the value)\n\n\
+         Usage:\n  {NAME} bench [--runs N] [--lab {}]\n\n\
+         Options:\n  \
+         --runs N                the whole runs to time, 1 to {} (default {}; labs with figures of their own take theirs)\n  \
+         --lab LAB               the lab (default {})\n",
+        all_ids(labs, "|"),
+        bench::MAX_RUNS,
+        bench::DEFAULT_RUNS,
+        labs[0].lab.id,
+    )
+}
+
+fn labs_help() -> String {
+    format!(
+        "{NAME} labs: the labs of the registry, a line each (its id, a tab, its label)\n\n\
+         Usage:\n  {NAME} labs [--format text|json]\n  {NAME} labs --pages DIR\n\n\
+         Options:\n  \
+         --format text|json      text, or JSON with each lab's id, label and title (default text)\n  \
+         --pages DIR             write each lab's page for Trunk into DIR/<lab>/index.html, and print their paths\n"
+    )
 }
 
 /// The help text: one line per lab, from the registry, and the other
