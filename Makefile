@@ -1,5 +1,6 @@
 # The two commands of the README are `make serve` and `make test`.
 # Both install what they need first (scripts/tools.sh skips what is there).
+# While changing the app, `trunk serve` at the top is the loop (Trunk.toml).
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -15,7 +16,7 @@ export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 help:
 	@echo "make serve   build and serve the app at http://127.0.0.1:8080 (release builds)"
 	@echo "trunk serve  the same, in debug builds that rebuild and reload on a change"
-	@echo "make test    run every test: native, wasm in Chromium, end-to-end"
+	@echo "make test    run every test: native, wasm in Chromium, end-to-end, trunk serve"
 	@echo "make bench   print size and speed figures"
 
 tools:
@@ -24,8 +25,8 @@ tools:
 tools-test:
 	@scripts/tools.sh test
 
-# The page that hosts every lab (host/) is built into dist/, and with it
-# (Trunk's hook, scripts/labs.sh) each lab of the registry in
+# The page that hosts every lab (index.html) is built into dist/, and with
+# it (Trunk's hook, scripts/labs.sh) each lab of the registry in
 # src/view/labs.rs into dist/<lab>/. Everything is served with the same
 # strict CSP the tests use. The command line then writes the first lab's
 # opening run into the host page, so it shows before any WebAssembly.

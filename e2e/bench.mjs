@@ -73,10 +73,17 @@ let wideFleetBrowserMs = NaN;
 // Play answers a click.
 const READY = ".lab-root[data-ready]";
 async function usable(page) {
-  await page.locator(READY).waitFor({ timeout: 60_000 });
-  const play = page.getByRole("button", { name: "Play", exact: true });
-  if ((await play.count()) === 0) return;
-  await play.click({ timeout: 60_000 });
+  // One look a frame: ready, and whether it has a Play button.
+  const ready = await page.waitForFunction(
+    (selector) => {
+      const root = document.querySelector(selector);
+      return root && { replays: [...root.querySelectorAll("button")].some((b) => b.textContent.trim() === "Play") };
+    },
+    READY,
+    { timeout: 60_000, polling: "raf" },
+  );
+  if (!(await ready.jsonValue()).replays) return;
+  await page.getByRole("button", { name: "Play", exact: true }).click({ timeout: 60_000 });
   await page.getByRole("button", { name: "Pause", exact: true }).waitFor({ timeout: 60_000 });
 }
 const pageOf = (lab) => (lab === labs[0] ? "/" : `/?lab=${lab}`);

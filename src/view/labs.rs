@@ -3,7 +3,7 @@
 //! the command line's commands, help and `explore` (src/cli), the explore
 //! worker, the list the host page's scripts read and the page Trunk builds
 //! each lab's bundle from (both written by `make dist` and `trunk serve`
-//! through `idempotency-lab labs` and `idempotency-lab pages`), and
+//! through `idempotency-lab labs` and `idempotency-lab labs --pages`), and
 //! `make bench`. `tests/it/labs.rs` checks that no other list exists.
 //!
 //! A lab is its modules (its `LabModel`, whose [`LabEntry`] says what it is
@@ -12,7 +12,7 @@
 //!
 //! A lab's id is its one name: `lab=<id>` in links, `idempotency-lab <id>`
 //! on the command line, and its folder in the build. By that name Trunk
-//! builds the lab's page (written by `idempotency-lab pages`) from the
+//! builds the lab's page (written by `idempotency-lab labs --pages`) from the
 //! Cargo binary `<id>` (src/bin/<id>.rs) into `dist/<id>/`, with the module
 //! `<id>.js`, its WebAssembly and the lab's own stylesheet `<id>.css`; the
 //! page that hosts every lab loads them from there.
@@ -21,10 +21,13 @@ use crate::sim::params::{Group, Kind, Opt, Param, ParamDef};
 
 use super::lab::LabModel;
 
-/// Every lab, the opening one first: each by the type that implements it.
+/// Every lab, the opening one first, each by the type that implements it
+/// (its `LabModel`): the lost acknowledgement, the risk-review incident
+/// and retry storms. (A lab a line, as rustfmt would not keep them.)
+#[rustfmt::skip]
 pub type Registry = (
-    crate::view::ack::AckLab,   // the lost acknowledgement (the opening lab)
-    crate::view::risk::RiskLab, // the risk-review incident
+    crate::view::ack::AckLab,
+    crate::view::risk::RiskLab,
     crate::view::storm::StormLab,
 );
 
