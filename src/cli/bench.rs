@@ -8,8 +8,9 @@ use std::time::Instant;
 
 use crate::sim::ack::settings::{DEDUP, EXEC, FAULT, JITTER, KEY, MAX_ATTEMPTS_PARAM, TIMEOUT};
 use crate::sim::ack::{Settings, Workspace};
-use crate::sim::params::{Kind, ParamDef};
+use crate::sim::params::{Kind, ParamDef, Schema};
 use crate::sim::risk::settings::{MODE, PRESET};
+use crate::view::lab::LabModel;
 
 pub const DEFAULT_RUNS: u64 = 100_000;
 pub const MAX_RUNS: u64 = 100_000_000;
@@ -151,21 +152,9 @@ fn time_exploring(name: &str, mut once: impl FnMut() -> u64) -> String {
     )
 }
 
-/// The explorer's speed: the first lab's opening settings at most three
-/// faults, the risk incident and the overload burst (every pattern on) at
-/// most two.
-pub fn explore(lab: &str) -> String {
-    if lab == "risk" {
-        let mut out = String::new();
-        for preset in ["incident", "overload"] {
-            let settings = crate::sim::risk::Settings::from_pairs(&[(&PRESET, preset), (&MODE, "patterns")])
-                .expect("bench settings are valid");
-            out += &time_exploring(&format!("risk {preset} k=2"), || {
-                crate::sim::risk::explore::explore(&settings, 2, |_, _| true).explored
-            });
-        }
-        return out;
-    }
+/// The explorer's speed on the first lab's opening settings, at most
+/// three faults.
+pub fn ack_explore() -> String {
     let settings = Settings::default();
     time_exploring("ack k=3", || crate::sim::ack::explore::explore(&settings, 3, |_, _| true).explored)
 }
@@ -219,4 +208,33 @@ pub fn trace(spans: usize) -> String {
         verdicts.len(),
         f.intents.len()
     )
+}
+
+/// The explorer's speed on the risk incident and the overload burst, every
+/// pattern on, at most two faults.
+pub fn risk_explore() -> String {
+    let mut out = String::new();
+    for preset in ["incident", "overload"] {
+        let settings = crate::sim::risk::Settings::from_pairs(&[(&PRESET, preset), (&MODE, "patterns")])
+            .expect("bench settings are valid");
+        out += &time_exploring(&format!("risk {preset} k=2"), || {
+            crate::sim::risk::explore::explore(&settings, 2, |_, _| true).explored
+        });
+    }
+    out
+}
+
+/// Any lab's whole runs of its opening settings: `runs` of them (at most
+/// about a second's worth), tab-separated.
+pub fn whole_runs<L: LabModel>(runs: u64) -> String {
+    let settings = L::Settings::opening();
+    let (mut done, mut failed) = (0u64, 0u64);
+    let started = Instant::now();
+    while done < runs && (done < 10 || started.elapsed().as_secs_f64() < 1.0) {
+        failed += u64::from(black_box(L::simulate(black_box(&settings))).is_err());
+        done += 1;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let rate = if seconds > 0.0 { done as f64 / seconds } else { f64::INFINITY };
+    format!("runs\t{done}\nfailed runs\t{failed}\nseconds\t{seconds:.3}\ncore runs/s\t{rate:.0}\n")
 }

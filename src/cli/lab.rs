@@ -49,7 +49,7 @@ pub fn command<L: LabModel>(args: &[String]) -> Result<String, UsageError> {
         )));
     }
     Ok(match parsed.format {
-        Format::Json => L::report(&run) + "\n",
+        Format::Json => L::document(&run),
         Format::Otlp => L::otlp(&run).ok_or_else(|| {
             UsageError(format!("--format: \"otlp\" is not allowed for {}; allowed: one of text, json", L::LAB.id))
         })?,

@@ -4,11 +4,11 @@
 
 use std::time::Instant;
 
-use crate::sim::Schema;
 use crate::sim::rng::Rng;
 use crate::sim::storm::settings::{StormSettings, Workload};
 use crate::sim::storm::sweep::{Cell, aws_sweep};
 use crate::sim::storm::{OccRunner, OverloadRun};
+use crate::sim::{ParamDef, Schema};
 use crate::view::storm::{occ_json, occ_text, overload_json, overload_text, sweep_json, sweep_text};
 
 use super::args::{self, Extra, Format, UsageError, parse_count, refuse};
@@ -16,8 +16,12 @@ use super::args::{self, Extra, Format, UsageError, parse_count, refuse};
 /// The most runs one command may ask for.
 pub const MAX_REPS: u64 = 10_000;
 
-const EXTRAS: &[Extra] =
-    &[Extra { flag: "--reps", allowed: "a whole number from 1 to 10000" }, Extra { flag: "--sweep", allowed: "aws" }];
+fn extras() -> [Extra; 2] {
+    [
+        Extra { flag: "--reps", allowed: format!("a whole number from 1 to {MAX_REPS}") },
+        Extra { flag: "--sweep", allowed: "aws".to_owned() },
+    ]
+}
 
 pub fn help() -> String {
     let mut out = "idempotency-lab storms: many clients retrying against one server\n\n\
@@ -36,18 +40,16 @@ pub fn help() -> String {
 }
 
 /// A flag that only the other workload has is refused, not ignored.
-fn refuse_other_workloads(raw_args: &[String], workload: Workload) -> Result<(), UsageError> {
-    use crate::sim::Schema;
-    for word in raw_args {
-        let flag = word.split_once('=').map_or(word.as_str(), |(flag, _)| flag);
-        let Some(param) = StormSettings::by_flag(flag) else { continue };
+fn refuse_other_workloads(given: &[&'static ParamDef], workload: Workload) -> Result<(), UsageError> {
+    for param in given {
         if !crate::view::storm::presets::relevant(param, workload) {
             let other = match workload {
                 Workload::Occ => Workload::Overload,
                 Workload::Overload => Workload::Occ,
             };
             return Err(UsageError(format!(
-                "{flag}: the {} workload has no such setting; allowed: leave it out, or --workload {}",
+                "{}: the {} workload has no such setting; allowed: leave it out, or --workload {}",
+                param.flag,
                 workload.value(),
                 other.value()
             )));
@@ -63,7 +65,7 @@ fn seed_of(base: u64, rep: u64) -> u64 {
 }
 
 pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
-    let parsed = args::parse_lab::<StormSettings>("storms", raw_args, EXTRAS)?;
+    let parsed = args::parse_lab::<StormSettings>("storms", raw_args, &extras())?;
     if parsed.help {
         return Ok(help());
     }
@@ -81,7 +83,7 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
     }
     args::text_or_json(parsed.format, "storms")?;
     let settings = parsed.settings;
-    refuse_other_workloads(raw_args, settings.workload)?;
+    refuse_other_workloads(&parsed.given, settings.workload)?;
     let failed = |e| UsageError(format!("the run could not finish: {e}"));
     if sweep {
         let reps = reps.unwrap_or(100) as u32;

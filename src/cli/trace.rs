@@ -51,51 +51,35 @@ fn read_trace(source: &str) -> Result<String, UsageError> {
 
 /// Runs `trace` with its arguments (after the command's name).
 pub fn command(rest: &[String]) -> Result<String, UsageError> {
-    let mut file = None;
+    let mut file: Option<&str> = None;
     let mut format = Format::Text;
     let mut rules = Rules::default();
-    let mut it = rest.iter();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = |allowed: &str| match inline.clone().or_else(|| it.next().cloned()) {
-            Some(v) => Ok(v),
-            None => Err(UsageError(format!("{flag} needs a value; allowed: {allowed}"))),
-        };
-        if let Some(rule) = RULES.iter().find(|r| r.flag == flag) {
-            rule.apply(&mut rules, &value("a name")?).map_err(UsageError)?;
-            continue;
-        }
-        match flag {
-            "--help" | "-h" => return Ok(help()),
-            "--format" => {
-                let v = value("one of text, json")?;
-                format = match v.as_str() {
-                    "text" => Format::Text,
-                    "json" => Format::Json,
-                    other => return Err(args::refuse("--format", other, "one of text, json")),
+    let mut flags = args::Flags::new("trace", rest);
+    while let Some(word) = flags.next()? {
+        match word {
+            args::Word::Help => return Ok(help()),
+            args::Word::Flag("--format") => {
+                format = args::parse_format(&mut flags, args::FORMATS)?;
+            }
+            args::Word::Flag(flag) => {
+                let Some(rule) = RULES.iter().find(|r| r.flag == flag) else {
+                    let known: Vec<&str> = RULES.iter().map(|r| r.flag).chain(["--format"]).collect();
+                    return Err(flags.refuse(word, &known.join(", ")));
                 };
+                rule.apply(&mut rules, flags.value("a name")?).map_err(UsageError)?;
             }
-            f if f.starts_with("--") => {
-                let flags: Vec<&str> = RULES.iter().map(|r| r.flag).chain(["--format"]).collect();
-                return Err(UsageError(format!(
-                    "unknown option \"{}\" for trace; allowed: {}",
-                    crate::sim::params::shorten(f),
-                    flags.join(", ")
-                )));
+            args::Word::Operand(path) if file.is_none() => file = Some(path),
+            args::Word::Operand(_) => {
+                return Err(UsageError("trace reads one file; allowed: trace FILE [options]".to_owned()));
             }
-            _ if file.is_none() => file = Some(arg.clone()),
-            _ => return Err(UsageError("trace reads one file; allowed: trace FILE [options]".to_owned())),
         }
     }
     let Some(file) = file else {
         return Err(UsageError("trace needs a file; allowed: trace FILE [--format text|json]".to_owned()));
     };
-    let text = read_trace(&file)?;
+    let text = read_trace(file)?;
     let reading = read(&text, Limits::default())
-        .map_err(|e| UsageError(format!("trace \"{}\": {e}", crate::sim::params::shorten(&file))))?;
+        .map_err(|e| UsageError(format!("trace \"{}\": {e}", crate::sim::params::shorten(file))))?;
     let findings = Findings::of(reading, &rules);
     Ok(match format {
         Format::Json => traces::json(&findings),

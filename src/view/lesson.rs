@@ -168,7 +168,7 @@ pub fn parse(text: &str) -> Result<Lesson, String> {
         };
         match field.as_str() {
             "lab" => {
-                step.lab = labs::by_command(value.trim()).ok_or_else(|| {
+                step.lab = labs::by_command(labs::LABS, value.trim()).ok_or_else(|| {
                     let ids: Vec<&str> = labs::LABS.iter().map(|l| l.id).collect();
                     format!(
                         "lesson line {n}: Lab: \"{}\" is not a lab; allowed: {}",
@@ -341,7 +341,8 @@ pub const LESSONS: &[&str] = &[include_str!("../../lessons/three-ways.lesson")];
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::labs::{ACK, RISK};
+    use crate::view::ack::ACK;
+    use crate::view::risk::RISK;
 
     const THREE: &str = "Lesson: Three steps\n\nStep: One increment\nSettings: dedup=on\nAt: 4.05\n\
                          Question: How many?\nAnswer: One.\n\n# a comment\nStep: Two\nSettings: dedup=off&at=x\n";

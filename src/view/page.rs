@@ -302,7 +302,7 @@ mod tests {
         assert_eq!(page.fork, Some(Millis(4_000)));
         assert_eq!(page.pins, [Pin { at: Millis(2_050), question: "Will it retry?".to_owned() }]);
         // And written back, the schema holds what was read.
-        let settings = page.settings(crate::view::labs::RISK);
+        let settings = page.settings(crate::view::risk::RISK);
         assert_eq!(Page { pins: page.pins.clone(), ..Page::of(&settings) }, page);
     }
 

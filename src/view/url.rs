@@ -392,8 +392,10 @@ mod tests {
     use super::*;
     use crate::sim::ack::Settings;
     use crate::sim::ack::settings::{CRASH, DEADLINE, DEDUP, JITTER, KEY, RESPONSE_TRANSIT, TIMEOUT};
-    use crate::view::labs::{ACK, RISK, STORMS};
+    use crate::view::ack::ACK;
     use crate::view::page::{DEFAULT_QUESTION, Font, Pin, Theme};
+    use crate::view::risk::RISK;
+    use crate::view::storm::STORMS;
 
     fn ack(query: &str) -> LabLink<Settings> {
         read_lab(&parse_query(query, ACK))

@@ -362,3 +362,63 @@ fn help_keeps_two_spaces_between_every_name_and_its_text() {
     let text = stdout(&cli(&["ack", "--help"]));
     assert!(text.contains("  crash-after-effect-memory  Crash after the effect, in-memory store\n"), "{text}");
 }
+
+/// Every command reads its words one way: `--help` anywhere answers with
+/// the command's own help (and runs nothing), and `--flag=value` is
+/// `--flag value`, refused in the same words when the value is not allowed.
+#[test]
+fn every_command_answers_help_and_takes_flag_equals_value() {
+    for (command, named) in [
+        ("ack", "ack"),
+        ("run", "ack"),
+        ("risk", "risk"),
+        ("storms", "storms"),
+        ("storm", "storms"),
+        ("explore", "explore"),
+        ("bench", "bench"),
+        ("labs", "labs"),
+        ("opening", "opening"),
+    ] {
+        let out = cli(&[command, "--help"]);
+        let text = stdout(&out);
+        assert!(out.status.success(), "{command} --help: {}", stderr(&out));
+        assert!(text.starts_with(&format!("idempotency-lab {named}: ")), "{command} --help: {text}");
+        assert!(text.contains("Usage:"), "{command} --help: {text}");
+    }
+    // Help, not an exploration, wherever it comes.
+    let out = cli(&["explore", "--lab", "risk", "--max-faults", "1", "--help"]);
+    assert!(out.status.success() && !stdout(&out).contains("Explored"), "{}", stdout(&out));
+    for (inline, spaced) in [
+        (&["labs", "--format=text"][..], &["labs", "--format", "text"][..]),
+        (&["labs", "--format=json"], &["labs", "--format", "json"]),
+        (
+            &["explore", "--lab=risk", "--max-faults=1", "--preset=lost-create-response", "--format=json"],
+            &["explore", "--lab", "risk", "--max-faults", "1", "--preset", "lost-create-response", "--format", "json"],
+        ),
+        (
+            &["storms", "--workload=occ", "--clients=20", "--reps=2", "--format=json"],
+            &["storms", "--workload", "occ", "--clients", "20", "--reps", "2", "--format", "json"],
+        ),
+        (&["ack", "--dedup=off", "--at-ms=2050"], &["ack", "--dedup", "off", "--at-ms", "2050"]),
+    ] {
+        let (a, b) = (cli(inline), cli(spaced));
+        assert!(a.status.success(), "{inline:?}: {}", stderr(&a));
+        assert_eq!(stdout(&a), stdout(&b), "{inline:?}");
+    }
+    let out = cli(&["bench", "--runs=5", "--lab=ack"]);
+    assert!(out.status.success() && stdout(&out).starts_with("runs\t5\n"), "{}", stderr(&out));
+    for (args, message) in [
+        (
+            &["labs", "--format=xml"][..],
+            "idempotency-lab: --format: \"xml\" is not allowed; allowed: one of text, json\n",
+        ),
+        (
+            &["bench", "--runs=0"],
+            "idempotency-lab: --runs: 0 is out of range; allowed: a whole number from 1 to 100000000\n",
+        ),
+        (&["explore", "--lab=storms"], "idempotency-lab: --lab: \"storms\" is not allowed; allowed: ack or risk\n"),
+    ] {
+        let out = cli(args);
+        assert_eq!((out.status.code(), stderr(&out).as_str()), (Some(2), message), "{args:?}");
+    }
+}

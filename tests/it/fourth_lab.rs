@@ -1,150 +1,86 @@
-//! A fourth lab, written here as a new lab's author would (README, "Growing
-//! it"): its parameters, its run, its words and `LabModel`. Everything
-//! generic then works for it unchanged: the command line's lab command
-//! (flags, help, refusals, text and JSON), links (its settings, run B, the
-//! playhead, round trips) and run B's comparison. Only its registry entry,
-//! bundle, page and styles are left out, as a test cannot add them.
+//! A fourth lab, written only in a test (tests/shared/coin.rs) as a new
+//! lab's author would (README, "Growing it"). Put in a list of labs beside
+//! the registry's, as its line in the registry would put it, everything
+//! generic works for it unchanged: its command on the command line (flags,
+//! help, refusals, text and JSON), the help and the list of labs that
+//! `make bench` reads, its page for Trunk, links (its settings, run B, the
+//! playhead, round trips) and run B's comparison. (tests/browser mounts it.)
 
+#[path = "../shared/coin.rs"]
+mod coin;
+
+use coin::{COIN, CoinLab, CoinSettings, FIRST, FLIPS, Flip, Side};
 use idempotency_lab::cli::lab::{command, help};
-use idempotency_lab::sim::compare::{Comparison, Side as CompareSide, Timed};
-use idempotency_lab::sim::params::{FieldError, Group, Kind, Param, ParamDef, Schema, choice};
-use idempotency_lab::sim::{Millis, Surely};
-use idempotency_lab::view::compare::{DiffLine, counts, divergence_line, fork_line};
-use idempotency_lab::view::lab::{LabModel, Preset};
-use idempotency_lab::view::labs::{Lab, LabEntry};
+use idempotency_lab::cli::main_among;
+use idempotency_lab::sim::Millis;
+use idempotency_lab::sim::params::Schema;
+use idempotency_lab::view::ack::AckLab;
+use idempotency_lab::view::lab::LabModel;
 use idempotency_lab::view::page::Page;
+use idempotency_lab::view::risk::RiskLab;
+use idempotency_lab::view::storm::StormLab;
 use idempotency_lab::view::url::{LinkState, parse_query, read_lab, to_query};
 
-static COIN: LabEntry = LabEntry {
-    id: "coin",
-    aliases: &[],
-    label: "Coin flips",
-    title: "Idempotency Lab: coin flips",
-    summary: "a coin flipped once a second",
-};
+/// The registry's labs, and the coin after them.
+type FourLabs = (AckLab, RiskLab, StormLab, CoinLab);
 
-choice! {
-    /// The side the first flip lands on; the flips alternate after it.
-    pub enum Side {
-        Heads("heads", "Heads"),
-        Tails("tails", "Tails"),
-    }
+/// The command line over the four labs: (exit status, stdout, stderr).
+fn cli(line: &[&str]) -> (i32, String, String) {
+    let args: Vec<String> = line.iter().map(|s| (*s).to_owned()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = main_among::<FourLabs>(&args, &mut out, &mut err);
+    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
 }
 
-static FLIPS: Param<u64> = Param::new(ParamDef {
-    name: "flips",
-    flag: "--flips",
-    link: "flips",
-    label: "Flips",
-    kind: Kind::Count { min: 1, max: 10 },
-    default: 3,
-    group: Group::Basics,
-});
-static FIRST: Param<Side> = Param::new(ParamDef {
-    name: "first",
-    flag: "--first",
-    link: "first",
-    label: "First flip",
-    kind: Kind::Choice(Side::OPTIONS),
-    default: 0,
-    group: Group::Basics,
-});
-static PARAMS: [&ParamDef; 2] = [FLIPS.def(), FIRST.def()];
-
-#[derive(Clone, Debug, PartialEq)]
-struct CoinSettings {
-    values: [u64; 2],
+#[test]
+fn a_fourth_lab_runs_from_the_command_line_and_is_in_the_list_make_bench_reads() {
+    // Two flips from tails: heads at 2 s.
+    let (code, out, _) = cli(&["coin", "--flips=2", "--first", "tails", "--format", "json"]);
+    assert_eq!((code, out.as_str()), (0, "{\"flips\": 2, \"heads\": 1}\n"));
+    let (code, out, _) = cli(&["coin", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("idempotency-lab coin: a coin flipped once a second"), "{out}");
+    let (code, _, err) = cli(&["coin", "--flips", "0"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (2, "idempotency-lab: --flips: 0 is out of range; allowed: a whole number from 1 to 10\n")
+    );
+    // The help, the labs `make bench` measures (`labs --format json`),
+    // `bench --lab` and the list of commands all have it.
+    let (_, out, _) = cli(&["--help"]);
+    assert!(out.contains("idempotency-lab coin     [options]  a coin flipped once a second"), "{out}");
+    let (_, out, _) = cli(&["labs", "--format", "json"]);
+    let listed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ids: Vec<&str> = listed.as_array().unwrap().iter().map(|l| l["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["ack", "risk", "storms", "coin"]);
+    assert_eq!(listed[3]["title"], "Idempotency Lab: coin flips");
+    let (code, out, _) = cli(&["bench", "--lab", "coin", "--runs", "5"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("runs\t5\nfailed runs\t0\n"), "{out}");
+    let (_, _, err) = cli(&["moon"]);
+    assert!(err.contains("allowed: ack, risk, storms, coin, explore, trace, bench, labs, opening, --help"), "{err}");
+    // It does not explore: explore offers the labs that do.
+    let (code, _, err) = cli(&["explore", "--lab", "coin"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--lab: \"coin\" is not allowed; allowed: ack or risk"), "{err}");
 }
 
-impl Schema for CoinSettings {
-    const PARAMS: &'static [&'static ParamDef] = &PARAMS;
-    fn from_values(values: &[u64]) -> Result<CoinSettings, FieldError> {
-        Ok(CoinSettings { values: values.try_into().surely("two values") })
-    }
-    fn values(&self) -> &[u64] {
-        &self.values
-    }
-}
-
-/// One flip: when, and whether it landed heads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Flip {
-    at: Millis,
-    heads: bool,
-}
-
-impl Timed for Flip {
-    fn at(&self) -> Millis {
-        self.at
-    }
-}
-
-/// One flip a second, from 1 s.
-struct CoinRun {
-    settings: CoinSettings,
-    flips: Vec<Flip>,
-}
-
-impl CoinRun {
-    fn heads_until(&self, t: Millis) -> usize {
-        self.flips.iter().filter(|f| f.heads && f.at <= t).count()
-    }
-}
-
-struct CoinLab;
-
-impl LabModel for CoinLab {
-    const LAB: Lab = &COIN;
-    type Settings = CoinSettings;
-    type Run = CoinRun;
-    /// The library's comparison of two runs, which every lab's run B uses.
-    type Diff = Comparison<Flip, Flip>;
-    const FIRST_CHANGE: &'static ParamDef = FLIPS.def();
-
-    fn simulate(settings: &CoinSettings) -> Result<CoinRun, String> {
-        let first = settings.get(&FIRST) == Side::Heads;
-        let flips = (0..settings.get(&FLIPS))
-            .map(|i| Flip { at: Millis((i + 1) * 1000), heads: (i % 2 == 0) == first })
-            .collect();
-        Ok(CoinRun { settings: settings.clone(), flips })
-    }
-    fn settings(run: &CoinRun) -> &CoinSettings {
-        &run.settings
-    }
-    fn last_moment(run: &CoinRun) -> Millis {
-        Millis(run.flips.len() as u64 * 1000)
-    }
-    fn text_mirror(run: &CoinRun, at: Millis) -> String {
-        format!("Model time: {at}\nHeads so far: {}\n", run.heads_until(at))
-    }
-    fn event_lines(run: &CoinRun) -> String {
-        run.flips.iter().map(|f| format!("{}  {}\n", f.at, if f.heads { "heads" } else { "tails" })).collect()
-    }
-    fn report(run: &CoinRun) -> String {
-        format!("{{\"flips\": {}, \"heads\": {}}}", run.flips.len(), run.heads_until(Self::last_moment(run)))
-    }
-    fn compare(a: &CoinRun, b: &CoinRun) -> Comparison<Flip, Flip> {
-        // Two flips are the same event when they land the same way at the
-        // same moment; a heads is the run's effect.
-        let heads = |run: &CoinRun| run.flips.iter().copied().filter(|f| f.heads).collect::<Vec<_>>();
-        let (ha, hb) = (heads(a), heads(b));
-        Comparison::between(
-            CompareSide { records: &a.flips, gists: &a.flips, effects: &ha },
-            CompareSide { records: &b.flips, gists: &b.flips, effects: &hb },
-            |x, y| x.at.cmp(&y.at),
-        )
-    }
-    fn differences(a: &CoinRun, b: &CoinRun, diff: &Comparison<Flip, Flip>, fork: Option<Millis>) -> Vec<DiffLine> {
-        let phrase = |f: &Flip| if f.heads { "heads".to_owned() } else { "tails".to_owned() };
-        let mut lines = vec![divergence_line(diff, phrase, (Self::last_moment(a), Self::last_moment(b)))];
-        let heads = |run: &CoinRun| run.heads_until(Self::last_moment(run)) as u64;
-        lines.push(DiffLine { label: "Heads".to_owned(), text: counts(heads(a), heads(b), |n| n.to_string()) });
-        lines.extend(fork.map(|at| fork_line(diff, at)));
-        lines
-    }
-    fn presets() -> Vec<Preset> {
-        vec![Preset { id: "fair", title: "Three flips, heads first" }]
-    }
+#[test]
+fn a_fourth_labs_page_for_trunk_is_written_with_the_others() {
+    // The page names the lab's bundle, its styles and where it forwards
+    // to; it brings no worker (the coin neither explores nor has one).
+    let dir = format!("target/test-pages-{}", std::process::id());
+    let (code, out, err) = cli(&["labs", "--pages", &dir]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(out.ends_with(&format!("{dir}/coin/index.html\n")), "{out}");
+    let page = std::fs::read_to_string(format!("{dir}/coin/index.html")).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(page.contains("<title>Idempotency Lab: coin flips</title>"), "{page}");
+    assert!(page.contains("href=\"../../../Cargo.toml\" data-bin=\"coin\""), "{page}");
+    assert!(page.contains("href=\"../../../styles/coin.css\""), "{page}");
+    assert!(page.contains("<body data-forward=\"../?lab=coin\">"), "{page}");
+    assert!(!page.contains("data-type=\"worker\""), "{page}");
 }
 
 fn args(line: &str) -> Vec<String> {

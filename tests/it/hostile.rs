@@ -4,7 +4,7 @@
 use idempotency_lab::cli::main_with;
 use idempotency_lab::sim::ack::{Run, Settings};
 use idempotency_lab::sim::params_file::{parse_settings_file, parse_settings_json};
-use idempotency_lab::view::labs::ACK;
+use idempotency_lab::view::ack::ACK;
 use idempotency_lab::view::url::{LinkState, ParsedLink, parse_query, read_lab, to_query};
 use proptest::prelude::*;
 

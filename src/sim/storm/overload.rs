@@ -1,6 +1,6 @@
 //! Workload 2: an overloaded server with a concurrency cap, a bounded FIFO
 //! queue and 429s; clients with per-attempt timeouts, retries, backoff and
-//! an optional retry budget; deduplication by key as in MODEL.md.
+//! an optional retry budget; deduplication by key as in docs/model.md.
 //!
 //! Work continues after a client times out, so a queued or running
 //! operation whose client gave up is wasted. Retries can then keep the
@@ -44,7 +44,7 @@ pub enum StormEvent {
 }
 
 impl StormEvent {
-    /// MODEL.md's order at equal times: answers, sends, arrivals, commits,
+    /// docs/model.md's order at equal times: answers, sends, arrivals, commits,
     /// deadlines.
     fn class(&self) -> u8 {
         match self {
@@ -107,7 +107,7 @@ struct Join {
 
 const NO_JOIN: u32 = u32::MAX;
 
-/// Totals of one run (STORMS.md's "Reported").
+/// Totals of one run (docs/storms.md's "Reported").
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Totals {
     pub intents: u64,

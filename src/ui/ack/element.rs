@@ -13,7 +13,8 @@ use std::cell::RefCell;
 
 use leptos::prelude::*;
 
-use crate::view::labs::{self, ACK};
+use crate::view::ack::ACK;
+use crate::view::labs;
 use crate::view::url::{parse_query, read_lab};
 
 use super::super::element::Host;
