@@ -13,7 +13,11 @@
 // gives it, the compact lab fits: its diagram draws itself to the room the
 // box leaves. Each element renders into its own open shadow root, with its
 // own state, ids and live region, and the lab's styles stay inside it.
-const LABS = ["ack", "risk", "storms"];
+// The lab an element shows when it names none, or one with no bundle here
+// (whose notice then names what was wrong). The others are found by their
+// id, as the host page finds them: a bundle in the folder of that name.
+const FIRST = "ack";
+const ID = /^[a-z][a-z0-9-]{0,31}$/;
 const SHARED_STYLES = ["base.css", "layout.css", "panels.css", "timeline.css", "compare.css"];
 // Attributes that belong to the host page, not to the lab.
 const HOST_ATTRIBUTES = new Set(["id", "class", "style", "slot", "title", "lang", "dir", "hidden", "tabindex", "part", "width", "height"]);
@@ -55,9 +59,8 @@ class IdempotencyLabElement extends HTMLElement {
     // Moving an element in the page keeps what it shows.
     if (this.shadowRoot) return;
     const root = this.attachShadow({ mode: "open" });
-    const named = this.getAttribute("lab");
-    // An unknown lab is the first lab's, whose notice names what was wrong.
-    const lab = LABS.includes(named) ? named : "ack";
+    const named = this.getAttribute("lab") ?? "";
+    const lab = ID.test(named) ? named : FIRST;
     // The page's size for the box, through the CSSOM (allowed by a strict
     // Content-Security-Policy, where a style attribute is not).
     const [width, height] = [pixels(this.getAttribute("width")), pixels(this.getAttribute("height"))];
@@ -66,23 +69,32 @@ class IdempotencyLabElement extends HTMLElement {
       this.style.maxWidth = "100%";
     }
     if (height) this.style.height = height;
-    for (const file of [...SHARED_STYLES, `${lab}/${lab}.css`, "element.css"]) {
-      const link = document.createElement("link");
-      link.rel = "stylesheet";
-      link.href = new URL(file, import.meta.url).href;
-      root.append(link);
-    }
+    const styles = (files) =>
+      files.map((file) => {
+        const link = document.createElement("link");
+        link.rel = "stylesheet";
+        link.href = new URL(file, import.meta.url).href;
+        return link;
+      });
     const mount = document.createElement("div");
     mount.className = "il-root";
-    root.append(mount);
+    root.append(...styles([...SHARED_STYLES, `${lab}/${lab}.css`, "element.css"]), mount);
     // A box the page gave (with the height attribute or its own CSS): the
     // lab fits it, rather than growing past it.
     const fit = () => {
       if (height || this.scrollHeight > this.clientHeight + 1) mount.classList.add("fit");
     };
     new ResizeObserver(fit).observe(mount);
-    start(lab)
-      .then((module) => module.mount_element(this, mount, queryOf(this), new URL("./", import.meta.url).href))
+    // A lab with no bundle here is the first lab's to explain.
+    const started = start(lab).then(
+      (module) => [lab, module],
+      (error) => (lab === FIRST ? Promise.reject(error) : start(FIRST).then((module) => [FIRST, module])),
+    );
+    started
+      .then(([shown, module]) => {
+        if (shown !== lab) mount.before(...styles([`${shown}/${shown}.css`, "element.css"]));
+        module.mount_element(this, mount, queryOf(this), new URL("./", import.meta.url).href);
+      })
       .catch((error) => {
         const message = document.createElement("p");
         message.className = "boot-error";

@@ -56,8 +56,9 @@ mod tests {
     use crate::sim::Millis;
     use crate::sim::ack::Settings;
     use crate::sim::ack::settings::DEDUP;
-    use crate::view::labs::{ACK, RISK};
+    use crate::view::ack::ACK;
     use crate::view::page::Page;
+    use crate::view::risk::RISK;
 
     #[test]
     fn both_snippets_show_the_run_and_moment_in_an_800_by_500_box() {

@@ -14,6 +14,7 @@ use crate::view::risk::patterns::{buys, design_says, protects};
 use crate::view::risk::verdicts::title;
 
 use super::super::form::FieldControl;
+use super::super::replayed::LabPage;
 use super::state::Risk;
 
 fn is_switch(param: &ParamDef) -> bool {

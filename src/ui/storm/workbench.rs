@@ -30,6 +30,7 @@ fn lesson_here(storm: Storm) -> impl IntoView {
     let page = move || storm.link_state(storm.theme.get_untracked()).page;
     // At the first or last step, the keys and buttons say so here.
     let announcer = Announcer::new();
+    let host = super::super::element::Host::current();
     // On a step that asks, PageDown shows the answer before it goes on.
     let shown = RwSignal::new(false);
     let handle = {
@@ -58,7 +59,7 @@ fn lesson_here(storm: Storm) -> impl IntoView {
                 shown.set(true);
                 return;
             }
-            lesson::step_by(&at, &page(), by, |t| announcer.say(t));
+            lesson::step_by(&at, &page(), host, by, |t| announcer.say(t));
         })
     };
     on_cleanup(move || handle.remove());
