@@ -65,17 +65,9 @@ impl Presenter {
                 pins.push(pin.clone());
             }
         }
+        // Presenting hides the future (see `set_present`).
         let present = RwSignal::new(page.present);
         let hide_future = RwSignal::new(page.present);
-        // Presenting hides the future, and leaving shows it again; the
-        // switch says so, and the presenter may still turn it off.
-        Effect::new(move |was: Option<bool>| {
-            let now = present.get();
-            if was.is_some_and(|was| was != now) {
-                hide_future.set(now);
-            }
-            now
-        });
         Presenter {
             present,
             pins: RwSignal::new(pins),
@@ -192,12 +184,20 @@ impl Presenter {
         true
     }
 
+    /// Starts or leaves presenter mode. Presenting hides the future, and
+    /// leaving shows it again; the switch says so, and the presenter may
+    /// still turn it off.
+    pub fn set_present(&self, on: bool) {
+        if self.present.get_untracked() != on {
+            self.present.set(on);
+            self.hide_future.set(on);
+        }
+    }
+
     /// Escape leaves presenter mode; true if it was on.
     pub fn escape(&self) -> bool {
         let presenting = self.present.get_untracked();
-        if presenting {
-            self.present.set(false);
-        }
+        self.set_present(false);
         presenting
     }
 
@@ -350,15 +350,15 @@ pub fn timeline_intro(
 
 /// Presenter mode's bar: the name and the way out.
 pub fn present_bar(p: Presenter) -> impl IntoView {
-    present_header(p.present)
+    present_header(move || p.set_present(false))
 }
 
-/// The bar of any lab's presenter mode, which `present` turns on.
-pub fn present_header(present: RwSignal<bool>) -> impl IntoView {
+/// The bar of any lab's presenter mode, whose button calls `leave`.
+pub fn present_header(leave: impl Fn() + 'static) -> impl IntoView {
     view! {
         <header class="present-bar">
             <p class="present-title">"Idempotency Lab"</p>
-            <button type="button" aria-keyshortcuts="Escape" on:click=move |_| present.set(false)>
+            <button type="button" aria-keyshortcuts="Escape" on:click=move |_| leave()>
                 "Exit presentation"
             </button>
         </header>

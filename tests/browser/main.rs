@@ -119,10 +119,12 @@ async fn an_invalid_field_shows_its_message_and_keeps_the_last_run() {
     timeout.set_value("soon");
     dispatch(&timeout, "input");
     tick().await;
+    // The message says the text does not run, and which value does (the
+    // opening timeout, 3 s), then why and what is allowed.
     let message = text(&root, "#f-timeout-error");
     assert_eq!(
         message,
-        "Timeout per attempt: \"soon\" is not a number of seconds with at most three decimals; allowed: 0.001 to 600 seconds"
+        "Not allowed: soon; the run uses 3 s. Timeout per attempt: \"soon\" is not a number of seconds with at most three decimals; allowed: 0.001 to 600 seconds"
     );
     assert_eq!(timeout.get_attribute("aria-invalid").as_deref(), Some("true"));
     assert_eq!(text(&root, ".figure .outcome"), "succeeded at 4.05 s", "the last valid run stays");

@@ -12,7 +12,7 @@ use super::state::Ack;
 pub fn lab_toolbar(ack: Ack, on_shortcuts: Callback<()>) -> impl IntoView {
     let extra = view! {
         {compare_button(ack.compare, move || ack.toggle_compare())}
-        <button type="button" on:click=move |_| ack.presenter.present.set(true)>
+        <button type="button" on:click=move |_| ack.presenter.set_present(true)>
             "Present"
         </button>
     };

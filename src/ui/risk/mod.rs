@@ -286,7 +286,7 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
                         open_shortcuts,
                         view! {
                             {compare_button(risk.compare, move || risk.toggle_compare())}
-                            <button type="button" on:click=move |_| risk.presenter.present.set(true)>
+                            <button type="button" on:click=move |_| risk.presenter.set_present(true)>
                                 "Present"
                             </button>
                         },

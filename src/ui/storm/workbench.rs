@@ -176,7 +176,7 @@ fn presenting(storm: Storm) -> impl IntoView {
     };
     view! {
         <div class="app storms present">
-            {super::super::present::present_header(storm.present)}
+            {super::super::present::present_header(move || storm.present.set(false))}
             <NoticeList notices=storm.notices/>
             <main class="stage">
                 {lesson_here(storm)}
