@@ -77,13 +77,18 @@ function place(root) {
   return null;
 }
 
-// Scrolls `root` back to `place` as its panels are drawn (over a few frames).
-function restore(root, at, frames = 4) {
+// Scrolls `root` back to `place` as its panels are drawn: frame after
+// frame, until the panel has stayed where it was for a few frames (a
+// panel that fits itself to its box changes height after its first
+// frame), for a second at most.
+function restore(root, at, steady = 0, frames = 60) {
   if (!at) return window.scrollTo(0, 0);
   requestAnimationFrame(() => {
     const panel = root.querySelector(`.panel[aria-labelledby="${CSS.escape(at.name)}"]`);
-    if (panel) window.scrollBy(0, panel.getBoundingClientRect().top - at.top);
-    if (frames > 1) setTimeout(() => restore(root, at, frames - 1));
+    const off = panel ? panel.getBoundingClientRect().top - at.top : 0;
+    if (Math.abs(off) > 1) window.scrollBy(0, off);
+    const still = Math.abs(off) > 1 ? 0 : steady + 1;
+    if (still < 4 && frames > 1) setTimeout(() => restore(root, at, still, frames - 1));
   });
 }
 

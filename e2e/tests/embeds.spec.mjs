@@ -69,16 +69,21 @@ for (const size of SIZES) {
       if (lab.id === "storms") {
         await docs2.goto("/examples/element.html");
         await docs2.evaluate((html) => {
-          document.querySelector("main").innerHTML = html.replace(/<script[^>]*><\/script>\n?/, "");
+          // A column as wide as the box the snippet is for, as on the
+          // other labs' docs page.
+          const main = document.querySelector("main");
+          main.style.width = "800px";
+          main.innerHTML = html.replace(/<script[^>]*><\/script>\n?/, "");
         }, element);
       } else {
         await docs2.goto(`${hostOrigin}/snippet?html=${encodeURIComponent(element)}`);
       }
       const el = docs2.locator(`idempotency-lab[lab="${lab.id}"]`);
+      const shadowDiagram = lab.id === "storms" ? el.locator(".line-chart canvas").first() : el.locator(".timeline svg.diagram").first();
+      // Measured once the element has started (its lab drawn).
+      await expect(shadowDiagram).toBeVisible();
       const elBox = await el.boundingBox();
       expect([Math.round(elBox.width), Math.round(elBox.height)]).toEqual([802, 502]);
-      const shadowDiagram = lab.id === "storms" ? el.locator(".line-chart canvas").first() : el.locator(".timeline svg.diagram").first();
-      await expect(shadowDiagram).toBeVisible();
       const shadowResults = lab.id === "storms" ? el.locator(".totals .figures") : el.getByRole("region", { name: "At the playhead" });
       await expect(shadowResults).toBeVisible();
       const elParts = [await shadowDiagram.boundingBox(), await shadowResults.boundingBox()];

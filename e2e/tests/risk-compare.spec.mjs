@@ -36,7 +36,10 @@ async function modelTime(page) {
 
 async function openRisk(page, query = "") {
   await page.goto(`/?lab=risk${query ? `&${query}` : ""}`);
-  await expect(mirror(page)).toContainText("Risk-review lab: preset");
+  // An embed keeps the state as text one disclosure away: it is ready
+  // once its diagram is drawn.
+  if (/(^|&)embed=1/.test(query)) await expect(page.locator(".risk .timeline svg.diagram").first()).toBeVisible();
+  else await expect(mirror(page)).toContainText("Risk-review lab: preset");
 }
 
 /** Every path the page asks for from now on (the browser's own, lazy

@@ -313,10 +313,8 @@ fn judged_figure(
     view! {
         <div class=class>
             <dt>{name}</dt>
-            <dd>
-                {value}
-                {against.map(|(_, words)| view! { <span class="against">{words}</span> })}
-            </dd>
+            <dd>{value}</dd>
+            {against.map(|(_, words)| view! { <dd class="against">{words}</dd> })}
         </div>
     }
 }

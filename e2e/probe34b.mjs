@@ -1,0 +1,13 @@
+import { chromium } from "@playwright/test";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, bypassCSP: true });
+const page = await ctx.newPage();
+await page.goto("http://127.0.0.1:47841/");
+await page.waitForTimeout(3000);
+const first = () => page.locator(".timeline:not(.timeline-b) svg.diagram path:not(.gridline):not(.leader):not(.arrowhead)").evaluateAll((marks) => Math.min(...marks.map((m) => m.getBoundingClientRect().top)));
+console.log("before", await first());
+await page.addStyleTag({ content: process.argv[2] });
+await page.waitForTimeout(500);
+console.log("after", await first(), await page.evaluate(() => [...document.querySelectorAll(".timeline-controls > *")].map((e) => JSON.stringify(e.getBoundingClientRect()))));
+await page.screenshot({ path: "/tmp/shots34/probe.png" });
+await browser.close();

@@ -1,0 +1,15 @@
+import { chromium } from "@playwright/test";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const page = await (await browser.newContext({ viewport: { width: 1000, height: 600 } })).newPage();
+const tops = () => page.evaluate(() => [...document.querySelectorAll(".stage > *, .workspace > *")].map((e) => `${e.className.slice(0, 30)}:${Math.round(e.getBoundingClientRect().top + scrollY)}/${Math.round(e.getBoundingClientRect().height)}`).join(" "));
+await page.goto("http://127.0.0.1:47841/?lab=risk");
+await page.waitForTimeout(3000);
+await page.evaluate(() => window.scrollTo(0, 1500));
+await page.waitForTimeout(1000);
+console.log("first ", await tops());
+await page.evaluate(() => window.idempotencyLab.switchTo("ack"));
+await page.waitForTimeout(2000);
+await page.evaluate(() => window.idempotencyLab.switchTo("risk"));
+await page.waitForTimeout(3000);
+console.log("return", await tops());
+await browser.close();
