@@ -174,6 +174,8 @@ test("a risk comparison exports both runs, and importing it opens both again", a
 
 test("an embed shows both runs and the differences, without run B's settings", async ({ page }) => {
   await openRisk(page, "embed=1&b.idem=on");
+  // The differences are one disclosure away, with where it broke.
+  await page.getByText("Where it broke, the checks and the state as text").click();
   await expect(differences(page)).toBeVisible();
   await expect(diffLine(page, "Reviews at the Risk API")).toHaveText("A: 2 reviews, B: 1 review");
   await expect(risk(page).locator("svg.diagram")).toHaveCount(2);
