@@ -1,8 +1,8 @@
 //! The agent: acts for end user u-1001, invokes intents when its script
 //! says, and reacts to what it hears: an UNKNOWN, PENDING or RETRYABLE
 //! result makes it poll the review's status every poll interval until
-//! SUCCEEDED or FAILED; an OVERLOADED result is retried with the same
-//! request_key after backoff; any other error ends the intent. Retries of
+//! SUCCEEDED or FAILED; an OVERLOADED or TEMPORARY_UNAVAILABLE result is
+//! retried with the same request_key after backoff; any other error ends the intent. Retries of
 //! an intent beyond that are scripted, not reactive.
 
 use crate::sim::time::Millis;
@@ -222,7 +222,9 @@ impl Agent {
                 Self::done(intent, now, IntentOutcome::Failed(row))
             }
             Heard::Result(Reply::Review { row, .. }) if awaiting => Self::poll_later(config, intent, now, row),
-            Heard::Result(Reply::Error { code: ErrorCode::Overloaded, .. }) if awaiting => {
+            Heard::Result(Reply::Error { code: ErrorCode::Overloaded | ErrorCode::TemporaryUnavailable, .. })
+                if awaiting =>
+            {
                 if intent.attempts >= MAX_ATTEMPTS {
                     return Self::done(intent, now, IntentOutcome::GaveUp);
                 }
@@ -257,7 +259,10 @@ impl Agent {
             Heard::Result(Reply::Review { row, status: Status::Failed }) => {
                 Self::done(intent, now, IntentOutcome::Failed(row))
             }
-            Heard::Result(Reply::Review { .. } | Reply::Error { code: ErrorCode::Overloaded, .. }) => {
+            Heard::Result(
+                Reply::Review { .. }
+                | Reply::Error { code: ErrorCode::Overloaded | ErrorCode::TemporaryUnavailable, .. },
+            ) => {
                 if intent.polls >= MAX_POLLS {
                     Self::done(intent, now, IntentOutcome::GaveUp)
                 } else {

@@ -17,18 +17,28 @@ use super::settings::{FAULTS, FaultKind, Settings, WORKER_ORDER, WorkerOrder};
 pub use crate::sim::explore::MAX_FAULTS;
 
 /// The faults a schedule draws from, and how many calls of each kind they
-/// may aim at: the first three creates and probes, the workers' first two
-/// resends, the replicas' first two inserts, and the first three ties (each
-/// may go against the race order, so mixed orders are explored too).
-pub const ALPHABET: [(FaultKind, u32); 8] = [
+/// may aim at: every fate of the first three creates (business rejection
+/// included), the first three probes, the workers' first two resends, the
+/// replicas' first two inserts, the first three ties (each may go against
+/// the race order, so mixed orders are explored too), and the inputs the
+/// presets use: the first three tool calls arriving late, the first two
+/// invocations delivered twice, and the first intent naming another user's
+/// order. A burst is the size of a preset's script (`--burst-calls`), not
+/// a fault.
+pub const ALPHABET: [(FaultKind, u32); 13] = [
     (FaultKind::CreateResponseLost, 3),
     (FaultKind::CreateRequestLost, 3),
     (FaultKind::Downstream5xx, 3),
     (FaultKind::DownstreamSlow, 3),
+    (FaultKind::CreateReset, 3),
+    (FaultKind::BusinessRejection, 3),
     (FaultKind::FindTimeout, 3),
     (FaultKind::WorkerCrashAfterSend, 2),
     (FaultKind::ReplicaPause, 2),
     (FaultKind::TieFlipped, 3),
+    (FaultKind::CallDelayed, 3),
+    (FaultKind::DuplicateDelivery, 2),
+    (FaultKind::ForgedOrder, 1),
 ];
 
 fn kind_index(kind: FaultKind) -> usize {
@@ -45,6 +55,8 @@ fn on_create(f: &AimedFault) -> bool {
                 | FaultKind::CreateRequestLost
                 | FaultKind::Downstream5xx
                 | FaultKind::DownstreamSlow
+                | FaultKind::CreateReset
+                | FaultKind::BusinessRejection
         )
     )
 }
@@ -108,17 +120,17 @@ mod tests {
 
     #[test]
     fn the_alphabet_and_the_schedules_it_makes() {
-        // 4 create faults x 3 creates + 3 probes + 2 resends + 2 inserts +
-        // 3 ties.
-        assert_eq!(alphabet().len(), 22);
-        // Sets: 1 empty, 22 single, C(22, 2) = 231 pairs less the 3 x C(4, 2)
-        // = 18 that put two fates on one create; two orders each.
+        // 6 create fates x 3 creates + 3 probes + 2 resends + 2 inserts + 3
+        // ties + 3 late calls + 2 doubled invocations + 1 forged intent.
+        assert_eq!(alphabet().len(), 18 + 3 + 2 + 2 + 3 + 3 + 2 + 1);
+        // Sets: 1 empty, 34 single, C(34, 2) = 561 pairs less the 3 x
+        // C(6, 2) = 45 that put two fates on one create; two orders each.
         assert_eq!(schedules(0).len(), 2);
-        assert_eq!(schedules(1).len(), 2 * (1 + 22));
-        assert_eq!(schedules(2).len(), 2 * (1 + 22 + 231 - 18));
-        // Triples: C(22, 3) = 1540, less those holding a clashing pair: 18
-        // pairs x 20 third faults, where the 3 x C(4, 3) = 12 triples of
-        // three fates on one create were counted three times: 360 - 24.
-        assert_eq!(schedules(3).len(), 2 * (1 + 22 + 213 + 1540 - 336));
+        assert_eq!(schedules(1).len(), 2 * (1 + 34));
+        assert_eq!(schedules(2).len(), 2 * (1 + 34 + 561 - 45));
+        // Triples: C(34, 3) = 5984, less those holding a clashing pair: 45
+        // pairs x 32 third faults, where the 3 x C(6, 3) = 60 triples of
+        // three fates on one create were counted three times: 1440 - 120.
+        assert_eq!(schedules(3).len(), 2 * (1 + 34 + 516 + 5984 - 1320));
     }
 }

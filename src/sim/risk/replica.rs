@@ -153,6 +153,14 @@ impl Replica {
         if self.has_free_slot() { self.queue.front().copied() } else { None }
     }
 
+    /// A queued call leaves the queue without starting (its budget lapsed);
+    /// whether it was there.
+    pub fn remove_queued(&mut self, call: CallId) -> bool {
+        let Some(at) = self.queue.iter().position(|&(c, _)| c == call) else { return false };
+        self.queue.remove(at);
+        true
+    }
+
     /// The oldest queued call leaves the queue: into a slot (`start`), or
     /// dropped, never started.
     pub fn dequeue(&mut self, start: bool) -> Option<(CallId, Millis, Occupancy)> {
@@ -221,8 +229,9 @@ mod tests {
             business_key: KeyGuard::Unique,
             resend_on_timeout: false,
             lock_lease: Millis(5000),
-            drop_expired: false,
+            deadline_propagation: false,
             fleet_quota: None,
+            held: true,
         }
     }
 
@@ -244,6 +253,8 @@ mod tests {
             answered: None,
             received_at: None,
             resent: false,
+            in_slot: true,
+            outstanding: 0,
         }
     }
 

@@ -69,10 +69,14 @@ choice! {
 }
 
 choice! {
-    /// A plain on or off.
-    pub enum OnOff {
-        Off("off", "Off"),
-        On("on", "On"),
+    /// How the global gate keeps its places: held until the Risk API is
+    /// done with the call (the pattern), or freed when the replica stops
+    /// waiting, while the Risk API may still be working on it.
+    pub enum GateDesign {
+        Auto("auto", "As the mode says"),
+        On("on", "On: a place is held until the Risk API answers"),
+        Off("off", "Off: no quota across replicas"),
+        Leaky("leaky", "Leaky: a place frees when the replica stops waiting"),
     }
 }
 
@@ -185,13 +189,13 @@ pub static AUTHORIZE: Param<Switch> = Param::new(ParamDef {
     default: Switch::Auto as u64,
     group: Group::Basics,
 });
-pub static GLOBAL_GATE: Param<Switch> = Param::new(ParamDef {
+pub static GLOBAL_GATE: Param<GateDesign> = Param::new(ParamDef {
     name: "global_gate",
     flag: "--global-gate",
     link: "ggate",
     label: "Global concurrency gate",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
+    kind: Kind::Choice(GateDesign::OPTIONS),
+    default: GateDesign::Auto as u64,
     group: Group::Basics,
 });
 pub static GATES: Param<Switch> = Param::new(ParamDef {
@@ -212,13 +216,22 @@ pub static RECOVERY: Param<Recovery> = Param::new(ParamDef {
     default: Recovery::StateMachine as u64,
     group: Group::Basics,
 });
-pub static DEADLINE_PROPAGATION: Param<OnOff> = Param::new(ParamDef {
+pub static DOWNSTREAM_LIMIT: Param<Switch> = Param::new(ParamDef {
+    name: "downstream_limit",
+    flag: "--downstream-limit",
+    link: "apilimit",
+    label: "Risk API admission limit",
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
+pub static DEADLINE_PROPAGATION: Param<Switch> = Param::new(ParamDef {
     name: "deadline_propagation",
     flag: "--deadline-propagation",
     link: "deadline-prop",
     label: "Deadline propagation",
-    kind: Kind::Choice(OnOff::OPTIONS),
-    default: OnOff::Off as u64,
+    kind: SWITCH,
+    default: Switch::Auto as u64,
     group: Group::Basics,
 });
 pub static SEED: Param<u64> = Param::new(ParamDef {
@@ -256,6 +269,9 @@ choice! {
         WorkerCrashAfterSend("worker-crash-after-send", "the worker crashes after its resend"),
         ReplicaPause("replica-pause", "the replica pauses 6 s before its insert"),
         TieFlipped("tie-flipped", "the tie (between the workers or between two calls) goes the other way"),
+        CallDelayed("call-delayed", "the tool call reaches its replica 2 s late"),
+        DuplicateDelivery("duplicate-delivery", "the agent's invocation is delivered to two replicas"),
+        ForgedOrder("forged-order", "the intent names O20260728999, another user's order"),
     }
 }
 
@@ -416,15 +432,6 @@ pub static QUEUE_CAPACITY: Param<u64> = Param::new(ParamDef {
     default: 16,
     group: Group::Advanced,
 });
-pub static RISK_API_CAPACITY: Param<u64> = Param::new(ParamDef {
-    name: "risk_api_capacity",
-    flag: "--risk-api-capacity",
-    link: "apicap",
-    label: "Risk API capacity",
-    kind: Kind::CountOrAuto { min: 1, max: 10_000 },
-    default: 0,
-    group: Group::Advanced,
-});
 pub static API_SAFE_CONCURRENCY: Param<u64> = Param::new(ParamDef {
     name: "api_safe_concurrency",
     flag: "--api-safe-concurrency",
@@ -460,8 +467,9 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     AUTHORIZE.def(),
     GATES.def(),
     GLOBAL_GATE.def(),
-    RECOVERY.def(),
+    DOWNSTREAM_LIMIT.def(),
     DEADLINE_PROPAGATION.def(),
+    RECOVERY.def(),
     SEED.def(),
     WORKER_ORDER.def(),
     FAULTS.def(),
@@ -481,7 +489,6 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     CLAIM_LEASE.def(),
     CONCURRENCY_CAP.def(),
     QUEUE_CAPACITY.def(),
-    RISK_API_CAPACITY.def(),
     API_SAFE_CONCURRENCY.def(),
     REPLICAS.def(),
 ];
@@ -502,9 +509,11 @@ choice! {
         ProbeRacesCreate("probe-races-create", "A slow create races the probe"),
         CheckThenInsertRace("check-then-insert-race", "Two clicks at once race the check"),
         PausePastLease("pause-past-lease", "A replica pauses past its lease"),
+        ReplicaPause("replica-pause", "A replica pauses past its caller's deadline"),
         NewGeneration("new-generation", "A rejected review, then a new generation"),
         WrongAudience("wrong-audience", "A token for another audience"),
         WideFleet("wide-fleet", "20 replicas against a Risk API verified for 100"),
+        SlowFleet("slow-fleet", "The wide fleet, and a Risk API slower than the replicas' budget"),
         SlowingDownstream("slowing-downstream", "A steady stream while the Risk API slows"),
         RandomFaults("random-faults", "Random faults from the seed"),
     }
@@ -518,7 +527,7 @@ choice! {
     }
 }
 
-/// One of the nine pattern switches.
+/// One of the eleven pattern switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pattern {
     UniqueRequestKey,
@@ -530,10 +539,12 @@ pub enum Pattern {
     Authorize,
     Gates,
     GlobalGate,
+    DownstreamLimit,
+    DeadlinePropagation,
 }
 
 impl Pattern {
-    pub const ALL: [Pattern; 9] = [
+    pub const ALL: [Pattern; 11] = [
         Pattern::UniqueRequestKey,
         Pattern::UniqueBusinessKey,
         Pattern::TimeoutIsUnknown,
@@ -543,10 +554,12 @@ impl Pattern {
         Pattern::Authorize,
         Pattern::Gates,
         Pattern::GlobalGate,
+        Pattern::DownstreamLimit,
+        Pattern::DeadlinePropagation,
     ];
 
     /// The switch's parameter. Its values 0, 1 and 2 are auto, on and off;
-    /// three switches go on with the report's wrong designs.
+    /// four switches go on with the report's wrong designs.
     pub fn param(self) -> &'static ParamDef {
         match self {
             Pattern::UniqueRequestKey => UNIQUE_REQUEST_KEY.def(),
@@ -558,6 +571,8 @@ impl Pattern {
             Pattern::Authorize => AUTHORIZE.def(),
             Pattern::Gates => GATES.def(),
             Pattern::GlobalGate => GLOBAL_GATE.def(),
+            Pattern::DownstreamLimit => DOWNSTREAM_LIMIT.def(),
+            Pattern::DeadlinePropagation => DEADLINE_PROPAGATION.def(),
         }
     }
 
@@ -584,6 +599,8 @@ pub struct Switches {
     pub authorize: bool,
     pub gates: bool,
     pub global_gate: bool,
+    pub downstream_limit: bool,
+    pub deadline_propagation: bool,
 }
 
 impl Switches {
@@ -598,6 +615,8 @@ impl Switches {
             authorize: on,
             gates: on,
             global_gate: on,
+            downstream_limit: on,
+            deadline_propagation: on,
         }
     }
 
@@ -612,6 +631,8 @@ impl Switches {
             Pattern::Authorize => self.authorize,
             Pattern::Gates => self.gates,
             Pattern::GlobalGate => self.global_gate,
+            Pattern::DownstreamLimit => self.downstream_limit,
+            Pattern::DeadlinePropagation => self.deadline_propagation,
         }
     }
 
@@ -626,6 +647,8 @@ impl Switches {
             Pattern::Authorize => &mut self.authorize,
             Pattern::Gates => &mut self.gates,
             Pattern::GlobalGate => &mut self.global_gate,
+            Pattern::DownstreamLimit => &mut self.downstream_limit,
+            Pattern::DeadlinePropagation => &mut self.deadline_propagation,
         };
         *slot = on;
     }
@@ -637,24 +660,22 @@ pub struct Fleet {
     pub replicas: u64,
     pub cap: u64,
     pub burst: u64,
-    pub capacity: u64,
     pub safe: u64,
 }
 
 impl Fleet {
-    /// Two replicas of 8 slots and a Risk API of 32 for every preset but
-    /// wide-fleet: the report's 20 pods of 64 against a Risk API verified for
-    /// 100, with room for the whole burst of 1 280 before any 503.
+    /// Two replicas of 8 slots and a Risk API safe at 32 for every preset
+    /// but the wide fleets: the report's 20 pods of 64 against a Risk API
+    /// verified for 100, taking a burst of 1 280 calls at once, or (the slow
+    /// fleet) a stream of 150.
     pub fn of(preset: Preset) -> Fleet {
         match preset {
-            Preset::WideFleet => Fleet { replicas: 20, cap: 64, burst: 1_280, capacity: 10_000, safe: 100 },
-            _ => Fleet { replicas: 2, cap: 8, burst: 200, capacity: 32, safe: 32 },
+            Preset::WideFleet => Fleet { replicas: 20, cap: 64, burst: 1_280, safe: 100 },
+            Preset::SlowFleet => Fleet { replicas: 20, cap: 64, burst: 150, safe: 100 },
+            _ => Fleet { replicas: 2, cap: 8, burst: 200, safe: 32 },
         }
     }
 }
-
-/// The Risk API calls the global gate leaves for the workers, one each.
-pub const WORKER_PLACES: u32 = 2;
 
 /// How a replica keeps a key to one row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -726,10 +747,15 @@ pub struct ReplicaConfig {
     pub resend_on_timeout: bool,
     /// How long a replica's lock on a key lasts.
     pub lock_lease: Millis,
-    /// Whether a replica drops queued work whose client deadline passed.
-    pub drop_expired: bool,
+    /// Deadline propagation: the replica knows each call's client deadline
+    /// and spends no more than what is left of it.
+    pub deadline_propagation: bool,
     /// The global gate: the most calls the whole fleet holds in its slots.
     pub fleet_quota: Option<u32>,
+    /// Whether a slot (and the fleet's place) stays held until the Risk
+    /// API is done with the call's create, rather than freeing when the
+    /// replica stops waiting (the leaky gate).
+    pub held: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -743,7 +769,8 @@ pub struct DatabaseConfig {
 pub struct RiskApiConfig {
     pub create: Millis,
     pub find: Millis,
-    /// Calls under way at once; the excess gets 503 at once.
+    /// Calls it admits at once; the excess gets 503 at once. Its safe
+    /// concurrency with the admission limit, unbounded without.
     pub capacity: u32,
     /// The most calls under way at once that it was verified for.
     pub safe_concurrency: u32,
@@ -820,7 +847,6 @@ impl Schema for Settings {
             (0, "replicas") => fleet.replicas,
             (0, "concurrency_cap") => fleet.cap,
             (0, "burst_calls") => fleet.burst,
-            (0, "risk_api_capacity") => fleet.capacity,
             (0, "api_safe_concurrency") => fleet.safe,
             (n, _) => n,
         };
@@ -829,6 +855,7 @@ impl Schema for Settings {
         for pattern in Pattern::ALL {
             switches.set(pattern, switch_raw(v[Self::index_of(pattern.param())], mode == Mode::Patterns));
         }
+        let gate_design = Self::read(&v, &GLOBAL_GATE);
         let designs = Designs {
             request_key: KeyGuard::of(Self::read(&v, &UNIQUE_REQUEST_KEY), switches.unique_request_key),
             business_key: KeyGuard::of(Self::read(&v, &UNIQUE_BUSINESS_KEY), switches.unique_business_key),
@@ -857,10 +884,12 @@ impl Schema for Settings {
             business_key: designs.business_key,
             resend_on_timeout: designs.resend_on_timeout,
             lock_lease: ms(&CLAIM_LEASE),
-            drop_expired: Self::read(&v, &DEADLINE_PROPAGATION) == OnOff::On,
-            fleet_quota: switches
-                .global_gate
-                .then(|| (count(&API_SAFE_CONCURRENCY) as u32).saturating_sub(WORKER_PLACES).max(1)),
+            deadline_propagation: switches.deadline_propagation,
+            // The gate counts the replicas' calls; the workers call the Risk
+            // API on their own, which only its admission limit bounds.
+            fleet_quota: (switches.global_gate || gate_design == GateDesign::Leaky)
+                .then(|| count(&API_SAFE_CONCURRENCY) as u32),
+            held: gate_design != GateDesign::Leaky,
         };
         let database = DatabaseConfig {
             statement: ms(&DB_STATEMENT),
@@ -870,7 +899,7 @@ impl Schema for Settings {
         let risk_api = RiskApiConfig {
             create: ms(&CREATE),
             find: ms(&FIND),
-            capacity: count(&RISK_API_CAPACITY) as u32,
+            capacity: if switches.downstream_limit { count(&API_SAFE_CONCURRENCY) as u32 } else { u32::MAX },
             safe_concurrency: count(&API_SAFE_CONCURRENCY) as u32,
             idempotent_create: switches.idempotent_create,
             caller_timeout: ms(&DOWNSTREAM_TIMEOUT),

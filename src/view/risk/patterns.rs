@@ -29,7 +29,13 @@ pub fn buys(pattern: Pattern) -> &'static str {
             "A concurrency cap and a bounded queue on each replica answer OVERLOADED at once when the queue is full, so the wait for a place is bounded and the excess hears at once."
         }
         Pattern::GlobalGate => {
-            "A quota across all replicas, sized to the Risk API's safe concurrency: a call waits in its replica's queue until the fleet has a place."
+            "A quota across all replicas, sized to the Risk API's safe concurrency: a call waits in its replica's queue until the fleet has a place, and a place is held until the Risk API is done with the call, not only until the replica stops waiting."
+        }
+        Pattern::DownstreamLimit => {
+            "The Risk API admits no more calls than its safe concurrency and answers the excess 503 at once, which callers treat as any transient error: the hard boundary that holds whatever the callers count."
+        }
+        Pattern::DeadlinePropagation => {
+            "Each call carries its deadline: a queued call whose time left cannot cover the work is answered at once, nothing is written or sent after the caller gave up, and the Risk API gets no longer than what is left."
         }
     }
 }
@@ -47,6 +53,8 @@ pub fn protects(pattern: Pattern) -> CheckName {
         Pattern::Authorize => CheckName::ForgedNoDownstream,
         Pattern::Gates => CheckName::OverloadFastBounded,
         Pattern::GlobalGate => CheckName::DownstreamWithinCapacity,
+        Pattern::DownstreamLimit => CheckName::DownstreamWithinCapacity,
+        Pattern::DeadlinePropagation => CheckName::NoEffectAfterDeadline,
     }
 }
 
@@ -62,6 +70,10 @@ pub fn design_says(pattern: Pattern, raw: u64) -> Option<String> {
             "A lock with a lease around the check and the insert: a replica that pauses longer than the lease goes on after another one took the lock, and both insert (the pause-past-lease preset shows it).",
             protects(pattern),
         ),
+        (Pattern::GlobalGate, 3) => (
+            "A leaky gate frees a place when the replica stops waiting, while the Risk API may still be working on the call: with a Risk API slower than the replicas' budget, the fleet starts more calls than it can take (the slow-fleet preset shows it).",
+            CheckName::DownstreamWithinCapacity,
+        ),
         (Pattern::TimeoutIsUnknown, 3) => (
             "Catching the timeout and calling again at once sends a second create for a row nobody gave the right to execute; only idempotent create keeps that to one review.",
             CheckName::SingleClaimWinner,
@@ -74,7 +86,7 @@ pub fn design_says(pattern: Pattern, raw: u64) -> Option<String> {
 type Pairs = &'static [(&'static ParamDef, &'static str)];
 
 /// The "Show me" runs, in the order of [`Pattern::ALL`].
-const SHOW_ME: [Pairs; 9] = [
+const SHOW_ME: [Pairs; 11] = [
     // The duplicated call's first copy is rejected, which closes its
     // generation, and the second is held until after that: only the unique
     // request_key still finds the first row (the business key has moved on).
@@ -99,6 +111,8 @@ const SHOW_ME: [Pairs; 9] = [
     // Twenty replicas of 64 slots each stay within their own caps; only the
     // quota across them keeps the Risk API within 100.
     &[(MODE.def(), "patterns"), (PRESET.def(), "wide-fleet")],
+    &[(MODE.def(), "patterns"), (PRESET.def(), "slow-fleet")],
+    &[(MODE.def(), "patterns"), (PRESET.def(), "replica-pause")],
 ];
 
 /// The settings of the run that shows `pattern` at work: with every

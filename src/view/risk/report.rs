@@ -88,6 +88,7 @@ fn answer_name(answer: Answer) -> &'static str {
         Answer::Reset => "reset",
         Answer::Found(_) => "found",
         Answer::NotFound => "not_found",
+        Answer::InProgress => "in_progress",
     }
 }
 
@@ -291,7 +292,10 @@ fn run_doc(run: &Run) -> Json {
         ("gates", gates(run)),
         ("downstream_peak_concurrency", figure_json(peak)),
         ("downstream_safe_concurrency", num(run.settings().risk_api.safe_concurrency.into())),
-        ("dropped_expired", num(records.iter().filter(|r| matches!(r.what, What::Expired { .. })).count() as u64)),
+        (
+            "refused_out_of_budget",
+            num(records.iter().filter(|r| matches!(r.what, What::OutOfBudget { .. })).count() as u64),
+        ),
         ("series", series_json(&Series::of(run))),
         ("checks", checks_json(&checks)),
         ("events", Json::Arr(events)),

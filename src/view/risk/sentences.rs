@@ -4,8 +4,8 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
-    Actor, AgentDecision, Answer, CallShape, Cause, Claim, Credential, DsKind, ErrorCode, Heard, IntentOutcome, Policy,
-    Read, Record, Reply, Route, Status, Stmt, Tool, UniqueKey, Wait, What, is_legal,
+    Actor, AgentDecision, Answer, BudgetStep, CallShape, Cause, Claim, Credential, DsKind, ErrorCode, Heard,
+    IntentOutcome, Policy, Read, Record, Reply, Route, Status, Stmt, Tool, UniqueKey, Wait, What, is_legal,
 };
 use crate::sim::risk::{Check, Figure, Value};
 
@@ -57,6 +57,7 @@ fn error_meaning(code: ErrorCode) -> &'static str {
         ErrorCode::Overloaded => "retry later",
         ErrorCode::SubmissionFailed => "\"submission failed\"",
         ErrorCode::NotFound => "no such review for this subject",
+        ErrorCode::TemporaryUnavailable => "too little of the call's deadline is left; retry later",
     }
 }
 
@@ -70,6 +71,7 @@ fn answer(answer: Answer) -> String {
         Answer::Reset => "a connection reset".to_owned(),
         Answer::Found(r) => format!("found, review {}", names::review(r)),
         Answer::NotFound => "not found".to_owned(),
+        Answer::InProgress => "a create with this key is still under way".to_owned(),
     }
 }
 
@@ -127,7 +129,8 @@ pub fn sentence(record: &Record) -> String {
         | What::ToolResult { .. }
         | What::RpcError { .. }
         | What::ReplicaPaused { .. }
-        | What::Expired { .. } => replica_sentence(record),
+        | What::OutOfBudget { .. }
+        | What::SlotReleased { .. } => replica_sentence(record),
         What::RowInserted { .. }
         | What::InsertConflict { .. }
         | What::RowRead { .. }
@@ -210,10 +213,25 @@ fn replica_sentence(record: &Record) -> String {
         What::CallAdmitted { call, in_flight, queued } => {
             format!("{who} takes {} into a slot ({in_flight} in flight, {queued} queued).", names::call(call))
         }
-        What::Expired { call, made_at } => format!(
-            "{who} drops {} from its queue without starting it: it was made at {} and its client's deadline has passed.",
+        What::OutOfBudget { call, made_at, step } => {
+            let (call, made) = (names::call(call), names::clock(made_at));
+            match step {
+                BudgetStep::Queue => format!(
+                    "{who} answers {call} TEMPORARY_UNAVAILABLE without starting it: made at {made}, what is left of its deadline no longer covers auth, the database and the Risk API."
+                ),
+                BudgetStep::Insert => format!(
+                    "{who} writes nothing for {call}: made at {made}, its client's deadline has passed, so it answers TEMPORARY_UNAVAILABLE."
+                ),
+                BudgetStep::Create => format!(
+                    "{who} sends no create for {call}: made at {made}, its client's deadline has passed; the row is left as a timeout leaves it."
+                ),
+            }
+        }
+        What::SlotReleased { call, ds, answered_at } => format!(
+            "{who} frees the slot {} held after its answer at {}: the Risk API is done with create {}.",
             names::call(call),
-            names::clock(made_at)
+            names::clock(answered_at),
+            ds.0
         ),
         What::ReplicaPaused { call, until } => format!(
             "{who} pauses with {} before its insert, and goes on at {} without looking again.",

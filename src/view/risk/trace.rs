@@ -14,9 +14,7 @@ use crate::sim::risk::{Run, Settings};
 use super::names;
 use super::sentences::{actor_object, heard, sentence};
 
-/// How long the database may take in one call's budget: room for the
-/// insert, a conflict's read and the outcome's update, with headroom.
-pub const DATABASE_BUDGET: Millis = Millis(300);
+pub use crate::sim::risk::rules::DATABASE_BUDGET;
 
 /// Keeps only characters that are safe to log (letters, digits and
 /// `-_:.`), and at most 64 of them: a request_key comes from outside the

@@ -1,4 +1,4 @@
-//! The ten checks in words for the checks panel: a title, what each one
+//! The checks in words for the checks panel: a title, what each one
 //! asks, and its figures as a reader would say them ("reviews for
 //! O20260728001: 2").
 
@@ -18,17 +18,21 @@ pub fn title(name: CheckName) -> &'static str {
         CheckName::LegalTransitions => "Only legal transitions",
         CheckName::UnknownResolved => "UNKNOWN gets resolved",
         CheckName::DownstreamWithinCapacity => "The Risk API within its safe concurrency",
+        CheckName::NoEffectAfterDeadline => "No side effect after its caller gave up",
+        CheckName::CallerTokenNotForwarded => "The caller's token stays at the server",
     }
 }
 
-/// The six acceptance conditions come first, then the four invariants.
+/// The six acceptance conditions come first, then the invariants.
 pub fn is_invariant(name: CheckName) -> bool {
-    matches!(
+    !matches!(
         name,
-        CheckName::OneReviewPerBusinessKey
-            | CheckName::LegalTransitions
-            | CheckName::UnknownResolved
-            | CheckName::DownstreamWithinCapacity
+        CheckName::SameRequestKeyOneRow
+            | CheckName::SameBusinessKeyOneReview
+            | CheckName::LostResponseConverges
+            | CheckName::SingleClaimWinner
+            | CheckName::ForgedNoDownstream
+            | CheckName::OverloadFastBounded
     )
 }
 
@@ -79,33 +83,34 @@ pub fn summary(check: &Check) -> String {
             g("extra_reviews")
         ),
         CheckName::SingleClaimWinner if has(check, "worst_row") => format!(
-            "creates sent for {} at one version: {}; claims: {} (won {}); resends: {}",
+            "resends for {} at one version: {}; claims: {} (won {}); resends: {}",
             g("worst_row"),
-            g("max_creates_per_version"),
+            g("max_resends_per_version"),
             g("claims"),
             g("won"),
             g("resends")
         ),
+        CheckName::SingleClaimWinner if count(check, "claims") == 0 => "no worker claimed a row yet".to_owned(),
         CheckName::SingleClaimWinner => format!(
-            "claims: {}; won: {}; lost: {}; most creates for one row and version: {}; resends: {}",
+            "claims: {}; won: {}; lost: {}; most resends for one row and version: {}; resends: {}",
             g("claims"),
             g("won"),
             g("lost"),
-            g("max_creates_per_version"),
+            g("max_resends_per_version"),
             g("resends")
         ),
+        CheckName::ForgedNoDownstream if count(check, "forged_calls") == 0 => "no forged call yet".to_owned(),
         CheckName::ForgedNoDownstream => format!(
-            "forged calls: {}; refused: {}; answered otherwise: {}; rows: {}; Risk API calls: {}; caller tokens sent on: {}",
+            "forged calls: {}; refused: {}; answered otherwise: {}; rows: {}; Risk API calls: {}",
             g("forged_calls"),
             g("refused"),
             g("not_refused"),
             g("rows"),
-            g("downstream_calls"),
-            g("caller_tokens_downstream")
+            g("downstream_calls")
         ),
         CheckName::OverloadFastBounded => {
             format!(
-                "OVERLOADED: {} (slowest {} of {}); in flight at most {} of {}; queued at most {} of {}; slowest answer {} of {}; late: {}",
+                "OVERLOADED: {} (slowest {} of {}); in flight at most {} of {}; queued at most {} of {}; longest wait in a queue {}; waited past their budget: {}",
                 g("overloaded"),
                 g("slowest_overloaded_ms"),
                 g("overloaded_within_ms"),
@@ -113,15 +118,16 @@ pub fn summary(check: &Check) -> String {
                 g("concurrency_cap"),
                 g("max_queue"),
                 g("queue_capacity"),
-                g("slowest_answer_ms"),
-                g("client_deadline_ms"),
-                g("late_answers")
+                g("longest_queue_wait_ms"),
+                g("waited_past_budget")
             ) + &waited_for_fleet(check)
         }
         CheckName::OneReviewPerBusinessKey
         | CheckName::LegalTransitions
         | CheckName::UnknownResolved
-        | CheckName::DownstreamWithinCapacity => invariant_summary(check),
+        | CheckName::DownstreamWithinCapacity
+        | CheckName::NoEffectAfterDeadline
+        | CheckName::CallerTokenNotForwarded => invariant_summary(check),
     }
 }
 
@@ -133,7 +139,7 @@ fn waited_for_fleet(check: &Check) -> String {
     }
 }
 
-/// The four invariants' figures, said plainly.
+/// The invariants' figures, said plainly.
 fn invariant_summary(check: &Check) -> String {
     let g = |name| get(check, name);
     match check.name {
@@ -169,6 +175,18 @@ fn invariant_summary(check: &Check) -> String {
             g("peak_concurrency"),
             g("safe_concurrency")
         ),
+        CheckName::NoEffectAfterDeadline if count(check, "calls_given_up") == 0 => {
+            "the agent gave up on no call yet".to_owned()
+        }
+        CheckName::NoEffectAfterDeadline => format!(
+            "calls the agent gave up on: {}; inserts after that: {}; creates after that: {}",
+            g("calls_given_up"),
+            g("inserts_after"),
+            g("creates_after")
+        ),
+        CheckName::CallerTokenNotForwarded => {
+            format!("creates sent: {}; carrying the caller's token: {}", g("creates"), g("caller_tokens"))
+        }
         // The six acceptance conditions are said by `summary`.
         _ => String::new(),
     }
@@ -204,6 +222,6 @@ mod tests {
                 assert!(!summary(&c).is_empty() && !title(c.name).is_empty());
             }
         }
-        assert_eq!(CheckName::ALL.iter().filter(|n| is_invariant(**n)).count(), 4);
+        assert_eq!(CheckName::ALL.iter().filter(|n| is_invariant(**n)).count(), 6);
     }
 }

@@ -343,7 +343,7 @@ fn deadline_propagation_drops_queued_work_whose_client_gave_up() {
     let dropped: Vec<u64> = with
         .records()
         .iter()
-        .filter(|r| matches!(r.what, idempotency_lab::sim::risk::facts::What::Expired { .. }))
+        .filter(|r| matches!(r.what, idempotency_lab::sim::risk::facts::What::OutOfBudget { .. }))
         .map(|r| r.t.ms())
         .collect();
     assert_eq!(dropped, [5024; 16]);
