@@ -283,9 +283,25 @@ impl Risk {
         let Ok(on) = Settings::from_pairs(patterns::show_me(pattern)) else { return };
         let Ok(off) = on.with(pattern.param(), 2) else { return };
         let (Ok(run_on), Ok(run_off)) = (Run::simulate(&on), Run::simulate(&off)) else { return };
+        let both = patterns::row(pattern)
+            .absorbed
+            .and_then(|a| off.with(a.by.param(), 2).ok())
+            .and_then(|s| Run::simulate(&s).ok());
         self.question.set(None);
         if self.apply(on) {
-            let words = patterns::show_me_words(pattern, &run_on, &run_off);
+            let words = patterns::show_me_words(pattern, &run_on, &run_off, both.as_ref());
+            self.player.say(words.clone());
+            self.shown_me.set(Some((pattern, words)));
+        }
+    }
+
+    /// "Turn it off": the run on screen with `pattern` off, and what the
+    /// check it protects says of it now.
+    pub fn turn_off(&self, pattern: Pattern) {
+        let Ok(off) = self.settings().with(pattern.param(), 2) else { return };
+        self.question.set(None);
+        if self.apply(off) {
+            let words = self.run.with_untracked(|run| patterns::turned_off_words(pattern, run));
             self.player.say(words.clone());
             self.shown_me.set(Some((pattern, words)));
         }
