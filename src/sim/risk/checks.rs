@@ -1096,8 +1096,8 @@ mod tests {
         assert_eq!(one.holds, Some(true), "one resend so far: {one:?}");
         records.push(create(5002, 3, Actor::Worker(WorkerId::W2)));
         let c = verdict(&records, 5002, CheckName::SingleClaimWinner);
-        assert_eq!((c.holds, c.figure("max_creates_per_version")), (Some(false), Some(Value::Count(2))));
-        // With nothing resent, there is nothing to judge.
+        assert_eq!((c.holds, c.figure("max_resends_per_version")), (Some(false), Some(Value::Count(2))));
+        // With no claim, there is nothing to judge.
         assert_eq!(verdict(&retryable(), 5002, CheckName::SingleClaimWinner).holds, None);
     }
 

@@ -1061,7 +1061,10 @@ mod tests {
     use crate::sim::risk::settings::{Mode, Preset};
 
     fn moves(mode: Mode, creates: Vec<CreateFault>, hanging: u32) -> (Vec<String>, RiskModel) {
-        let settings = Settings::preset(Preset::LostCreateResponse, mode);
+        moves_with(&Settings::preset(Preset::LostCreateResponse, mode), creates, hanging)
+    }
+
+    fn moves_with(settings: &Settings, creates: Vec<CreateFault>, hanging: u32) -> (Vec<String>, RiskModel) {
         let scenario = Scenario {
             intents: vec![IntentSpec { order: OrderId(1), request_key: RequestKey(1) }],
             invocations: vec![Invocation {
@@ -1073,7 +1076,7 @@ mod tests {
             faults: FaultPlan { creates, hanging_probes: (1..=hanging).collect(), ..FaultPlan::default() },
         };
         let mut driver =
-            Driver::new(RiskModel::with_scenario(&settings, scenario), EVENT_BUDGET, Some(settings.horizon));
+            Driver::new(RiskModel::with_scenario(settings, scenario), EVENT_BUDGET, Some(settings.horizon));
         driver.run_to_end().unwrap();
         let moves = driver
             .records()
@@ -1086,14 +1089,35 @@ mod tests {
 
     #[test]
     fn a_slow_create_races_the_probe_and_only_idempotent_create_keeps_one_review() {
+        use crate::sim::risk::settings::{IDEMPOTENT_CREATE, MODE};
         // Sent at 121, the slow create lands 0.5 s after its 2.5 s timeout:
         // at 121+2500+500 = 3121. The timeout at 2621 makes the row UNKNOWN
         // at 2622; the probes sent at 3001 are evaluated at 3101, before the
-        // create lands: not found, RETRYABLE at 3102 (W1's write; W2's,
-        // guarded by the old version, misses) until 3101+1000 = 4101. At
-        // 5000 W1's claim wins at 5002 and it resends: the Risk API, whose
-        // create is idempotent, returns RV-1 at 5412.
+        // create lands. The idempotent create knows the key is under way:
+        // both probes hear "in progress" and both writes keep the row UNKNOWN
+        // at 3102 (the version does not move), due at 3101+1000 = 4101. The
+        // scan at 4000 finds nothing due; the probes of 5001 find RV-1 at
+        // 5101: SUCCEEDED at 5102, nothing resent.
         let (m, model) = moves(Mode::Patterns, vec![CreateFault::Slow], 0);
+        assert_eq!(
+            m,
+            [
+                "121 ->PENDING inserted",
+                "2622 PENDING->UNKNOWN timeout",
+                "3102 UNKNOWN->UNKNOWN find_in_progress",
+                "3102 UNKNOWN->UNKNOWN find_in_progress",
+                "5102 UNKNOWN->SUCCEEDED find_found",
+            ]
+        );
+        assert_eq!(model.api.reviews().len(), 1);
+        assert_eq!(model.api.reviews()[0].at, Millis(3121));
+        assert_eq!(model.api.creates(), 1);
+        // Without idempotent create the probe hears "not found": RETRYABLE
+        // at 3102 (W1's write; W2's, guarded by the old version, misses)
+        // until 4101. At 5000 W1's claim wins at 5002 and it resends: a
+        // second review, RV-2, at 5002+410 = 5412.
+        let settings = Settings::from_pairs(&[(&MODE, "patterns"), (&IDEMPOTENT_CREATE, "off")]).unwrap();
+        let (m, model) = moves_with(&settings, vec![CreateFault::Slow], 0);
         assert_eq!(
             m,
             [
@@ -1104,8 +1128,8 @@ mod tests {
                 "5413 PENDING->SUCCEEDED create_succeeded",
             ]
         );
-        assert_eq!(model.api.reviews().len(), 1);
-        assert_eq!(model.api.reviews()[0].at, Millis(3121));
+        let at: Vec<u64> = model.api.reviews().iter().map(|r| r.at.ms()).collect();
+        assert_eq!(at, [3121, 5412]);
         // The naive server says FAILED while the review exists.
         let (m, model) = moves(Mode::Naive, vec![CreateFault::Slow], 0);
         assert_eq!(m, ["121 ->PENDING inserted", "2622 PENDING->FAILED timeout"]);

@@ -16,7 +16,7 @@ use crate::view::labs::RISK;
 use crate::view::page::Page;
 use crate::view::playback::{moment_words, playhead_within};
 use crate::view::risk::RiskLab;
-use crate::view::risk::broke::{SecondReview, second_review};
+use crate::view::risk::broke::{Broke, broke};
 use crate::view::risk::diagram::end_of;
 use crate::view::risk::names;
 use crate::view::risk::patterns;
@@ -66,7 +66,7 @@ pub struct Risk {
     /// What the last "Show me" showed: the switch, and what its run says.
     pub shown_me: RwSignal<Option<(Pattern, String)>>,
     /// The run's first second review, and what let it happen.
-    pub broke: Memo<Option<SecondReview>>,
+    pub broke: Memo<Option<Broke>>,
 }
 
 /// Every actor's state and the checks, at the playhead of `run`. Each is
@@ -168,7 +168,7 @@ impl Risk {
         let playhead = player.playhead;
         let form = Form::new(&settings);
         let (snapshot, checks) = at_playhead(run, playhead, None);
-        let broke = Memo::new(move |_| run.with(|r| second_review(r)));
+        let broke = Memo::new(move |_| run.with(|r| broke(r)));
         let look = Look::new(page);
         let presenter = Presenter::new(page, look, end, &mut notices);
         let risk = Risk {
