@@ -245,3 +245,37 @@ fn explore_finds_each_input_that_breaks_its_design() {
         [(CheckName::ForgedNoDownstream, vec!["claimed-user@1".to_owned()])]
     );
 }
+
+#[test]
+fn where_it_broke_names_each_protocol_harm() {
+    use idempotency_lab::view::risk::broke::{break_words, broke};
+    let headline = |flags: &str| {
+        let r = run(flags);
+        let b = broke(&r).unwrap_or_else(|| panic!("{flags}: nothing broke"));
+        break_words(&r, &b, r.horizon()).remove(0)
+    };
+    // The burst's calls reach the replicas at 20 (10:31:08.140) in the order
+    // they were made: A takes calls 1, 3, ..., 47 (8 slots, 16 queued), so
+    // the first it refuses is call 49.
+    assert_eq!(
+        headline("--preset overload --mode patterns --error-results off"),
+        "Replica A lane, at 10:31:08.140 (0.02 s): Replica A threw OVERLOADED at call 49 as a JSON-RPC error: the agent read a failed request, not \u{201c}retry later\u{201d}, and gave up on the intent."
+    );
+    // The insert at 121 (08.120 + 0.121 = 08.241) is the database's.
+    assert_eq!(
+        headline("--preset extra-argument --mode patterns --strict-schema off"),
+        "Database lane, at 10:31:08.241 (0.121 s): Replica A inserted R10086 for a call carrying approved: true, an argument the schema does not have: the arguments reached the handler."
+    );
+    assert_eq!(
+        headline("--preset long-reason --mode patterns --strict-schema off"),
+        "Database lane, at 10:31:08.241 (0.121 s): Replica A inserted R10086 for a call whose reason is 600 characters, past the schema's 500: the arguments reached the handler."
+    );
+    assert_eq!(
+        headline("--preset user-in-arguments --mode patterns --subject-from-token off"),
+        "Replica A lane, at 10:31:08.241 (0.121 s): A forged call for O20260728999, naming its owner u-2002 as user_id in the arguments while its token is u-1001's, reached the Risk API."
+    );
+    assert_eq!(
+        headline("--preset incident --mode patterns --own-credential off"),
+        "Replica A lane, at 10:31:08.241 (0.121 s): Replica A forwarded the caller's token to the Risk API."
+    );
+}
