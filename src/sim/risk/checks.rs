@@ -782,12 +782,14 @@ fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check 
     let count_refused = forged.iter().filter(|c| refused(c)).count() as u64;
     // A call still travelling within its deadline has not been judged yet,
     // and one turned away before authorization (another protocol error, an
-    // invalid argument, OVERLOADED at the gates) never reached it.
+    // invalid argument, OVERLOADED at the gates, TEMPORARY_UNAVAILABLE while
+    // still queued) never reached it.
     let waiting = |c: &CallFacts| c.received_at.is_none() && t.since(c.made_at) <= settings.agent.deadline;
     let turned_away = |c: &CallFacts| {
         c.received_at.is_some()
             && (matches!(c.heard, Some(Heard::Rpc(RpcError::InvalidRequest | RpcError::MethodNotFound)))
-                || matches!(error_code(c.heard), Some(ErrorCode::Overloaded | ErrorCode::InvalidArgument)))
+                || matches!(error_code(c.heard), Some(ErrorCode::Overloaded | ErrorCode::InvalidArgument))
+                || refused_from_the_queue(c))
     };
     let wrong = forged.iter().filter(|c| !refused(c) && !waiting(c) && !turned_away(c)).count() as u64;
     let wrote: u64 = forged.iter().map(|c| c.wrote).sum();
@@ -1023,6 +1025,12 @@ fn business_errors_are_results(tally: &Tally) -> Check {
     }
 }
 
+/// Whether the call was answered TEMPORARY_UNAVAILABLE from its queue,
+/// before any step of the pipeline (deadline propagation).
+fn refused_from_the_queue(c: &CallFacts) -> bool {
+    error_code(c.heard) == Some(ErrorCode::TemporaryUnavailable) && c.queued_at.is_some() && !c.started
+}
+
 /// A call whose arguments break the input schema (an argument it does not
 /// declare, a reason past its length limit) is refused with
 /// INVALID_ARGUMENT and writes nothing: no row, no create. One turned away
@@ -1032,11 +1040,7 @@ fn business_errors_are_results(tally: &Tally) -> Check {
 fn outside_schema_refused(tally: &Tally) -> Check {
     let outside: Vec<&CallFacts> = tally.calls.iter().filter(|c| c.shape.breaks_schema()).collect();
     let refused = |c: &CallFacts| error_code(c.heard) == Some(ErrorCode::InvalidArgument);
-    let turned_away = |c: &CallFacts| match error_code(c.heard) {
-        Some(ErrorCode::Overloaded) => true,
-        Some(ErrorCode::TemporaryUnavailable) => !c.started && c.queued_at.is_some(),
-        _ => false,
-    };
+    let turned_away = |c: &CallFacts| error_code(c.heard) == Some(ErrorCode::Overloaded) || refused_from_the_queue(c);
     let n_refused = outside.iter().filter(|c| refused(c)).count();
     let reached = outside.iter().filter(|c| c.wrote > 0 || c.heard.is_some() && !refused(c) && !turned_away(c)).count();
     let rows: u64 = outside.iter().map(|c| c.inserts).sum();
