@@ -279,3 +279,15 @@ fn where_it_broke_names_each_protocol_harm() {
         "Replica A lane, at 10:31:08.241 (0.121 s): Replica A forwarded the caller's token to the Risk API."
     );
 }
+
+#[test]
+fn a_forged_call_refused_from_its_queue_never_reached_authorization() {
+    // Regression: forged_no_downstream counted a forged call that deadline
+    // propagation answered from its queue as not refused. Call 1 names
+    // O20260728999 and arrives 2 s late, at 2020, to find replica A full;
+    // its work needs 0.1 + 0.3 + 2.5 = 2.9 s of a deadline at 5.0 s, so
+    // from 5001 - 2900 = 2101 its budget no longer covers it.
+    let r = run("--preset overload --mode patterns --fault call-delayed@1,forged-order@1");
+    assert!(answers(&r).contains(&(2_101, 1, "TEMPORARY_UNAVAILABLE".into())));
+    assert_eq!(check(&r, CheckName::ForgedNoDownstream).holds, Some(true));
+}
