@@ -6,6 +6,7 @@ mod cli;
 mod explore;
 mod hostile;
 mod properties;
+mod protocol;
 mod scenarios;
 mod sqlite;
 mod switches;

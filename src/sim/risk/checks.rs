@@ -1,6 +1,7 @@
-//! The checks of RISK-MODEL.md ("Acceptance checks, live"), and two more
+//! The checks of RISK-MODEL.md ("Acceptance checks, live"), and four more
 //! (nothing written or sent after the caller gave up; the caller's token
-//! never forwarded), computed
+//! never forwarded; business errors sent as Tool Results; arguments outside
+//! the input schema refused), computed
 //! from a run's records alone (never from the preset's name) as of any
 //! moment `t`: the records up to `t` give the verdicts at `t`. The settings
 //! supply only the limits a verdict compares against (the gates' sizes, the
@@ -42,11 +43,13 @@ pub enum CheckName {
     DownstreamWithinCapacity,
     NoEffectAfterDeadline,
     CallerTokenNotForwarded,
+    BusinessErrorsAreResults,
+    OutsideSchemaRefused,
 }
 
 impl CheckName {
     /// The six acceptance conditions first, then the invariants.
-    pub const ALL: [CheckName; 12] = [
+    pub const ALL: [CheckName; 14] = [
         CheckName::SameRequestKeyOneRow,
         CheckName::SameBusinessKeyOneReview,
         CheckName::LostResponseConverges,
@@ -59,6 +62,8 @@ impl CheckName {
         CheckName::DownstreamWithinCapacity,
         CheckName::NoEffectAfterDeadline,
         CheckName::CallerTokenNotForwarded,
+        CheckName::BusinessErrorsAreResults,
+        CheckName::OutsideSchemaRefused,
     ];
 
     pub fn name(self) -> &'static str {
@@ -75,6 +80,8 @@ impl CheckName {
             CheckName::DownstreamWithinCapacity => "downstream_within_capacity",
             CheckName::NoEffectAfterDeadline => "no_effect_after_deadline",
             CheckName::CallerTokenNotForwarded => "caller_token_not_forwarded",
+            CheckName::BusinessErrorsAreResults => "business_errors_are_results",
+            CheckName::OutsideSchemaRefused => "outside_schema_refused",
         }
     }
 }
@@ -610,6 +617,8 @@ pub fn checks(settings: &Settings, records: &[Record], t: Millis) -> Vec<Check> 
         downstream_within_capacity(settings, &tally),
         no_effect_after_deadline(&tally),
         caller_token_not_forwarded(&tally),
+        business_errors_are_results(&tally),
+        outside_schema_refused(&tally),
     ]
 }
 
@@ -765,23 +774,22 @@ fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check 
         c.received_at.is_some_and(|at| at.since(c.made_at) <= settings.agent.deadline)
             && match c.shape {
                 CallShape::WrongAudience => c.heard == Some(Heard::Rpc(RpcError::WrongAudience)),
-                _ => matches!(c.heard, Some(Heard::Result(Reply::Error { code: ErrorCode::Forbidden, .. }))),
+                // FORBIDDEN in either form: whether it is a Tool Result is
+                // another check's business.
+                _ => error_code(c.heard) == Some(ErrorCode::Forbidden),
             }
     };
     let count_refused = forged.iter().filter(|c| refused(c)).count() as u64;
     // A call still travelling within its deadline has not been judged yet,
     // and one turned away before authorization (another protocol error, an
-    // invalid argument, OVERLOADED at the gates) never reached it.
+    // invalid argument, OVERLOADED at the gates, TEMPORARY_UNAVAILABLE while
+    // still queued) never reached it.
     let waiting = |c: &CallFacts| c.received_at.is_none() && t.since(c.made_at) <= settings.agent.deadline;
     let turned_away = |c: &CallFacts| {
         c.received_at.is_some()
-            && matches!(
-                c.heard,
-                Some(
-                    Heard::Rpc(RpcError::InvalidRequest | RpcError::MethodNotFound)
-                        | Heard::Result(Reply::Error { code: ErrorCode::Overloaded | ErrorCode::InvalidArgument, .. })
-                )
-            )
+            && (matches!(c.heard, Some(Heard::Rpc(RpcError::InvalidRequest | RpcError::MethodNotFound)))
+                || matches!(error_code(c.heard), Some(ErrorCode::Overloaded | ErrorCode::InvalidArgument))
+                || refused_from_the_queue(c))
     };
     let wrong = forged.iter().filter(|c| !refused(c) && !waiting(c) && !turned_away(c)).count() as u64;
     let wrote: u64 = forged.iter().map(|c| c.wrote).sum();
@@ -825,7 +833,7 @@ fn overload_fast_bounded(settings: &Settings, tally: &Tally, t: Millis) -> Check
     let mut slowest_overloaded = Millis::ZERO;
     let (mut longest_wait, mut waited_too_long) = (Millis::ZERO, 0u64);
     for c in &tally.calls {
-        if matches!(c.heard, Some(Heard::Result(Reply::Error { code: ErrorCode::Overloaded, .. }))) {
+        if error_code(c.heard) == Some(ErrorCode::Overloaded) {
             slowest_overloaded = slowest_overloaded.max(c.received_at.unwrap_or(t).since(c.made_at));
         }
         if let Some(queued_at) = c.queued_at {
@@ -977,6 +985,76 @@ fn caller_token_not_forwarded(tally: &Tally) -> Check {
         name: CheckName::CallerTokenNotForwarded,
         holds: (creates > 0).then_some(tally.caller_tokens == 0),
         figures: vec![count("creates", creates), count("caller_tokens", tally.caller_tokens)],
+    }
+}
+
+/// The error code an answer carries, in either form: a Tool Result with
+/// `isError`, or a business error thrown as a JSON-RPC error.
+fn error_code(heard: Option<Heard>) -> Option<ErrorCode> {
+    match heard? {
+        Heard::Result(Reply::Error { code, .. }) | Heard::Rpc(RpcError::Thrown(code)) => Some(code),
+        _ => None,
+    }
+}
+
+/// Every error a well-formed call to a known tool got back is a Tool Result
+/// with `isError`, which the agent reads and acts on ("fix your arguments",
+/// "retry later"), never a JSON-RPC error, which says only that the request
+/// failed. The protocol's own refusals (a malformed request, an unknown
+/// tool) are not the tool's business and are not judged, nor is the refusal
+/// of a token issued for another server, which comes before any tool runs.
+/// Judged once such a call got an error.
+fn business_errors_are_results(tally: &Tally) -> Check {
+    let (mut results, mut thrown) = (0u64, 0u64);
+    for c in tally.calls.iter().filter(|c| c.shape.is_well_formed()) {
+        match c.heard {
+            Some(Heard::Result(reply)) if reply.is_error() => results += 1,
+            Some(Heard::Rpc(RpcError::WrongAudience)) if c.shape == CallShape::WrongAudience => {}
+            Some(Heard::Rpc(_)) => thrown += 1,
+            _ => {}
+        }
+    }
+    Check {
+        name: CheckName::BusinessErrorsAreResults,
+        holds: (results + thrown > 0).then_some(thrown == 0),
+        figures: vec![
+            count("business_errors", results + thrown),
+            count("as_tool_results", results),
+            count("as_jsonrpc_errors", thrown),
+        ],
+    }
+}
+
+/// Whether the call was answered TEMPORARY_UNAVAILABLE from its queue,
+/// before any step of the pipeline (deadline propagation).
+fn refused_from_the_queue(c: &CallFacts) -> bool {
+    error_code(c.heard) == Some(ErrorCode::TemporaryUnavailable) && c.queued_at.is_some() && !c.started
+}
+
+/// A call whose arguments break the input schema (an argument it does not
+/// declare, a reason past its length limit) is refused with
+/// INVALID_ARGUMENT and writes nothing: no row, no create. One turned away
+/// before validation (OVERLOADED at the gates, or TEMPORARY_UNAVAILABLE
+/// while still queued) never reached it and is not held against it, but
+/// must write nothing either. Judged once such a call was made.
+fn outside_schema_refused(tally: &Tally) -> Check {
+    let outside: Vec<&CallFacts> = tally.calls.iter().filter(|c| c.shape.breaks_schema()).collect();
+    let refused = |c: &CallFacts| error_code(c.heard) == Some(ErrorCode::InvalidArgument);
+    let turned_away = |c: &CallFacts| error_code(c.heard) == Some(ErrorCode::Overloaded) || refused_from_the_queue(c);
+    let n_refused = outside.iter().filter(|c| refused(c)).count();
+    let reached = outside.iter().filter(|c| c.wrote > 0 || c.heard.is_some() && !refused(c) && !turned_away(c)).count();
+    let rows: u64 = outside.iter().map(|c| c.inserts).sum();
+    let creates: u64 = outside.iter().map(|c| c.wrote - c.inserts).sum();
+    Check {
+        name: CheckName::OutsideSchemaRefused,
+        holds: (!outside.is_empty()).then_some(reached == 0),
+        figures: vec![
+            count("calls_outside_schema", outside.len()),
+            count("refused", n_refused),
+            count("reached_handler", reached),
+            count("rows", rows),
+            count("creates", creates),
+        ],
     }
 }
 

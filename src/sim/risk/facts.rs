@@ -198,6 +198,55 @@ pub enum CallShape {
     NoSubject,
     /// The bearer token was issued for another audience (another server).
     WrongAudience,
+    /// The arguments name another user, u-2002, as `user_id`: the end user
+    /// belongs in the verified token, and the report's schema has no such
+    /// argument.
+    ClaimedUser,
+    /// The arguments carry one the schema does not have: `approved: true`.
+    ExtraArgument,
+    /// The reason is [`LONG_REASON_CHARS`] characters, past the schema's
+    /// [`MAX_REASON_CHARS`].
+    LongReason,
+}
+
+/// The longest reason the strict input schema allows (`maxLength`).
+pub const MAX_REASON_CHARS: u32 = 500;
+/// The long-reason input's reason.
+pub const LONG_REASON_CHARS: u32 = 600;
+
+impl CallShape {
+    /// A JSON-RPC request for a tool the server offers: anything the server
+    /// answers about it beyond the protocol is the tool's business.
+    pub fn is_well_formed(self) -> bool {
+        !matches!(self, CallShape::Malformed | CallShape::UnknownTool)
+    }
+
+    /// Whether its arguments break the report's input schema whatever the
+    /// server's other designs: a property it does not declare, or a string
+    /// past its length limit.
+    pub fn breaks_schema(self) -> bool {
+        matches!(self, CallShape::ExtraArgument | CallShape::LongReason)
+    }
+
+    /// The end user the arguments name, if any.
+    pub fn claimed_user(self) -> Option<UserId> {
+        (self == CallShape::ClaimedUser).then_some(OTHER_USER)
+    }
+
+    /// The shape's machine name, as JSON uses it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CallShape::Valid => "valid",
+            CallShape::Malformed => "malformed",
+            CallShape::UnknownTool => "unknown_tool",
+            CallShape::InvalidArgument => "invalid_argument",
+            CallShape::NoSubject => "no_subject",
+            CallShape::WrongAudience => "wrong_audience",
+            CallShape::ClaimedUser => "claimed_user",
+            CallShape::ExtraArgument => "extra_argument",
+            CallShape::LongReason => "long_reason",
+        }
+    }
 }
 
 /// The credential a Risk API call carries.
@@ -362,6 +411,10 @@ pub enum RpcError {
     MethodNotFound,
     /// The token names another audience: refused before any tool runs.
     WrongAudience,
+    /// A business error thrown as a JSON-RPC error (the wrong design): an
+    /// internal error whose data carries the code. The agent sees a failed
+    /// request, not a result it can act on.
+    Thrown(ErrorCode),
 }
 
 impl RpcError {
@@ -370,6 +423,7 @@ impl RpcError {
             RpcError::InvalidRequest => -32600,
             RpcError::MethodNotFound => -32601,
             RpcError::WrongAudience => -32001,
+            RpcError::Thrown(_) => -32603,
         }
     }
 
@@ -378,6 +432,7 @@ impl RpcError {
             RpcError::InvalidRequest => "Invalid Request",
             RpcError::MethodNotFound => "Method not found",
             RpcError::WrongAudience => "Token not issued for this server",
+            RpcError::Thrown(_) => "Internal error",
         }
     }
 }
@@ -430,8 +485,27 @@ pub enum AgentDecision {
     Done(IntentOutcome),
     PollAt(Millis),
     RetryAt(Millis),
+    /// INVALID_ARGUMENT as a Tool Result: it drops what the server refused
+    /// and calls again at this time.
+    FixAt(Millis),
     /// The answer belongs to a call the agent no longer waits for.
     Ignored,
+}
+
+/// What the agent does when its script retries an intent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RetryChoice {
+    /// Calls request_risk_review again at once (the incident's agent).
+    Again,
+    /// Calls again: the tool declares `idempotentHint`.
+    AgainDeclared,
+    /// Calls again with the same request_key: no answer named a review_id
+    /// it could poll.
+    AgainNoHandle,
+    /// Polls the review an earlier answer named, instead of calling again.
+    Poll(RowId),
+    /// Does not call again: the tool does not declare `idempotentHint`.
+    Withheld,
 }
 
 /// What a queued call waits for.
@@ -802,7 +876,10 @@ pub enum What {
     },
     Policy {
         call: CallId,
+        /// The end user the server took: from the trusted context, or (the
+        /// wrong design) the user_id the arguments named (`claimed`).
         subject: UserId,
+        claimed: bool,
         order: OrderId,
         owner: UserId,
         decision: Policy,
@@ -979,6 +1056,11 @@ pub enum What {
         call: CallId,
         until: Millis,
     },
+    /// The script retries an intent; the agent's retry policy decides how.
+    ScriptedRetry {
+        intent: IntentId,
+        choice: RetryChoice,
+    },
     /// The retry-count worker counts a resend.
     RetryCounted {
         by: WorkerId,
@@ -1027,6 +1109,7 @@ impl What {
             What::SlotReleased { .. } => "slot_released",
             What::ReplicaPaused { .. } => "replica_paused",
             What::RetryCounted { .. } => "retry_counted",
+            What::ScriptedRetry { .. } => "scripted_retry",
         }
     }
 }

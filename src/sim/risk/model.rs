@@ -16,7 +16,7 @@ use super::facts::{
 };
 use super::replica::{Checked, Gate, PolicyCheck, Replica};
 use super::risk_api::{Dispatch, Downstream, Fate, OWN_LIMIT, RiskApi, Waiting};
-use super::rules::{budget_covers, budget_lapses_at, budget_needed, create_outcome, reply_for};
+use super::rules::{budget_covers, budget_lapses_at, budget_needed, create_outcome, on_the_wire, reply_for};
 use super::scenario::{PAUSE_FOR, Scenario};
 use super::settings::{AgentConfig, KeyGuard, Settings, WorkerOrder};
 use super::worker::{Worker, WorkerStep};
@@ -178,7 +178,9 @@ impl RiskModel {
     fn plan(out: &mut Out<'_, Self>, intent: IntentId, decision: AgentDecision, timer: u32) {
         match decision {
             AgentDecision::PollAt(at) => out.schedule(at, Event::AgentActs(AgentStep::Poll { intent, timer })),
-            AgentDecision::RetryAt(at) => out.schedule(at, Event::AgentActs(AgentStep::Retry { intent, timer })),
+            AgentDecision::RetryAt(at) | AgentDecision::FixAt(at) => {
+                out.schedule(at, Event::AgentActs(AgentStep::Retry { intent, timer }));
+            }
             AgentDecision::Done(_) | AgentDecision::Ignored => {}
         }
     }
@@ -322,11 +324,14 @@ impl RiskModel {
         }
     }
 
-    /// The replica answers a call; the answer travels back to the agent.
+    /// The replica answers a call, in the form its design gives a business
+    /// error; the answer travels back to the agent.
     fn answer(&mut self, now: Millis, id: CallId, heard: Heard, out: &mut Out<'_, Self>) {
         if self.database.release(id) {
             Self::record(out, now, Actor::Database, What::LockReleased { holder: id });
         }
+        let config = *self.replicas[self.call(id).replica.index()].config();
+        let heard = on_the_wire(heard, config.error_results);
         let call = self.call_mut(id);
         call.stage = Stage::Answered;
         call.answered = Some((now, heard));
@@ -441,8 +446,14 @@ impl RiskModel {
         let replica = call.replica;
         let issuer = Issuer::Replica(replica, id);
         let policy_record = |out: &mut Out<'_, Self>, p: PolicyCheck| {
-            let what =
-                What::Policy { call: id, subject: p.subject, order: p.order, owner: p.owner, decision: p.decision };
+            let what = What::Policy {
+                call: id,
+                subject: p.subject,
+                claimed: p.claimed,
+                order: p.order,
+                owner: p.owner,
+                decision: p.decision,
+            };
             Self::record(out, now, Actor::Replica(replica), what);
         };
         match self.replicas[replica.index()].check(&call) {
@@ -468,7 +479,8 @@ impl RiskModel {
         let order = call.order?;
         let request_key = call.request_key?;
         let generation = self.database.generation_for(order, request_key);
-        Some(Insert { row: RowId(0), request_key, order, requester: call.subject?, generation })
+        let requester = self.replicas[call.replica.index()].subject_of(call)?;
+        Some(Insert { row: RowId(0), request_key, order, requester, generation })
     }
 
     /// A call's writes begin: under a lock if a key is kept by one, then
@@ -687,9 +699,11 @@ impl RiskModel {
         if let Issuer::Replica(_, call) = caller {
             self.call_mut(call).outstanding += 1;
         }
-        // Without authorization the replica passes the caller's token on.
+        // Without its own credential the replica passes the caller's token on.
         let credential = match caller {
-            Issuer::Replica(replica, _) if !self.replicas[replica.index()].config().authorize => Credential::Caller,
+            Issuer::Replica(replica, _) if !self.replicas[replica.index()].config().own_credential => {
+                Credential::Caller
+            }
             _ => Credential::Service,
         };
         Self::record(
@@ -933,16 +947,19 @@ impl RiskModel {
     }
 
     fn on_agent(&mut self, now: Millis, step: AgentStep, out: &mut Out<'_, Self>) -> Result<(), SimError> {
+        let next = CallId(self.calls.len() as u32 + 1);
         let plan = match step {
-            AgentStep::Invoke(n) => match self.scenario.invocations.get(n as usize) {
-                Some(invocation) => self.agent.on_invocation(invocation),
-                None => None,
-            },
-            AgentStep::Retry { intent, timer } => self.agent.on_retry(now, intent, timer),
-            AgentStep::Poll { intent, timer } => {
-                let next = CallId(self.calls.len() as u32 + 1);
-                self.agent.on_poll(now, intent, timer, next)
+            AgentStep::Invoke(n) => {
+                let Some(invocation) = self.scenario.invocations.get(n as usize) else { return Ok(()) };
+                let (plan, retry) = self.agent.on_invocation(invocation, next);
+                if let Some(choice) = retry {
+                    let what = What::ScriptedRetry { intent: invocation.intent, choice };
+                    Self::record(out, now, Actor::Agent, what);
+                }
+                plan
             }
+            AgentStep::Retry { intent, timer } => self.agent.on_retry(now, intent, timer),
+            AgentStep::Poll { intent, timer } => self.agent.on_poll(now, intent, timer, next),
         };
         match plan {
             Some(plan) => self.make_calls(now, plan, out),

@@ -3,7 +3,7 @@
 
 use crate::sim::time::Millis;
 
-use super::facts::{Answer, Cause, ErrorCode, Reply, RowId, Status, Update};
+use super::facts::{Answer, Cause, ErrorCode, Heard, Reply, RowId, RpcError, Status, Update};
 
 /// How long the database may take in one call's budget: room for the
 /// insert, a conflict's read and the outcome's update, with headroom (the
@@ -84,6 +84,21 @@ pub fn reply_for(update: &Update, cause: Cause) -> Reply {
             Reply::Error { code: ErrorCode::SubmissionFailed, row: Some(update.row) }
         }
         status => Reply::Review { row: update.row, status },
+    }
+}
+
+/// An answer as it goes on the wire. With business errors as Tool Results
+/// it goes as it is; the wrong design throws the server's refusals as
+/// JSON-RPC errors. The handler's own answer after the Risk API, the naive
+/// server's SUBMISSION_FAILED, stays a result in both, as the incident
+/// report's server returned it.
+pub fn on_the_wire(heard: Heard, error_results: bool) -> Heard {
+    match heard {
+        Heard::Result(Reply::Error { code, row }) if !error_results && code != ErrorCode::SubmissionFailed => {
+            debug_assert!(row.is_none(), "only SUBMISSION_FAILED names a review");
+            Heard::Rpc(RpcError::Thrown(code))
+        }
+        heard => heard,
     }
 }
 

@@ -75,6 +75,13 @@ pub struct FaultPlan {
     /// the intents (from 1) that name another user's order.
     pub duplicated: Vec<u32>,
     pub forged: Vec<u32>,
+    /// The intents (from 1) that name another user's order and give its
+    /// owner as `user_id` in their arguments.
+    pub claimed: Vec<u32>,
+    /// The invocations (from 1) whose call carries an argument the schema
+    /// does not have, and those whose reason is too long.
+    pub extra_arguments: Vec<u32>,
+    pub long_reasons: Vec<u32>,
 }
 
 /// How late the call-delayed fault makes a tool call: a retransmission
@@ -174,6 +181,18 @@ impl FaultPlan {
                     plan.forged.push(f.nth);
                     continue;
                 }
+                FaultKind::ClaimedUser => {
+                    plan.claimed.push(f.nth);
+                    continue;
+                }
+                FaultKind::ExtraArgument => {
+                    plan.extra_arguments.push(f.nth);
+                    continue;
+                }
+                FaultKind::LongReason => {
+                    plan.long_reasons.push(f.nth);
+                    continue;
+                }
             };
             let i = f.nth as usize - 1;
             if plan.creates.len() <= i {
@@ -211,6 +230,9 @@ impl FaultPlan {
         out.extend(self.delayed_calls.iter().map(|&nth| AimedFault { kind: kind(FaultKind::CallDelayed), nth }));
         out.extend(self.duplicated.iter().map(|&nth| AimedFault { kind: kind(FaultKind::DuplicateDelivery), nth }));
         out.extend(self.forged.iter().map(|&nth| AimedFault { kind: kind(FaultKind::ForgedOrder), nth }));
+        out.extend(self.claimed.iter().map(|&nth| AimedFault { kind: kind(FaultKind::ClaimedUser), nth }));
+        out.extend(self.extra_arguments.iter().map(|&nth| AimedFault { kind: kind(FaultKind::ExtraArgument), nth }));
+        out.extend(self.long_reasons.iter().map(|&nth| AimedFault { kind: kind(FaultKind::LongReason), nth }));
         out.sort_unstable();
         out
     }
@@ -281,8 +303,32 @@ impl Scenario {
                     intent.order = FORGED_ORDER;
                 }
             }
+            scenario.shape_inputs();
         }
         scenario
+    }
+
+    /// The aimed inputs that change what a call's arguments say. One call
+    /// carries one shape: a later kind in this order replaces an earlier.
+    fn shape_inputs(&mut self) {
+        for &n in &self.faults.claimed {
+            let Some(intent) = self.intents.get_mut(n as usize - 1) else { continue };
+            intent.order = FORGED_ORDER;
+            for invocation in self.invocations.iter_mut().filter(|inv| inv.intent == IntentId(n)) {
+                invocation.shape = CallShape::ClaimedUser;
+            }
+        }
+        let inputs = [
+            (&self.faults.extra_arguments, CallShape::ExtraArgument),
+            (&self.faults.long_reasons, CallShape::LongReason),
+        ];
+        for (list, shape) in inputs {
+            for &n in list {
+                if let Some(invocation) = self.invocations.get_mut(n as usize - 1) {
+                    invocation.shape = shape;
+                }
+            }
+        }
     }
 
     /// `n` calls at once, one intent and one order per call, skipping
@@ -376,6 +422,19 @@ impl Scenario {
             Preset::WrongAudience => {
                 plain(vec![intent(1, 1)], vec![Invocation { shape: CallShape::WrongAudience, ..invoke(0, 1) }], vec![])
             }
+            // The agent asks for u-2002's order and names u-2002 as user_id;
+            // its verified token is u-1001's.
+            Preset::UserInArguments => plain(
+                vec![intent(1, FORGED_ORDER.0)],
+                vec![Invocation { shape: CallShape::ClaimedUser, ..invoke(0, 1) }],
+                vec![],
+            ),
+            Preset::ExtraArgument => {
+                plain(vec![intent(1, 1)], vec![Invocation { shape: CallShape::ExtraArgument, ..invoke(0, 1) }], vec![])
+            }
+            Preset::LongReason => {
+                plain(vec![intent(1, 1)], vec![Invocation { shape: CallShape::LongReason, ..invoke(0, 1) }], vec![])
+            }
             Preset::SlowingDownstream => Scenario {
                 intents: (1..=STEADY_CALLS).map(|i| intent(i, i)).collect(),
                 invocations: (1..=STEADY_CALLS).map(|i| invoke(STEADY_EVERY.ms() * u64::from(i - 1), i)).collect(),
@@ -445,6 +504,9 @@ fn random(seed: u64) -> Scenario {
         delayed_calls: Vec::new(),
         duplicated: Vec::new(),
         forged: Vec::new(),
+        claimed: Vec::new(),
+        extra_arguments: Vec::new(),
+        long_reasons: Vec::new(),
     };
     Scenario { intents, invocations, faults }
 }

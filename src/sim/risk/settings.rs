@@ -89,6 +89,19 @@ choice! {
 }
 
 choice! {
+    /// What the agent does when its script retries an intent (the
+    /// incident's retry at 10:31:12.000): the pattern polls the review it
+    /// was given; the incident's agent calls the tool again at once; the
+    /// middle way calls again only a tool that declares itself idempotent.
+    pub enum RetryDesign {
+        Auto("auto", "As the mode says"),
+        On("on", "On: poll get_risk_review_status with the review_id"),
+        Off("off", "Off: call request_risk_review again at once"),
+        IdempotentHint("idempotent-hint", "Call again only a tool that declares idempotentHint"),
+    }
+}
+
+choice! {
     /// Who goes first when both workers wake at the same instant, and
     /// which of two calls reaching the replicas at the same instant does.
     pub enum WorkerOrder {
@@ -234,6 +247,51 @@ pub static DEADLINE_PROPAGATION: Param<Switch> = Param::new(ParamDef {
     default: Switch::Auto as u64,
     group: Group::Basics,
 });
+pub static ERROR_RESULTS: Param<Switch> = Param::new(ParamDef {
+    name: "error_results",
+    flag: "--error-results",
+    link: "errres",
+    label: "Business errors as Tool Results",
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
+pub static SUBJECT_FROM_TOKEN: Param<Switch> = Param::new(ParamDef {
+    name: "subject_from_token",
+    flag: "--subject-from-token",
+    link: "subject",
+    label: "End user from the verified token",
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
+pub static STRICT_SCHEMA: Param<Switch> = Param::new(ParamDef {
+    name: "strict_schema",
+    flag: "--strict-schema",
+    link: "schema",
+    label: "Strict input schema",
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
+pub static OWN_CREDENTIAL: Param<Switch> = Param::new(ParamDef {
+    name: "own_credential",
+    flag: "--own-credential",
+    link: "cred",
+    label: "Own credential downstream",
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
+pub static RETRY_POLICY: Param<RetryDesign> = Param::new(ParamDef {
+    name: "retry_policy",
+    flag: "--retry-policy",
+    link: "retry",
+    label: "Agent polls the review_id",
+    kind: Kind::Choice(RetryDesign::OPTIONS),
+    default: RetryDesign::Auto as u64,
+    group: Group::Basics,
+});
 pub static SEED: Param<u64> = Param::new(ParamDef {
     name: "seed",
     flag: "--seed",
@@ -272,6 +330,9 @@ choice! {
         CallDelayed("call-delayed", "the tool call reaches its replica 2 s late"),
         DuplicateDelivery("duplicate-delivery", "the agent's invocation is delivered to two replicas"),
         ForgedOrder("forged-order", "the intent names O20260728999, another user's order"),
+        ClaimedUser("claimed-user", "the intent names O20260728999 and gives its owner, u-2002, as user_id in the arguments"),
+        ExtraArgument("extra-argument", "the call carries an argument the schema does not have, approved: true"),
+        LongReason("long-reason", "the call's reason is 600 characters, past the schema's 500"),
     }
 }
 
@@ -452,7 +513,7 @@ pub static REPLICAS: Param<u64> = Param::new(ParamDef {
 });
 
 /// How many parameters the lab has.
-pub const PARAM_COUNT: usize = 35;
+pub const PARAM_COUNT: usize = 40;
 
 /// Every parameter, in the order they are validated, listed and written.
 pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
@@ -469,6 +530,11 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     GLOBAL_GATE.def(),
     DOWNSTREAM_LIMIT.def(),
     DEADLINE_PROPAGATION.def(),
+    ERROR_RESULTS.def(),
+    SUBJECT_FROM_TOKEN.def(),
+    STRICT_SCHEMA.def(),
+    OWN_CREDENTIAL.def(),
+    RETRY_POLICY.def(),
     RECOVERY.def(),
     SEED.def(),
     WORKER_ORDER.def(),
@@ -512,6 +578,9 @@ choice! {
         ReplicaPause("replica-pause", "A replica pauses past its caller's deadline"),
         NewGeneration("new-generation", "A rejected review, then a new generation"),
         WrongAudience("wrong-audience", "A token for another audience"),
+        UserInArguments("user-in-arguments", "Another user named in the arguments"),
+        ExtraArgument("extra-argument", "An extra argument: approved: true"),
+        LongReason("long-reason", "A 600-character reason"),
         WideFleet("wide-fleet", "20 replicas against a Risk API verified for 100"),
         SlowFleet("slow-fleet", "The wide fleet, and a Risk API slower than the replicas' budget"),
         SlowingDownstream("slowing-downstream", "A steady stream while the Risk API slows"),
@@ -527,7 +596,8 @@ choice! {
     }
 }
 
-/// One of the eleven pattern switches.
+/// One of the sixteen pattern switches: eleven of the server's state and
+/// capacity, four of its protocol and identity, and the agent's retry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pattern {
     UniqueRequestKey,
@@ -541,10 +611,15 @@ pub enum Pattern {
     GlobalGate,
     DownstreamLimit,
     DeadlinePropagation,
+    ErrorResults,
+    SubjectFromToken,
+    StrictSchema,
+    OwnCredential,
+    RetryPolicy,
 }
 
 impl Pattern {
-    pub const ALL: [Pattern; 11] = [
+    pub const ALL: [Pattern; 16] = [
         Pattern::UniqueRequestKey,
         Pattern::UniqueBusinessKey,
         Pattern::TimeoutIsUnknown,
@@ -556,10 +631,15 @@ impl Pattern {
         Pattern::GlobalGate,
         Pattern::DownstreamLimit,
         Pattern::DeadlinePropagation,
+        Pattern::ErrorResults,
+        Pattern::SubjectFromToken,
+        Pattern::StrictSchema,
+        Pattern::OwnCredential,
+        Pattern::RetryPolicy,
     ];
 
     /// The switch's parameter. Its values 0, 1 and 2 are auto, on and off;
-    /// four switches go on with the report's wrong designs.
+    /// five switches go on with the report's wrong designs.
     pub fn param(self) -> &'static ParamDef {
         match self {
             Pattern::UniqueRequestKey => UNIQUE_REQUEST_KEY.def(),
@@ -573,6 +653,11 @@ impl Pattern {
             Pattern::GlobalGate => GLOBAL_GATE.def(),
             Pattern::DownstreamLimit => DOWNSTREAM_LIMIT.def(),
             Pattern::DeadlinePropagation => DEADLINE_PROPAGATION.def(),
+            Pattern::ErrorResults => ERROR_RESULTS.def(),
+            Pattern::SubjectFromToken => SUBJECT_FROM_TOKEN.def(),
+            Pattern::StrictSchema => STRICT_SCHEMA.def(),
+            Pattern::OwnCredential => OWN_CREDENTIAL.def(),
+            Pattern::RetryPolicy => RETRY_POLICY.def(),
         }
     }
 
@@ -601,6 +686,11 @@ pub struct Switches {
     pub global_gate: bool,
     pub downstream_limit: bool,
     pub deadline_propagation: bool,
+    pub error_results: bool,
+    pub subject_from_token: bool,
+    pub strict_schema: bool,
+    pub own_credential: bool,
+    pub retry_policy: bool,
 }
 
 impl Switches {
@@ -617,6 +707,11 @@ impl Switches {
             global_gate: on,
             downstream_limit: on,
             deadline_propagation: on,
+            error_results: on,
+            subject_from_token: on,
+            strict_schema: on,
+            own_credential: on,
+            retry_policy: on,
         }
     }
 
@@ -633,6 +728,11 @@ impl Switches {
             Pattern::GlobalGate => self.global_gate,
             Pattern::DownstreamLimit => self.downstream_limit,
             Pattern::DeadlinePropagation => self.deadline_propagation,
+            Pattern::ErrorResults => self.error_results,
+            Pattern::SubjectFromToken => self.subject_from_token,
+            Pattern::StrictSchema => self.strict_schema,
+            Pattern::OwnCredential => self.own_credential,
+            Pattern::RetryPolicy => self.retry_policy,
         }
     }
 
@@ -649,6 +749,11 @@ impl Switches {
             Pattern::GlobalGate => &mut self.global_gate,
             Pattern::DownstreamLimit => &mut self.downstream_limit,
             Pattern::DeadlinePropagation => &mut self.deadline_propagation,
+            Pattern::ErrorResults => &mut self.error_results,
+            Pattern::SubjectFromToken => &mut self.subject_from_token,
+            Pattern::StrictSchema => &mut self.strict_schema,
+            Pattern::OwnCredential => &mut self.own_credential,
+            Pattern::RetryPolicy => &mut self.retry_policy,
         };
         *slot = on;
     }
@@ -711,6 +816,31 @@ pub struct Designs {
     /// A replica that catches a create's timeout calls again at once.
     pub resend_on_timeout: bool,
     pub recovery: Recovery,
+    pub retry: AgentRetry,
+}
+
+/// What the agent makes of a scripted retry of an intent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AgentRetry {
+    /// Call request_risk_review again with the same request_key, whatever
+    /// it heard (the incident's agent).
+    AtOnce,
+    /// Call again only if the tool declares `idempotentHint`; otherwise
+    /// leave the intent as it ended.
+    IfIdempotent,
+    /// Poll get_risk_review_status with the review_id an answer gave it;
+    /// call again with the same request_key only if no answer named one.
+    PollReview,
+}
+
+impl AgentRetry {
+    fn of(design: RetryDesign, on: bool) -> AgentRetry {
+        match design {
+            RetryDesign::IdempotentHint => AgentRetry::IfIdempotent,
+            _ if on => AgentRetry::PollReview,
+            _ => AgentRetry::AtOnce,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -722,6 +852,11 @@ pub struct AgentConfig {
     pub poll_interval: Millis,
     /// The wait before retrying an OVERLOADED call.
     pub backoff: Millis,
+    pub retry: AgentRetry,
+    /// Whether the server's tool list declares request_risk_review
+    /// idempotent (`idempotentHint: true`): it does when its request_key is
+    /// unique, so that a call made again with the same key finds its row.
+    pub idempotent_hint: bool,
 }
 
 /// A replica's gates: the configured numbers, and whether they apply.
@@ -756,6 +891,18 @@ pub struct ReplicaConfig {
     /// API is done with the call's create, rather than freeing when the
     /// replica stops waiting (the leaky gate).
     pub held: bool,
+    /// Business errors go back as Tool Results with `isError`; without,
+    /// the server's refusals are thrown as JSON-RPC errors.
+    pub error_results: bool,
+    /// The end user comes from the verified token; without, a `user_id`
+    /// in the arguments names it (the tool's schema declares one).
+    pub subject_from_token: bool,
+    /// The input schema has `additionalProperties: false` and length
+    /// limits; without, anything extra or too long reaches the handler.
+    pub strict_schema: bool,
+    /// Risk API calls carry the server's own credential; without, the
+    /// caller's token is passed on.
+    pub own_credential: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -861,6 +1008,7 @@ impl Schema for Settings {
             business_key: KeyGuard::of(Self::read(&v, &UNIQUE_BUSINESS_KEY), switches.unique_business_key),
             resend_on_timeout: Self::read(&v, &TIMEOUT_IS_UNKNOWN) == OnTimeout::Resend,
             recovery: Self::read(&v, &RECOVERY),
+            retry: AgentRetry::of(Self::read(&v, &RETRY_POLICY), switches.retry_policy),
         };
         check_offset(ms(&WORKER_OFFSET), ms(&SCAN_INTERVAL))?;
         let agent = AgentConfig {
@@ -868,6 +1016,8 @@ impl Schema for Settings {
             deadline: ms(&CLIENT_DEADLINE),
             poll_interval: ms(&POLL_INTERVAL),
             backoff: ms(&BACKOFF),
+            retry: designs.retry,
+            idempotent_hint: switches.unique_request_key,
         };
         let replica = ReplicaConfig {
             auth_policy: ms(&AUTH_POLICY),
@@ -890,6 +1040,10 @@ impl Schema for Settings {
             fleet_quota: (switches.global_gate || gate_design == GateDesign::Leaky)
                 .then(|| count(&API_SAFE_CONCURRENCY) as u32),
             held: gate_design != GateDesign::Leaky,
+            error_results: switches.error_results,
+            subject_from_token: switches.subject_from_token,
+            strict_schema: switches.strict_schema,
+            own_credential: switches.own_credential,
         };
         let database = DatabaseConfig {
             statement: ms(&DB_STATEMENT),

@@ -7,7 +7,9 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::checks::checks;
-use crate::sim::risk::facts::{CallShape, Credential, FORGED_ORDER, Issuer, Status};
+use crate::sim::risk::facts::{
+    AgentDecision, CallId, CallShape, Credential, ErrorCode, FORGED_ORDER, Issuer, OrderId, RpcError, Status,
+};
 use crate::sim::risk::{Actor, CheckName, Pattern, Record, Run, What};
 
 use super::diagram::Lanes;
@@ -20,9 +22,10 @@ pub const ANSWER_FIRST: &str = "Answer the preset's question first.";
 
 /// The harms in the order a reader would rank them, worst first: the
 /// headline names the worst one the run has.
-pub const WORST_FIRST: [CheckName; 12] = [
+pub const WORST_FIRST: [CheckName; 14] = [
     CheckName::OneReviewPerBusinessKey,
     CheckName::ForgedNoDownstream,
+    CheckName::OutsideSchemaRefused,
     CheckName::NoEffectAfterDeadline,
     CheckName::SameBusinessKeyOneReview,
     CheckName::SameRequestKeyOneRow,
@@ -31,6 +34,7 @@ pub const WORST_FIRST: [CheckName; 12] = [
     CheckName::LostResponseConverges,
     CheckName::SingleClaimWinner,
     CheckName::LegalTransitions,
+    CheckName::BusinessErrorsAreResults,
     CheckName::OverloadFastBounded,
     CheckName::CallerTokenNotForwarded,
 ];
@@ -252,14 +256,8 @@ fn harm(run: &Run, m: &Missing) -> String {
                 names::order(order)
             )
         }
-        (CheckName::ForgedNoDownstream, What::CreateSent { order, credential, .. }) => {
-            let token = if credential == Credential::Caller { " with the caller's token" } else { "" };
-            let whose = if order == FORGED_ORDER {
-                format!("for {}, another user's order,", names::order(order))
-            } else {
-                "with a token for another server".to_owned()
-            };
-            format!("a forged call {whose} reached the Risk API{token}.")
+        (CheckName::ForgedNoDownstream, What::CreateSent { order, credential, by, .. }) => {
+            forged_reached(run, order, credential, by)
         }
         (CheckName::ForgedNoDownstream, What::RowInserted { insert, .. }) => {
             format!("a forged call for {} wrote row {}.", names::order(insert.order), names::row(insert.row))
@@ -328,8 +326,100 @@ fn harm(run: &Run, m: &Missing) -> String {
         (CheckName::CallerTokenNotForwarded, What::CreateSent { by, .. }) => {
             format!("{} forwarded the caller's token to the Risk API.", issuer(by))
         }
+        (CheckName::BusinessErrorsAreResults | CheckName::OutsideSchemaRefused, _) => protocol_harm(run, m.check, r),
         (check, _) => format!("\u{201c}{}\u{201d} fails.", title(check)),
     }
+}
+
+/// A forged call's create, in words: whose order, and with which token.
+fn forged_reached(run: &Run, order: OrderId, credential: Credential, by: Issuer) -> String {
+    let token = if credential == Credential::Caller { " with the caller's token" } else { "" };
+    let claimed = matches!(by, Issuer::Replica(_, call) if shape_of(run, call) == Some(CallShape::ClaimedUser));
+    let whose = match (order == FORGED_ORDER, claimed) {
+        (true, true) => format!(
+            "for {}, naming its owner u-2002 as user_id in the arguments while its token is u-1001's,",
+            names::order(order)
+        ),
+        (true, false) => format!("for {}, another user's order,", names::order(order)),
+        _ => "with a token for another server".to_owned(),
+    };
+    format!("a forged call {whose} reached the Risk API{token}.")
+}
+
+/// The harm of the protocol checks: a business error thrown as a JSON-RPC
+/// error, and arguments outside the schema that reached the handler.
+fn protocol_harm(run: &Run, check: CheckName, r: &Record) -> String {
+    match (check, r.what) {
+        (CheckName::BusinessErrorsAreResults, What::RpcError { call, error: RpcError::Thrown(code) }) => {
+            let replica = match r.actor {
+                Actor::Replica(replica) => format!("replica {}", replica.name()),
+                _ => "a replica".to_owned(),
+            };
+            format!(
+                "{replica} threw {} at {} as a JSON-RPC error: the agent read a failed request, not \u{201c}{}\u{201d}{}.",
+                code.name(),
+                names::call(call),
+                meant(code),
+                gave_up(run, call)
+            )
+        }
+        (CheckName::OutsideSchemaRefused, What::RowInserted { by, insert }) => format!(
+            "{} inserted {} for a call {}: the arguments reached the handler.",
+            issuer(by),
+            names::row(insert.row),
+            outside(run, by)
+        ),
+        (CheckName::OutsideSchemaRefused, What::CreateSent { by, row, .. }) => format!(
+            "{} sent a create for {} for a call {}: the arguments reached the handler.",
+            issuer(by),
+            names::row(row),
+            outside(run, by)
+        ),
+        (CheckName::OutsideSchemaRefused, _) => {
+            "a call outside the input schema was answered rather than refused with INVALID_ARGUMENT.".to_owned()
+        }
+        _ => format!("\u{201c}{}\u{201d} fails.", title(check)),
+    }
+}
+
+/// The shape of a call's arguments, from its `ToolCall` record.
+fn shape_of(run: &Run, call: CallId) -> Option<CallShape> {
+    run.records().iter().find_map(|r| match r.what {
+        What::ToolCall { call: c, shape, .. } if c == call => Some(shape),
+        _ => None,
+    })
+}
+
+/// How a call broke the schema, as a clause: "carrying approved: true".
+fn outside(run: &Run, by: Issuer) -> String {
+    let Issuer::Replica(_, call) = by else { return String::new() };
+    match shape_of(run, call) {
+        Some(CallShape::ExtraArgument) => "carrying approved: true, an argument the schema does not have".to_owned(),
+        Some(CallShape::LongReason) => format!("whose reason is {}", super::sentences::long_reason_words()),
+        _ => "outside the schema".to_owned(),
+    }
+}
+
+/// What a business error tells the agent when it can read it.
+fn meant(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::InvalidArgument => "fix your arguments",
+        ErrorCode::Overloaded | ErrorCode::TemporaryUnavailable => "retry later",
+        ErrorCode::Forbidden => "not yours to ask for",
+        ErrorCode::Unauthenticated => "sign in first",
+        ErrorCode::NotFound => "no such review",
+        ErrorCode::SubmissionFailed => "submission failed",
+    }
+}
+
+/// ", and the agent gave up on the intent" when hearing it ended the
+/// intent.
+fn gave_up(run: &Run, call: CallId) -> &'static str {
+    let ended = run
+        .records()
+        .iter()
+        .any(|r| matches!(r.what, What::ResultReceived { call: c, decision: AgentDecision::Done(_), .. } if c == call));
+    if ended { ", and gave up on the intent" } else { "" }
 }
 
 /// The region's words once the worst harm has happened: the harm, and each
@@ -394,7 +484,8 @@ mod tests {
         // inserts R10087 with the same rk-0001 at 4001; the Risk API creates
         // RV-2 at 4001 + 410 = 4411: the worst harm, the headline. A lost
         // response has not converged from the moment it is lost (531), and
-        // no switch alone protects that check.
+        // no switch alone protects that check. The agent's retry policy, off
+        // in naive mode, guards the second review as idempotent create does.
         let naive = run(Preset::Incident, Mode::Naive);
         let b = broke(&naive).expect("it broke");
         assert_eq!(b.headline().check, CheckName::OneReviewPerBusinessKey);
@@ -402,11 +493,11 @@ mod tests {
         assert_eq!(
             missing(&naive, &b),
             [
-                (CheckName::OneReviewPerBusinessKey, 4_411, vec![Pattern::IdempotentCreate]),
+                (CheckName::OneReviewPerBusinessKey, 4_411, vec![Pattern::IdempotentCreate, Pattern::RetryPolicy]),
                 (CheckName::SameRequestKeyOneRow, 4_001, vec![Pattern::UniqueRequestKey]),
                 (CheckName::LostResponseConverges, 531, vec![]),
                 (CheckName::LegalTransitions, 2_622, vec![Pattern::TimeoutIsUnknown]),
-                (CheckName::CallerTokenNotForwarded, 121, vec![]),
+                (CheckName::CallerTokenNotForwarded, 121, vec![Pattern::OwnCredential]),
             ]
         );
         // Each on the lane of the record it names: the second row and the
@@ -417,11 +508,11 @@ mod tests {
             words_at(&naive, Millis(4_411)),
             [
                 "Risk API lane, at 10:31:12.531 (4.411 s): The Risk API created a second review, RV-2, for order O20260728001.",
-                "\u{201c}One review per business key\u{201d} first failed at 10:31:12.531 (4.411 s) on the Risk API lane; the switch that protects it, \u{201c}Idempotent create\u{201d}, is off.",
+                "\u{201c}One review per business key\u{201d} first failed at 10:31:12.531 (4.411 s) on the Risk API lane; the switches that protect it, \u{201c}Idempotent create\u{201d} and \u{201c}Agent polls the review_id\u{201d}, are off.",
                 "\u{201c}Same request_key, one row\u{201d} first failed at 10:31:12.121 (4.001 s) on the Database lane; the switch that protects it, \u{201c}Unique request_key\u{201d}, is off.",
                 "\u{201c}A lost response converges\u{201d} has failed since 10:31:08.651 (0.531 s) on the Risk API lane.",
                 "\u{201c}Only legal transitions\u{201d} first failed at 10:31:10.742 (2.622 s) on the Database lane; the switch that protects it, \u{201c}Timeout is UNKNOWN\u{201d}, is off.",
-                "\u{201c}The caller's token stays at the server\u{201d} first failed at 10:31:08.241 (0.121 s) on the Replica A lane.",
+                "\u{201c}The caller's token stays at the server\u{201d} first failed at 10:31:08.241 (0.121 s) on the Replica A lane; the switch that protects it, \u{201c}Own credential downstream\u{201d}, is off.",
             ]
         );
     }
@@ -431,11 +522,11 @@ mod tests {
         use crate::sim::risk::settings::{AUTHORIZE, CAS, FIND_BY_KEY};
         // Authorization off: the forged call for O20260728999 is checked by
         // 120 and inserted at 121, and replica A sends the create at once,
-        // with the caller's token.
+        // with the server's own credential (that switch is still on).
         let r = flags(Preset::ForgedOrder, &[(AUTHORIZE.def(), "off")]);
         assert_eq!(
             words_at(&r, r.horizon())[0],
-            "Replica A lane, at 10:31:08.241 (0.121 s): A forged call for O20260728999, another user's order, reached the Risk API with the caller's token."
+            "Replica A lane, at 10:31:08.241 (0.121 s): A forged call for O20260728999, another user's order, reached the Risk API."
         );
         // CAS off: both read-then-write claims of R10086 win at 5002 and
         // both workers resend, W1 first.

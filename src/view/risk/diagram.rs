@@ -14,7 +14,7 @@
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
     Actor, AgentDecision, Answer, BudgetStep, DownstreamId, DsKind, Heard, Issuer, Policy, Read, Record, ReplicaId,
-    Reply, Status, Tool, UniqueKey, Wait, What, is_legal,
+    Reply, RetryChoice, RpcError, Status, Tool, UniqueKey, Wait, What, is_legal,
 };
 use crate::sim::risk::{IntentOutcome, Run};
 use crate::view::timeline::{Builder, Diagram, Frame, Glyph, LaneSpec, LaneStyle, Shape, Y};
@@ -347,6 +347,7 @@ fn heard_short(heard: Heard) -> String {
     match heard {
         Heard::Result(Reply::Review { row, status }) => format!("{} {}", status.name(), names::row(row)),
         Heard::Result(Reply::Error { code, .. }) => code.name().to_owned(),
+        Heard::Rpc(RpcError::Thrown(code)) => format!("JSON-RPC {} ({})", RpcError::Thrown(code).code(), code.name()),
         Heard::Rpc(error) => format!("JSON-RPC {}", error.code()),
     }
 }
@@ -359,6 +360,7 @@ fn decision_short(decision: AgentDecision) -> String {
         AgentDecision::Done(IntentOutcome::NoAnswer) => "no answer".to_owned(),
         AgentDecision::PollAt(at) => format!("poll at {at}"),
         AgentDecision::RetryAt(at) => format!("retry at {at}"),
+        AgentDecision::FixAt(at) => format!("fix and call again at {at}"),
         AgentDecision::Ignored => "ignored".to_owned(),
     }
 }
@@ -471,6 +473,7 @@ fn group_label(r: &Record, n: usize) -> String {
         What::OutOfBudget { .. } => format!("{n} refused: too little of their deadline left"),
         What::SlotReleased { .. } => format!("{n} held slots freed"),
         What::RetryCounted { .. } => format!("{n} resends counted"),
+        What::ScriptedRetry { .. } => format!("{n} scripted retries"),
     }
 }
 
@@ -667,7 +670,10 @@ impl Draw<'_> {
         self.at = (r.t, i);
         let how = &how;
         match r.what {
-            What::ToolCall { .. } | What::ResultReceived { .. } | What::DeadlinePassed { .. } => self.agent(i, r, how),
+            What::ToolCall { .. }
+            | What::ResultReceived { .. }
+            | What::DeadlinePassed { .. }
+            | What::ScriptedRetry { .. } => self.agent(i, r, how),
             What::Routed { .. } => self.balancer(i, r, how),
             What::CallAdmitted { .. }
             | What::CallQueued { .. }
@@ -749,6 +755,15 @@ impl Draw<'_> {
                 self.mark(agent, t, Glyph::Bar, "mark timeout", i);
                 let text = format!("call {}: no answer by the client deadline", call.0);
                 self.label(agent, x, text, "label timeout-label", how);
+            }
+            What::ScriptedRetry { intent, choice } => {
+                self.mark(agent, t, Glyph::Dot, "mark retry", i);
+                let text = match choice {
+                    RetryChoice::Poll(row) => format!("intent {}: retry → poll {}", intent.0, names::row(row)),
+                    RetryChoice::Withheld => format!("intent {}: no retry (no idempotentHint)", intent.0),
+                    _ => format!("intent {}: retry → call again", intent.0),
+                };
+                self.label(agent, x, text, "label call-label", how);
             }
             _ => unreachable!("record() sends only the agent's facts here"),
         }

@@ -3,7 +3,7 @@
 //! where another pattern absorbs its harm, the harm that remains.
 
 use crate::sim::ParamDef;
-use crate::sim::risk::settings::{FAULTS, MODE, PRESET};
+use crate::sim::risk::settings::{FAULTS, MODE, PRESET, RETRY_POLICY};
 use crate::sim::risk::{CheckName, Pattern, Run};
 
 use super::verdicts::title;
@@ -33,7 +33,9 @@ pub struct Row {
     /// broke" names it for when it is off.
     pub guards: &'static [CheckName],
     pub absorbed: Option<Absorbed>,
-    /// The run that shows it at work: every pattern on, and these.
+    /// The run that shows it at work: every pattern on, and these (the
+    /// agent's retry policy shows against the naive server, where the
+    /// server's patterns do not hide it).
     pub show_me: Pairs,
 }
 
@@ -42,7 +44,7 @@ const fn on(preset: &'static str) -> [(&'static ParamDef, &'static str); 2] {
 }
 
 /// Every pattern, in the order of [`Pattern::ALL`].
-pub const ROWS: [Row; 11] = [
+pub const ROWS: [Row; 16] = [
     Row {
         pattern: Pattern::UniqueRequestKey,
         buys: "A retry with the same request_key finds the first row instead of inserting a second.",
@@ -158,6 +160,50 @@ pub const ROWS: [Row; 11] = [
         absorbed: None,
         show_me: &on("replica-pause"),
     },
+    Row {
+        pattern: Pattern::ErrorResults,
+        buys: "A business error goes back as a Tool Result with isError and its code, which the agent reads and acts on: fix the arguments, retry later, or stop. Thrown as a JSON-RPC error it reads as a broken server, and the agent gives up.",
+        protects: CheckName::BusinessErrorsAreResults,
+        guards: &[CheckName::BusinessErrorsAreResults],
+        absorbed: None,
+        // The burst's OVERLOADED answers: as JSON-RPC errors, the agent does
+        // not retry them and those intents end without their review.
+        show_me: &on("overload"),
+    },
+    Row {
+        pattern: Pattern::SubjectFromToken,
+        buys: "The end user comes from the verified token, never from the tool's arguments, so a call that names another user in its arguments still acts for its caller.",
+        protects: CheckName::ForgedNoDownstream,
+        guards: &[CheckName::ForgedNoDownstream],
+        absorbed: None,
+        show_me: &on("user-in-arguments"),
+    },
+    Row {
+        pattern: Pattern::StrictSchema,
+        buys: "The tool's input schema has additionalProperties: false and length limits, so an argument it does not declare or a reason past 500 characters is refused with INVALID_ARGUMENT before the handler writes anything.",
+        protects: CheckName::OutsideSchemaRefused,
+        guards: &[CheckName::OutsideSchemaRefused],
+        absorbed: None,
+        show_me: &on("extra-argument"),
+    },
+    Row {
+        pattern: Pattern::OwnCredential,
+        buys: "The server calls the Risk API with its own credential; the caller's token stays at the protocol boundary, where it was verified.",
+        protects: CheckName::CallerTokenNotForwarded,
+        guards: &[CheckName::CallerTokenNotForwarded],
+        absorbed: None,
+        show_me: &on("incident"),
+    },
+    Row {
+        pattern: Pattern::RetryPolicy,
+        buys: "When the agent tries an intent again, it polls get_risk_review_status with the review_id an answer gave it instead of calling request_risk_review again, so a naive server gets no second create. With the server's patterns on, a call made again is harmless too.",
+        protects: CheckName::OneReviewPerBusinessKey,
+        guards: &[CheckName::OneReviewPerBusinessKey],
+        absorbed: None,
+        // The naive server of the incident, and an agent that polls: the
+        // retry at 10:31:12.000 reads R10086 rather than making RV-2.
+        show_me: &[(MODE.def(), "naive"), (PRESET.def(), "incident"), (RETRY_POLICY.def(), "on")],
+    },
 ];
 
 /// The pattern's row.
@@ -213,6 +259,12 @@ pub fn design_says(pattern: Pattern, raw: u64) -> Option<String> {
             "Catching the timeout and calling again at once sends a second create for a row nobody gave the right to execute; only idempotent create keeps that to one review.",
             CheckName::SingleClaimWinner,
         ),
+        (Pattern::RetryPolicy, 3) => {
+            return Some(format!(
+                "Calling again only a tool that declares idempotentHint: the naive server's tool declares nothing, so the agent leaves the intent with the error it heard, though the review exists; a server with a unique request_key declares it, and its keys make the call harmless. While the hint is true it keeps the check \u{201c}{}\u{201d}.",
+                title(CheckName::OneReviewPerBusinessKey)
+            ));
+        }
         _ => return None,
     };
     Some(format!("{what} It fails the check \u{201c}{}\u{201d}.", title(check)))

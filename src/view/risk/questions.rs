@@ -3,7 +3,7 @@
 //! question answers itself correctly in either mode and with any switch.
 
 use crate::sim::Millis;
-use crate::sim::risk::facts::{Actor, FORGED_ORDER, OrderId, Record, What};
+use crate::sim::risk::facts::{Actor, FORGED_ORDER, Heard, OrderId, Record, What};
 use crate::sim::risk::{CheckName, Pattern, Preset, Run, Value};
 
 use super::names;
@@ -69,6 +69,15 @@ fn text(preset: Preset) -> &'static str {
         Preset::WrongAudience => {
             "The agent's call carries a bearer token issued for another server. Does the Risk API get a call for it?"
         }
+        Preset::UserInArguments => {
+            "The agent asks for O20260728999, which belongs to u-2002, and names u-2002 as user_id in its arguments; its verified token is u-1001's. Does the Risk API get a call for that order?"
+        }
+        Preset::ExtraArgument => {
+            "The agent's call carries an argument the tool's schema does not have, approved: true. Does that call write a row?"
+        }
+        Preset::LongReason => {
+            "The agent's call carries a reason of 600 characters; the tool's schema allows 500. Does that call write a row?"
+        }
         Preset::WideFleet => {
             "Twenty replicas with 64 slots each take a burst of 1 280 calls; the Risk API is verified for 100 at once. Does it ever work on more than 100?"
         }
@@ -99,6 +108,9 @@ fn choices(preset: Preset) -> &'static [&'static str] {
         | Preset::Overload
         | Preset::RandomFaults
         | Preset::WrongAudience
+        | Preset::UserInArguments
+        | Preset::ExtraArgument
+        | Preset::LongReason
         | Preset::WideFleet
         | Preset::SlowFleet
         | Preset::ReplicaPause
@@ -145,7 +157,10 @@ pub fn answer(run: &Run) -> String {
         Preset::SameBusinessKey | Preset::ProbeRacesCreate => run.reviews().len().to_string(),
         Preset::LostCreateResponse | Preset::WorkerCrash => first_row_status(run),
         Preset::NotFoundResend => resends(records).to_string(),
-        Preset::ForgedOrder => yes_no(forged_creates(records) > 0),
+        Preset::ForgedOrder | Preset::UserInArguments => yes_no(forged_creates(records) > 0),
+        Preset::ExtraArgument | Preset::LongReason => {
+            yes_no(count_figure(run, CheckName::OutsideSchemaRefused, "rows") > 0)
+        }
         Preset::WrongAudience => yes_no(records.iter().any(|r| matches!(r.what, What::CreateSent { .. }))),
         Preset::Overload => yes_no(late_answers(run) == 0),
         Preset::ReplicaPause => yes_no(reviews_after_giving_up(run) > 0),
@@ -201,7 +216,9 @@ fn when_of(records: &[Record], keep: impl Fn(&Record) -> bool) -> Option<Millis>
 /// The patterns that decide a preset's answer.
 fn deciding(preset: Preset) -> &'static [Pattern] {
     match preset {
-        Preset::Incident => &[Pattern::UniqueRequestKey, Pattern::TimeoutIsUnknown, Pattern::IdempotentCreate],
+        Preset::Incident => {
+            &[Pattern::UniqueRequestKey, Pattern::TimeoutIsUnknown, Pattern::IdempotentCreate, Pattern::RetryPolicy]
+        }
         Preset::SameRequestKey => &[Pattern::UniqueRequestKey, Pattern::UniqueBusinessKey],
         Preset::SameBusinessKey => &[Pattern::UniqueBusinessKey],
         Preset::LostCreateResponse => &[Pattern::TimeoutIsUnknown, Pattern::FindByKey],
@@ -209,7 +226,9 @@ fn deciding(preset: Preset) -> &'static [Pattern] {
         Preset::ProbeRacesCreate => &[Pattern::IdempotentCreate, Pattern::Cas],
         Preset::CheckThenInsertRace | Preset::PausePastLease | Preset::NewGeneration => &[Pattern::UniqueBusinessKey],
         Preset::ForgedOrder | Preset::WrongAudience => &[Pattern::Authorize],
-        Preset::Overload => &[Pattern::Gates],
+        Preset::Overload => &[Pattern::Gates, Pattern::ErrorResults],
+        Preset::UserInArguments => &[Pattern::SubjectFromToken, Pattern::Authorize],
+        Preset::ExtraArgument | Preset::LongReason => &[Pattern::StrictSchema, Pattern::ErrorResults],
         Preset::WideFleet | Preset::SlowFleet => &[Pattern::GlobalGate, Pattern::DownstreamLimit],
         Preset::ReplicaPause => &[Pattern::DeadlinePropagation],
         Preset::SlowingDownstream => &[],
@@ -257,6 +276,8 @@ fn what_happened(run: &Run) -> String {
         Preset::LostCreateResponse | Preset::WorkerCrash => explain_lost_response(run),
         Preset::NotFoundResend | Preset::ProbeRacesCreate => explain_resends(run),
         Preset::ForgedOrder => explain_forged_order(run),
+        Preset::UserInArguments => explain_claimed_user(run),
+        Preset::ExtraArgument | Preset::LongReason => explain_schema(run),
         Preset::WrongAudience => explain_wrong_audience(run),
         Preset::Overload => explain_overload(run),
         Preset::WideFleet | Preset::SlowFleet => explain_fleet(run),
@@ -447,6 +468,60 @@ fn explain_forged_order(run: &Run) -> String {
     }
 }
 
+/// Another user named in the arguments: where the server took the end user
+/// from, and what that let through.
+fn explain_claimed_user(run: &Run) -> String {
+    let records = run.records();
+    let took = records.iter().find_map(|r| match r.what {
+        What::Policy { subject, claimed: true, .. } => Some(subject),
+        _ => None,
+    });
+    let first = match took {
+        Some(user) => format!(
+            "The server took the end user from the arguments' user_id, {}, not from the verified token, u-1001.",
+            names::user(user)
+        ),
+        None => "The server took the end user from the verified token, u-1001, never from the arguments.".to_owned(),
+    };
+    format!("{first} {}", explain_forged_order(run))
+}
+
+/// A call outside the input schema: how the server answered it, what it
+/// wrote, and what the agent did next.
+fn explain_schema(run: &Run) -> String {
+    let records = run.records();
+    let Some(call) = records.iter().find_map(|r| match r.what {
+        What::ToolCall { call, shape, .. } if shape.breaks_schema() => Some(call),
+        _ => None,
+    }) else {
+        return "No call broke the input schema.".to_owned();
+    };
+    let answer = records.iter().find_map(|r| match r.what {
+        What::ToolResult { call: c, reply, .. } if c == call => Some(Heard::Result(reply)),
+        What::RpcError { call: c, error } if c == call => Some(Heard::Rpc(error)),
+        _ => None,
+    });
+    let next = records.iter().find_map(|r| match r.what {
+        What::ResultReceived { call: c, decision, .. } if c == call => Some(decision),
+        _ => None,
+    });
+    let figure = |name| count_figure(run, CheckName::OutsideSchemaRefused, name);
+    format!(
+        "{} was answered {} and wrote {} row(s) and {} create(s); then {}. The Risk API holds {} review(s).",
+        capitalised(&names::call(call)),
+        answer.map_or_else(|| "nothing".to_owned(), super::sentences::heard),
+        figure("rows"),
+        figure("creates"),
+        next.map_or_else(|| "the agent heard nothing".to_owned(), super::sentences::decision),
+        run.reviews().len()
+    )
+}
+
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
 /// The burst: how fast OVERLOADED came back, and whether answers stayed
 /// within the deadline.
 fn explain_overload(run: &Run) -> String {
@@ -527,7 +602,8 @@ mod tests {
             why.ends_with(
                 "Why: Unique request_key is off, so nothing guards \u{201c}Same request_key, one row\u{201d} fails; \
                  Timeout is UNKNOWN is off, so nothing guards \u{201c}Only legal transitions\u{201d} fails; \
-                 Idempotent create is off, so nothing guards \u{201c}One review per business key\u{201d} fails."
+                 Idempotent create is off, so nothing guards \u{201c}One review per business key\u{201d} fails; \
+                 Agent polls the review_id is off, so nothing guards \u{201c}One review per business key\u{201d} fails."
             ),
             "{why}"
         );

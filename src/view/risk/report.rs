@@ -9,7 +9,9 @@ use crate::sim::Millis;
 use crate::sim::json::Json;
 use crate::sim::params::Schema;
 use crate::sim::risk::compare::Comparison;
-use crate::sim::risk::facts::{Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, Wait, What};
+use crate::sim::risk::facts::{
+    Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, RpcError, Wait, What,
+};
 use crate::sim::risk::scenario::fault_list;
 use crate::sim::risk::settings::Pattern;
 use crate::sim::risk::{Check, CheckName, Review, Row, Run, Summary, Value};
@@ -373,7 +375,17 @@ fn tool_calls(records: &[Record]) -> Json {
             .iter()
             .filter_map(|r| match r.what {
                 What::ToolCall {
-                    call, tool, intent, attempt, request_key, order, review, subject, replica, ..
+                    call,
+                    tool,
+                    intent,
+                    attempt,
+                    request_key,
+                    order,
+                    review,
+                    subject,
+                    replica,
+                    shape,
+                    ..
                 } => Some(timed(
                     r.t,
                     [
@@ -386,6 +398,8 @@ fn tool_calls(records: &[Record]) -> Json {
                         ("intent", num(intent.0.into())),
                         ("attempt", num(attempt.into())),
                         ("subject", opt_text(subject.map(names::user))),
+                        ("shape", Json::str(shape.name())),
+                        ("user_id_argument", opt_text(shape.claimed_user().map(names::user))),
                     ],
                 )),
                 _ => None,
@@ -454,6 +468,13 @@ fn jsonrpc_errors(records: &[Record]) -> Json {
                         ("replica", Json::str(r.actor.name())),
                         ("code", Json::num(error.code())),
                         ("message", Json::str(error.name())),
+                        (
+                            "data_code",
+                            match error {
+                                RpcError::Thrown(code) => Json::str(code.name()),
+                                _ => Json::Null,
+                            },
+                        ),
                     ],
                 )),
                 _ => None,

@@ -20,6 +20,8 @@ pub fn title(name: CheckName) -> &'static str {
         CheckName::DownstreamWithinCapacity => "The Risk API within its safe concurrency",
         CheckName::NoEffectAfterDeadline => "No side effect after its caller gave up",
         CheckName::CallerTokenNotForwarded => "The caller's token stays at the server",
+        CheckName::BusinessErrorsAreResults => "A business error is a Tool Result",
+        CheckName::OutsideSchemaRefused => "Arguments outside the schema are refused",
     }
 }
 
@@ -127,7 +129,9 @@ pub fn summary(check: &Check) -> String {
         | CheckName::UnknownResolved
         | CheckName::DownstreamWithinCapacity
         | CheckName::NoEffectAfterDeadline
-        | CheckName::CallerTokenNotForwarded => invariant_summary(check),
+        | CheckName::CallerTokenNotForwarded
+        | CheckName::BusinessErrorsAreResults
+        | CheckName::OutsideSchemaRefused => invariant_summary(check),
     }
 }
 
@@ -187,6 +191,26 @@ fn invariant_summary(check: &Check) -> String {
         CheckName::CallerTokenNotForwarded => {
             format!("creates sent: {}; carrying the caller's token: {}", g("creates"), g("caller_tokens"))
         }
+        CheckName::BusinessErrorsAreResults if count(check, "business_errors") == 0 => {
+            "no well-formed call got an error yet".to_owned()
+        }
+        CheckName::BusinessErrorsAreResults => format!(
+            "errors to well-formed calls: {}; as Tool Results: {}; as JSON-RPC errors: {}",
+            g("business_errors"),
+            g("as_tool_results"),
+            g("as_jsonrpc_errors")
+        ),
+        CheckName::OutsideSchemaRefused if count(check, "calls_outside_schema") == 0 => {
+            "no call broke the input schema yet".to_owned()
+        }
+        CheckName::OutsideSchemaRefused => format!(
+            "calls outside the schema: {}; refused INVALID_ARGUMENT: {}; reached the handler: {}; rows: {}; creates: {}",
+            g("calls_outside_schema"),
+            g("refused"),
+            g("reached_handler"),
+            g("rows"),
+            g("creates")
+        ),
         // The six acceptance conditions are said by `summary`.
         _ => String::new(),
     }
@@ -195,6 +219,7 @@ fn invariant_summary(check: &Check) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::risk::settings::{MODE, RETRY_POLICY};
     use crate::sim::risk::{Mode, Preset, Run, Settings};
 
     fn check(preset: Preset, mode: Mode, name: CheckName) -> Check {
@@ -208,7 +233,14 @@ mod tests {
         assert_eq!(summary(&c), "reviews for O20260728001: 2");
         let c = check(Preset::Incident, Mode::Naive, CheckName::LegalTransitions);
         assert_eq!(summary(&c), "transitions: 4; illegal: 1 (first on R10086)");
+        // With the agent's retry policy the patterns incident's retry is a
+        // status poll, which carries no request_key; an agent that calls
+        // again uses rk-0001 twice, and the unique key keeps one row.
         let c = check(Preset::Incident, Mode::Patterns, CheckName::SameRequestKeyOneRow);
+        assert_eq!(summary(&c), "no request_key was used twice yet");
+        let settings = Settings::from_pairs(&[(&MODE, "patterns"), (&RETRY_POLICY, "off")]).unwrap();
+        let run = Run::simulate(&settings).unwrap();
+        let c = run.checks().into_iter().find(|c| c.name == CheckName::SameRequestKeyOneRow).unwrap();
         assert_eq!(summary(&c), "request_keys used twice: 1; rows per key at most 1");
         let c = check(Preset::ForgedOrder, Mode::Patterns, CheckName::SameBusinessKeyOneReview);
         assert_eq!(summary(&c), "no order was requested under two request_keys yet");
@@ -222,6 +254,6 @@ mod tests {
                 assert!(!summary(&c).is_empty() && !title(c.name).is_empty());
             }
         }
-        assert_eq!(CheckName::ALL.iter().filter(|n| is_invariant(**n)).count(), 6);
+        assert_eq!(CheckName::ALL.iter().filter(|n| is_invariant(**n)).count(), 8);
     }
 }
