@@ -5,6 +5,7 @@
 mod cli;
 mod explore;
 mod hostile;
+mod places;
 mod properties;
 mod scenarios;
 mod sqlite;
