@@ -3,6 +3,7 @@
 //! hostile input, and the command line.
 
 mod cli;
+mod deadlines;
 mod explore;
 mod hostile;
 mod places;

@@ -751,8 +751,8 @@ fn single_claim_winner(tally: &Tally) -> Check {
 /// A forged call (for an order its subject does not own, or with a token
 /// for another audience) is refused within the client deadline, FORBIDDEN
 /// or with the protocol's audience error, unless something turned it away
-/// earlier; it writes no row and sends no create; a forged order has no row
-/// at all; and no Risk API call carries a caller's token.
+/// earlier; it writes no row and sends no create; and a forged order has no
+/// row at all. (Tokens are `caller_token_not_forwarded`'s.)
 fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check {
     let forged: Vec<&CallFacts> = tally.request_calls().filter(|c| c.is_forged()).collect();
     let orders: BTreeSet<OrderId> = forged
@@ -771,7 +771,9 @@ fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check 
     let count_refused = forged.iter().filter(|c| refused(c)).count() as u64;
     // A call still travelling within its deadline has not been judged yet,
     // and one turned away before authorization (another protocol error, an
-    // invalid argument, OVERLOADED at the gates) never reached it.
+    // invalid argument, OVERLOADED at the gates, or TEMPORARY_UNAVAILABLE
+    // from the queue when what was left of its deadline no longer covered
+    // the work) never reached it.
     let waiting = |c: &CallFacts| c.received_at.is_none() && t.since(c.made_at) <= settings.agent.deadline;
     let turned_away = |c: &CallFacts| {
         c.received_at.is_some()
@@ -779,7 +781,10 @@ fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check 
                 c.heard,
                 Some(
                     Heard::Rpc(RpcError::InvalidRequest | RpcError::MethodNotFound)
-                        | Heard::Result(Reply::Error { code: ErrorCode::Overloaded | ErrorCode::InvalidArgument, .. })
+                        | Heard::Result(Reply::Error {
+                            code: ErrorCode::Overloaded | ErrorCode::InvalidArgument | ErrorCode::TemporaryUnavailable,
+                            ..
+                        })
                 )
             )
     };
