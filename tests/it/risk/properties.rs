@@ -320,12 +320,9 @@ fn may_fail(switch: &str) -> &'static [CheckName] {
         // illegal FAILED with the first create performed, and the FAILED
         // closes the order's generation. (No worker claims anything: the
         // claim check has nothing to judge.)
-        "--timeout-is-unknown resend" => &[
-            C::LegalTransitions,
-            C::LostResponseConverges,
-            C::OneReviewPerBusinessKey,
-            C::SameBusinessKeyOneReview,
-        ],
+        "--timeout-is-unknown resend" => {
+            &[C::LegalTransitions, C::LostResponseConverges, C::OneReviewPerBusinessKey, C::SameBusinessKeyOneReview]
+        }
         // Both workers resend every unfinished row, without a claim (so the
         // claim check has nothing to judge), even after an answer was lost,
         // and write SUCCEEDED over FAILED (a review for a rejected order,

@@ -10,7 +10,6 @@ use idempotency_lab::sim::risk::{CheckName, Value};
 use super::{outline, run};
 
 #[test]
-#[expect(clippy::too_many_lines, reason = "one row per worked scenario")]
 fn each_switch_protects_an_invariant() {
     // checks, in order: same_request_key_one_row, same_business_key_one_review,
     // lost_response_converges, single_claim_winner, forged_no_downstream,
