@@ -3,8 +3,10 @@
 //! hostile input, and the command line.
 
 mod cli;
+mod deadlines;
 mod explore;
 mod hostile;
+mod places;
 mod properties;
 mod protocol;
 mod scenarios;
@@ -29,7 +31,7 @@ pub fn run(flags: &str) -> Run {
     Run::simulate(&settings(flags)).expect("run finishes")
 }
 
-/// The nine verdicts in `CheckName::ALL` order, one letter each: T holds,
+/// The twelve verdicts in `CheckName::ALL` order, one letter each: T holds,
 /// F fails, - not applicable.
 pub fn verdicts(run: &Run) -> String {
     let checks = run.checks();

@@ -760,8 +760,8 @@ fn single_claim_winner(tally: &Tally) -> Check {
 /// A forged call (for an order its subject does not own, or with a token
 /// for another audience) is refused within the client deadline, FORBIDDEN
 /// or with the protocol's audience error, unless something turned it away
-/// earlier; it writes no row and sends no create; a forged order has no row
-/// at all; and no Risk API call carries a caller's token.
+/// earlier; it writes no row and sends no create; and a forged order has no
+/// row at all. (Tokens are `caller_token_not_forwarded`'s.)
 fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check {
     let forged: Vec<&CallFacts> = tally.request_calls().filter(|c| c.is_forged()).collect();
     let orders: BTreeSet<OrderId> = forged
