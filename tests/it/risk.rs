@@ -31,7 +31,7 @@ pub fn run(flags: &str) -> Run {
     Run::simulate(&settings(flags)).expect("run finishes")
 }
 
-/// The twelve verdicts in `CheckName::ALL` order, one letter each: T holds,
+/// The fourteen verdicts in `CheckName::ALL` order, one letter each: T holds,
 /// F fails, - not applicable.
 pub fn verdicts(run: &Run) -> String {
     let checks = run.checks();

@@ -186,6 +186,8 @@ fn json_carries_every_observable_field() {
             "downstream_within_capacity",
             "no_effect_after_deadline",
             "caller_token_not_forwarded",
+            "business_errors_are_results",
+            "outside_schema_refused",
         ]
     );
     assert_eq!(doc["checks"][3]["holds"], true);

@@ -74,7 +74,7 @@ fn a_queued_call_starts_only_while_what_is_left_covers_its_work() {
     assert_eq!(refused, ["2101 call17 TEMPORARY_UNAVAILABLE", "2101 call18 TEMPORARY_UNAVAILABLE"]);
     assert_eq!(results(&late).last().map(String::as_str), Some("5222 call20 SUCCEEDED"));
     assert_eq!((late.summary().tool_calls, late.summary().end.ms()), (20, 5242));
-    assert_eq!(outline(&late), "reviews=18 rows=[SUCCEEDED×18] creates=18 finds=0 claims=0/0 checks=T----TTT-T-T");
+    assert_eq!(outline(&late), "reviews=18 rows=[SUCCEEDED×18] creates=18 finds=0 claims=0/0 checks=T----TTT-T-TT-");
     // No call waited past the instant its budget stopped covering the work.
     assert_eq!(figure(&late, CheckName::OverloadFastBounded, "waited_past_budget"), Some(Value::Count(0)));
 }
@@ -102,7 +102,7 @@ fn a_queued_call_is_answered_when_its_budget_lapses_never_dropped() {
     assert_eq!(times, expected);
     let s = with.summary();
     assert_eq!((s.tool_calls, s.rows, s.reviews, s.end.ms()), (96, 48, 48, 8784));
-    assert_eq!(verdicts(&with), "T----TTT-T-T");
+    assert_eq!(verdicts(&with), "T----TTT-T-TT-");
     // Without the pattern the queued calls wait for a slot whatever their
     // deadline: the second eight at each replica start at 2522 and are
     // answered at 5024, heard at 5044; the last eight start at 5024, insert
@@ -117,7 +117,7 @@ fn a_queued_call_is_answered_when_its_budget_lapses_never_dropped() {
     assert_eq!(figure(&without, CheckName::NoEffectAfterDeadline, "calls_given_up"), Some(Value::Count(32)));
     assert_eq!(figure(&without, CheckName::NoEffectAfterDeadline, "inserts_after"), Some(Value::Count(16)));
     assert_eq!(figure(&without, CheckName::NoEffectAfterDeadline, "creates_after"), Some(Value::Count(16)));
-    assert_eq!(verdicts(&without), "-----FTT-TFT");
+    assert_eq!(verdicts(&without), "-----FTT-TFT--");
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn a_replica_that_resumes_after_the_deadline_writes_nothing() {
     let with = run("--preset replica-pause --mode patterns");
     assert_eq!(refusals(&with), ["6120 call1 insert"]);
     assert_eq!(results(&with), ["6120 call1 TEMPORARY_UNAVAILABLE"]);
-    assert_eq!(outline(&with), "reviews=0 rows=[] creates=0 finds=0 claims=0/0 checks=----------T-");
+    assert_eq!(outline(&with), "reviews=0 rows=[] creates=0 finds=0 claims=0/0 checks=----------T-T-");
     // Without it A inserts R10086 at 6121 and creates RV-1 at 6531 for a
     // caller that gave up 1.1 s before: the new check fails on one insert
     // and one create after the deadline.
@@ -174,7 +174,7 @@ fn the_deadline_is_checked_again_before_the_create() {
     assert_eq!(results(&with), ["6122 call1 UNKNOWN"]);
     assert_eq!(by_whom(&with), [(9002, true)]);
     assert_eq!(with.reviews().iter().map(|r| r.at.ms()).collect::<Vec<_>>(), [9412]);
-    assert_eq!(outline(&with), "reviews=1 rows=[SUCCEEDED] creates=1 finds=2 claims=1/1 checks=---T--TTTTTT");
+    assert_eq!(outline(&with), "reviews=1 rows=[SUCCEEDED] creates=1 finds=2 claims=1/1 checks=---T--TTTTTT--");
     // Without it the replica sends its create at 6121 (RV-1 at 6531). That
     // is the deadline's instant, when the agent gives up: not after it, so
     // the check holds either way; one millisecond later, it would not.
@@ -203,7 +203,7 @@ fn the_risk_api_gets_no_longer_than_what_is_left() {
     let with = run(flags);
     assert_eq!(timeouts(&with), [(6121, 8000)]);
     assert_eq!(results(&with), ["8001 call1 UNKNOWN"]);
-    assert_eq!(outline(&with), "reviews=1 rows=[SUCCEEDED] creates=1 finds=2 claims=0/0 checks=--T---TTTTTT");
+    assert_eq!(outline(&with), "reviews=1 rows=[SUCCEEDED] creates=1 finds=2 claims=0/0 checks=--T---TTTTTT--");
     // Without the pattern it waits its whole 2.5 s (until 8621) and hears
     // RV-1 at 8121: SUCCEEDED at 8122, for a caller that gave up at 8000.
     let without = run(&format!("{flags} --deadline-propagation off"));

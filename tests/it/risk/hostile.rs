@@ -186,6 +186,6 @@ proptest! {
         let mirror = text_mirror(&run, Millis(t));
         prop_assert!(mirror.starts_with("Risk-review lab: preset"));
         let doc: serde_json::Value = serde_json::from_str(&run_to_json(&run)).unwrap();
-        prop_assert_eq!(doc["checks"].as_array().map(Vec::len), Some(12));
+        prop_assert_eq!(doc["checks"].as_array().map(Vec::len), Some(14));
     }
 }

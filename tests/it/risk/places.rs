@@ -78,7 +78,7 @@ fn a_place_is_held_until_the_risk_api_is_done_with_the_create() {
     // 4001 + 24 x 101 = 6425; the scan of 7000 probes rows 1 to 76 and the
     // 50 retries' rows (UNKNOWN from 6243 to 6488, their creates performed
     // by 6987), 126 rows from each end, 252 finds. 152 + 48 + 252 = 452.
-    assert_eq!(outline(&held), "reviews=150 rows=[SUCCEEDED×150] creates=150 finds=452 claims=0/0 checks=T-T--TTTTT-T");
+    assert_eq!(outline(&held), "reviews=150 rows=[SUCCEEDED×150] creates=150 finds=452 claims=0/0 checks=T-T--TTTTT-TT-");
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn the_downstream_limit_and_held_places_keep_the_risk_api_within_its_safe_concur
     let unlimited = run("--preset slow-fleet --mode patterns --downstream-limit off");
     assert_eq!(peak(&unlimited), Some(Value::Count(102)));
     assert!(refused(&unlimited).is_empty());
-    assert_eq!(verdicts(&unlimited), "T-T--TTTTF-T");
+    assert_eq!(verdicts(&unlimited), "T-T--TTTTF-TT-");
     // The leaky gate frees a place when the replica answers, while the Risk
     // API still works on the create. Place j frees at 5 (j - 1) + 2622; calls
     // 101 to 105 have lapsed by then (2601 to 2621), and call 105 + j, whose

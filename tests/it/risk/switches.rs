@@ -32,26 +32,26 @@ fn each_switch_protects_an_invariant() {
             // review per order still holds.
             "--preset same-request-key --mode patterns --unique-request-key off \
              --fault business-rejection@1,call-delayed@2",
-            "reviews=1 rows=[FAILED SUCCEEDED] creates=2 finds=0 claims=0/0 checks=F-----TT-T-T",
+            "reviews=1 rows=[FAILED SUCCEEDED] creates=2 finds=0 claims=0/0 checks=F-----TT-T-T--",
         ),
         (
             // The same run with every pattern on: B's insert at 2121 runs into
             // the unique request_key and its read at 2122 returns R10086
             // FAILED, the answer A gave. No review: the Risk API refused.
             "--preset same-request-key --mode patterns --fault business-rejection@1,call-delayed@2",
-            "reviews=0 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=T------T-T-T",
+            "reviews=0 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=T------T-T-T--",
         ),
         (
             // Unique business_key: the second click (rk-0002) inserts R10087 at
             // 421 and creates under its own key: RV-2 at 831.
             "--preset same-business-key --mode patterns --unique-business-key off",
-            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T-T",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T-T--",
         ),
         (
             // Timeout is UNKNOWN: the timeout at 2621 marks R10086 FAILED at
             // 2622 (illegal) although RV-1 exists.
             "--preset lost-create-response --mode patterns --timeout-is-unknown off",
-            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TF-T-T",
+            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TF-T-TT-",
         ),
         (
             // Idempotent create with CAS: both read-then-write claims hit at
@@ -60,19 +60,19 @@ fn each_switch_protects_an_invariant() {
             // RV-2 at 5412. W1's write at 5413 makes the row SUCCEEDED
             // (version 5); W2's, guarded by version 4, hits nothing.
             "--preset not-found-resend --mode patterns --idempotent-create off --cas off",
-            "reviews=2 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=---F--FFTT-T",
+            "reviews=2 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=---F--FFTT-T--",
         ),
         (
             // FindByRequestKey: the UNKNOWN row gets no probe time, so no worker
             // ever looks at it; it stays UNKNOWN.
             "--preset lost-create-response --mode patterns --find-by-key off",
-            "reviews=1 rows=[UNKNOWN] creates=1 finds=0 claims=0/0 checks=--F---TTFT-T",
+            "reviews=1 rows=[UNKNOWN] creates=1 finds=0 claims=0/0 checks=--F---TTFT-T--",
         ),
         (
             // CAS: both claims hit at 5002 and both resend; idempotent create
             // keeps one review, but two workers won the same claim.
             "--preset not-found-resend --mode patterns --cas off",
-            "reviews=1 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=---F--TFTT-T",
+            "reviews=1 rows=[SUCCEEDED] creates=3 finds=2 claims=2/0 checks=---F--TFTT-T--",
         ),
         (
             // Idempotent create (its Show me), with CAS on: without it the
@@ -83,14 +83,14 @@ fn each_switch_protects_an_invariant() {
             // request_key, and a create sent after the first one's answer was
             // lost.
             "--preset probe-races-create --mode patterns --idempotent-create off",
-            "reviews=2 rows=[SUCCEEDED] creates=2 finds=2 claims=1/1 checks=--FT--FTTT-T",
+            "reviews=2 rows=[SUCCEEDED] creates=2 finds=2 claims=1/1 checks=--FT--FTTT-T--",
         ),
         (
             // CAS off in the same preset changes nothing: with idempotent
             // create on the probes hear "in progress" (3102), then find RV-1
             // at 5101, and no worker ever claims the row.
             "--preset probe-races-create --mode patterns --cas off",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=4 claims=0/0 checks=--T---TTTT-T",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=4 claims=0/0 checks=--T---TTTT-T--",
         ),
         (
             // The per-replica gates, alone (their Show me): the global gate
@@ -104,7 +104,7 @@ fn each_switch_protects_an_invariant() {
             // the_large_presets_move_by_their_formulas). Every call is
             // performed: 1 280 reviews, nothing OVERLOADED.
             "--preset wide-fleet --mode patterns --gates off",
-            "reviews=1280 rows=[SUCCEEDED×1280] creates=1280 finds=0 claims=0/0 checks=T----FTT-T-T",
+            "reviews=1280 rows=[SUCCEEDED×1280] creates=1280 finds=0 claims=0/0 checks=T----FTT-T-TT-",
         ),
         (
             // The global gate, alone (its Show me): the 20 replicas' own caps
@@ -123,20 +123,21 @@ fn each_switch_protects_an_invariant() {
             // worker sends its probe k = 287 at 29 988: 576 finds.
             "--preset wide-fleet --mode patterns --global-gate off",
             "reviews=100 rows=[SUCCEEDED×100 RETRYABLE×287 UNKNOWN×606 RETRYABLE×287] creates=1280 finds=576 \
-             claims=0/0 checks=------TTFT-T",
+             claims=0/0 checks=------TTFT-T--",
         ),
         (
-            // Authorization: the forged order is inserted and reviewed, and
-            // the create carries the caller's token.
+            // Authorization: the forged order is inserted and reviewed. The
+            // create still carries the replica's own credential (token
+            // forwarding is a switch of its own), so only the forged call fails.
             "--preset forged-order --mode patterns --authorize off",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TT-T-F",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TT-T-T--",
         ),
         (
             // Deadline propagation (its Show me): A's checks end at 120 and it
             // pauses until 6120, past the 5 s deadline at which the agent gave
             // up; it goes on all the same: R10086 at 6121, RV-1 at 6531.
             "--preset replica-pause --mode patterns --deadline-propagation off",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=------TT-TFT",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=------TT-TFT--",
         ),
     ];
     let wrong = super::differing(table);
@@ -153,7 +154,7 @@ fn each_wrong_design_fails_its_check() {
             // find nothing (each takes 1 ms), both INSERTs succeed at 122
             // (R10086, R10087), RV-1 and RV-2 at 532.
             "--preset check-then-insert-race --mode patterns --unique-business-key check-then-insert",
-            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T-T",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T-T--",
         ),
         (
             // A lock on business_key with the 5 s lease, and a client deadline
@@ -166,7 +167,7 @@ fn each_wrong_design_fails_its_check() {
             // R10086 at 5173, RV-1 at 5583. A goes on at 6122 without looking
             // again: R10087 at 6123, RV-2 at 6533.
             "--preset pause-past-lease --mode patterns --unique-business-key lock --client-deadline-ms 10000",
-            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T-T",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T-T--",
         ),
         (
             // Catch the timeout and resend: RV-1 at 531 (answer lost); at the
@@ -175,7 +176,7 @@ fn each_wrong_design_fails_its_check() {
             // create returns RV-1 at 3031: SUCCEEDED at 3032, one review, but
             // a create sent after the first one's answer was lost.
             "--preset lost-create-response --mode patterns --timeout-is-unknown resend",
-            "reviews=1 rows=[SUCCEEDED] creates=2 finds=0 claims=0/0 checks=--F---TT-T-T",
+            "reviews=1 rows=[SUCCEEDED] creates=2 finds=0 claims=0/0 checks=--F---TT-T-T--",
         ),
         (
             // Retry count below 3: both workers scan at 1001 and find R10086
@@ -186,7 +187,7 @@ fn each_wrong_design_fails_its_check() {
             // 2623 returns SUCCEEDED. Two creates sent after the first one's
             // answer was lost (no claim was made: nothing for one claim to win).
             "--preset lost-create-response --mode patterns --recovery retry-count",
-            "reviews=1 rows=[SUCCEEDED] creates=3 finds=0 claims=0/0 checks=--F---TT-T-T",
+            "reviews=1 rows=[SUCCEEDED] creates=3 finds=0 claims=0/0 checks=--F---TT-T-T--",
         ),
         (
             // Retry count resends what the business refused: the duplicated
@@ -197,7 +198,7 @@ fn each_wrong_design_fails_its_check() {
             // and W1 moves R10086 FAILED -> SUCCEEDED at 1413: illegal, and a
             // review for an order the Risk API refused.
             "--preset same-request-key --mode patterns --recovery retry-count --fault business-rejection@1",
-            "reviews=1 rows=[SUCCEEDED] creates=3 finds=0 claims=0/0 checks=T-----TF-T-T",
+            "reviews=1 rows=[SUCCEEDED] creates=3 finds=0 claims=0/0 checks=T-----TF-T-T--",
         ),
     ];
     let wrong = super::differing(table);
@@ -237,7 +238,7 @@ fn without_gates_the_burst_lands_on_every_replica_and_the_risk_api() {
     assert_eq!((rows, stalled), (200, rows - settled));
     assert!(stalled > 0);
     assert_eq!(check(CheckName::SingleClaimWinner).holds, Some(true));
-    assert_eq!(super::verdicts(&run), "---T-FTTFT-T");
+    assert_eq!(super::verdicts(&run), "---T-FTTFT-T--");
 }
 
 #[test]
@@ -278,7 +279,7 @@ fn what_each_gate_keeps() {
     assert_eq!(figure(&alone, CheckName::OverloadFastBounded, "waited_for_fleet"), Some(Value::Count(176)));
     assert_eq!(figure(&alone, CheckName::OverloadFastBounded, "max_queue"), Some(Value::Count(84)));
     assert_eq!(figure(&alone, CheckName::OverloadFastBounded, "max_in_flight"), Some(Value::Count(16)));
-    assert_eq!(outline(&alone), "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=T----FTT-T-T");
+    assert_eq!(outline(&alone), "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=T----FTT-T-TT-");
     // With both gates the quota of 32 is never reached (two replicas of 8
     // slots hold 16): the per-replica gates decide alone, as without the
     // global gate (640 calls, 440 OVERLOADED; see overload_with_the_gates_
@@ -292,7 +293,7 @@ fn what_each_gate_keeps() {
     let wide = |flags: &str| super::verdicts(&run(&format!("--preset wide-fleet --mode patterns {flags}")));
     assert_eq!(
         [wide(""), wide("--gates off"), wide("--global-gate off")],
-        ["T----TTT-T-T", "T----FTT-T-T", "------TTFT-T"]
+        ["T----TTT-T-TT-", "T----FTT-T-TT-", "------TTFT-T--"]
     );
 }
 
@@ -302,7 +303,7 @@ fn workers_that_do_not_wake_together_do_not_race() {
     // W1's scan at 4000 is too early, W2's at 4500 claims it alone (read-then-
     // write, at 4502) and resends: RV-1 at 4912. Only W1 probed (at 3001).
     let run = run("--preset not-found-resend --mode patterns --cas off --worker-offset-ms 500");
-    assert_eq!(outline(&run), "reviews=1 rows=[SUCCEEDED] creates=2 finds=1 claims=1/0 checks=---T--TTTT-T");
+    assert_eq!(outline(&run), "reviews=1 rows=[SUCCEEDED] creates=2 finds=1 claims=1/0 checks=---T--TTTT-T--");
 }
 
 #[test]
