@@ -8,10 +8,10 @@
 
 import { failed, hold, takeOver } from "./opening.js";
 
-// The labs, by the registry's ids (src/view/labs.rs; a test checks them).
-const LABS = ["ack", "risk", "storms"];
-
 const page = document.documentElement;
+// The labs, by the registry's ids (src/view/labs.rs), the opening one
+// first: the build writes them into the page (scripts/labs.sh).
+const LABS = (page.dataset.labs ?? "").split(" ").filter(Boolean);
 const loaded = new Map(); // lab -> promise of its module, ready to mount
 const left = new Map(); // lab -> where the reader left it: { search, place }
 let shown = null; // { lab, module, root }

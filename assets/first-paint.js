@@ -9,9 +9,11 @@
 // script runs.
 // A block, so that its names stay its own (a classic script's would be the page's).
 {
-  const LABS = ["ack", "risk", "storms"]; // as in boot.js (a test checks both)
   const THEMES = ["auto", "light", "dark"];
   const page = document.documentElement;
+  // The labs, by the registry's ids, the opening one first (written into
+  // the page by the build, scripts/labs.sh).
+  const LABS = (page.dataset.labs ?? "").split(" ").filter(Boolean);
   const params = new URLSearchParams(location.search);
   // The opening run is the page's, or the embed's (`embed=1`), for a link
   // that names nothing else but the first lab and a theme (the last of a

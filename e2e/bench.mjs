@@ -5,7 +5,7 @@
 //
 // The labs come from the registry, through `idempotency-lab labs`.
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { chromium } from "playwright-core";
 
@@ -64,14 +64,25 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 
-// What each lab's page shows once it is up, and the control that answers
-// a click once it is usable (the storm lab has no replay: it is usable
-// once its worker has answered with the first run's totals).
 /** The wide-fleet rerun in the browser, for its events per second. */
 let wideFleetBrowserMs = NaN;
-const READY = { ack: ".mirror-text", risk: ".risk .check-list li", storms: ".totals .figure" };
-async function usable(page, lab) {
-  if (lab === "storms") return page.locator(READY.storms).first().waitFor({ timeout: 60_000 });
+
+// A lab says it is usable with `data-ready` on its root (it sets it once
+// it answers its reader: for the storm lab, once its worker has answered
+// with the first run's totals); a lab that replays a run is usable once
+// Play answers a click.
+const READY = ".lab-root[data-ready]";
+async function usable(page) {
+  // One look a frame: ready, and whether it has a Play button.
+  const ready = await page.waitForFunction(
+    (selector) => {
+      const root = document.querySelector(selector);
+      return root && { replays: [...root.querySelectorAll("button")].some((b) => b.textContent.trim() === "Play") };
+    },
+    READY,
+    { timeout: 60_000, polling: "raf" },
+  );
+  if (!(await ready.jsonValue()).replays) return;
   await page.getByRole("button", { name: "Play", exact: true }).click({ timeout: 60_000 });
   await page.getByRole("button", { name: "Pause", exact: true }).waitFor({ timeout: 60_000 });
 }
@@ -119,19 +130,22 @@ async function onPhone(path, lab, n) {
     });
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     await page.goto(origin + path, { waitUntil: "commit" });
-    if (lab !== "storms") {
-      // The timeline's SVG with its marks drawn (not the arrowheads' defs).
-      await page.waitForFunction(
-        () =>
-          [...document.querySelectorAll("svg.diagram path")].some(
-            (p) => !p.closest("defs") && p.getBoundingClientRect().width > 0 && p.checkVisibility({ visibilityProperty: true }),
-          ),
-        null,
-        { timeout: 60_000, polling: "raf" },
-      );
-      diagram.push(await page.evaluate(() => performance.now()));
-    }
-    await usable(page, lab);
+    // The diagram's SVG with its marks drawn (not the arrowheads' defs),
+    // for a lab that draws one: a lab ready with none has none.
+    const drawn = await page.waitForFunction(
+      (ready) => {
+        const marks = [...document.querySelectorAll("svg.diagram path")].some(
+          (p) => !p.closest("defs") && p.getBoundingClientRect().width > 0 && p.checkVisibility({ visibilityProperty: true }),
+        );
+        if (marks) return performance.now();
+        return document.querySelector(ready) && !document.querySelector("svg.diagram") ? -1 : false;
+      },
+      READY,
+      { timeout: 60_000, polling: "raf" },
+    );
+    const at = await drawn.jsonValue();
+    if (at >= 0) diagram.push(at);
+    await usable(page);
     ready.push(await page.evaluate(() => performance.now()));
     phases.push(
       await page.evaluate((lab) => {
@@ -160,13 +174,13 @@ async function onPhone(path, lab, n) {
 async function labSwitch(a, b, n) {
   const page = await browser.newPage({ serviceWorkers: "block" });
   await page.goto(origin + pageOf(a));
-  await page.waitForSelector(READY[a]);
+  await page.waitForSelector(READY);
   await page.getByLabel("Lab", { exact: true }).hover();
   await page.waitForLoadState("networkidle");
   // Each lab once, so its module is compiled and started.
   for (const lab of [b, a]) {
     await page.getByLabel("Lab", { exact: true }).selectOption(lab);
-    await page.waitForSelector(READY[lab], { timeout: 60_000 });
+    await page.waitForSelector(READY, { timeout: 60_000 });
   }
   const times = await page.evaluate(
     async ([a, b, n, ready]) => {
@@ -189,7 +203,7 @@ async function labSwitch(a, b, n) {
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
         out.push(performance.now() - t0);
         // The next switch starts from a lab that has settled.
-        while (!document.querySelector(ready[to])) await new Promise((r) => setTimeout(r, 20));
+        while (!document.querySelector(ready)) await new Promise((r) => setTimeout(r, 20));
       }
       return out;
     },
@@ -244,7 +258,7 @@ async function patternSwitch(page, n) {
 try {
   // What each lab's page downloads, opened by a link, and on the phone.
   for (const lab of labs) {
-    const files = await downloads(pageOf(lab), (p) => p.waitForSelector(READY[lab], { timeout: 60_000 }));
+    const files = await downloads(pageOf(lab), (p) => p.waitForSelector(READY, { timeout: 60_000 }));
     const worker = files.filter((f) => f.includes("worker"));
     const own = files.filter((f) => !worker.includes(f));
     const size = sizes(own);
@@ -273,10 +287,7 @@ try {
     row("embed (?embed=1) on the phone profile: usable (median of 3)", ms(t.usable));
     row("embed (?embed=1) on the phone profile: where the time went (medians)", t.where);
   }
-  for (const [a, b] of [
-    [labs[0], labs[1]],
-    [labs[0], labs[2]],
-  ]) {
+  for (const [a, b] of labs.slice(1).map((other) => [labs[0], other])) {
     row(`Lab switch ${a} <-> ${b}, bundles fetched: to the next lab drawn (median of 10)`, ms(await labSwitch(a, b, 10)));
   }
 
@@ -313,14 +324,14 @@ try {
   });
   row("ack page: change a setting to updated DOM (median of 20)", `${median(times).toFixed(1)} ms`);
   await page.goto(`${origin}/?lab=risk&preset=not-found-resend&mode=patterns&at=6`);
-  await page.waitForSelector(READY.risk);
+  await page.waitForSelector(READY);
   row("risk page: switch a pattern, one frame's main-thread work (median of 40)", `${(await patternSwitch(page, 40)).toFixed(1)} ms`);
 
   // wide-fleet in the browser: switching the global gate back on reruns the
   // 1 280-call burst with the gate (its events counted by the native bench
   // below) and redraws; from the click to the checks saying so.
   await page.goto(`${origin}/?lab=risk&preset=wide-fleet&mode=patterns&at=30`);
-  await page.waitForSelector(READY.risk);
+  await page.waitForSelector(READY);
   const fleet = await page.evaluate(async () => {
     const box = document.getElementById("f-ggate");
     const item = () => [...document.querySelectorAll(".risk .check-list li")].find((li) => li.textContent.includes("downstream_within_capacity"));
@@ -363,7 +374,7 @@ try {
   // to a click while it explores.
   const explorePage = await browser.newPage({ serviceWorkers: "block" });
   await explorePage.goto(`${origin}/risk/?preset=incident&mode=patterns`);
-  await explorePage.waitForSelector(READY.risk);
+  await explorePage.waitForSelector(READY);
   const panel = explorePage.getByRole("region", { name: "Explore every schedule" });
   const explore = async () => {
     const t = Date.now();
@@ -378,7 +389,7 @@ try {
   row(`risk page: explore the incident's ${explored} two-fault schedules in the worker, again (median of 3)`, ms(median(again)));
   row("risk page: schedules/s in the browser's worker (incident)", Math.round(explored / (median(again) / 1000)).toLocaleString("en-US"));
   await explorePage.goto(`${origin}/risk/?preset=overload&mode=patterns`);
-  await explorePage.waitForSelector(READY.risk);
+  await explorePage.waitForSelector(READY);
   const t0x = Date.now();
   await panel.getByRole("button", { name: "Explore" }).click();
   const running = panel.getByRole("progressbar", { name: "Exploring" });
@@ -410,6 +421,18 @@ try {
   );
   row("risk page: longest frame while exploring the overload", ms(seen.worst));
   row("risk page: explore the overload's two-fault schedules in the worker", ms(overloadMs));
+
+  // A 100 000-span trace opened on the first lab's page: from choosing the
+  // file to its checks on screen.
+  const tracePath = "/tmp/idempotency-lab-bench-trace.json";
+  writeFileSync(tracePath, execFileSync(cli, ["bench", "--trace", "--write"], { maxBuffer: 512 << 20 }));
+  const tracePage = await browser.newPage();
+  await tracePage.goto(`${origin}/`);
+  await tracePage.locator("svg.diagram").first().waitFor();
+  const traceT0 = Date.now();
+  await tracePage.getByLabel("Open a trace").setInputFiles(tracePath);
+  await tracePage.getByRole("list", { name: "Checks of the trace" }).waitFor({ timeout: 120_000 });
+  row("first lab's page: a 100 000-span trace read, checked and drawn (choice to checks on screen)", ms(Date.now() - traceT0));
 } finally {
   await browser.close();
   server.kill();
@@ -427,6 +450,7 @@ const figures = (args, keep) => {
   return got;
 };
 figures(["bench", "--runs", "3000000"], (n) => n.includes("/s") || n.includes("ns/run"));
+row("a 100 000-span trace natively", execFileSync(cli, ["bench", "--trace"], { encoding: "utf8" }).trim());
 const risk = figures(["bench", "--lab", "risk"], () => true);
 row(
   "wide-fleet patterns events/s in the browser (native events per run over the click-to-checks time)",

@@ -11,7 +11,7 @@
 import { createServer } from "node:http";
 import { gzipSync } from "node:zlib";
 import { readFile, stat } from "node:fs/promises";
-import { extname, join, normalize, resolve } from "node:path";
+import { extname, join, resolve, sep } from "node:path";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, arg, i, all) => {
@@ -42,8 +42,24 @@ const TYPES = {
 // host the app (say at /docs/retries/lab/).
 const SUB_PATH = "/docs/retries/lab/";
 
+// A path's file under `root`, or null for a path that would leave it: the
+// root itself, or a name inside it (a sibling folder whose name starts
+// with the root's, `dist-secret` beside `dist`, is outside).
+function inRoot(path) {
+  const file = resolve(root, "." + path);
+  return file === root || file.startsWith(root + sep) ? file : null;
+}
+
 const app = createServer(async (req, res) => {
-  let path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  let path;
+  try {
+    path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  } catch {
+    // A malformed escape (`/%E0%A4%A`) or address: the request is refused,
+    // and the server goes on.
+    res.writeHead(400, { "Content-Type": "text/plain" }).end("bad request");
+    return;
+  }
   if (path.startsWith(SUB_PATH)) path = "/" + path.slice(SUB_PATH.length);
   else if (path.startsWith("/docs/")) {
     // Anything else under /docs/ does not exist: a root-relative asset
@@ -51,9 +67,9 @@ const app = createServer(async (req, res) => {
     res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
     return;
   }
-  let file = normalize(join(root, path));
-  if (!file.startsWith(root)) {
-    res.writeHead(403).end();
+  let file = inRoot(path);
+  if (file === null || path.includes("\0")) {
+    res.writeHead(403, { "Content-Type": "text/plain" }).end("forbidden");
     return;
   }
   try {
@@ -78,7 +94,8 @@ const app = createServer(async (req, res) => {
     res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
   }
 });
-app.listen(port, "127.0.0.1", () => console.log(`app on http://127.0.0.1:${port}/`));
+// Port 0 takes any free port; the address printed is the one taken.
+app.listen(port, "127.0.0.1", () => console.log(`app on http://127.0.0.1:${app.address().port}/`));
 
 if (hostPort) {
   // "localhost" and "127.0.0.1" are different origins: the iframe is cross-origin.
@@ -98,6 +115,22 @@ if (hostPort) {
       res.writeHead(200, {
         "Content-Type": "text/html; charset=utf-8",
         "Content-Security-Policy": `default-src 'self'; script-src ${app} 'wasm-unsafe-eval'; style-src ${app} 'unsafe-inline'; connect-src ${app}`,
+      });
+      res.end(page);
+      return;
+    }
+    if (url.pathname === "/element-lesson") {
+      // An element teaching a lesson of its own, on a page with a query
+      // and a fragment of its own, which the lesson must leave alone.
+      const app = `http://127.0.0.1:${port}`;
+      const lesson = ["Lesson: Three runs", "Step: One", "Settings: dedup=off", "At: 6.05", "Step: Two", "Settings: retention=0", "At: 6.05", "Step: Three", "At: 4.05"].join("&#10;");
+      const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Retry guide</title>
+<script type="module" src="${app}/idempotency-lab-element.js"></script></head>
+<body><h1>Retry guide</h1>
+<idempotency-lab lesson="${lesson}"></idempotency-lab></body></html>`;
+      res.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Security-Policy": `default-src 'self'; script-src ${app} 'wasm-unsafe-eval'; style-src ${app}; connect-src ${app}; worker-src ${app}`,
       });
       res.end(page);
       return;

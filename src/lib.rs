@@ -19,10 +19,10 @@ pub mod worker;
 pub mod cli;
 
 /// Exports a lab's `mount` and `unmount` from its bundle (a binary in
-/// src/bin/): `lab_bundle!(RISK, RiskApp)`.
+/// src/bin/, named by the lab's id): `lab_bundle!(RiskLab, RiskApp)`.
 #[macro_export]
 macro_rules! lab_bundle {
-    ($lab:path, $app:path) => {
+    ($lab:ty, $app:path) => {
         #[cfg(target_arch = "wasm32")]
         mod exports {
             use wasm_bindgen::prelude::wasm_bindgen;
@@ -31,7 +31,8 @@ macro_rules! lab_bundle {
             /// where its files are.
             #[wasm_bindgen]
             pub fn mount(root: web_sys::HtmlElement, query: String, base: String) {
-                idempotency_lab::ui::mount::mount($lab, root, query, base, $app);
+                let lab = <$lab as idempotency_lab::view::lab::LabModel>::LAB;
+                idempotency_lab::ui::mount::mount(lab, root, query, base, $app);
             }
 
             /// Unmounts the lab.
@@ -44,7 +45,8 @@ macro_rules! lab_bundle {
         fn main() {
             #[cfg(not(target_arch = "wasm32"))]
             {
-                eprintln!("this is the {} lab's browser bundle; use `idempotency-lab {}` here", $lab.label, $lab.id);
+                let lab = <$lab as idempotency_lab::view::lab::LabModel>::LAB;
+                eprintln!("this is the {} lab's browser bundle; use `idempotency-lab {}` here", lab.label, lab.id);
                 std::process::exit(2);
             }
         }

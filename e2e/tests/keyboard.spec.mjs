@@ -67,6 +67,10 @@ test("shortcuts play, step and restart, but not while typing", async ({ page }) 
   await page.keyboard.press("Space");
   await expect(page.getByRole("button", { name: "Play" })).toBeVisible();
   await page.keyboard.press("Home");
+  // Away from both ends, where ArrowLeft and Home would each show a change.
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expectModelTime(page, "2.05");
 
   // Typing in a field: keys belong to the field.
   const field = page.getByLabel("Initial retry delay");
@@ -75,7 +79,8 @@ test("shortcuts play, step and restart, but not while typing", async ({ page }) 
   await field.press("Space");
   await field.press("ArrowLeft");
   await field.press("Home");
-  await expectModelTime(page, "0.00");
+  await field.press("ArrowRight");
+  await expectModelTime(page, "2.05");
   await expect(page.getByRole("button", { name: "Play" })).toBeVisible();
   await expect(field).toHaveValue("2 ");
 });

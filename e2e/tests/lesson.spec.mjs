@@ -3,7 +3,7 @@
 // gap, the risk lab's "Show me", lessons stepped with a clicker, and
 // embeds that show their result. Every expected lane, time and count is
 // worked out by hand from MODEL.md and RISK-MODEL.md.
-import { test, expect, open, figure, results, holdClock } from "./fixtures.mjs";
+import { test, expect, open, figure, results, holdClock, hostOrigin } from "./fixtures.mjs";
 
 const broke = (page) => page.getByRole("region", { name: "Where it broke" });
 
@@ -45,6 +45,11 @@ for (const [query, lane, at] of [
     await page.getByRole("button", { name: "Previous event" }).click();
     await page.getByRole("button", { name: "Previous event" }).click();
     await expect(broke(page)).toContainText("Nothing has broken so far: the ledger holds 1 increment");
+    // Drawn for the run, the ring and its words are not on screen yet,
+    // not even greyed.
+    await expect(page.locator("svg.diagram .broke-ring").first()).toBeHidden();
+    await expect(page.locator("svg.diagram .broke-label").first()).toBeHidden();
+    await expect(page.locator("svg.diagram .same-intent-label")).toBeHidden();
   });
 }
 
@@ -355,6 +360,29 @@ test.describe("the 800 x 500 embed", () => {
     const height = Number(snippet.match(/height="(\d+)"/)[1]);
     expect(height).toBeLessThanOrEqual(520);
   });
+});
+
+test("a lesson in a custom element steps inside the element, the host page's address and state unchanged", async ({ page }) => {
+  const address = `${hostOrigin}/element-lesson?doc=retries#lab`;
+  await page.goto(address);
+  const lab = page.locator("idempotency-lab");
+  const heading = lab.locator("#lesson-h");
+  await expect(heading).toHaveText("Step 1 of 3: One");
+  await page.evaluate(() => (window.stillHere = true));
+  await lab.getByRole("button", { name: "Next step" }).click();
+  await expect(heading).toHaveText("Step 2 of 3: Two");
+  // Retention 0: the dedup store's lane is where it broke.
+  await expect(lab.getByRole("region", { name: "Where it broke" })).toContainText("Dedup store lane, at 2.00 s:");
+  expect(page.url()).toBe(address);
+  expect(await page.evaluate(() => window.stillHere)).toBe(true);
+  // From the keyboard too: the step's heading has the focus.
+  await expect(heading).toBeFocused();
+  await page.keyboard.press("PageDown");
+  await expect(heading).toHaveText("Step 3 of 3: Three");
+  await lab.getByRole("button", { name: /^Start the lesson: / }).first().click();
+  await expect(heading).toHaveText(/^Step 1 of 5: /);
+  expect(page.url()).toBe(address);
+  expect(await page.evaluate(() => window.stillHere)).toBe(true);
 });
 
 test("the element example shows each run at its end, as its words say", async ({ page }) => {

@@ -8,14 +8,21 @@ const WIDE = { viewport: { width: 1280, height: 900 } };
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 
 /** A new page of `context` whose console errors (a refusal by the strict
- * Content-Security-Policy among them) fail the test as the context closes. */
+ * Content-Security-Policy among them) fail the test when `closeWatched`
+ * closes the context. */
 async function watched(context) {
   const page = await context.newPage();
-  const problems = [];
-  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-  page.on("pageerror", (e) => problems.push(e.message));
-  context.on("close", () => expect(problems, "console errors and page errors").toEqual([]));
+  context.problems ??= [];
+  page.on("console", (m) => m.type() === "error" && context.problems.push(m.text()));
+  page.on("pageerror", (e) => context.problems.push(e.message));
   return page;
+}
+
+/** Closes `context`, then fails the test if a page of it (see `watched`)
+ * logged an error or threw: in the test itself, where a failure counts. */
+async function closeWatched(context) {
+  await context.close();
+  expect(context.problems ?? [], "console errors and page errors").toEqual([]);
 }
 
 /** A page whose host script does nothing: what the reader sees before
@@ -127,8 +134,8 @@ test("with JavaScript off the page shows the opening run: its timeline, results 
   const seen = await words(page);
   const { context, page: lab } = await live(browser, WIDE);
   expect(seen).toEqual(await words(lab));
-  await off.close();
-  await context.close();
+  await closeWatched(off);
+  await closeWatched(context);
 });
 
 for (const [name, options, query] of [
@@ -146,8 +153,8 @@ for (const [name, options, query] of [
     const after = await live(browser, options, query);
     expect(staticWords).toEqual(await words(after.page));
     expectNear(staticBoxes, await boxes(after.page), "boxes");
-    await before.context.close();
-    await after.context.close();
+    await closeWatched(before.context);
+    await closeWatched(after.context);
   });
 }
 
@@ -161,7 +168,7 @@ test("axe finds nothing serious in the opening run as it stands before the lab s
     const { context, page } = await beforeTheLab(browser, { ...options, bypassCSP: true }, query);
     await expect(page.locator(".prerendered svg.diagram:visible")).toHaveCount(1);
     expect(await seriousViolations(page)).toEqual([]);
-    await context.close();
+    await closeWatched(context);
   }
 });
 
@@ -180,7 +187,7 @@ for (const query of ["?dedup=off", "?lab=risk", "?embed=1&fault=none", "?at=2000
       await expect(before.page.locator(`.prerendered ${shown}`)).toHaveCount(copies);
       for (const el of await before.page.locator(`.prerendered ${shown}`).all()) await expect(el).toBeHidden();
     }
-    await before.context.close();
+    await closeWatched(before.context);
 
     // With the host: every frame from the first, until the lab is on screen.
     const context = await browser.newContext({ ...WIDE, serviceWorkers: "block" });
@@ -200,7 +207,7 @@ for (const query of ["?dedup=off", "?lab=risk", "?embed=1&fault=none", "?at=2000
     const frames = await page.evaluate(() => window.openingFrames);
     expect(frames.length).toBeGreaterThan(0);
     expect(frames.filter((shown) => shown === true)).toEqual([]);
-    await context.close();
+    await closeWatched(context);
   });
 }
 
@@ -209,7 +216,7 @@ test("a link to the opening run itself keeps the page's markup until the lab rep
   await expect(page.locator(".page-opening .counter")).toBeVisible();
   await expect(page.locator(".embed-opening")).toBeHidden();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
-  await context.close();
+  await closeWatched(context);
 });
 
 test("a reader whose saved settings the page opens with never sees the opening run as theirs", async ({ browser }) => {
@@ -229,7 +236,7 @@ test("a reader whose saved settings the page opens with never sees the opening r
   await page.goto("/");
   await expect(page.locator(".prerendered, .lab-loading")).toHaveCount(0);
   await expect(page.getByRole("checkbox", { name: /Server deduplicates/ })).not.toBeChecked();
-  await context.close();
+  await closeWatched(context);
 });
 
 test("the lab takes the opening run's place as the reader left it: scrolled, a disclosure open, the focus kept", async ({ browser }) => {
@@ -260,7 +267,7 @@ test("the lab takes the opening run's place as the reader left it: scrolled, a d
   const after = await page.evaluate(() => document.querySelector(".mirror").getBoundingClientRect().top);
   expect(Math.abs(after - before), `the state as text at ${after} px, was ${before} px`).toBeLessThanOrEqual(2);
   expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
-  await context.close();
+  await closeWatched(context);
 });
 
 test("a lab that cannot start leaves the opening run, no longer loading, with the reason above it", async ({ browser }) => {
@@ -277,7 +284,7 @@ test("a lab that cannot start leaves the opening run, no longer loading, with th
   await expect(written.locator(".opening-status")).toHaveCount(0);
   // The reason is where the reader looks first, before the page.
   expect(await page.evaluate(() => document.querySelector('[role="alert"]').compareDocumentPosition(document.querySelector(".page-opening")) & Node.DOCUMENT_POSITION_FOLLOWING)).toBeTruthy();
-  await context.close();
+  await closeWatched(context);
 });
 
 test("in the window it was written for, no frame from the first paint to the settled lab moves the diagram or the text", async ({ browser }) => {
@@ -306,5 +313,5 @@ test("in the window it was written for, no frame from the first paint to the set
   expect(frames.some((f) => !f[5]), "a frame of the live lab").toBe(true);
   const last = frames.at(-1);
   for (const f of frames) for (let i = 0; i < 5; i++) expect(Math.abs(f[i] - last[i]), `frame ${JSON.stringify(f)} against ${JSON.stringify(last)}`).toBeLessThanOrEqual(2);
-  await context.close();
+  await closeWatched(context);
 });

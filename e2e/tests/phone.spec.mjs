@@ -130,12 +130,16 @@ for (const lab of LABS) {
       });
     await openAt(page, lab, `at=${at}&layout=timeline`);
     const across = { mirror: await mirror(page).textContent(), ...(await marks()) };
+    // The mirror says the link's moment, not merely the same as the other layout's.
+    const moment = `Model time: ${at} s`;
+    expect(across.mirror).toContain(moment);
     expect(across.playhead.x1).toBe(across.playhead.x2);
     await openAt(page, lab, `at=${at}&layout=sequence`);
     await expect(page.locator(".timeline-frame.sequence").first()).toBeVisible();
     await expect(page.getByLabel("Layout", { exact: true }).first()).toHaveValue("sequence");
     const down = { mirror: await mirror(page).textContent(), ...(await marks()) };
     // The same moment, said the same way; the playhead now runs across.
+    expect(down.mirror).toContain(moment);
     expect(down.mirror).toBe(across.mirror);
     expect(down.playhead.y1).toBe(down.playhead.y2);
     expect(down.playhead.x2).toBe(down.width);

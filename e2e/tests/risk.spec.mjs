@@ -210,6 +210,15 @@ test("a link with aimed faults reopens the same run", async ({ page, context }) 
   const other = await context.newPage();
   await other.goto(link);
   await expect(mirror(other)).toHaveText(expected);
+  // And the faults made the run: the first create's response lost, call 1
+  // is heard as UNKNOWN (timeout_is_unknown is on with every pattern), the
+  // agent asks for the review's status, and the lost response converges.
+  // Without aimed faults no response is lost and call 1 hears SUCCEEDED.
+  await expect(mirror(page)).toContainText(/call 1 at 10:31:08\.120: request_risk_review .* heard UNKNOWN/);
+  await expect(mirror(page)).toContainText("lost_response_converges: holds (lost_responses 1, converged 1");
+  await openRisk(other, `preset=incident&mode=patterns&fault=none&at=${seconds(run.end_ms)}`);
+  await expect(mirror(other)).toContainText(/call 1 at 10:31:08\.120: request_risk_review .* heard SUCCEEDED/);
+  await expect(mirror(other)).toContainText("lost_response_converges: not applicable (lost_responses 0");
 });
 
 /** Unchecks `box` with a click and reports, at the next frame's layout

@@ -1,7 +1,10 @@
 // Sharing, embedding, look and feel, and files.
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test, expect, open, openEmbedDetails, mirror, figure, endFigure, modelTime, hostOrigin } from "./fixtures.mjs";
+
+const cli = new URL("../../target/release/idempotency-lab", import.meta.url).pathname;
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
@@ -125,8 +128,12 @@ test("export then import reproduces the same run", async ({ page }, testInfo) =>
   expect(json.suggestedFilename()).toBe("idempotency-lab-run.json");
   const path = join(testInfo.outputDir, json.suggestedFilename());
   await json.saveAs(path);
-  const doc = JSON.parse(readFileSync(path, "utf8"));
+  const exported = readFileSync(path, "utf8");
+  const doc = JSON.parse(exported);
   expect(doc.committed).toBe(4);
+  // Byte for byte the command line's document, final newline included.
+  const args = ["--fault", "lose-all", "--dedup", "off", "--max-attempts", "4", "--jitter", "full"];
+  expect(exported).toBe(execFileSync(cli, ["ack", "--format", "json", ...args], { encoding: "utf8" }));
   expect(doc.settings).toMatchObject({ fault: "lose-all", dedup: "off", max_attempts: 4, jitter: "full" });
 
   const [svg] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export diagram (SVG)" }).click()]);

@@ -1,6 +1,6 @@
 //! The lost-acknowledgement lab's bundle: the page that hosts every lab
 //! mounts it, and the custom element (`mount_element`) runs it too.
-idempotency_lab::lab_bundle!(idempotency_lab::view::labs::ACK, idempotency_lab::ui::ack::AckApp);
+idempotency_lab::lab_bundle!(idempotency_lab::view::ack::AckLab, idempotency_lab::ui::ack::AckApp);
 
 /// Called by `idempotency-lab-element.js` for each `<idempotency-lab>`
 /// element: mounts the lab in `mount`, inside `host`'s shadow root, with

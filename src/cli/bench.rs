@@ -8,8 +8,9 @@ use std::time::Instant;
 
 use crate::sim::ack::settings::{DEDUP, EXEC, FAULT, JITTER, KEY, MAX_ATTEMPTS_PARAM, TIMEOUT};
 use crate::sim::ack::{Settings, Workspace};
-use crate::sim::params::{Kind, ParamDef};
+use crate::sim::params::{Kind, ParamDef, Schema};
 use crate::sim::risk::settings::{MODE, PRESET};
+use crate::view::lab::LabModel;
 
 pub const DEFAULT_RUNS: u64 = 100_000;
 pub const MAX_RUNS: u64 = 100_000_000;
@@ -151,21 +152,89 @@ fn time_exploring(name: &str, mut once: impl FnMut() -> u64) -> String {
     )
 }
 
-/// The explorer's speed: the first lab's opening settings at most three
-/// faults, the risk incident and the overload burst (every pattern on) at
-/// most two.
-pub fn explore(lab: &str) -> String {
-    if lab == "risk" {
-        let mut out = String::new();
-        for preset in ["incident", "overload"] {
-            let settings = crate::sim::risk::Settings::from_pairs(&[(&PRESET, preset), (&MODE, "patterns")])
-                .expect("bench settings are valid");
-            out += &time_exploring(&format!("risk {preset} k=2"), || {
-                crate::sim::risk::explore::explore(&settings, 2, |_, _| true).explored
-            });
-        }
-        return out;
-    }
+/// The explorer's speed on the first lab's opening settings, at most
+/// three faults.
+pub fn ack_explore() -> String {
     let settings = Settings::default();
     time_exploring("ack k=3", || crate::sim::ack::explore::explore(&settings, 3, |_, _| true).explored)
+}
+
+/// A trace of `spans` spans, four per intent: the first lab's run with
+/// deduplication off (client, two attempts, server operations, ledger
+/// writes) repeated with a trace id of its own each time, cut to `spans`.
+pub fn trace_file(spans: usize) -> String {
+    use crate::sim::trace::span::TraceId;
+    let one = crate::view::ack::otlp::trace_of(
+        &crate::sim::ack::Run::simulate(&Settings::from_pairs(&[(DEDUP.def(), "off")]).unwrap_or_default())
+            .unwrap_or_else(|_| unreachable!("the deduplication-off run finishes")),
+    );
+    let mut trace = crate::sim::trace::Trace { services: one.services.clone(), spans: Vec::with_capacity(spans) };
+    let mut n = 0u64;
+    while trace.spans.len() < spans {
+        n += 1;
+        for s in one.spans.iter().take(spans - trace.spans.len()) {
+            let mut s = s.clone();
+            s.trace_id = TraceId((u128::from(n) << 64 | 0x1).to_be_bytes());
+            trace.spans.push(s);
+        }
+    }
+    // One line: strings hold no raw newline, so each line's indentation is
+    // only layout.
+    crate::sim::trace::write::to_otlp_json(&trace).lines().map(str::trim_start).collect::<String>() + "\n"
+}
+
+/// How long a trace of `spans` spans takes to read and check.
+pub fn trace(spans: usize) -> String {
+    use crate::sim::trace::{Findings, Limits, Rules, checks, read};
+    let text = trace_file(spans);
+    let started = Instant::now();
+    let reading = read(&text, Limits::default());
+    let read_s = started.elapsed().as_secs_f64();
+    let reading = match reading {
+        Ok(reading) => reading,
+        Err(e) => return format!("trace: the generated trace could not be read: {e}\n"),
+    };
+    let started = Instant::now();
+    let f = Findings::of(reading, &Rules::default());
+    let verdicts = black_box(checks::checks(&f));
+    let _ = black_box(checks::where_it_broke(&f));
+    let check_s = started.elapsed().as_secs_f64();
+    format!(
+        "trace: {} spans ({:.1} MB) read in {:.3} s, intents and checks in {:.3} s ({} checks, {} intents)\n",
+        f.trace.spans.len(),
+        text.len() as f64 / 1e6,
+        read_s,
+        check_s,
+        verdicts.len(),
+        f.intents.len()
+    )
+}
+
+/// The explorer's speed on the risk incident and the overload burst, every
+/// pattern on, at most two faults.
+pub fn risk_explore() -> String {
+    let mut out = String::new();
+    for preset in ["incident", "overload"] {
+        let settings = crate::sim::risk::Settings::from_pairs(&[(&PRESET, preset), (&MODE, "patterns")])
+            .expect("bench settings are valid");
+        out += &time_exploring(&format!("risk {preset} k=2"), || {
+            crate::sim::risk::explore::explore(&settings, 2, |_, _| true).explored
+        });
+    }
+    out
+}
+
+/// Any lab's whole runs of its opening settings: `runs` of them (at most
+/// about a second's worth), tab-separated.
+pub fn whole_runs<L: LabModel>(runs: u64) -> String {
+    let settings = L::Settings::opening();
+    let (mut done, mut failed) = (0u64, 0u64);
+    let started = Instant::now();
+    while done < runs && (done < 10 || started.elapsed().as_secs_f64() < 1.0) {
+        failed += u64::from(black_box(L::simulate(black_box(&settings))).is_err());
+        done += 1;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let rate = if seconds > 0.0 { done as f64 / seconds } else { f64::INFINITY };
+    format!("runs\t{done}\nfailed runs\t{failed}\nseconds\t{seconds:.3}\ncore runs/s\t{rate:.0}\n")
 }

@@ -1,60 +1,62 @@
 //! `idempotency-lab explore`: every schedule of at most K aimed faults over
 //! a lab's settings, and for each check or invariant how many break it and
-//! the simplest that does, with the flags and the link that replay it.
+//! the simplest that does, with the flags and the link that replay it. Any
+//! lab that explores (`view::explore::Explores`) has it.
 
 use crate::sim::explore::MAX_FAULTS;
-use crate::sim::{ack, risk};
-use crate::view::explore::{Found, explore_ack, explore_risk};
+use crate::view::lab::LabModel;
 
 use super::UsageError;
-use super::args::{self, Extra, Format};
+use super::args::{self, Extra, Flags, Format};
 
-const LABS: &str = "ack or risk";
-const EXTRAS: &[Extra] =
-    &[Extra { flag: "--lab", allowed: LABS }, Extra { flag: "--max-faults", allowed: "a whole number from 1 to 3" }];
-
-/// The lab `--lab` names (the first lab without one).
-fn lab_of(rest: &[String]) -> Result<&'static str, UsageError> {
-    let mut words = rest.iter();
-    while let Some(word) = words.next() {
-        let value = match word.split_once('=') {
-            Some(("--lab", value)) => value,
-            None if word == "--lab" => words.next().map_or("", String::as_str),
-            _ => continue,
-        };
-        return match value {
-            "ack" => Ok("ack"),
-            "risk" => Ok("risk"),
-            _ => Err(args::refuse("--lab", value, LABS)),
-        };
-    }
-    Ok("ack")
+/// The explore command of the lab `--lab` names among the labs that
+/// explore (the first of them without `--lab`); `rest` is what follows
+/// `explore`.
+pub fn command(rest: &[String], exploring: &[super::LabCommand]) -> Result<String, UsageError> {
+    let allowed = exploring.iter().map(|l| l.lab.id).collect::<Vec<_>>().join(" or ");
+    let lab = match Flags::find(rest, "--lab") {
+        None => exploring.first(),
+        Some(value) => {
+            Some(exploring.iter().find(|l| l.lab.id == value).ok_or_else(|| args::refuse("--lab", value, &allowed))?)
+        }
+    };
+    let explore = lab.and_then(|l| l.explore).ok_or_else(|| UsageError("no lab explores".to_owned()))?;
+    explore(rest, &allowed)
 }
 
-fn max_faults(extras: &[(&'static str, String)]) -> Result<usize, UsageError> {
+/// `explore` for lab `L`, which explores; `labs` names every lab that does.
+pub fn of<L: LabModel>(rest: &[String], labs: &str) -> Result<String, UsageError> {
+    let explorer = L::EXPLORER.ok_or_else(|| args::refuse("--lab", L::LAB.id, labs))?;
+    let extras = [
+        Extra { flag: "--lab", allowed: format!("one of {labs}") },
+        Extra { flag: "--max-faults", allowed: format!("a whole number from 1 to {MAX_FAULTS}") },
+    ];
+    let parsed = args::parse_lab::<L::Settings>(&format!("explore --lab {}", L::LAB.id), rest, &extras)?;
+    if parsed.help {
+        return Ok(help(labs));
+    }
     let mut k = 2usize;
-    for (flag, value) in extras {
+    for (flag, value) in &parsed.extras {
         if *flag == "--max-faults" {
             k = args::parse_count(flag, value, 1, MAX_FAULTS as u64)? as usize;
         }
     }
-    Ok(k)
+    let found = (explorer.explore)(&parsed.settings, k, &mut |_, _| true);
+    Ok(match args::text_or_json(parsed.format, "explore")? {
+        Format::Json => found.json(),
+        Format::Text | Format::Otlp => found.text(),
+    })
 }
 
-/// The explore command's arguments after its name.
-pub fn command(rest: &[String]) -> Result<String, UsageError> {
-    let (found, format): (Found, Format) = match lab_of(rest)? {
-        "risk" => {
-            let parsed = args::parse_lab::<risk::Settings>("explore --lab risk", rest, EXTRAS)?;
-            (explore_risk(&parsed.settings, max_faults(&parsed.extras)?, |_, _| true), parsed.format)
-        }
-        _ => {
-            let parsed = args::parse_lab::<ack::Settings>("explore --lab ack", rest, EXTRAS)?;
-            (explore_ack(&parsed.settings, max_faults(&parsed.extras)?, |_, _| true), parsed.format)
-        }
-    };
-    Ok(match format {
-        Format::Json => found.json(),
-        Format::Text => found.text(),
-    })
+/// `explore --help`.
+pub fn help(labs: &str) -> String {
+    format!(
+        "idempotency-lab explore: every schedule of at most K aimed faults over a lab's settings\n\n\
+         Usage:\n  idempotency-lab explore [--lab {labs}] [--max-faults 1|2|3] [the lab's options] [--format text|json]\n\n\
+         For each check or invariant: how many distinct schedules break it, and the simplest that does,\n\
+         with the flags and the link that replay it. --lab (default {first}) picks the lab; its options are\n\
+         those of `idempotency-lab LAB --help`. --max-faults is at most {MAX_FAULTS} (default 2).\n",
+        labs = labs.replace(" or ", "|"),
+        first = labs.split(" or ").next().unwrap_or_default(),
+    )
 }

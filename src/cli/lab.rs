@@ -14,17 +14,21 @@ pub fn help<L: LabModel>() -> String {
     let mut out =
         format!("idempotency-lab {id}: {}\n\nUsage:\n  idempotency-lab {id} [options]\n\nOptions:\n", L::LAB.summary);
     out.push_str(&args::params_help::<L::Settings>());
-    out.push_str(
-        "  --settings FILE         read settings from a JSON file first; flags override it\n  \
-         --format text|json      text: the state at --at-ms, then every event (default text)\n  \
-         --at-ms T               the model time the text state describes (default: the end of the run)\n",
-    );
+    let common = [
+        ("--settings FILE", "read settings from a JSON file first (- for standard input); flags override it"),
+        (
+            "--format text|json|otlp",
+            "text: the state at --at-ms, then every event (default text); otlp: the run as an OpenTelemetry trace (OTLP/JSON)",
+        ),
+        ("--at-ms T", "the model time the text state describes (default: the end of the run)"),
+    ];
+    let common: Vec<(String, String)> = common.iter().map(|(n, t)| ((*n).to_owned(), (*t).to_owned())).collect();
+    out.push_str(&args::columns(&common));
     let presets = L::presets();
     if !presets.is_empty() {
         out.push_str("\nPresets and experiments:\n");
-        for p in presets {
-            out.push_str(&format!("  {:<24}{}\n", p.id, p.title));
-        }
+        let rows: Vec<(String, String)> = presets.iter().map(|p| (p.id.to_owned(), p.title.to_owned())).collect();
+        out.push_str(&args::columns(&rows));
     }
     out
 }
@@ -45,7 +49,10 @@ pub fn command<L: LabModel>(args: &[String]) -> Result<String, UsageError> {
         )));
     }
     Ok(match parsed.format {
-        Format::Json => L::report(&run) + "\n",
+        Format::Json => L::document(&run),
+        Format::Otlp => L::otlp(&run).ok_or_else(|| {
+            UsageError(format!("--format: \"otlp\" is not allowed for {}; allowed: one of text, json", L::LAB.id))
+        })?,
         Format::Text => {
             let mut out = L::text_mirror(&run, Millis(parsed.at_ms.unwrap_or(last)));
             let events = L::event_lines(&run);

@@ -4,11 +4,11 @@
 
 use std::time::Instant;
 
-use crate::sim::Schema;
 use crate::sim::rng::Rng;
 use crate::sim::storm::settings::{StormSettings, Workload};
 use crate::sim::storm::sweep::{Cell, aws_sweep};
 use crate::sim::storm::{OccRunner, OverloadRun};
+use crate::sim::{ParamDef, Schema};
 use crate::view::storm::{occ_json, occ_text, overload_json, overload_text, sweep_json, sweep_text};
 
 use super::args::{self, Extra, Format, UsageError, parse_count, refuse};
@@ -16,8 +16,12 @@ use super::args::{self, Extra, Format, UsageError, parse_count, refuse};
 /// The most runs one command may ask for.
 pub const MAX_REPS: u64 = 10_000;
 
-const EXTRAS: &[Extra] =
-    &[Extra { flag: "--reps", allowed: "a whole number from 1 to 10000" }, Extra { flag: "--sweep", allowed: "aws" }];
+fn extras() -> [Extra; 2] {
+    [
+        Extra { flag: "--reps", allowed: format!("a whole number from 1 to {MAX_REPS}") },
+        Extra { flag: "--sweep", allowed: "aws".to_owned() },
+    ]
+}
 
 pub fn help() -> String {
     let mut out = "idempotency-lab storms: many clients retrying against one server\n\n\
@@ -36,18 +40,16 @@ pub fn help() -> String {
 }
 
 /// A flag that only the other workload has is refused, not ignored.
-fn refuse_other_workloads(raw_args: &[String], workload: Workload) -> Result<(), UsageError> {
-    use crate::sim::Schema;
-    for word in raw_args {
-        let flag = word.split_once('=').map_or(word.as_str(), |(flag, _)| flag);
-        let Some(param) = StormSettings::by_flag(flag) else { continue };
+fn refuse_other_workloads(given: &[&'static ParamDef], workload: Workload) -> Result<(), UsageError> {
+    for param in given {
         if !crate::view::storm::presets::relevant(param, workload) {
             let other = match workload {
                 Workload::Occ => Workload::Overload,
                 Workload::Overload => Workload::Occ,
             };
             return Err(UsageError(format!(
-                "{flag}: the {} workload has no such setting; allowed: leave it out, or --workload {}",
+                "{}: the {} workload has no such setting; allowed: leave it out, or --workload {}",
+                param.flag,
                 workload.value(),
                 other.value()
             )));
@@ -63,7 +65,7 @@ fn seed_of(base: u64, rep: u64) -> u64 {
 }
 
 pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
-    let parsed = args::parse_lab::<StormSettings>("storms", raw_args, EXTRAS)?;
+    let parsed = args::parse_lab::<StormSettings>("storms", raw_args, &extras())?;
     if parsed.help {
         return Ok(help());
     }
@@ -79,15 +81,16 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
     if parsed.at_ms.is_some() {
         return Err(UsageError("--at-ms: storms report whole runs; allowed: leave --at-ms out".to_owned()));
     }
+    args::text_or_json(parsed.format, "storms")?;
     let settings = parsed.settings;
-    refuse_other_workloads(raw_args, settings.workload)?;
+    refuse_other_workloads(&parsed.given, settings.workload)?;
     let failed = |e| UsageError(format!("the run could not finish: {e}"));
     if sweep {
         let reps = reps.unwrap_or(100) as u32;
         let cells = aws_sweep(settings.seed, reps, |_| {}).map_err(failed)?;
         return Ok(match parsed.format {
             Format::Json => sweep_json(settings.seed, reps, &cells) + "\n",
-            Format::Text => sweep_text(settings.seed, reps, &cells),
+            Format::Text | Format::Otlp => sweep_text(settings.seed, reps, &cells),
         });
     }
     let reps = reps.unwrap_or(1);
@@ -100,7 +103,7 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
                 .map_err(failed)?;
             Ok(match parsed.format {
                 Format::Json => occ_json(&settings, &runs) + "\n",
-                Format::Text => occ_text(&settings, &runs),
+                Format::Text | Format::Otlp => occ_text(&settings, &runs),
             })
         }
         Workload::Overload => {
@@ -115,7 +118,7 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
                 .map_err(failed)?;
             Ok(match parsed.format {
                 Format::Json => overload_json(&settings, &runs) + "\n",
-                Format::Text => overload_text(&settings, &runs),
+                Format::Text | Format::Otlp => overload_text(&settings, &runs),
             })
         }
     }
@@ -123,6 +126,33 @@ pub fn command(raw_args: &[String]) -> Result<String, UsageError> {
 
 /// `bench --lab storm`: the whole AWS sweep (95 cells x 100 runs) on one
 /// core and on two (the best of three timed runs each), and a 100 000-client overload run.
+/// The storm of 10 000 and of 100 000 clients arriving at once, each
+/// retrying up to ten times after a 1 ms timeout: each run's seconds and
+/// work (`Driver::work`), and how both grew (about 10x is linear).
+fn all_at_once_growth() -> String {
+    use crate::sim::storm::settings::{ARRIVALS, CLIENTS, MAX_ATTEMPTS, TIMEOUT};
+    let run = |clients: &str| {
+        let settings = StormSettings::from_pairs(&[
+            (&ARRIVALS, "all-at-once"),
+            (&CLIENTS, clients),
+            (&MAX_ATTEMPTS, "10"),
+            (&TIMEOUT, "1"),
+        ])
+        .expect("bench settings are valid");
+        let started = Instant::now();
+        let work = OverloadRun::simulate_counting(&settings).map_or(0, |(_, work)| work);
+        (started.elapsed().as_secs_f64(), work)
+    };
+    let ((small_s, small), (large_s, large)) = (run("10000"), run("100000"));
+    format!(
+        "all-at-once storm seconds (10 000 clients)\t{small_s:.3}\nall-at-once storm seconds (100 000 clients)\t{large_s:.3}\n\
+         all-at-once storm growth, 10 000 to 100 000 clients (time)\t{:.1}x\n\
+         all-at-once storm growth, 10 000 to 100 000 clients (work)\t{:.1}x\n",
+        large_s / small_s.max(1e-9),
+        large as f64 / small.max(1) as f64,
+    )
+}
+
 pub fn bench(_runs: u64) -> String {
     use crate::sim::storm::settings::CLIENTS;
     use crate::sim::storm::sweep::aws_sweep_parallel;
@@ -149,11 +179,12 @@ pub fn bench(_runs: u64) -> String {
     let overload = OverloadRun::simulate(&big);
     let overload_s = started.elapsed().as_secs_f64();
     let requests = overload.as_ref().map_or(0, |r| r.totals.requests);
+    let growth = all_at_once_growth();
     format!(
         "aws sweep cells\t{}\naws sweep runs\t{}\naws sweep events\t{events}\n\
          aws sweep seconds (1 thread)\t{one_s:.3}\naws sweep events/s (1 thread)\t{:.0}\n\
          aws sweep seconds (2 threads)\t{two_s:.3}\naws sweep same figures on 2 threads\t{same}\n\
-         overload clients\t100000\noverload requests\t{requests}\noverload seconds\t{overload_s:.3}\n",
+         overload clients\t100000\noverload requests\t{requests}\noverload seconds\t{overload_s:.3}\n{growth}",
         one.as_ref().map_or(0, Vec::len),
         one.as_ref().map_or(0, |c| c.len() * 100),
         events as f64 / one_s.max(1e-9),

@@ -183,6 +183,13 @@ impl<M: Model> Driver<M> {
         self.steps
     }
 
+    /// The run's work so far, as a count that tests and the bench compare
+    /// between runs of different sizes (never a time): every event handled,
+    /// and the queue's work beyond a constant per event.
+    pub fn work(&self) -> u64 {
+        self.steps as u64 + self.queue.work()
+    }
+
     /// The time of the last record that counts towards the end of the run.
     pub fn end(&self) -> M::Time {
         self.end

@@ -13,9 +13,9 @@
 //! - [`rng`]: the one seeded, documented generator and its distributions.
 //! - [`compare`]: where two runs part ways, and what one committed that the
 //!   other did not.
-//! - [`ack`]: the lost-acknowledgement lab (MODEL.md).
-//! - [`risk`]: the risk-review lab (RISK-MODEL.md).
-//! - [`storm`]: many clients, retry storms (STORMS.md).
+//! - [`ack`]: the lost-acknowledgement lab (docs/model.md).
+//! - [`risk`]: the risk-review lab (docs/risk-model.md).
+//! - [`storm`]: many clients, retry storms (docs/storms.md).
 
 pub mod ack;
 pub mod compare;
@@ -29,6 +29,7 @@ pub mod risk;
 pub mod rng;
 pub mod storm;
 pub mod time;
+pub mod trace;
 
 use std::fmt;
 

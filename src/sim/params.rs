@@ -465,10 +465,48 @@ impl fmt::Display for FieldError {
 
 impl std::error::Error for FieldError {}
 
-/// Keeps hostile or accidental megabyte values out of one-line messages.
+/// `text` with every control and format character (a bidirectional
+/// override or isolate, a zero-width joiner, a line separator) shown as
+/// U+FFFD: quoted in a message, a value can neither reverse the words
+/// around it nor hide part of itself.
+pub fn neutral(text: &str) -> String {
+    text.chars().map(|c| if is_control_or_format(c) { '\u{fffd}' } else { c }).collect()
+}
+
+/// Unicode's control characters (Cc), format characters (Cf) and the line
+/// and paragraph separators (Zl, Zp).
+pub fn is_control_or_format(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{ad}'
+            | '\u{600}'..='\u{605}'
+            | '\u{61c}'
+            | '\u{6dd}'
+            | '\u{70f}'
+            | '\u{890}'..='\u{891}'
+            | '\u{8e2}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{110bd}'
+            | '\u{110cd}'
+            | '\u{13430}'..='\u{1343f}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0001}'
+            | '\u{e0020}'..='\u{e007f}')
+}
+
+/// A value as messages quote it: neutral (see [`neutral`]) and at most 40
+/// characters, which keeps hostile or accidental megabyte values out of
+/// one-line messages.
 pub fn shorten(value: &str) -> String {
     const LIMIT: usize = 40;
-    let cleaned: String = value.chars().map(|c| if c.is_control() { '\u{fffd}' } else { c }).collect();
+    let cleaned = neutral(value);
     if cleaned.chars().count() <= LIMIT {
         cleaned
     } else {

@@ -19,10 +19,17 @@ pub enum FileError {
         bytes: usize,
     },
     NotUtf8,
+    /// UTF-16 text (it starts with a UTF-16 byte-order mark).
+    Utf16,
     NotJson {
         detail: String,
     },
     NotAnObject,
+    /// An object names the same field twice (which one counts would be a
+    /// guess).
+    DuplicateField {
+        name: String,
+    },
     UnknownField {
         name: String,
         allowed: String,
@@ -34,6 +41,10 @@ pub enum FileError {
     Field(FieldError),
     /// Run B's settings in an exported comparison.
     InRunB(Box<FileError>),
+    /// An exported comparison's fork point that is not a moment.
+    Fork {
+        value: String,
+    },
 }
 
 impl fmt::Display for FileError {
@@ -43,6 +54,12 @@ impl fmt::Display for FileError {
                 write!(f, "settings file is {bytes} bytes; allowed: at most {MAX_FILE_BYTES} bytes")
             }
             FileError::NotUtf8 => f.write_str("settings file is not UTF-8 text; allowed: a JSON object"),
+            FileError::Utf16 => {
+                f.write_str("settings file is UTF-16 text; allowed: UTF-8 text (with or without a byte-order mark)")
+            }
+            FileError::DuplicateField { name } => {
+                write!(f, "settings file has the field \"{}\" more than once; allowed: each field once", shorten(name))
+            }
             FileError::NotJson { detail } => {
                 write!(f, "settings file is not valid JSON ({detail}); allowed: a JSON object")
             }
@@ -57,6 +74,11 @@ impl fmt::Display for FileError {
             }
             FileError::Field(e) => write!(f, "settings file field {}", e.message(e.param.name)),
             FileError::InRunB(e) => write!(f, "run B: {e}"),
+            FileError::Fork { value } => write!(
+                f,
+                "settings file field fork_ms is {}; allowed: a whole number of milliseconds within the run",
+                shorten(value)
+            ),
         }
     }
 }
@@ -65,11 +87,21 @@ impl std::error::Error for FileError {}
 
 /// Parses settings from the bytes of a file.
 pub fn parse_settings_file<S: Schema>(bytes: &[u8]) -> Result<S, FileError> {
+    parse_settings_json(file_text(bytes)?)
+}
+
+/// The text of a file the command line or the page reads, by one rule for
+/// both: at most [`MAX_FILE_BYTES`], UTF-8, and a UTF-8 byte-order mark at
+/// its start (as some editors write) is no part of the text.
+pub fn file_text(bytes: &[u8]) -> Result<&str, FileError> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(FileError::TooLarge { bytes: bytes.len() });
     }
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(FileError::Utf16);
+    }
     let text = std::str::from_utf8(bytes).map_err(|_| FileError::NotUtf8)?;
-    parse_settings_json(text)
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
 }
 
 /// Parses settings from JSON text.
@@ -81,7 +113,28 @@ fn parse_document(text: &str) -> Result<Json, FileError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(FileError::TooLarge { bytes: text.len() });
     }
-    json::parse(text).map_err(|e| FileError::NotJson { detail: e.to_string() })
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let doc = json::parse(text).map_err(|e| FileError::NotJson { detail: e.to_string() })?;
+    match first_duplicate(&doc) {
+        Some(name) => Err(FileError::DuplicateField { name: name.to_owned() }),
+        None => Ok(doc),
+    }
+}
+
+/// The first field any object of `doc` names twice, depth first.
+fn first_duplicate(doc: &Json) -> Option<&str> {
+    match doc {
+        Json::Obj(fields) => {
+            let mut seen = std::collections::HashSet::with_capacity(fields.len());
+            fields
+                .iter()
+                .find(|(name, _)| !seen.insert(name.as_str()))
+                .map(|(name, _)| name.as_str())
+                .or_else(|| fields.iter().find_map(|(_, value)| first_duplicate(value)))
+        }
+        Json::Arr(items) => items.iter().find_map(first_duplicate),
+        _ => None,
+    }
 }
 
 /// What "Import settings" reads from a file: the settings, and from an
@@ -105,9 +158,11 @@ pub fn parse_import<S: Schema>(text: &str) -> Result<Imported<S>, FileError> {
         (Some(_), Some(b)) => Some(settings_from_value(b).map_err(|e| FileError::InRunB(Box::new(e)))?),
         _ => None,
     };
+    // Checked against the run where the run is known, as a link's is.
     let fork = match doc.get("fork_ms") {
-        Some(Json::Num(ms)) => ms.parse().ok().map(Millis),
-        _ => None,
+        None | Some(Json::Null) => None,
+        Some(Json::Num(ms)) => Some(Millis(ms.parse().map_err(|_| FileError::Fork { value: ms.clone() })?)),
+        Some(other) => return Err(FileError::Fork { value: other.type_name().to_owned() }),
     };
     Ok(Imported { settings, b, fork })
 }

@@ -18,6 +18,7 @@
 
 use std::collections::BinaryHeap;
 
+use super::Surely;
 use super::time::Instant;
 
 /// Sequences stay below 2^56; a run schedules far fewer events.
@@ -122,11 +123,11 @@ impl<T: Instant, E: Copy> EventQueue<T, E> {
     #[inline(always)]
     pub fn pop_through(&mut self, horizon: Option<T>) -> Option<(T, E)> {
         if self.spilled {
-            let (slot, index, key) = self.wheel.first()?;
+            let (place, key) = self.wheel.first()?;
             if horizon.is_some_and(|h| Self::time_of(key) > h) {
                 return None;
             }
-            let (key, event) = self.wheel.take(slot, index);
+            let (key, event) = self.wheel.take(place);
             return Some((Self::time_of(key), event));
         }
         let next = *self.short[..self.short_len].last()?;
@@ -145,6 +146,12 @@ impl<T: Instant, E: Copy> EventQueue<T, E> {
 
     pub fn len(&self) -> usize {
         self.wheel.len() + self.short_len
+    }
+
+    /// The queue's work beyond a constant per event since it was made or
+    /// cleared (see `Wheel::work`): a measure of how it grows, not of time.
+    pub fn work(&self) -> u64 {
+        self.wheel.work
     }
 
     /// Every pending event, in no particular order (for checks that judge
@@ -172,6 +179,20 @@ impl<T: Instant, E: Copy> EventQueue<T, E> {
     }
 }
 
+/// The most keys a key scheduled into the bucket being emptied may move
+/// to go in at its place; one that would move more waits in `early`. (The
+/// unit tests allow two, so that the property test's short runs use the
+/// heap beside the bucket often.)
+const SHIFT_AT_MOST: usize = if cfg!(test) { 2 } else { 64 };
+
+/// Where the least key of the wheel is: in its bucket's sorted keys, or in
+/// the heap of keys scheduled into that bucket while it was being emptied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Sorted(usize),
+    Early,
+}
+
 /// Buckets on the wheel (a power of two).
 const SLOTS: usize = 1024;
 const SLOT_MASK: u64 = SLOTS as u64 - 1;
@@ -195,9 +216,26 @@ struct Wheel<E> {
     /// the rest, goes in near its end).
     sorted: Option<u64>,
     head: usize,
+    /// Keys scheduled into the bucket being emptied that would have to go
+    /// in far from its end: a heap of their own, so that thousands of
+    /// clients each scheduling one into a full bucket cost a sift each, not
+    /// a shift of the bucket each (quadratic in the clients). The least key
+    /// of the bucket is the least of its sorted rest and this heap's.
+    early: BinaryHeap<Far<E>>,
     /// Keys on the wheel.
     near: usize,
     far: BinaryHeap<Far<E>>,
+    /// The work done beyond a constant per key, for tests that bound how it
+    /// grows with the keys (never a time): keys moved to make room in the
+    /// bucket being emptied, and for each sort and each heap's push or pop
+    /// the comparisons it may make (n log n, log n).
+    work: u64,
+}
+
+/// The comparisons a sort of `n` keys or a heap of `n` keys' push or pop
+/// may make, per key: the bits of `n`.
+fn depth(n: usize) -> u64 {
+    u64::from(usize::BITS - n.leading_zeros())
 }
 
 /// A key beyond the wheel, with its event, ordered by the key alone (the
@@ -234,8 +272,10 @@ impl<E: Copy> Wheel<E> {
             now: 0,
             sorted: None,
             head: 0,
+            early: BinaryHeap::new(),
             near: 0,
             far: BinaryHeap::new(),
+            work: 0,
         }
     }
 
@@ -259,6 +299,7 @@ impl<E: Copy> Wheel<E> {
         if b - self.now < SLOTS as u64 {
             self.put(b, key, event);
         } else {
+            self.work += depth(self.far.len());
             self.far.push(Far(key, event));
         }
     }
@@ -267,8 +308,16 @@ impl<E: Copy> Wheel<E> {
     fn put(&mut self, bucket: u64, key: u128, event: E) {
         let slot = (bucket & SLOT_MASK) as usize;
         if self.sorted == Some(bucket) {
-            let at = self.head + self.slots[slot][self.head..].partition_point(|e| e.0 < key);
-            self.slots[slot].insert(at, (key, event));
+            let keys = &mut self.slots[slot];
+            let at = self.head + keys[self.head..].partition_point(|e| e.0 < key);
+            let moved = keys.len() - at;
+            if moved <= SHIFT_AT_MOST {
+                keys.insert(at, (key, event));
+                self.work += moved as u64;
+            } else {
+                self.work += depth(self.early.len());
+                self.early.push(Far(key, event));
+            }
         } else {
             self.slots[slot].push((key, event));
         }
@@ -302,8 +351,11 @@ impl<E: Copy> Wheel<E> {
     #[cold]
     fn rewind(&mut self, to: u64) {
         if let Some(bucket) = self.sorted.take() {
-            // The keys already taken from the bucket being emptied go.
-            self.slots[(bucket & SLOT_MASK) as usize].drain(..self.head);
+            // The keys already taken from the bucket being emptied go, and
+            // those waiting beside it join the rest, unsorted again.
+            let slot = (bucket & SLOT_MASK) as usize;
+            self.slots[slot].drain(..self.head);
+            self.slots[slot].extend(self.early.drain().map(|Far(key, event)| (key, event)));
             self.head = 0;
         }
         self.now = to;
@@ -332,15 +384,16 @@ impl<E: Copy> Wheel<E> {
             if b - self.now >= SLOTS as u64 {
                 break;
             }
+            self.work += depth(self.far.len());
             if let Some(Far(key, event)) = self.far.pop() {
                 self.put(b, key, event);
             }
         }
     }
 
-    /// The least key: its bucket's slot, its place there, and the key. The
-    /// wheel moves on to that bucket (nothing pending lies before it).
-    fn first(&mut self) -> Option<(usize, usize, u128)> {
+    /// The least key: where it is, and the key. The wheel moves on to its
+    /// bucket (nothing pending lies before it).
+    fn first(&mut self) -> Option<(Place, u128)> {
         if self.near == 0 {
             let &Far(key, _) = self.far.peek()?;
             self.now = self.bucket(key);
@@ -356,20 +409,39 @@ impl<E: Copy> Wheel<E> {
         let slot = (self.now & SLOT_MASK) as usize;
         if self.sorted != Some(self.now) {
             // The bucket emptied before is empty (it was taken to its end),
-            // so nothing of it is left behind.
+            // so nothing of it is left behind, beside it either.
+            debug_assert!(self.early.is_empty(), "keys beside a bucket go with it");
+            let n = self.slots[slot].len();
+            self.work += n as u64 * depth(n);
             self.slots[slot].sort_unstable_by_key(|e| e.0);
             self.sorted = Some(self.now);
             self.head = 0;
         }
-        Some((slot, self.head, self.slots[slot][self.head].0))
+        let sorted = self.slots[slot].get(self.head).map(|e| e.0);
+        let early = self.early.peek().map(|f| f.0);
+        match (sorted, early) {
+            (Some(s), Some(e)) if e < s => Some((Place::Early, e)),
+            (Some(s), _) => Some((Place::Sorted(slot), s)),
+            (None, Some(e)) => Some((Place::Early, e)),
+            (None, None) => None,
+        }
     }
 
-    fn take(&mut self, slot: usize, index: usize) -> (u128, E) {
-        debug_assert_eq!(index, self.head, "keys are taken from the bucket being emptied, in order");
+    fn take(&mut self, place: Place) -> (u128, E) {
         self.near -= 1;
-        let taken = self.slots[slot][index];
-        self.head += 1;
-        if self.head == self.slots[slot].len() {
+        let slot = (self.now & SLOT_MASK) as usize;
+        let taken = match place {
+            Place::Early => {
+                self.work += depth(self.early.len());
+                self.early.pop().map(|Far(key, event)| (key, event)).ok_or(()).surely("the early key was peeked")
+            }
+            Place::Sorted(s) => {
+                debug_assert_eq!(s, slot, "keys are taken from the bucket being emptied, in order");
+                self.head += 1;
+                self.slots[slot][self.head - 1]
+            }
+        };
+        if self.head == self.slots[slot].len() && self.early.is_empty() {
             self.slots[slot].clear();
             self.head = 0;
             self.occupied[slot / 64] &= !(1 << (slot % 64));
@@ -383,7 +455,12 @@ impl<E: Copy> Wheel<E> {
             Some(step) => {
                 let bucket = self.now + step;
                 let keys = &self.slots[(bucket & SLOT_MASK) as usize];
-                if self.sorted == Some(bucket) { Some(keys[self.head].0) } else { keys.iter().map(|e| e.0).min() }
+                if self.sorted == Some(bucket) {
+                    let early = self.early.peek().map(|f| f.0);
+                    keys.get(self.head).map(|e| e.0).into_iter().chain(early).min()
+                } else {
+                    keys.iter().map(|e| e.0).min()
+                }
             }
             None => self.far.peek().map(|f| f.0),
         }
@@ -395,6 +472,7 @@ impl<E: Copy> Wheel<E> {
             .iter()
             .enumerate()
             .flat_map(move |(i, keys)| keys[if emptied == Some(i) { self.head } else { 0 }..].iter().copied())
+            .chain(self.early.iter().map(|f| (f.0, f.1)))
             .chain(self.far.iter().map(|f| (f.0, f.1)))
     }
 
@@ -407,9 +485,11 @@ impl<E: Copy> Wheel<E> {
         self.occupied = [0; SLOTS / 64];
         self.sorted = None;
         self.head = 0;
+        self.early.clear();
         self.near = 0;
         self.now = 0;
         self.far.clear();
+        self.work = 0;
     }
 }
 
@@ -518,17 +598,48 @@ mod tests {
             for n in 0..1_000u32 {
                 w.push(u128::from(n), n);
             }
-            let (slot, index, key) = w.first().unwrap();
-            assert_eq!((index, key), (0, 0));
-            assert_eq!(w.take(slot, index).1, 0);
+            let (place, key) = w.first().unwrap();
+            assert_eq!((place, key), (Place::Sorted(0), 0));
+            assert_eq!(w.take(place).1, 0);
             // A key 1 ms later (the same 2 ms bucket) than all the others.
             w.push((1_000u128 << 64) | 5_000, 5_000);
-            let keys = &w.slots[slot];
+            let keys = &w.slots[0];
             assert_eq!(keys.last().map(|e| e.1), Some(5_000), "it went in at the end");
             assert!(keys[w.head..].windows(2).all(|p| p[0].0 < p[1].0), "the rest stay in order");
-            let order: Vec<u32> = std::iter::from_fn(|| w.first().map(|(s, i, _)| w.take(s, i).1)).collect();
+            assert!(w.early.is_empty());
+            let order: Vec<u32> = std::iter::from_fn(|| w.first().map(|(p, _)| w.take(p).1)).collect();
             assert_eq!(order.len(), 1_000);
             assert_eq!(order.last(), Some(&5_000));
+        }
+
+        /// Thousands of clients sending at once each schedule their request
+        /// (soon) and their deadline (later) into the bucket being emptied:
+        /// a request goes before every deadline scheduled so far. It waits
+        /// beside the bucket instead of moving them all, and the order is
+        /// still the keys' order.
+        #[test]
+        fn an_earlier_key_waits_beside_the_bucket_and_still_comes_in_order() {
+            let mut w: Wheel<u32> = Wheel::new(11);
+            for n in 0..1_000u32 {
+                w.push(u128::from(n), n);
+            }
+            let mut all: Vec<u128> = (0..1_000).collect();
+            let mut popped = Vec::new();
+            for n in 0..1_000u32 {
+                let (place, _) = w.first().unwrap();
+                popped.push(w.take(place).0);
+                // A request 500 µs on and a deadline 1 000 µs on (both in the
+                // bucket of 0 to 2 047 µs), each after everything before it.
+                let (request, deadline) = ((500u128 << 64) | u128::from(n), (1_000u128 << 64) | u128::from(n));
+                w.push(request, n);
+                w.push(deadline, n);
+                all.extend([request, deadline]);
+            }
+            assert!(!w.early.is_empty(), "requests went beside the bucket");
+            popped.extend(std::iter::from_fn(|| w.first().map(|(p, _)| w.take(p).0)));
+            all.sort_unstable();
+            assert_eq!(popped, all, "every key, in the keys' order");
+            assert_eq!(w.len(), 0);
         }
 
         /// What a run may do to its queue: schedule an event some ticks

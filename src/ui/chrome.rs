@@ -142,7 +142,7 @@ pub fn LabSwitcher() -> impl IntoView {
             >
                 {LABS
                     .iter()
-                    .map(|k| view! { <option value=k.id selected=k == current>{k.label}</option> })
+                    .map(|k| view! { <option value=k.id selected=*k == current>{k.label}</option> })
                     .collect_view()}
             </select>
         </form>

@@ -89,6 +89,8 @@ pub struct Compare<L: LabModel> {
     b: Memo<Result<Arc<L::Run>, String>>,
     /// A against B, while B runs.
     diff: Memo<Option<Arc<L::Diff>>>,
+    /// Run A, which a fork point is checked against.
+    a: RwSignal<Arc<L::Run>>,
 }
 
 impl<L: LabModel> Clone for Compare<L> {
@@ -126,6 +128,7 @@ impl<L: LabModel> Compare<L> {
             field: FieldState::new(String::new()),
             b,
             diff,
+            a,
         }
     }
 
@@ -217,23 +220,26 @@ impl<L: LabModel> Compare<L> {
     }
 
     /// Opens the comparison with run B's settings `b` (from a file): every
-    /// setting where B differs from A's `a` is B's change. If B cannot be
-    /// run so, the comparison stays closed and this says why.
-    pub fn open_as(&self, a: &L::Settings, b: &L::Settings, fork: Option<Millis>) -> Result<(), String> {
+    /// setting where B differs from A's `a` is B's change. What was refused
+    /// on the way is said as `open_checked` says it.
+    pub fn open_as(&self, a: &L::Settings, b: &L::Settings, fork: Option<Millis>) -> Vec<String> {
         self.open_checked(changes_between(a, b), fork)
     }
 
-    /// Opens the comparison with `changes` (from a link or a file); if run
-    /// B cannot be run so, it stays closed and this says why.
-    pub fn open_checked(&self, changes: Vec<(&'static ParamDef, u64)>, fork: Option<Millis>) -> Result<(), String> {
+    /// Opens the comparison with `changes` and the fork point (from a link
+    /// or a file), and says what it refused: a fork after run A's end
+    /// (B opens without it), or why run B cannot be run so (it stays
+    /// closed).
+    pub fn open_checked(&self, changes: Vec<(&'static ParamDef, u64)>, fork: Option<Millis>) -> Vec<String> {
+        let end = self.a.with_untracked(|a| L::last_moment(a));
+        let mut said = Vec::new();
+        let fork = fork.and_then(|f| crate::view::compare::fork_within(f, end).map_err(|m| said.push(m)).ok());
         self.open_with(Some(changes), fork);
-        match self.b_error() {
-            Some(message) => {
-                self.close();
-                Err(format!("{message} The second run was not opened."))
-            }
-            None => Ok(()),
+        if let Some(message) = self.b_error() {
+            self.close();
+            said.push(format!("{message} The second run was not opened."));
         }
+        said
     }
 
     /// Run B's changes, while the comparison is open (for its link).

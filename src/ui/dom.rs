@@ -29,6 +29,12 @@ pub fn storage_set(key: &str, value: &str) {
     }
 }
 
+pub fn storage_remove(key: &str) {
+    if let Some(Ok(Some(storage))) = window().map(|w| w.local_storage()) {
+        let _ = storage.remove_item(key);
+    }
+}
+
 pub fn location_search() -> String {
     window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }

@@ -4,6 +4,7 @@
 //! element, so several elements on one page never share state.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Where the app lives: the whole page, or one custom element.
 #[derive(Clone, Copy)]
@@ -12,14 +13,34 @@ pub struct Host {
     /// The lab's own address (where its files are), for "Open in
     /// Idempotency Lab" links.
     base: Option<StoredValue<String>>,
+    /// Shows a link's query in the element in place of what it shows (an
+    /// element never navigates or rewrites the page it sits in).
+    reopen: Option<fn(web_sys::HtmlElement, String)>,
 }
 
 impl Host {
-    pub const PAGE: Host = Host { element: None, base: None };
+    pub const PAGE: Host = Host { element: None, base: None, reopen: None };
 
-    /// The custom element `element`, whose lab's page is at `base`.
-    pub fn element_at(element: web_sys::HtmlElement, base: String) -> Host {
-        Host { element: Some(StoredValue::new_local(element)), base: Some(StoredValue::new(base)) }
+    /// The custom element `element`, whose lab's page is at `base`, and
+    /// which `reopen` shows a query in.
+    pub fn element_at(element: web_sys::HtmlElement, base: String, reopen: fn(web_sys::HtmlElement, String)) -> Host {
+        Host {
+            element: Some(StoredValue::new_local(element)),
+            base: Some(StoredValue::new(base)),
+            reopen: Some(reopen),
+        }
+    }
+
+    /// In an element, shows `query` (a link's, without `?`) in it, once the
+    /// event being handled is over; true if it will. The page opens links
+    /// its own way.
+    pub fn open_here(&self, query: &str) -> bool {
+        let (Some(element), Some(reopen)) = (self.element(), self.reopen) else { return false };
+        let query = query.to_owned();
+        // The app in the element is unmounted and mounted again: not from
+        // inside one of its own event handlers.
+        let later = wasm_bindgen::closure::Closure::once_into_js(move || reopen(element, query));
+        super::dom::window().and_then(|w| w.set_timeout_with_callback(later.unchecked_ref()).ok()).is_some()
     }
 
     /// The host of the component being built (the page unless an element
@@ -45,7 +66,6 @@ impl Host {
     /// Focuses the element with `id` in the element's shadow root, or in
     /// the page.
     pub fn focus_by_id(&self, id: &str) {
-        use wasm_bindgen::JsCast;
         match self.element() {
             Some(el) => {
                 if let Some(target) = el

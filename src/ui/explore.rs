@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::view::explore::{Answer, Found, Reply, Request, alphabet_words};
+use crate::view::explore::{Answer, Found, Reply, Request};
 use crate::view::labs::Lab;
 
 use super::mount::Boot;
@@ -100,11 +100,14 @@ impl Explorer {
     }
 }
 
-/// The panel. `settings` are the settings on screen as the link spells
-/// them; `this_run` the names of the invariants the run on screen breaks.
+/// The panel. `alphabet` says what the lab's schedules are made of (its
+/// `view::explore::Explores::ALPHABET`); `settings` are the settings on
+/// screen as the link spells them; `this_run` the names of the invariants
+/// the run on screen breaks.
 #[component]
 pub fn ExplorePanel(
     lab: Lab,
+    alphabet: &'static str,
     #[prop(into)] settings: Signal<Vec<(String, String)>>,
     #[prop(into)] this_run: Signal<Vec<&'static str>>,
 ) -> impl IntoView {
@@ -132,7 +135,7 @@ pub fn ExplorePanel(
                 {format!(
                     "Runs these settings under every placement of at most a few aimed faults ({}) and counts, for each \
                      invariant, the distinct schedules that break it.",
-                    alphabet_words(lab),
+                    alphabet,
                 )}
             </p>
             <div class="explore-controls">
@@ -165,6 +168,7 @@ fn progress((done, total): (u64, u64)) -> impl IntoView {
 }
 
 fn results(found: Arc<Found>, this_run: Signal<Vec<&'static str>>) -> impl IntoView {
+    let host = super::element::Host::current();
     let rows = found
         .rows
         .iter()
@@ -179,7 +183,14 @@ fn results(found: Arc<Found>, this_run: Signal<Vec<&'static str>>) -> impl IntoV
                         Some(order) => format!("{text} ({order})"),
                         None => text,
                     };
-                    view! { <a href=s.link.clone()>{text}</a> }.into_any()
+                    // In a custom element the run opens in the element.
+                    let query = s.link.trim_start_matches('?').to_owned();
+                    let here = move |ev: leptos::ev::MouseEvent| {
+                        if host.open_here(&query) {
+                            ev.prevent_default();
+                        }
+                    };
+                    view! { <a href=s.link.clone() on:click=here>{text}</a> }.into_any()
                 }
             };
             let broken = r.broken > 0;

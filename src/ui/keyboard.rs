@@ -90,8 +90,12 @@ pub fn install<R: Replay>(lab: R, dialog: NodeRef<html::Dialog>) {
         Some(element) => {
             let listener = Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(handler);
             let _ = element.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-            // The element keeps its app, and so its listener, for the page's life.
-            listener.forget();
+            // The element keeps its app until it shows another link (a
+            // lesson's next step): then this app's listener goes with it.
+            let listener = send_wrapper::SendWrapper::new(listener);
+            on_cleanup(move || {
+                let _ = element.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+            });
         }
     }
 }

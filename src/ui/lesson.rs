@@ -6,17 +6,23 @@
 
 use leptos::prelude::*;
 
-use crate::view::lesson::{LESSONS, Lesson, LessonAt, parse, step_link};
+use crate::view::lesson::{LESSONS, Lesson, LessonAt, cut_words, parse, step_link};
 use crate::view::page::Page;
 use crate::view::url::to_query;
 
 use super::dom;
+use super::element::Host;
 
-/// Opens step `at` on a page like `page`: through the host page, or by
-/// loading the step's address where there is none.
-pub fn open_step(at: &LessonAt, page: &Page) {
+/// Opens step `at` on a page like `page`: in the custom element the lab
+/// lives in, through the page that hosts every lab, or by loading the
+/// step's address where there is neither.
+pub fn open_step(at: &LessonAt, page: &Page, host: Host) {
     let link = step_link(at, page);
-    let query = format!("?{}", to_query(&link));
+    let query = to_query(&link);
+    if host.open_here(&query) {
+        return;
+    }
+    let query = format!("?{query}");
     if !dom::switch_lab_to(link.lab, Some(&query))
         && let Some(w) = dom::window()
     {
@@ -26,9 +32,9 @@ pub fn open_step(at: &LessonAt, page: &Page) {
 
 /// Moves `by` steps through the lesson (PageDown and PageUp, the bar's
 /// buttons); at either end it says so instead, through `say`.
-pub fn step_by(at: &LessonAt, page: &Page, by: isize, say: impl Fn(String)) {
+pub fn step_by(at: &LessonAt, page: &Page, host: Host, by: isize, say: impl Fn(String)) {
     match at.moved(by) {
-        Some(next) => open_step(&next, page),
+        Some(next) => open_step(&next, page, host),
         None => say(at.at_an_end(by > 0)),
     }
 }
@@ -42,14 +48,31 @@ pub fn lesson_bar(
     say: Callback<String>,
 ) -> impl IntoView {
     let shown = RwSignal::new(false);
+    let host = Host::current();
     let step = at.current().clone();
+    let cut = cut_words(&at.lesson).map(|words| {
+        let held = at.lesson.clone();
+        view! {
+            <p class="lesson-cut">{words}</p>
+            <button
+                type="button"
+                class="link"
+                on:click=move |_| {
+                    let _ = dom::download("lesson.lesson", "text/plain", &held.to_text());
+                }
+            >
+                "Save the steps it holds as a file"
+            </button>
+        }
+    });
     let (first, last) = (at.step == 0, at.step + 1 == at.lesson.steps.len());
     let (back, on) = (at.clone(), at.clone());
     let answer = step.answer.clone();
     view! {
         <section class="panel lesson" aria-labelledby="lesson-h">
             <p class="lesson-title">{format!("Lesson: {}", at.lesson.title)}</p>
-            <h2 id="lesson-h">{at.heading()}</h2>
+            <h2 id="lesson-h" tabindex="-1">{at.heading()}</h2>
+            {cut}
             {step.question.map(|q| view! { <p class="lesson-question">{q}</p> })}
             {answer
                 .map(|a| {
@@ -72,7 +95,7 @@ pub fn lesson_bar(
                     type="button"
                     aria-keyshortcuts="PageUp"
                     disabled=first
-                    on:click=move |_| step_by(&back, &page(), -1, |t| say.run(t))
+                    on:click=move |_| step_by(&back, &page(), host, -1, |t| say.run(t))
                 >
                     "Previous step"
                 </button>
@@ -81,7 +104,7 @@ pub fn lesson_bar(
                     class="primary"
                     aria-keyshortcuts="PageDown"
                     disabled=last
-                    on:click=move |_| step_by(&on, &page(), 1, |t| say.run(t))
+                    on:click=move |_| step_by(&on, &page(), host, 1, |t| say.run(t))
                 >
                     "Next step"
                 </button>
@@ -93,6 +116,7 @@ pub fn lesson_bar(
 /// The lessons that come with the labs: start one, present it, or take its
 /// text as the start of one's own. `page` is the page as it is now.
 pub fn lessons_panel(page: impl Fn() -> Page + Copy + Send + Sync + 'static) -> impl IntoView {
+    let host = Host::current();
     let items = LESSONS
         .iter()
         .filter_map(|text| parse(text).ok())
@@ -102,7 +126,7 @@ pub fn lessons_panel(page: impl Fn() -> Page + Copy + Send + Sync + 'static) -> 
             let (start, show, file) = (lesson.clone(), lesson.clone(), lesson);
             let begin = move |lesson: &Lesson, present: bool| {
                 let page = Page { present, ..page() };
-                open_step(&LessonAt { lesson: lesson.clone(), step: 0 }, &page);
+                open_step(&LessonAt { lesson: lesson.clone(), step: 0 }, &page, host);
             };
             view! {
                 <li>
@@ -152,7 +176,7 @@ pub fn lessons_panel(page: impl Fn() -> Page + Copy + Send + Sync + 'static) -> 
 pub fn follow(link: &crate::view::url::ParsedLink, here: crate::view::labs::Lab) -> bool {
     match &link.state.page.lesson {
         Some(at) if link.state.lab != here => {
-            open_step(at, &link.state.page);
+            open_step(at, &link.state.page, Host::PAGE);
             true
         }
         _ => false,

@@ -5,7 +5,8 @@
 //!
 //! What every lab's page has is written once and each lab plugs into it:
 //! mounting ([`mount`]), playback and its shortcuts ([`playback::Replay`]),
-//! sharing and files ([`share::Share`]), run B ([`compare`]), the settings
+//! sharing and files ([`share::Share`]), both made for a page that replays
+//! its run from [`replayed::LabPage`], run B ([`compare`]), the settings
 //! form, notices and the live region, predict-then-see, the text panels
 //! and the masthead. Each lab's own components are in its module: `ack`,
 //! `risk` and `storm`.
@@ -27,10 +28,12 @@ pub mod notices;
 pub mod playback;
 pub mod predict;
 pub mod present;
+pub mod replayed;
 pub mod risk;
 pub mod share;
 pub mod storm;
 mod text_panels;
+pub mod trace;
 mod worker;
 
 pub use compare::Side;

@@ -34,6 +34,8 @@ impl Boot {
 thread_local! {
     /// The mounted lab, until it is unmounted.
     static MOUNTED: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+    /// The element the mounted lab lives in.
+    static ROOT: RefCell<Option<web_sys::HtmlElement>> = const { RefCell::new(None) };
     /// What the mounted lab does as it is unmounted, before any of it is gone.
     static LEAVING: RefCell<Vec<Box<dyn Fn()>>> = const { RefCell::new(Vec::new()) };
 }
@@ -54,6 +56,7 @@ pub fn mount<V: IntoView + 'static>(lab: Lab, root: web_sys::HtmlElement, query:
     unmount();
     dom::set_title(lab.title);
     let boot = Boot { query, base };
+    ROOT.with(|r| *r.borrow_mut() = Some(root.clone()));
     let mounted = leptos::mount::mount_to(root, move || {
         provide_context(boot);
         app()
@@ -66,9 +69,21 @@ pub fn mount<V: IntoView + 'static>(lab: Lab, root: web_sys::HtmlElement, query:
     });
 }
 
+/// The mounted lab says it answers its reader: from the next frame, once
+/// what it has just changed is drawn, its root element has `data-ready`
+/// (what `make bench` waits for). A lab that replays a run is ready once it
+/// is first drawn; one whose results come later, once they are in.
+pub fn ready() {
+    let Some(root) = ROOT.with(|r| r.borrow().clone()) else { return };
+    request_animation_frame(move || {
+        let _ = root.set_attribute("data-ready", "");
+    });
+}
+
 /// Unmounts the mounted lab, if there is one: Leptos disposes of its
 /// reactive graph, and with it every effect, listener and timer it owns.
 pub fn unmount() {
+    ROOT.with(|r| r.borrow_mut().take());
     let leaving = LEAVING.with(|l| std::mem::take(&mut *l.borrow_mut()));
     for f in leaving {
         f();

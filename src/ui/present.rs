@@ -8,6 +8,8 @@
 
 use leptos::prelude::*;
 
+use super::element::Host;
+
 use crate::sim::Millis;
 use crate::view::lesson::LessonAt;
 use crate::view::page::{MAX_PINS, Page, Pin, clean_question};
@@ -35,6 +37,8 @@ pub struct Presenter {
     /// Whether Continue resumes playing (playback stopped at the checkpoint).
     resume: StoredValue<bool>,
     look: Look,
+    /// Where the lab lives: a lesson's steps stay there.
+    host: Host,
 }
 
 /// Where a pin stops playback moving from `from` to `to`: the earliest pin
@@ -66,6 +70,7 @@ impl Presenter {
             lesson: StoredValue::new(page.lesson.clone()),
             resume: StoredValue::new(false),
             look,
+            host: Host::current(),
         }
     }
 
@@ -168,7 +173,7 @@ impl Presenter {
         let Some(at) = self.lesson.get_value() else { return false };
         let mut page = Page { present: self.present.get_untracked(), ..Page::default() };
         self.look.keep_in(&mut page);
-        lesson::step_by(&at, &page, by, |t| player.say(t));
+        lesson::step_by(&at, &page, self.host, by, |t| player.say(t));
         true
     }
 }

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::sim::Schema;
-use crate::sim::params_file::{Imported, MAX_FILE_BYTES, parse_import};
+use crate::sim::params_file::{Imported, MAX_FILE_BYTES, file_text, parse_import};
 use crate::view::url::{LinkState, to_query};
 
 use super::dom;
@@ -52,6 +52,8 @@ pub trait Share: Copy + Send + Sync + 'static {
     fn run_json(&self) -> String;
     /// The diagram as an SVG file, the playhead where it is.
     fn diagram_svg(&self) -> String;
+    /// The run as an OpenTelemetry trace (OTLP/JSON).
+    fn trace_otlp(&self) -> String;
     /// Shows imported settings (and run B beside them, from an exported
     /// comparison, where the lab compares); false if they could not be run
     /// (a notice says why).
@@ -97,7 +99,7 @@ fn copy(shared: RwSignal<Option<Shared>>, title: &'static str, text: String) {
 /// file and opens its first step; anything refused on the way (too large,
 /// not text, neither settings nor a lesson) is a notice and changes
 /// nothing.
-fn import<L: Share>(lab: L, file: web_sys::File) {
+fn import<L: Share>(lab: L, file: web_sys::File, host: super::element::Host) {
     let notices = lab.notices();
     let name = crate::sim::params::shorten(&file.name());
     if file.size() > MAX_FILE_BYTES as f64 {
@@ -109,21 +111,31 @@ fn import<L: Share>(lab: L, file: web_sys::File) {
         return;
     }
     leptos::task::spawn_local(async move {
-        let Some(text) = JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()) else {
-            notices.notify(format!("{name}: the file could not be read as text. Nothing changed."));
+        // The bytes, read by the command line's rule for text (UTF-8, a
+        // byte-order mark ignored), not the browser's own decoding.
+        let Some(bytes) = JsFuture::from(file.array_buffer()).await.ok().map(|b| js_sys::Uint8Array::new(&b).to_vec())
+        else {
+            notices.notify(format!("{name}: the file could not be read. Nothing changed."));
             return;
         };
-        if crate::view::lesson::is_lesson_file(&name, &text) {
-            match crate::view::lesson::parse(&text) {
+        let text = match file_text(&bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                notices.notify(format!("{name}: {e}. Nothing changed."));
+                return;
+            }
+        };
+        if crate::view::lesson::is_lesson_file(&name, text) {
+            match crate::view::lesson::parse(text) {
                 Ok(lesson) => {
                     let at = crate::view::lesson::LessonAt { lesson, step: 0 };
-                    super::lesson::open_step(&at, &lab.link().page);
+                    super::lesson::open_step(&at, &lab.link().page, host);
                 }
                 Err(e) => notices.notify(format!("{name}: {e}. Nothing changed.")),
             }
             return;
         }
-        match parse_import::<L::Settings>(&text) {
+        match parse_import::<L::Settings>(text) {
             Ok(file) => {
                 if lab.import(file) {
                     notices.notify(format!("Imported settings from {name}."));
@@ -139,16 +151,19 @@ fn import<L: Share>(lab: L, file: web_sys::File) {
 /// while something is offered for copying.
 pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoView) -> impl IntoView {
     let shared = RwSignal::new(None::<Shared>);
+    let host = super::element::Host::current();
     let export_json =
         move |_| export(lab.notices(), &format!("{}-run.json", L::FILES), "application/json", &lab.run_json());
     let export_svg =
         move |_| export(lab.notices(), &format!("{}-timeline.svg", L::FILES), "image/svg+xml", &lab.diagram_svg());
+    let export_trace =
+        move |_| export(lab.notices(), &format!("{}-trace.json", L::FILES), "application/json", &lab.trace_otlp());
     let on_file = move |ev: web_sys::Event| {
         let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
             return;
         };
         if let Some(file) = input.files().and_then(|files| files.get(0)) {
-            import(lab, file);
+            import(lab, file, host);
         }
         // Choosing the same file again should import it again.
         input.set_value("");
@@ -196,6 +211,7 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
             {extra}
             <button type="button" on:click=export_json>"Export run (JSON)"</button>
             <button type="button" on:click=export_svg>"Export diagram (SVG)"</button>
+            <button type="button" on:click=export_trace>"Export trace (OTLP)"</button>
             <span class="file-button">
                 <input
                     type="file"
@@ -205,6 +221,7 @@ pub fn toolbar<L: Share>(lab: L, on_shortcuts: Callback<()>, extra: impl IntoVie
                 />
                 <label for="import-file">"Import settings or a lesson"</label>
             </span>
+            {super::trace::open_button(lab.notices())}
             <button type="button" aria-keyshortcuts="?" on:click=move |_| on_shortcuts.run(())>
                 "Keyboard shortcuts"
             </button>

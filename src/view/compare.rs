@@ -29,6 +29,20 @@ pub fn counts(a: u64, b: u64, noun: impl Fn(u64) -> String) -> String {
     format!("A: {}, B: {}{}", noun(a), noun(b), if a == b { " (the same)" } else { "" })
 }
 
+/// A fork point from a link or a file, checked against run A, which ends
+/// at `end`: a fork after the run's end forks nothing.
+pub fn fork_within(fork: Millis, end: Millis) -> Result<Millis, String> {
+    if fork <= end {
+        return Ok(fork);
+    }
+    let seconds = crate::sim::params::ms_to_seconds_text;
+    Err(format!(
+        "fork: {} s is after the run's end; allowed: a moment from 0 to {} s. Run B is compared without a fork point.",
+        seconds(fork.ms()),
+        seconds(end.ms())
+    ))
+}
+
 /// The "Fork" line: whether the runs agree on every event before `at`, or
 /// where they already differ.
 pub fn fork_line<R: Copy + Timed, E: Copy>(c: &Comparison<R, E>, at: Millis) -> DiffLine {

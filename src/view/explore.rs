@@ -7,8 +7,8 @@
 
 use crate::sim::json::Json;
 use crate::sim::params::Schema;
-use crate::sim::{ack, risk};
-use crate::view::labs::{self, Lab};
+use crate::view::lab::LabModel;
+use crate::view::labs::{Lab, Labs, PerLab, Registry};
 use crate::view::url::{LinkState, to_query};
 
 /// A schedule: the simplest that breaks a check, or the first that failed.
@@ -46,34 +46,43 @@ pub struct Found {
     pub rows: Vec<Row>,
 }
 
-/// What a lab's schedules are made of, in words, for the panel's hint.
-pub fn alphabet_words(lab: Lab) -> &'static str {
-    match lab.id {
-        "risk" => {
-            "a create's response or request lost, a 5xx or a slow create, a probe timing out, a worker crashing after \
-             its resend, a replica pausing, a tie going the other way, in both race orders"
-        }
-        _ => "an attempt's request or response lost, a 503 for it, the server crashing at each step of its commit",
+/// A lab that explores every schedule of at most K aimed faults over its
+/// settings, and judges each run by its own checks.
+pub trait Explores: LabModel {
+    /// What its schedules are made of, in words, for the panel's hint.
+    const ALPHABET: &'static str;
+    /// Every schedule over `base`; `progress` hears (done, total) and may
+    /// say false to stop.
+    fn explore(base: &Self::Settings, k: usize, progress: &mut dyn FnMut(u64, u64) -> bool) -> Found;
+}
+
+/// Hears an exploration's progress (done, total); false stops it.
+pub type Progress<'a> = &'a mut dyn FnMut(u64, u64) -> bool;
+
+/// A lab's exploration, for the shells that reach it through the registry
+/// (the command line's `explore`, the explore worker).
+pub struct Explorer<L: LabModel> {
+    pub explore: fn(&L::Settings, usize, Progress<'_>) -> Found,
+}
+
+impl<L: LabModel> Explorer<L> {
+    /// The exploration of a lab that explores.
+    pub const fn of() -> Explorer<L>
+    where
+        L: Explores,
+    {
+        Explorer { explore: L::explore }
     }
 }
 
-/// The first lab's checks as a reader reads them.
-pub fn ack_title(name: ack::checks::CheckName) -> &'static str {
-    use ack::checks::CheckName;
-    match name {
-        CheckName::CommittedAtMostOnce => "Committed at most once per intent",
-        CheckName::StatusAgreesWithLedger => "The client's status agrees with the ledger",
-        CheckName::NoIncrementAfterGivingUp => "No increment after the client gave up",
-    }
-}
-
-fn link_of<S: Schema>(lab: Lab, settings: Option<S>) -> String {
+/// A link to `settings` of `lab`, from `?`, or nothing.
+pub fn link_of<S: Schema>(lab: Lab, settings: Option<S>) -> String {
     settings.map_or_else(String::new, |s| format!("?{}", to_query(&LinkState::of(lab, &s, None, Default::default()))))
 }
 
 /// The exploration in words: `names` gives a check's machine name and
 /// title, `shortest` a schedule's faults, flags and link.
-fn found<C, S>(
+pub fn found<C, S>(
     lab: Lab,
     k: usize,
     e: &crate::sim::explore::Exploration<C, S>,
@@ -101,48 +110,6 @@ fn found<C, S>(
             })
             .collect(),
     }
-}
-
-/// Explores the first lab's schedules over `base`.
-pub fn explore_ack(base: &ack::Settings, k: usize, progress: impl FnMut(u64, u64) -> bool) -> Found {
-    let e = ack::explore::explore(base, k, progress);
-    found(
-        labs::ACK,
-        k,
-        &e,
-        |&check| (check.name(), ack_title(check)),
-        |s| {
-            let faults = s.fault_texts();
-            let flags =
-                if faults.is_empty() { "--faults none".to_owned() } else { format!("--faults {}", faults.join(",")) };
-            Shortest { faults, worker_order: None, flags, link: link_of(labs::ACK, s.settings(base)) }
-        },
-    )
-}
-
-/// Explores the risk lab's schedules over `base`.
-pub fn explore_risk(base: &risk::Settings, k: usize, progress: impl FnMut(u64, u64) -> bool) -> Found {
-    let e = risk::explore::explore(base, k, progress);
-    found(
-        labs::RISK,
-        k,
-        &e,
-        |&check| (check.name(), crate::view::risk::verdicts::title(check)),
-        |s| {
-            let faults = s.fault_texts();
-            let mut flags: Vec<String> = faults.iter().map(|f| format!("--fault {f}")).collect();
-            if flags.is_empty() {
-                flags.push("--fault none".to_owned());
-            }
-            flags.push(format!("--worker-order {}", s.order.value()));
-            Shortest {
-                faults,
-                worker_order: Some(s.order.value().to_owned()),
-                flags: flags.join(" "),
-                link: link_of(labs::RISK, s.settings(base)),
-            }
-        },
-    )
 }
 
 impl Found {
@@ -405,7 +372,7 @@ pub fn serve(text: &str, mut post: impl FnMut(&Reply)) -> Reply {
         return Reply { id, answer: Answer::Error { message } };
     }
     let mut step = 0;
-    let progress = |done: u64, total: u64| {
+    let mut progress = |done: u64, total: u64| {
         let now = done * PROGRESS_STEPS / total.max(1);
         if now > step {
             step = now;
@@ -413,17 +380,51 @@ pub fn serve(text: &str, mut post: impl FnMut(&Reply)) -> Reply {
         }
         true
     };
-    let k = request.max_faults;
-    let found = match request.lab.as_str() {
-        "ack" => decoded::<ack::Settings>(&request.settings).map(|s| explore_ack(&s, k, progress)),
-        "risk" => decoded::<risk::Settings>(&request.settings).map(|s| explore_risk(&s, k, progress)),
-        other => Err(format!("No lab \"{other}\" to explore: allowed are ack and risk")),
+    let exploring: Vec<(Lab, FromLink)> =
+        Registry::each::<ByLink>().into_iter().filter_map(|(lab, how)| Some((lab, how?))).collect();
+    let found = match exploring.iter().find(|(lab, _)| lab.id == request.lab) {
+        Some((_, explore)) => explore(&request.settings, request.max_faults, &mut progress),
+        None => {
+            let ids: Vec<&str> = exploring.iter().map(|(lab, _)| lab.id).collect();
+            Err(format!("No lab \"{}\" to explore: allowed are {}", request.lab, in_words(&ids)))
+        }
     };
     let answer = match found {
         Ok(found) => Answer::Found(found),
         Err(message) => Answer::Error { message },
     };
     Reply { id, answer }
+}
+
+/// An exploration of the settings a link spells.
+type FromLink = fn(&[(String, String)], usize, Progress<'_>) -> Result<Found, String>;
+
+/// Each lab's exploration of the settings a link spells, if it explores.
+struct ByLink;
+
+impl PerLab for ByLink {
+    type Item = (Lab, Option<FromLink>);
+    fn of<L: LabModel>() -> Self::Item {
+        (L::LAB, L::EXPLORER.map(|_| from_link::<L> as FromLink))
+    }
+}
+
+fn from_link<L: LabModel>(
+    pairs: &[(String, String)],
+    k: usize,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<Found, String> {
+    let explorer = L::EXPLORER.ok_or_else(|| format!("The {} lab does not explore", L::LAB.id))?;
+    decoded::<L::Settings>(pairs).map(|s| (explorer.explore)(&s, k, progress))
+}
+
+/// "a", "a and b", "a, b and c".
+fn in_words(ids: &[&str]) -> String {
+    match ids {
+        [] => "none".to_owned(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// The settings the pairs spell, through the one validation stage.

@@ -55,6 +55,9 @@ pub struct Step {
 pub struct Lesson {
     pub title: String,
     pub steps: Vec<Step>,
+    /// The step (from 1) a link cut the lesson at, being too long for a
+    /// link: it holds the steps before it only.
+    pub cut_at: Option<usize>,
 }
 
 /// A lesson and the step on screen (an index into its steps).
@@ -84,7 +87,7 @@ impl LessonAt {
     /// says instead.
     pub fn at_an_end(&self, forward: bool) -> String {
         let end = if forward { "last" } else { "first" };
-        format!("This is the {end} step of \"{}\".", self.lesson.title)
+        format!("This is the {end} step of \"{}\".", crate::sim::params::neutral(&self.lesson.title))
     }
 }
 
@@ -165,7 +168,7 @@ pub fn parse(text: &str) -> Result<Lesson, String> {
         };
         match field.as_str() {
             "lab" => {
-                step.lab = labs::by_command(value.trim()).ok_or_else(|| {
+                step.lab = labs::by_command(labs::LABS, value.trim()).ok_or_else(|| {
                     let ids: Vec<&str> = labs::LABS.iter().map(|l| l.id).collect();
                     format!(
                         "lesson line {n}: Lab: \"{}\" is not a lab; allowed: {}",
@@ -197,7 +200,7 @@ pub fn parse(text: &str) -> Result<Lesson, String> {
     if steps.is_empty() {
         return Err("lesson: it has no steps; each step starts with a Step: line".to_owned());
     }
-    Ok(Lesson { title: title.unwrap_or_else(|| "Lesson".to_owned()), steps })
+    Ok(Lesson { title: title.unwrap_or_else(|| "Lesson".to_owned()), steps, cut_at: None })
 }
 
 impl Lesson {
@@ -242,6 +245,75 @@ pub fn step_link(at: &LessonAt, page: &Page) -> LinkState {
     LinkState { lab: step.lab, params: a, b_params, page }
 }
 
+/// What the lesson's bar says of a lesson a link cut short, naming the
+/// lesson and the step it was cut at.
+pub fn cut_words(lesson: &Lesson) -> Option<String> {
+    let at = lesson.cut_at?;
+    Some(format!(
+        "The lesson \"{}\" is too long for a link: the link holds its first {} steps and was cut at step {at}. To give every step, share the lesson as a file.",
+        crate::sim::params::neutral(&lesson.title),
+        lesson.steps.len()
+    ))
+}
+
+/// Marks a lesson's compressed form in a link (an uncompressed one starts
+/// with a field's name).
+const PACKED: char = '~';
+
+/// A lesson's text as a link carries it: compressed (raw deflate) and in
+/// base64url, so an ordinary lesson of a few thousand characters, in any
+/// script, fits a link; `~` first.
+pub fn pack(text: &str) -> String {
+    let deflated = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9);
+    format!("{PACKED}{}", base64url(&deflated))
+}
+
+/// A link's `lesson` value as the lesson's text: compressed (see [`pack`])
+/// or, as older links carry it, the text itself.
+pub fn unpack(value: &str) -> Result<String, String> {
+    let Some(packed) = value.strip_prefix(PACKED) else { return Ok(value.to_owned()) };
+    let refused = || {
+        "lesson: the link's lesson is damaged (it does not decompress); allowed: a lesson as the page writes it into a link".to_owned()
+    };
+    let bytes = from_base64url(packed).ok_or_else(refused)?;
+    // A lesson's text is at most MAX_LESSON_CHARS characters of at most
+    // four bytes each: more is refused without being inflated further.
+    let text =
+        miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_LESSON_CHARS * 4).map_err(|_| refused())?;
+    String::from_utf8(text).map_err(|_| refused())
+}
+
+const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+fn base64url(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(BASE64URL[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+fn from_base64url(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    for chunk in text.as_bytes().chunks(4) {
+        if chunk.len() == 1 {
+            return None;
+        }
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            let v = BASE64URL.iter().position(|&b| b == c)? as u32;
+            n |= v << (18 - 6 * i);
+        }
+        for i in 0..chunk.len() - 1 {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    Some(out)
+}
+
 /// Reads a link's `step` value for a lesson of `steps` steps: a step number
 /// from 1.
 pub fn parse_step(value: &str, steps: usize) -> Result<usize, String> {
@@ -269,7 +341,8 @@ pub const LESSONS: &[&str] = &[include_str!("../../lessons/three-ways.lesson")];
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::labs::{ACK, RISK};
+    use crate::view::ack::ACK;
+    use crate::view::risk::RISK;
 
     const THREE: &str = "Lesson: Three steps\n\nStep: One increment\nSettings: dedup=on\nAt: 4.05\n\
                          Question: How many?\nAnswer: One.\n\n# a comment\nStep: Two\nSettings: dedup=off&at=x\n";

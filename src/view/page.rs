@@ -163,7 +163,8 @@ pub const DEFAULT_QUESTION: &str = "What happens next?";
 /// A question as a checkpoint keeps it: one line, control characters
 /// removed, at most [`MAX_QUESTION_CHARS`] characters, never empty.
 pub fn clean_question(text: &str) -> String {
-    let one_line: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let one_line: String =
+        text.chars().map(|c| if crate::sim::params::is_control_or_format(c) { ' ' } else { c }).collect();
     let trimmed = one_line.trim();
     if trimmed.is_empty() {
         return DEFAULT_QUESTION.to_owned();
@@ -301,7 +302,7 @@ mod tests {
         assert_eq!(page.fork, Some(Millis(4_000)));
         assert_eq!(page.pins, [Pin { at: Millis(2_050), question: "Will it retry?".to_owned() }]);
         // And written back, the schema holds what was read.
-        let settings = page.settings(crate::view::labs::RISK);
+        let settings = page.settings(crate::view::risk::RISK);
         assert_eq!(Page { pins: page.pins.clone(), ..Page::of(&settings) }, page);
     }
 

@@ -110,7 +110,8 @@ pub struct ParsedLink {
 pub fn parse_query(query: &str, page_lab: Lab) -> ParsedLink {
     let mut query = query.strip_prefix('?').unwrap_or(query);
     let mut notices = Vec::new();
-    if query.len() > MAX_QUERY_BYTES {
+    let cut_short = query.len() > MAX_QUERY_BYTES;
+    if cut_short {
         let mut cut = MAX_QUERY_BYTES;
         while !query.is_char_boundary(cut) {
             cut -= 1;
@@ -132,7 +133,7 @@ pub fn parse_query(query: &str, page_lab: Lab) -> ParsedLink {
         } else if name == PIN {
             pins.push(value);
             is_link = true;
-        } else if name == LESSON || name == STEP {
+        } else if name == LESSON || name == STEP || name == CUT {
             lesson.push((name, value));
             is_link = true;
         } else if let Some(b) = name.strip_prefix("b.") {
@@ -143,7 +144,9 @@ pub fn parse_query(query: &str, page_lab: Lab) -> ParsedLink {
     }
     let named = raw.get(&LAB).map(str::to_owned);
     let (settings, mut page, refused) = read_page(&raw, &pins);
-    page.lesson = read_lesson(&lesson, &mut notices);
+    // The last parameter of a link cut short may be cut too.
+    let last_cut = cut_short && query.rsplit('&').next().is_some_and(|p| p.starts_with("lesson="));
+    page.lesson = read_lesson(&lesson, last_cut, &mut notices);
     notices.extend(
         refused.into_iter().map(|n| if n.starts_with("lab:") { format!("{n}. This page's lab is shown.") } else { n }),
     );
@@ -167,21 +170,31 @@ pub fn parse_query(query: &str, page_lab: Lab) -> ParsedLink {
     ParsedLink { state, notices, is_link }
 }
 
-/// The link names of a lesson's text and of the step on screen.
+/// The link names of a lesson's text and of the step on screen, and of
+/// the step a lesson too long for a link was cut at.
 pub const LESSON: &str = "lesson";
 pub const STEP: &str = "step";
+pub const CUT: &str = "cut";
 
-/// The lesson a link's `lesson` and `step` values give (the last of each),
-/// with a notice for a lesson that does not read or a step it lacks.
-fn read_lesson(pairs: &[(String, String)], notices: &mut Vec<String>) -> Option<LessonAt> {
+/// The lesson a link's `lesson`, `step` and `cut` values give (the last of
+/// each), with a notice for a lesson that does not read or a step it
+/// lacks. `cut_short`: the lesson's value is where the link was cut.
+fn read_lesson(pairs: &[(String, String)], cut_short: bool, notices: &mut Vec<String>) -> Option<LessonAt> {
     let last = |name: &str| pairs.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
-    let lesson = match lesson::parse(last(LESSON)?) {
+    let read = lesson::unpack(last(LESSON)?).and_then(|text| match cut_short {
+        true => whole_steps(&text),
+        false => lesson::parse(&text),
+    });
+    let mut lesson = match read {
         Ok(lesson) => lesson,
         Err(message) => {
             notices.push(format!("{message}. The lesson was not opened."));
             return None;
         }
     };
+    if let Some(at) = last(CUT).and_then(|v| v.parse::<usize>().ok()).filter(|&at| at == lesson.steps.len() + 1) {
+        lesson.cut_at = Some(at);
+    }
     let step = match last(STEP).map(|v| lesson::parse_step(v, lesson.steps.len())) {
         None => 0,
         Some(Ok(step)) => step,
@@ -191,6 +204,32 @@ fn read_lesson(pairs: &[(String, String)], notices: &mut Vec<String>) -> Option<
         }
     };
     Some(LessonAt { lesson, step })
+}
+
+/// The whole steps of a lesson's text cut short: the step it was cut in
+/// is left out, and the lesson says where it was cut.
+fn whole_steps(text: &str) -> Result<lesson::Lesson, String> {
+    let starts = |line: &str| line.trim_start().to_ascii_lowercase().starts_with("step:");
+    let lines: Vec<&str> = text.lines().collect();
+    let last_step = lines.iter().rposition(|l| starts(l)).unwrap_or(0);
+    let mut lesson = lesson::parse(&lines[..last_step].join("\n"))?;
+    lesson.cut_at = Some(lesson.steps.len() + 1);
+    Ok(lesson)
+}
+
+/// The lesson's part of a link in at most `room` bytes: compressed, whole
+/// if it fits, else its first steps that fit and the step it was cut at.
+fn lesson_params(at: &LessonAt, room: usize) -> Vec<String> {
+    let write = |steps: usize| {
+        let held = lesson::Lesson { steps: at.lesson.steps[..steps].to_vec(), cut_at: None, ..at.lesson.clone() };
+        let mut parts = vec![format!("{LESSON}={}", lesson::pack(&held.to_text()))];
+        parts.push(format!("{STEP}={}", at.step.min(steps.saturating_sub(1)) + 1));
+        let cut_at = if steps < at.lesson.steps.len() { Some(steps + 1) } else { at.lesson.cut_at };
+        parts.extend(cut_at.map(|n| format!("{CUT}={n}")));
+        parts
+    };
+    let fits = |parts: &Vec<String>| parts.iter().map(|p| p.len() + 1).sum::<usize>() <= room;
+    (1..=at.lesson.steps.len()).rev().map(write).find(fits).unwrap_or_default()
 }
 
 /// What a lab reads from a link: run A's settings, run B's changes if the
@@ -337,8 +376,8 @@ pub fn to_query(state: &LinkState) -> String {
     }
     parts.extend(pins);
     if let Some(at) = &state.page.lesson {
-        parts.push(encode(LESSON, &at.lesson.to_text()));
-        parts.push(format!("{STEP}={}", at.step + 1));
+        let used = parts.iter().map(|p| p.len() + 1).sum::<usize>();
+        parts.extend(lesson_params(at, MAX_QUERY_BYTES.saturating_sub(used)));
     }
     parts.join("&")
 }
@@ -353,8 +392,10 @@ mod tests {
     use super::*;
     use crate::sim::ack::Settings;
     use crate::sim::ack::settings::{CRASH, DEADLINE, DEDUP, JITTER, KEY, RESPONSE_TRANSIT, TIMEOUT};
-    use crate::view::labs::{ACK, RISK, STORMS};
+    use crate::view::ack::ACK;
     use crate::view::page::{DEFAULT_QUESTION, Font, Pin, Theme};
+    use crate::view::risk::RISK;
+    use crate::view::storm::STORMS;
 
     fn ack(query: &str) -> LabLink<Settings> {
         read_lab(&parse_query(query, ACK))
@@ -603,10 +644,13 @@ mod tests {
         state.page.lesson = Some(LessonAt { lesson: lesson.clone(), step: 2 });
         let query = to_query(&state);
         assert!(query.len() < MAX_QUERY_BYTES / 2, "the shipped lesson fits a link: {} bytes", query.len());
-        assert!(query.starts_with("lesson=Lesson%3A") && query.ends_with("&step=3"), "{query}");
+        assert!(query.starts_with("lesson=~") && query.ends_with("&step=3"), "{query}");
         let back = parse_query(&query, ACK);
         assert!(back.notices.is_empty(), "{:?}", back.notices);
-        assert_eq!(back.state.page.lesson, Some(LessonAt { lesson, step: 2 }));
+        assert_eq!(back.state.page.lesson, Some(LessonAt { lesson: lesson.clone(), step: 2 }));
+        // A link written before lessons were compressed still reads.
+        let old = format!("lesson={}&step=3", percent_encode(text));
+        assert_eq!(parse_query(&old, ACK).state.page.lesson, Some(LessonAt { lesson, step: 2 }));
         // A step the lesson lacks shows the first; a lesson that does not
         // read is left out; both say so.
         let far = parse_query(&query.replace("step=3", "step=9"), ACK);
@@ -622,10 +666,80 @@ mod tests {
         let risk = parse_query(&format!("step=5&{}", query.split('&').next().unwrap()), ACK);
         assert_eq!(risk.state.lab, RISK, "the step's lab, for the page to switch to");
         let bad = parse_query("lesson=Step%3A%20a%0ALab%3A%20moon", ACK);
+        assert_eq!(
+            parse_query("lesson=~AAAA", ACK).notices,
+            [
+                "lesson: the link's lesson is damaged (it does not decompress); allowed: a lesson as the page writes it into a link. The lesson was not opened."
+            ]
+        );
         assert_eq!(bad.state.page.lesson, None);
         assert_eq!(
             bad.notices,
             ["lesson line 2: Lab: \"moon\" is not a lab; allowed: ack, risk, storms. The lesson was not opened."]
         );
+    }
+
+    /// Nine steps of Russian, 3 800 characters: 7 kB of UTF-8, 20 kB
+    /// percent-encoded, which a link of 16 KiB cut at step 8 without a
+    /// word; compressed, the whole lesson fits.
+    fn russian_lesson() -> String {
+        let mut text = "Lesson: Повтор запроса после потерянного подтверждения\n".to_owned();
+        for n in 1..=9 {
+            text.push_str(&format!(
+                "\nStep: Шаг {n}: клиент повторяет запрос\nSettings: dedup=off\nAt: 6.05\n\
+                 Question: Сколько раз сервер выполнил операцию, если подтверждение первой попытки потерялось в сети, а клиент повторил запрос с тем же ключом идемпотентности после тайм-аута? Шаг {n}.\n\
+                 Answer: Дважды: без дедупликации сервер не смотрит на ключ идемпотентности и выполняет вторую попытку как новую операцию, так что счётчик увеличивается на два вместо одного.\n"
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn an_ordinary_lesson_in_any_script_fits_a_link_whole() {
+        let text = russian_lesson();
+        let lesson = crate::view::lesson::parse(&text).unwrap();
+        assert_eq!(lesson.steps.len(), 9);
+        assert!(text.chars().count() > 3_000 && percent_encode(&text).len() > MAX_QUERY_BYTES, "it did not fit before");
+        let state = LinkState {
+            page: Page { lesson: Some(LessonAt { lesson: lesson.clone(), step: 8 }), ..Page::default() },
+            ..LinkState::default()
+        };
+        let query = to_query(&state);
+        assert!(query.len() < MAX_QUERY_BYTES / 2, "{} bytes", query.len());
+        let back = parse_query(&query, ACK);
+        assert!(back.notices.is_empty(), "{:?}", back.notices);
+        assert_eq!(back.state.page.lesson, Some(LessonAt { lesson, step: 8 }));
+    }
+
+    #[test]
+    fn a_lesson_too_long_for_a_link_is_cut_at_a_step_and_says_so() {
+        // Written before lessons were compressed, the Russian lesson's link
+        // is longer than a link is read to: it is cut in a step, which is
+        // left out, and the lesson says where.
+        let text = russian_lesson();
+        let long = format!("lesson={}&step=1", percent_encode(&text));
+        let cut = parse_query(&long, ACK);
+        let lesson = cut.state.page.lesson.unwrap().lesson;
+        let held = lesson.steps.len();
+        assert!(held < 9, "{held}");
+        assert_eq!(lesson.cut_at, Some(held + 1));
+        assert!(lesson.steps.iter().all(|s| s.answer.is_some()), "no step is half there");
+        assert_eq!(
+            crate::view::lesson::cut_words(&lesson).unwrap(),
+            format!(
+                "The lesson \"Повтор запроса после потерянного подтверждения\" is too long for a link: the link holds its first {held} steps and was cut at step {}. To give every step, share the lesson as a file.",
+                held + 1
+            )
+        );
+        // Writing a link with less room than the lesson needs cuts it at a
+        // whole step the same way, and says where in the link.
+        let whole = crate::view::lesson::parse(&text).unwrap();
+        let at = LessonAt { lesson: whole, step: 0 };
+        let full: usize = lesson_params(&at, usize::MAX).iter().map(|p| p.len() + 1).sum();
+        let parts = lesson_params(&at, full - 1);
+        assert!(parts.last().is_some_and(|p| p.starts_with("cut=")), "{parts:?}");
+        let read = parse_query(&parts.join("&"), ACK).state.page.lesson.unwrap().lesson;
+        assert_eq!(read.cut_at, Some(read.steps.len() + 1));
+        assert_eq!(read.steps.len(), 8, "one step fewer is enough room");
     }
 }

@@ -2,6 +2,7 @@
 //! produce: what a person would see after each interaction.
 #![cfg(target_arch = "wasm32")]
 
+mod fourth_lab;
 mod risk;
 
 use idempotency_lab::sim::Millis;
@@ -9,6 +10,7 @@ use idempotency_lab::sim::ack::Settings;
 use idempotency_lab::sim::ack::settings::DEDUP;
 use idempotency_lab::ui::ack::{Ack, Chart, Controls, Mirror, RecentEvents, ResultsStrip, Timeline};
 use idempotency_lab::ui::notices::Notices;
+use idempotency_lab::ui::replayed::LabPage;
 use idempotency_lab::ui::{NoticeList, Playback, Replay};
 use idempotency_lab::view::page::Page;
 use idempotency_lab::view::url::LabLink;

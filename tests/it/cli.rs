@@ -171,8 +171,8 @@ fn bad_input_is_refused_with_one_clear_line() {
         (&["run", "--settings", "/nonexistent/settings.json"], &["--settings", "/nonexistent/settings.json"]),
         (&["bench", "--runs", "0"], &["--runs", "0", "from 1 to"]),
         (&["bench", "--fast"], &["--fast", "--runs"]),
-        (&["frobnicate"], &["frobnicate", "ack, risk, storms, explore, bench, labs, opening, --help"]),
-        (&[], &["missing command", "ack, risk, storms, explore, bench, labs, opening, --help"]),
+        (&["frobnicate"], &["frobnicate", "ack, risk, storms, explore, trace, bench, labs, opening, --help"]),
+        (&[], &["missing command", "ack, risk, storms, explore, trace, bench, labs, opening, --help"]),
         (&["explore", "--max-faults", "4"], &["--max-faults", "4", "from 1 to 3"]),
         (&["bench", "--lab", "moon"], &["--lab", "moon", "ack, risk, storms"]),
         (&["opening", "--lab", "risk"], &["opening takes no options"]),
@@ -301,4 +301,124 @@ fn opening_prints_the_markup_the_build_writes_into_the_page() {
     let html = stdout(&out);
     assert_eq!(html.trim_end(), idempotency_lab::view::ack::opening::page());
     assert!(html.starts_with("<div class=\"lab-root prerendered page-opening\""));
+}
+
+/// Runs the binary with its address space bounded to 256 MiB (a reader
+/// that kept what it read of an endless source would die there, not exit
+/// with a message), its standard input from `stdin`.
+fn bounded_cli(args: &[&str], stdin: std::process::Stdio) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 262144 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_idempotency-lab"))
+        .args(args)
+        .stdin(stdin)
+        .output()
+        .expect("binary runs")
+}
+
+#[test]
+fn a_settings_file_from_an_endless_stream_is_refused_at_the_limit_with_bounded_memory() {
+    let limit = "is longer than 1048576 bytes (the limit), so it was not read; allowed: a JSON settings file of at most 1048576 bytes, or - for standard input";
+    let out = bounded_cli(&["ack", "--settings", "/dev/zero"], std::process::Stdio::null());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stderr(&out), format!("idempotency-lab: --settings: \"/dev/zero\" {limit}\n"));
+    // Standard input is read through the same limit.
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    let out = bounded_cli(&["ack", "--settings", "-"], zero.into());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stderr(&out), format!("idempotency-lab: --settings: \"-\" {limit}\n"));
+}
+
+#[test]
+fn settings_come_from_standard_input_with_a_dash() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_idempotency-lab"))
+        .args(["ack", "--format", "json", "--settings", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(br#"{"dedup": "off"}"#).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["settings"]["dedup"], "off");
+}
+
+#[test]
+fn help_keeps_two_spaces_between_every_name_and_its_text() {
+    // The first lab's longest preset names are 24 characters, as wide as
+    // the column once was: "crash-after-effect-memoryCrash after the
+    // effect" ran them together.
+    for lab in ["ack", "risk", "storms"] {
+        let text = stdout(&cli(&[lab, "--help"]));
+        // Every row of a table (not the usage line) has its name, two
+        // spaces or more, and its text.
+        let rows = text.lines().filter(|l| l.starts_with("  ") && !l.starts_with("   "));
+        for row in rows.filter(|l| !l.starts_with("  idempotency-lab")) {
+            assert!(row[2..].trim_end().contains("  "), "{lab}: {row:?}");
+        }
+    }
+    let text = stdout(&cli(&["ack", "--help"]));
+    assert!(text.contains("  crash-after-effect-memory  Crash after the effect, in-memory store\n"), "{text}");
+}
+
+/// Every command reads its words one way: `--help` anywhere answers with
+/// the command's own help (and runs nothing), and `--flag=value` is
+/// `--flag value`, refused in the same words when the value is not allowed.
+#[test]
+fn every_command_answers_help_and_takes_flag_equals_value() {
+    for (command, named) in [
+        ("ack", "ack"),
+        ("run", "ack"),
+        ("risk", "risk"),
+        ("storms", "storms"),
+        ("storm", "storms"),
+        ("explore", "explore"),
+        ("bench", "bench"),
+        ("labs", "labs"),
+        ("opening", "opening"),
+    ] {
+        let out = cli(&[command, "--help"]);
+        let text = stdout(&out);
+        assert!(out.status.success(), "{command} --help: {}", stderr(&out));
+        assert!(text.starts_with(&format!("idempotency-lab {named}: ")), "{command} --help: {text}");
+        assert!(text.contains("Usage:"), "{command} --help: {text}");
+    }
+    // Help, not an exploration, wherever it comes.
+    let out = cli(&["explore", "--lab", "risk", "--max-faults", "1", "--help"]);
+    assert!(out.status.success() && !stdout(&out).contains("Explored"), "{}", stdout(&out));
+    for (inline, spaced) in [
+        (&["labs", "--format=text"][..], &["labs", "--format", "text"][..]),
+        (&["labs", "--format=json"], &["labs", "--format", "json"]),
+        (
+            &["explore", "--lab=risk", "--max-faults=1", "--preset=lost-create-response", "--format=json"],
+            &["explore", "--lab", "risk", "--max-faults", "1", "--preset", "lost-create-response", "--format", "json"],
+        ),
+        (
+            &["storms", "--workload=occ", "--clients=20", "--reps=2", "--format=json"],
+            &["storms", "--workload", "occ", "--clients", "20", "--reps", "2", "--format", "json"],
+        ),
+        (&["ack", "--dedup=off", "--at-ms=2050"], &["ack", "--dedup", "off", "--at-ms", "2050"]),
+    ] {
+        let (a, b) = (cli(inline), cli(spaced));
+        assert!(a.status.success(), "{inline:?}: {}", stderr(&a));
+        assert_eq!(stdout(&a), stdout(&b), "{inline:?}");
+    }
+    let out = cli(&["bench", "--runs=5", "--lab=ack"]);
+    assert!(out.status.success() && stdout(&out).starts_with("runs\t5\n"), "{}", stderr(&out));
+    for (args, message) in [
+        (
+            &["labs", "--format=xml"][..],
+            "idempotency-lab: --format: \"xml\" is not allowed; allowed: one of text, json\n",
+        ),
+        (
+            &["bench", "--runs=0"],
+            "idempotency-lab: --runs: 0 is out of range; allowed: a whole number from 1 to 100000000\n",
+        ),
+        (&["explore", "--lab=storms"], "idempotency-lab: --lab: \"storms\" is not allowed; allowed: ack or risk\n"),
+    ] {
+        let out = cli(args);
+        assert_eq!((out.status.code(), stderr(&out).as_str()), (Some(2), message), "{args:?}");
+    }
 }

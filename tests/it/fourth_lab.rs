@@ -1,124 +1,86 @@
-//! A fourth lab, written here as a new lab's author would (README, "Growing
-//! it"): its parameters, its run, its words and `LabModel`. Everything
-//! generic then works for it unchanged: the command line's lab command
-//! (flags, help, refusals, text and JSON), links (its settings, run B, the
-//! playhead, round trips) and run B's comparison. Only its registry entry,
-//! bundle, page and styles are left out, as a test cannot add them.
+//! A fourth lab, written only in a test (tests/shared/coin.rs) as a new
+//! lab's author would (README, "Growing it"). Put in a list of labs beside
+//! the registry's, as its line in the registry would put it, everything
+//! generic works for it unchanged: its command on the command line (flags,
+//! help, refusals, text and JSON), the help and the list of labs that
+//! `make bench` reads, its page for Trunk, links (its settings, run B, the
+//! playhead, round trips) and run B's comparison. (tests/browser mounts it.)
 
+#[path = "../shared/coin.rs"]
+mod coin;
+
+use coin::{COIN, CoinLab, CoinSettings, FIRST, FLIPS, Flip, Side};
 use idempotency_lab::cli::lab::{command, help};
-use idempotency_lab::sim::params::{FieldError, Group, Kind, Param, ParamDef, Schema, choice};
-use idempotency_lab::sim::{Millis, Surely};
-use idempotency_lab::view::compare::DiffLine;
-use idempotency_lab::view::lab::{LabModel, Preset};
-use idempotency_lab::view::labs::{Lab, LabEntry};
+use idempotency_lab::cli::main_among;
+use idempotency_lab::sim::Millis;
+use idempotency_lab::sim::params::Schema;
+use idempotency_lab::view::ack::AckLab;
+use idempotency_lab::view::lab::LabModel;
 use idempotency_lab::view::page::Page;
+use idempotency_lab::view::risk::RiskLab;
+use idempotency_lab::view::storm::StormLab;
 use idempotency_lab::view::url::{LinkState, parse_query, read_lab, to_query};
 
-static COIN: LabEntry = LabEntry {
-    id: "coin",
-    aliases: &[],
-    label: "Coin flips",
-    title: "Idempotency Lab: coin flips",
-    summary: "a coin flipped once a second",
-};
+/// The registry's labs, and the coin after them.
+type FourLabs = (AckLab, RiskLab, StormLab, CoinLab);
 
-choice! {
-    /// The side the first flip lands on; the flips alternate after it.
-    pub enum Side {
-        Heads("heads", "Heads"),
-        Tails("tails", "Tails"),
-    }
+/// The command line over the four labs: (exit status, stdout, stderr).
+fn cli(line: &[&str]) -> (i32, String, String) {
+    let args: Vec<String> = line.iter().map(|s| (*s).to_owned()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = main_among::<FourLabs>(&args, &mut out, &mut err);
+    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
 }
 
-static FLIPS: Param<u64> = Param::new(ParamDef {
-    name: "flips",
-    flag: "--flips",
-    link: "flips",
-    label: "Flips",
-    kind: Kind::Count { min: 1, max: 10 },
-    default: 3,
-    group: Group::Basics,
-});
-static FIRST: Param<Side> = Param::new(ParamDef {
-    name: "first",
-    flag: "--first",
-    link: "first",
-    label: "First flip",
-    kind: Kind::Choice(Side::OPTIONS),
-    default: 0,
-    group: Group::Basics,
-});
-static PARAMS: [&ParamDef; 2] = [FLIPS.def(), FIRST.def()];
-
-#[derive(Clone, Debug, PartialEq)]
-struct CoinSettings {
-    values: [u64; 2],
+#[test]
+fn a_fourth_lab_runs_from_the_command_line_and_is_in_the_list_make_bench_reads() {
+    // Two flips from tails: heads at 2 s.
+    let (code, out, _) = cli(&["coin", "--flips=2", "--first", "tails", "--format", "json"]);
+    assert_eq!((code, out.as_str()), (0, "{\"flips\": 2, \"heads\": 1}\n"));
+    let (code, out, _) = cli(&["coin", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("idempotency-lab coin: a coin flipped once a second"), "{out}");
+    let (code, _, err) = cli(&["coin", "--flips", "0"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (2, "idempotency-lab: --flips: 0 is out of range; allowed: a whole number from 1 to 10\n")
+    );
+    // The help, the labs `make bench` measures (`labs --format json`),
+    // `bench --lab` and the list of commands all have it.
+    let (_, out, _) = cli(&["--help"]);
+    assert!(out.contains("idempotency-lab coin     [options]  a coin flipped once a second"), "{out}");
+    let (_, out, _) = cli(&["labs", "--format", "json"]);
+    let listed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ids: Vec<&str> = listed.as_array().unwrap().iter().map(|l| l["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["ack", "risk", "storms", "coin"]);
+    assert_eq!(listed[3]["title"], "Idempotency Lab: coin flips");
+    let (code, out, _) = cli(&["bench", "--lab", "coin", "--runs", "5"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("runs\t5\nfailed runs\t0\n"), "{out}");
+    let (_, _, err) = cli(&["moon"]);
+    assert!(err.contains("allowed: ack, risk, storms, coin, explore, trace, bench, labs, opening, --help"), "{err}");
+    // It does not explore: explore offers the labs that do.
+    let (code, _, err) = cli(&["explore", "--lab", "coin"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--lab: \"coin\" is not allowed; allowed: ack or risk"), "{err}");
 }
 
-impl Schema for CoinSettings {
-    const PARAMS: &'static [&'static ParamDef] = &PARAMS;
-    fn from_values(values: &[u64]) -> Result<CoinSettings, FieldError> {
-        Ok(CoinSettings { values: values.try_into().surely("two values") })
-    }
-    fn values(&self) -> &[u64] {
-        &self.values
-    }
-}
-
-/// One flip a second, from 1 s: true for heads.
-struct CoinRun {
-    settings: CoinSettings,
-    flips: Vec<bool>,
-}
-
-impl CoinRun {
-    fn heads_until(&self, t: Millis) -> usize {
-        self.flips.iter().enumerate().filter(|&(i, &h)| h && (i as u64 + 1) * 1000 <= t.ms()).count()
-    }
-}
-
-struct CoinLab;
-
-impl LabModel for CoinLab {
-    const LAB: Lab = &COIN;
-    type Settings = CoinSettings;
-    type Run = CoinRun;
-    type Diff = (usize, usize);
-    const FIRST_CHANGE: &'static ParamDef = FLIPS.def();
-
-    fn simulate(settings: &CoinSettings) -> Result<CoinRun, String> {
-        let first = settings.get(&FIRST) == Side::Heads;
-        let flips = (0..settings.get(&FLIPS)).map(|i| (i % 2 == 0) == first).collect();
-        Ok(CoinRun { settings: settings.clone(), flips })
-    }
-    fn settings(run: &CoinRun) -> &CoinSettings {
-        &run.settings
-    }
-    fn last_moment(run: &CoinRun) -> Millis {
-        Millis(run.flips.len() as u64 * 1000)
-    }
-    fn text_mirror(run: &CoinRun, at: Millis) -> String {
-        format!("Model time: {at}\nHeads so far: {}\n", run.heads_until(at))
-    }
-    fn event_lines(run: &CoinRun) -> String {
-        run.flips
-            .iter()
-            .enumerate()
-            .map(|(i, &h)| format!("{}  {}\n", Millis((i as u64 + 1) * 1000), if h { "heads" } else { "tails" }))
-            .collect()
-    }
-    fn report(run: &CoinRun) -> String {
-        format!("{{\"flips\": {}, \"heads\": {}}}", run.flips.len(), run.heads_until(Self::last_moment(run)))
-    }
-    fn compare(a: &CoinRun, b: &CoinRun) -> (usize, usize) {
-        (a.heads_until(Self::last_moment(a)), b.heads_until(Self::last_moment(b)))
-    }
-    fn differences(_: &CoinRun, _: &CoinRun, diff: &(usize, usize), _: Option<Millis>) -> Vec<DiffLine> {
-        vec![DiffLine { label: "Heads".to_owned(), text: format!("A: {}, B: {}", diff.0, diff.1) }]
-    }
-    fn presets() -> Vec<Preset> {
-        vec![Preset { id: "fair", title: "Three flips, heads first" }]
-    }
+#[test]
+fn a_fourth_labs_page_for_trunk_is_written_with_the_others() {
+    // The page names the lab's bundle, its styles and where it forwards
+    // to; it brings no worker (the coin neither explores nor has one).
+    let dir = format!("target/test-pages-{}", std::process::id());
+    let (code, out, err) = cli(&["labs", "--pages", &dir]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(out.ends_with(&format!("{dir}/coin/index.html\n")), "{out}");
+    let page = std::fs::read_to_string(format!("{dir}/coin/index.html")).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(page.contains("<title>Idempotency Lab: coin flips</title>"), "{page}");
+    assert!(page.contains("href=\"../../../Cargo.toml\" data-bin=\"coin\""), "{page}");
+    assert!(page.contains("href=\"../../../styles/coin.css\""), "{page}");
+    assert!(page.contains("<body data-forward=\"../?lab=coin\">"), "{page}");
+    assert!(!page.contains("data-type=\"worker\""), "{page}");
 }
 
 fn args(line: &str) -> Vec<String> {
@@ -172,11 +134,41 @@ fn links_carry_a_new_labs_settings_its_run_b_and_the_playhead() {
 fn run_b_compares_a_new_labs_runs() {
     let a = CoinLab::simulate(&CoinSettings::opening()).unwrap();
     let b = CoinLab::simulate(&CoinSettings::opening().set(&FIRST, Side::Tails).unwrap()).unwrap();
-    // Three flips: heads, tails, heads against tails, heads, tails.
+    // Three flips at 1, 2 and 3 s: A heads, tails, heads; B tails, heads,
+    // tails. They part at the first flip; A's heads at 1 s and 3 s have no
+    // counterpart at those moments in B, B's at 2 s none in A.
     let diff = CoinLab::compare(&a, &b);
-    assert_eq!(diff, (2, 1));
+    let at = |ms, heads| Flip { at: Millis(ms), heads };
+    assert_eq!(diff.divergence.map(|d| (d.index, d.a, d.b)), Some((0, Some(at(1_000, true)), Some(at(1_000, false)))));
     assert_eq!(
-        CoinLab::differences(&a, &b, &diff, None),
-        [DiffLine { label: "Heads".to_owned(), text: "A: 2, B: 1".to_owned() }]
+        (diff.only_a.clone(), diff.only_b.clone()),
+        (vec![at(1_000, true), at(3_000, true)], vec![at(2_000, true)])
+    );
+    // In the words every lab's Differences panel uses, with the fork at
+    // 0.5 s, before the runs part, and at 2 s, after.
+    let lines = |fork| {
+        CoinLab::differences(&a, &b, &diff, fork)
+            .into_iter()
+            .map(|l| format!("{}: {}", l.label, l.text))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        lines(Some(Millis(500))),
+        [
+            "First divergence: at 1.00 s (event 1). A: heads. B: tails.",
+            "Heads: A: 2, B: 1",
+            "Fork: at 0.50 s: the runs agree on every event before the fork",
+        ]
+    );
+    assert_eq!(
+        lines(Some(Millis(2_000)))[2],
+        "Fork: at 2.00 s, but the runs already differ at 1.00 s: the changed setting acts before the fork"
+    );
+    // A run against itself: nothing differs.
+    let same = CoinLab::compare(&a, &a);
+    assert!(same.identical());
+    assert_eq!(
+        CoinLab::differences(&a, &a, &same, None)[..2].iter().map(|l| l.text.as_str()).collect::<Vec<_>>(),
+        ["none: the runs agree on every event", "A: 2, B: 2 (the same)"]
     );
 }

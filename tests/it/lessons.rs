@@ -4,12 +4,14 @@
 //! RISK-MODEL.md by hand, then checked against the records here).
 
 use idempotency_lab::sim::Millis;
+use idempotency_lab::view::ack::ACK;
 use idempotency_lab::view::ack::AckLab;
 use idempotency_lab::view::ack::broke::{Place, where_it_broke};
 use idempotency_lab::view::lab::LabModel;
-use idempotency_lab::view::labs::{ACK, RISK, STORMS};
 use idempotency_lab::view::lesson::{LESSONS, Step, parse};
+use idempotency_lab::view::risk::RISK;
 use idempotency_lab::view::risk::RiskLab;
+use idempotency_lab::view::storm::STORMS;
 use idempotency_lab::view::storm::StormLab;
 use idempotency_lab::view::url::decode_settings;
 

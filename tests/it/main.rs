@@ -4,6 +4,7 @@
 
 mod against_reference;
 mod cli;
+mod docs;
 mod explore;
 mod fourth_lab;
 mod hostile;
@@ -16,3 +17,4 @@ mod risk;
 mod scenarios;
 mod sequence;
 mod storm;
+mod traces;

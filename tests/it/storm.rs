@@ -3,4 +3,5 @@
 
 mod aws;
 mod cli;
+mod growth;
 mod properties;

@@ -1,5 +1,5 @@
 //! Retry delays: capped exponential backoff with optional deterministic
-//! full jitter (MODEL.md's client; the storms have their own algorithms).
+//! full jitter (docs/model.md's client; the storms have their own algorithms).
 
 use crate::sim::time::Millis;
 

@@ -111,11 +111,16 @@ impl Client {
         if at != now {
             return None;
         }
+        debug_assert_eq!(attempt, self.attempts_sent + 1, "attempts go out in order, one at a time");
+        debug_assert!(attempt <= self.config.max_attempts, "never more attempts than allowed");
         let key = self.key_for(attempt);
         let mut deadline = now + self.config.timeout;
         if let Some(overall) = self.config.deadline {
             deadline = deadline.min(overall);
         }
+        // A send is planned only before the overall deadline, and a timeout
+        // is at least a millisecond: every attempt has time to be answered.
+        debug_assert!(deadline > now, "an attempt's deadline is after it is sent");
         self.attempts_sent += 1;
         self.state = ClientState::AwaitingResponse { attempt, key, deadline };
         Some(Sent { attempt, key, payload: self.payload_for(attempt), deadline })
@@ -133,6 +138,7 @@ impl Client {
         }
         let decision = match status {
             Status::Success => {
+                debug_assert!(self.ack.is_none(), "a client is acknowledged once");
                 self.ack = Some(now);
                 self.finish(now, Outcome::Succeeded)
             }
@@ -159,6 +165,10 @@ impl Client {
     /// After a failed attempt: retry after backoff if an attempt and the
     /// time for it are left, otherwise give up.
     fn continue_after(&mut self, now: Millis, attempt: Attempt) -> Decision {
+        debug_assert!(
+            matches!(self.state, ClientState::AwaitingResponse { attempt: current, .. } if current == attempt),
+            "only the attempt the client awaits can fail"
+        );
         if attempt >= self.config.max_attempts {
             return self.finish(now, Outcome::Exhausted(ExhaustedBy::Attempts));
         }
@@ -173,6 +183,8 @@ impl Client {
     }
 
     fn finish(&mut self, now: Millis, outcome: Outcome) -> Decision {
+        debug_assert!(!self.is_done(), "a client ends once");
+        debug_assert_eq!(self.ack.is_some(), outcome == Outcome::Succeeded, "acknowledged exactly when it succeeds");
         self.state = ClientState::Done { outcome, at: now };
         Decision::Done(outcome)
     }

@@ -110,7 +110,7 @@ mod tests {
 
     #[test]
     fn a_timing_change_diverges_at_the_first_moved_event() {
-        // MODEL.md defaults: the lost response is at 2.00 + 0.05. With a
+        // docs/model.md defaults: the lost response is at 2.00 + 0.05. With a
         // response transit of 80 ms it is at 2.08; everything before agrees.
         let a = run(&[]);
         let b = run(&[(&RESPONSE_TRANSIT, "80")]);

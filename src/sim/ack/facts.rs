@@ -198,7 +198,7 @@ pub enum Event {
 }
 
 impl Event {
-    /// Tie-break class at equal times, from MODEL.md's v2 ordering. Markers
+    /// Tie-break class at equal times, from docs/model.md's ordering. Markers
     /// come first: validity ends at `now < end`, so at that very instant the
     /// thing is gone.
     pub fn class(&self) -> u8 {

@@ -27,6 +27,8 @@ pub struct Ledger {
 impl Ledger {
     /// Appends the increment of `op` and returns the new counter value.
     pub fn append(&mut self, t: Millis, op: &Operation) -> u64 {
+        debug_assert!(self.entries.last().is_none_or(|last| last.t <= t), "the ledger is written in time order");
+        debug_assert!(op.started_at <= t, "an increment comes after its operation started");
         let value = self.entries.len() as u64 + 1;
         self.entries.push(LedgerEntry {
             t,

@@ -1,4 +1,4 @@
-//! The lost-acknowledgement lab (MODEL.md v1 and v2): one client retries one
+//! The lost-acknowledgement lab (docs/model.md): one client retries one
 //! increment against one server that may deduplicate, crash, lose its store
 //! and answer 409 or 422.
 //!

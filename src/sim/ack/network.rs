@@ -149,7 +149,9 @@ impl Network {
         } else {
             *place = Place::Delivered;
         }
+        debug_assert!(self.on_the_wire > 0, "a message leaves the wire only once");
         self.on_the_wire -= 1;
-        Some(message)
+        debug_assert_eq!(self.on_the_wire, self.placed(Place::OnTheWire).count(), "the wire's count is its messages");
+        Some(&self.messages[id.0 as usize].0)
     }
 }

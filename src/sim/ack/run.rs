@@ -14,7 +14,7 @@ use super::model::{AckModel, EVENT_BUDGET};
 use super::settings::Settings;
 use super::snapshot::Snapshot;
 
-/// MODEL.md's observable summary (v1 and v2).
+/// docs/model.md's report of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Summary {
     pub outcome: Outcome,

@@ -64,7 +64,7 @@ pub enum Power {
     Down { since: Millis, until: Millis },
 }
 
-/// How the server answers an arriving attempt (MODEL.md v2's server rules).
+/// How the server answers an arriving attempt (docs/model.md's server rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admission {
     /// Rule 0: down.
@@ -289,6 +289,7 @@ impl Server {
         };
         self.next_op += 1;
         self.in_flight.push(op);
+        debug_assert!(self.in_flight.windows(2).all(|w| w[0].id < w[1].id), "operations in flight, oldest first");
         let mut lease_ends = None;
         if self.config.dedup {
             let reservation = Reservation {
@@ -302,6 +303,12 @@ impl Server {
                 None => self.reservations.push(reservation),
             }
             lease_ends = Some(reservation.lease_ends);
+            debug_assert!(self.holds_each_key_once(), "one reservation and one stored result per key at most");
+        } else {
+            debug_assert!(
+                self.reservations.is_empty() && self.results.is_empty(),
+                "without deduplication no key is kept"
+            );
         }
         Ok(Admission::Started { op, reserved: self.config.dedup, took_over: lapsed.is_some(), lease_ends })
     }
@@ -322,6 +329,10 @@ impl Server {
         };
         // Not `swap_remove`: the rest stay oldest first.
         let operation = remove_in_order(&mut self.in_flight, index);
+        debug_assert_eq!(operation.commits_at, now, "an operation commits at its commit instant");
+        // A crash clears what is in flight, and nothing starts while the
+        // server is down: whatever commits, commits on a running server.
+        debug_assert_eq!(self.power, Power::Up, "no operation commits while the server is down");
         // The crash setting strikes the first operation started in the run,
         // once; an aimed crash strikes the operation its attempt started.
         let point = match self.config.crash {
@@ -365,6 +376,15 @@ impl Server {
         Ok(Some(commit))
     }
 
+    /// Whether no key has two reservations or two stored results (each is
+    /// replaced in place, never added twice).
+    fn holds_each_key_once(&self) -> bool {
+        let reserved = |i: usize, key: OpKey| self.reservations[..i].iter().all(|r| r.key != key);
+        let stored = |i: usize, key: OpKey| self.results[..i].iter().all(|r| r.key != key);
+        self.reservations.iter().enumerate().all(|(i, r)| reserved(i, r.key))
+            && self.results.iter().enumerate().all(|(i, r)| stored(i, r.key))
+    }
+
     fn store_result(&mut self, now: Millis, op: &Operation, value: Option<u64>) -> Result<Millis, SimError> {
         let result = StoredResult {
             key: op.key,
@@ -374,7 +394,10 @@ impl Server {
             value: value.unwrap_or(0),
         };
         match self.results.iter().position(|r| r.key == op.key) {
-            Some(i) => self.results[i] = result,
+            Some(i) => {
+                debug_assert!(self.results[i].committed_at <= now, "a newer result replaces an older one");
+                self.results[i] = result;
+            }
             None if self.results.len() >= STORE_CAPACITY => {
                 return Err(SimError::StoreFull { capacity: STORE_CAPACITY });
             }
@@ -386,6 +409,7 @@ impl Server {
     /// The server stops: every other operation is lost, joins to them will
     /// never be answered, and an in-memory store forgets everything.
     fn crash(&mut self, now: Millis, point: CrashPoint) -> Crash {
+        debug_assert_eq!(self.power, Power::Up, "a server that is down cannot crash");
         self.crashed = true;
         let lost_operations = self.in_flight.len() as u32;
         self.in_flight.clear();

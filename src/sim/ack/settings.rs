@@ -1,4 +1,4 @@
-//! The lost-acknowledgement lab's parameters (MODEL.md v1 and v2), each
+//! The lost-acknowledgement lab's parameters (docs/model.md), each
 //! defined once, and the validated settings they become: one configuration
 //! per actor (client, network, server, store).
 
@@ -510,7 +510,7 @@ impl Schema for Settings {
 }
 
 impl Default for Settings {
-    /// MODEL.md's opening settings.
+    /// docs/model.md's opening settings.
     fn default() -> Self {
         Settings::opening()
     }

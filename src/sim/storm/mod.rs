@@ -1,4 +1,4 @@
-//! Retry storms: many clients on one server (STORMS.md). Two workloads run
+//! Retry storms: many clients on one server (docs/storms.md). Two workloads run
 //! on the shared driver with a microsecond clock:
 //! - [`occ`]: the optimistic-concurrency contention experiment behind the
 //!   AWS Architecture Blog's "Exponential Backoff And Jitter";

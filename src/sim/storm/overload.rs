@@ -1,6 +1,6 @@
 //! Workload 2: an overloaded server with a concurrency cap, a bounded FIFO
 //! queue and 429s; clients with per-attempt timeouts, retries, backoff and
-//! an optional retry budget; deduplication by key as in MODEL.md.
+//! an optional retry budget; deduplication by key as in docs/model.md.
 //!
 //! Work continues after a client times out, so a queued or running
 //! operation whose client gave up is wasted. Retries can then keep the
@@ -44,7 +44,7 @@ pub enum StormEvent {
 }
 
 impl StormEvent {
-    /// MODEL.md's order at equal times: answers, sends, arrivals, commits,
+    /// docs/model.md's order at equal times: answers, sends, arrivals, commits,
     /// deadlines.
     fn class(&self) -> u8 {
         match self {
@@ -107,7 +107,7 @@ struct Join {
 
 const NO_JOIN: u32 = u32::MAX;
 
-/// Totals of one run (STORMS.md's "Reported").
+/// Totals of one run (docs/storms.md's "Reported").
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Totals {
     pub intents: u64,
@@ -522,6 +522,15 @@ impl OverloadRun {
         let mut driver = OverloadRun::driver(settings);
         driver.run_to_end()?;
         OverloadRun::finish(driver)
+    }
+
+    /// A run, and its work (`Driver::work`): how the engine's cost grows
+    /// with the clients, counted rather than timed.
+    pub fn simulate_counting(settings: &StormSettings) -> Result<(OverloadRun, u64), SimError> {
+        let mut driver = OverloadRun::driver(settings);
+        driver.run_to_end()?;
+        let work = driver.work();
+        Ok((OverloadRun::finish(driver)?, work))
     }
 
     /// A driver for one run of `settings`, ready to start.

@@ -1,4 +1,4 @@
-//! The storm lab's parameters (STORMS.md), each defined once, and the
+//! The storm lab's parameters (docs/storms.md), each defined once, and the
 //! validated settings they become.
 
 use crate::sim::Surely;

@@ -9,6 +9,7 @@ use crate::sim::ack::settings::PARAMS;
 use crate::sim::params::Group;
 
 use super::super::form::FieldControl;
+use super::super::replayed::LabPage;
 use super::state::Ack;
 
 #[component]

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use crate::view::ack::matrix::{crash_heading, crash_matrix, store_heading};
 use crate::view::url::{LinkState, settings_params};
 
+use super::super::replayed::LabPage;
 use super::super::share::share_url;
 use super::state::Ack;
 

@@ -28,9 +28,10 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::sim::ack::checks;
+use crate::view::ack::ACK;
 pub use crate::view::ack::AckLab;
+use crate::view::explore::Explores;
 use crate::view::glossary::ACK_TERMS;
-use crate::view::labs::ACK;
 use crate::view::url::{parse_query, read_lab, settings_params, to_query};
 
 use super::chrome::{CurrentLab, after_first_paint, embed_footer, masthead, one_column, settings_column};
@@ -41,10 +42,11 @@ use super::explore::ExplorePanel;
 use super::glossary;
 use super::keyboard::{self, ShortcutsDialog};
 use super::lesson;
-use super::mount::{Boot, on_leave};
+use super::mount::{Boot, on_leave, ready};
 use super::notices::{LiveRegion, NoticeList};
 use super::playback::playback;
 use super::present::{checkpoint_prompt, checkpoints, present_bar};
+use super::replayed::LabPage;
 use super::share::share_url_at;
 use present::Caption;
 use toolbar::lab_toolbar;
@@ -57,6 +59,8 @@ pub fn AckApp() -> impl IntoView {
     let ack = Ack::new(read_lab(&link), link.state.page.clone());
     keep_address(ack);
     provide_context(CurrentLab(ACK, ack.look.theme));
+    // Play answers from the first frame.
+    ready();
     view! { <Workbench ack/> }
 }
 
@@ -93,6 +97,7 @@ fn keep_address(ack: Ack) {
 pub fn Workbench(ack: Ack) -> impl IntoView {
     let host = Host::current();
     ack.look.show_on(host);
+    super::trace::TraceDesk::provide();
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(ack, dialog);
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
@@ -172,6 +177,7 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
     // after the diagram and playback, so they start on the first screen.
     let broke = move |wide: bool| move || (one_column.get() != wide).then(|| view! { <WhereItBroke ack/> });
     let stage = view! {
+        <super::trace::TracePanel/>
         {lesson_here(ack)}
         {move || ack.three_ways.get().then(|| view! { <three_ways::ThreeWays ack/> })}
         <ResultsStrip ack/>
@@ -189,7 +195,12 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
     };
     let controls = move || view! { <div class="area-controls"><Controls ack/></div> }.into_any();
     view! {
-        <div class="app" class:predicting=move || ack.answer_hidden()>
+        <div
+            class="app"
+            class:predicting=move || ack.answer_hidden()
+            on:dragover=super::trace::on_drag_over
+            on:drop=super::trace::on_drop(ack.notices)
+        >
             {masthead(
                 crate::view::ack::opening::TAGLINE,
                 ack.look.theme,
@@ -206,7 +217,7 @@ fn working(ack: Ack, open_shortcuts: Callback<()>) -> impl IntoView {
                     {once(chart, |ack| view! { <Chart ack/> }.into_any())}
                     {once(matrix, |ack| view! { <CrashMatrix ack/> }.into_any())}
                     {once(explore, |ack| {
-                        view! { <ExplorePanel lab=ACK settings=explored_settings(ack) this_run=broken_now(ack)/> }
+                        view! { <ExplorePanel lab=ACK alphabet=AckLab::ALPHABET settings=explored_settings(ack) this_run=broken_now(ack)/> }
                             .into_any()
                     })}
                 </main>

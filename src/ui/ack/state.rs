@@ -11,11 +11,9 @@ use crate::sim::params_file::parse_settings_json;
 use crate::sim::{Millis, ParamDef, Schema};
 use crate::view::ack::AckLab;
 use crate::view::ack::experiments::EXPERIMENTS;
-use crate::view::ack::sentence;
-use crate::view::labs::ACK;
 use crate::view::page::Page;
-use crate::view::playback::{moment_words, playhead_within};
-use crate::view::url::{LabLink, LinkState};
+use crate::view::playback::playhead_within;
+use crate::view::url::LabLink;
 
 use super::super::chrome::Look;
 use super::super::compare::Compare;
@@ -26,6 +24,7 @@ use super::super::notices::Notices;
 use super::super::playback::{Player, Replay};
 use super::super::predict::{Asked, ask_on_replay, reveal, waiting};
 use super::super::present::Presenter;
+use super::super::replayed::LabPage;
 
 use crate::view::ack::opening::SAVED_SETTINGS_KEY as STORAGE_KEY;
 
@@ -62,24 +61,34 @@ impl Ack {
     pub fn new(read: LabLink<Settings>, page: Page) -> Ack {
         let LabLink { mut settings, b, mut notices, is_link } = read;
         let remember = !page.embed && !Host::current().is_element();
+        let mut saved_settings = None;
         if !is_link
             && remember
             && let Some(saved) = dom::storage_get(STORAGE_KEY)
         {
             match parse_settings_json::<Settings>(&saved) {
-                Ok(s) => settings = s,
-                Err(e) => notices
-                    .push(format!("Your saved settings could not be used ({e}); the opening settings are shown.")),
+                Ok(s) => {
+                    saved_settings = Some(s.clone());
+                    settings = s;
+                }
+                Err(e) => {
+                    notices
+                        .push(format!("Your saved settings could not be used ({e}); the opening settings are shown."));
+                    // Said once: the next visit starts clean.
+                    dom::storage_remove(STORAGE_KEY);
+                }
             }
         }
         let (settings, run) = run_or_opening(settings, Run::simulate, &mut notices);
+        if saved_settings.is_some_and(|saved| saved != settings) {
+            // Saved settings that could not be run were said so too.
+            dom::storage_remove(STORAGE_KEY);
+        }
         let form = Form::new(&settings);
         let run = RwSignal::new(Arc::new(run));
         let compare: Compare<AckLab> = Compare::new(run);
-        if let Some(changes) = b
-            && let Err(message) = compare.open_checked(changes, page.fork)
-        {
-            notices.push(message);
+        if let Some(changes) = b {
+            notices.extend(compare.open_checked(changes, page.fork));
         }
         // The playhead and the checkpoints live on the shared clock.
         let a_end = run.with_untracked(|r| r.end());
@@ -136,12 +145,6 @@ impl Ack {
         self.sync_inspection();
     }
 
-    /// The settings of the run on screen (a run carries the settings it was
-    /// made from, so there is no second copy to keep in step).
-    pub fn settings(&self) -> Settings {
-        self.run.with_untracked(|r| r.settings().clone())
-    }
-
     /// Starts a guided experiment: its settings, the playhead at 0, and the
     /// answer hidden until the reader predicts.
     pub fn start_experiment(&self, index: usize) {
@@ -178,16 +181,6 @@ impl Ack {
         self.player.say(format!("Forked at {at}: choose the setting run B changes."));
     }
 
-    /// Opens the comparison with run B's settings `b` (from a file):
-    /// every setting where B differs from this run is B's change. If B
-    /// cannot be run so, a notice says why and the comparison stays closed.
-    pub fn open_b_as(&self, b: &Settings, fork: Option<Millis>) {
-        if let Err(message) = self.compare.open_as(&self.settings(), b, fork) {
-            self.notices.notify(message);
-        }
-        self.sync_inspection();
-    }
-
     /// Opens or closes the comparison.
     pub fn toggle_compare(&self) {
         self.compare.toggle();
@@ -200,61 +193,38 @@ impl Ack {
             .with(|e| e.as_ref().and_then(|e| EXPERIMENTS.get(e.which)).map(|e| e.question.text().to_owned()))
             .unwrap_or_else(|| crate::view::page::DEFAULT_QUESTION.to_owned())
     }
-
-    /// The link to this run and moment.
-    pub fn link_state(&self) -> LinkState {
-        let mut page = Page {
-            at: Some(self.player.playhead.get_untracked()),
-            embed: self.embed,
-            fork: self.compare.fork.get_untracked(),
-            ..Page::default()
-        };
-        self.look.keep_in(&mut page);
-        self.presenter.keep_in(&mut page);
-        LinkState::of(ACK, &self.settings(), self.compare.link().as_deref(), page)
-    }
 }
 
-impl Replay for Ack {
+impl LabPage for Ack {
+    type Lab = AckLab;
+    const FILES: &'static str = "idempotency-lab";
+    const EMBED: (&'static str, u32) = ("Idempotency Lab: retries and lost acknowledgements", 500);
+
+    fn run(&self) -> RwSignal<Arc<Run>> {
+        self.run
+    }
     fn player(&self) -> Player {
         self.player
     }
-
-    /// The end of the shared clock: run A's end, or the later of A's and
-    /// B's when comparing.
-    fn end(&self) -> Millis {
-        let a = self.run.with_untracked(|r| r.end());
-        self.compare.b_untracked().map_or(a, |b| a.max(b.end()))
+    fn compare(&self) -> Compare<AckLab> {
+        self.compare
     }
-
-    /// The end of the shared clock, tracked.
-    fn end_tracked(&self) -> Millis {
-        let a = self.run.with(|r| r.end());
-        self.compare.run_b().map_or(a, |b| a.max(b.end()))
+    fn notices(&self) -> Notices {
+        self.notices
     }
-
-    /// The next event time after `t` in either run on screen.
-    fn next_event_time(&self, t: Millis) -> Option<Millis> {
-        let a = self.run.with_untracked(|r| r.next_event_time(t));
-        let b = self.compare.b_untracked().and_then(|b| b.next_event_time(t));
-        a.into_iter().chain(b).min()
+    fn look(&self) -> Look {
+        self.look
     }
-
-    fn previous_event_time(&self, t: Millis) -> Option<Millis> {
-        let a = self.run.with_untracked(|r| r.previous_event_time(t));
-        let b = self.compare.b_untracked().and_then(|b| b.previous_event_time(t));
-        a.into_iter().chain(b).max()
+    fn presenter(&self) -> Presenter {
+        self.presenter
     }
-
-    fn announce_at(&self, t: Millis) {
-        let at = |run: &Run| run.records().iter().filter(|r| r.t == t).map(sentence).collect::<Vec<_>>().join(" ");
-        let a = self.run.with_untracked(|run| at(run));
-        let b = self.compare.b_untracked().map(|b| at(&b));
-        let text = moment_words(&t.to_string(), a, b, format!("Model time {t}."));
-        self.player.say(text);
+    fn embed(&self) -> bool {
+        self.embed
     }
-
-    fn presenter(&self) -> Option<Presenter> {
-        Some(self.presenter)
+    fn apply(&self, settings: Settings) -> bool {
+        Ack::apply(self, settings)
+    }
+    fn forget_question(&self) {
+        self.experiment.set(None);
     }
 }

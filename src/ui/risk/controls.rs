@@ -13,6 +13,7 @@ use crate::view::fields;
 use crate::view::risk::patterns::{design_says, note};
 
 use super::super::form::FieldControl;
+use super::super::replayed::LabPage;
 use super::state::Risk;
 
 fn is_switch(param: &ParamDef) -> bool {

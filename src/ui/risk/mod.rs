@@ -14,7 +14,6 @@ mod questions;
 pub mod state;
 mod table;
 mod timeline;
-mod toolbar;
 mod trace;
 
 pub use checks::ChecksPanel;
@@ -33,9 +32,10 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::sim::risk::Settings;
-use crate::view::labs::RISK;
+use crate::view::explore::Explores;
 use crate::view::page::DEFAULT_QUESTION;
 use crate::view::risk::sentences::caption;
+use crate::view::risk::{RISK, RiskLab};
 use crate::view::url::{parse_query, read_lab, settings_params, to_query};
 
 use super::chrome::{CurrentLab, embed_footer, masthead, one_column, settings_column};
@@ -45,10 +45,11 @@ use super::element::Host;
 use super::explore::ExplorePanel;
 use super::keyboard::{self, ShortcutsDialog};
 use super::lesson;
-use super::mount::{Boot, on_leave};
+use super::mount::{Boot, on_leave, ready};
 use super::notices::{LiveRegion, NoticeList};
 use super::playback::playback;
 use super::present::{checkpoint_prompt, checkpoints, present_bar};
+use super::replayed::LabPage;
 use super::share::{share_url, toolbar};
 
 /// The risk-review lab's page, configured from its link.
@@ -59,6 +60,8 @@ pub fn RiskApp() -> impl IntoView {
     let risk = Risk::new(read_lab::<Settings>(&link), &link.state.page);
     keep_address(risk);
     provide_context(CurrentLab(RISK, risk.look.theme));
+    // Play answers from the first frame.
+    ready();
     view! { <RiskWorkbench risk/> }
 }
 
@@ -121,6 +124,7 @@ fn risk_comparison(risk: Risk) -> impl IntoView {
 #[component]
 pub fn RiskWorkbench(risk: Risk) -> impl IntoView {
     risk.look.show_on(Host::PAGE);
+    super::trace::TraceDesk::provide();
     let dialog = NodeRef::<html::Dialog>::new();
     keyboard::install(risk, dialog);
     let open_shortcuts = Callback::new(move |()| keyboard::open(dialog));
@@ -194,7 +198,13 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
     let one_column = one_column();
     let controls = move || view! { <div class="area-controls"><RiskControls risk/></div> }.into_any();
     view! {
-        <div class="app risk" class:embed=embed class:predicting=predicting>
+        <div
+            class="app risk"
+            class:embed=embed
+            class:predicting=predicting
+            on:dragover=super::trace::on_drag_over
+            on:drop=super::trace::on_drop(risk.notices)
+        >
             {chrome(&|| {
                 masthead(
                     "One timeout once created two risk reviews for one order. Replay it with a naive tool server, then turn the patterns on one by one and see which invariant each one protects.",
@@ -216,6 +226,7 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
             <div class="workspace">
                 {(!embed).then(|| settings_column(true, one_column, controls))}
                 <main class="stage">
+                    <super::trace::TracePanel/>
                     {chrome(&|| lesson_here(risk).into_any())}
                     {checkpoint_prompt(risk, risk.presenter)}
                     <RiskFigures risk/>
@@ -238,7 +249,7 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
                                 <DeadlineBudget risk=below/>
                             </div>
                             <Load risk=below/>
-                            <ExplorePanel lab=RISK settings=explored_settings(risk) this_run=broken_now(risk)/>
+                            <ExplorePanel lab=RISK alphabet=RiskLab::ALPHABET settings=explored_settings(risk) this_run=broken_now(risk)/>
                         }
                             .into_any()
                     })}

@@ -12,17 +12,15 @@ use crate::sim::risk::facts::CallId;
 use crate::sim::risk::settings::{MODE, PRESET};
 use crate::sim::risk::{Check, Mode, Pattern, Preset, Run, Settings, Snapshot};
 use crate::sim::{Millis, ParamDef, Schema};
-use crate::view::labs::RISK;
 use crate::view::page::Page;
-use crate::view::playback::{moment_words, playhead_within};
+use crate::view::playback::playhead_within;
 use crate::view::risk::RiskLab;
 use crate::view::risk::broke::{Broke, broke};
 use crate::view::risk::diagram::end_of;
 use crate::view::risk::names;
 use crate::view::risk::patterns;
-use crate::view::risk::sentence;
 use crate::view::risk::trace::interesting_call;
-use crate::view::url::{LabLink, LinkState};
+use crate::view::url::LabLink;
 
 use super::super::chrome::Look;
 use super::super::compare::Compare;
@@ -31,6 +29,7 @@ use super::super::notices::Notices;
 use super::super::playback::{Player, Replay};
 use super::super::predict::{Asked, ask_on_replay, reveal, waiting};
 use super::super::present::Presenter;
+use super::super::replayed::LabPage;
 
 /// Whether a memo's new value differs from its old one, for values that
 /// are only ever rebuilt when their inputs change.
@@ -155,10 +154,8 @@ impl Risk {
         let selected = RwSignal::new(interesting_call(&run));
         let run = RwSignal::new(Arc::new(run));
         let compare = Compare::new(run);
-        if let Some(changes) = b
-            && let Err(message) = compare.open_checked(changes, page.fork)
-        {
-            notices.push(message);
+        if let Some(changes) = b {
+            notices.extend(compare.open_checked(changes, page.fork));
         }
         // The playhead lives on the shared clock.
         let end = compare.b_untracked().map_or(a_end, |b| a_end.max(end_of(&b)));
@@ -192,11 +189,6 @@ impl Risk {
         }
         risk.sync_inspection();
         risk
-    }
-
-    /// The settings of the run on screen.
-    pub fn settings(&self) -> Settings {
-        self.run.with_untracked(|r| r.settings().clone())
     }
 
     /// Replaces every setting at once (a preset's question, an import, the
@@ -341,88 +333,38 @@ impl Risk {
         self.compare.open_with(None, Some(at));
         self.player.say(format!("Forked at {}: choose the setting run B changes.", names::when(at)));
     }
-
-    /// Opens the comparison with run B's settings `b` (from a file).
-    pub fn open_b_as(&self, b: &Settings, fork: Option<Millis>) {
-        if let Err(message) = self.compare.open_as(&self.settings(), b, fork) {
-            self.notices.notify(message);
-        }
-    }
-
-    /// The link to this run and moment.
-    pub fn link_state(&self) -> LinkState {
-        let mut page = Page {
-            at: Some(self.player.playhead.get_untracked()),
-            embed: self.embed,
-            fork: self.compare.fork.get_untracked(),
-            ..Page::default()
-        };
-        self.look.keep_in(&mut page);
-        self.presenter.keep_in(&mut page);
-        LinkState::of(RISK, &self.settings(), self.compare.link().as_deref(), page)
-    }
 }
 
-impl Replay for Risk {
+impl LabPage for Risk {
+    type Lab = RiskLab;
+    const FILES: &'static str = "idempotency-lab-risk";
+    const EMBED: (&'static str, u32) = ("Idempotency Lab: the risk-review incident", 900);
+
+    fn run(&self) -> RwSignal<Arc<Run>> {
+        self.run
+    }
     fn player(&self) -> Player {
         self.player
     }
-
-    fn presenter(&self) -> Option<Presenter> {
-        Some(self.presenter)
+    fn compare(&self) -> Compare<RiskLab> {
+        self.compare
     }
-
-    /// Where playback ends: the run's last event, or the later of A's and
-    /// B's while comparing.
-    fn end(&self) -> Millis {
-        let a = self.run.with_untracked(|r| end_of(r));
-        self.compare.b_untracked().map_or(a, |b| a.max(end_of(&b)))
+    fn notices(&self) -> Notices {
+        self.notices
     }
-
-    fn end_tracked(&self) -> Millis {
-        let a = self.run.with(|r| end_of(r));
-        self.compare.run_b().map_or(a, |b| a.max(end_of(&b)))
+    fn look(&self) -> Look {
+        self.look
     }
-
-    /// The first event time after `t` in either run on screen, up to its
-    /// end (markers after it are not steps).
-    fn next_event_time(&self, t: Millis) -> Option<Millis> {
-        let next = |r: &Run| {
-            let records = r.records();
-            records.get(records.partition_point(|x| x.t <= t)).map(|x| x.t).filter(|&next| next <= end_of(r))
-        };
-        let a = self.run.with_untracked(|r| next(r));
-        a.into_iter().chain(self.compare.b_untracked().and_then(|b| next(&b))).min()
+    fn presenter(&self) -> Presenter {
+        self.presenter
     }
-
-    fn previous_event_time(&self, t: Millis) -> Option<Millis> {
-        let previous = |r: &Run| {
-            let records = r.records();
-            records[..records.partition_point(|x| x.t < t)].last().map(|x| x.t)
-        };
-        let a = self.run.with_untracked(|r| previous(r));
-        a.into_iter().chain(self.compare.b_untracked().and_then(|b| previous(&b))).max()
+    fn embed(&self) -> bool {
+        self.embed
     }
-
-    /// The first few events at `t`, on the incident's clock (of each run,
-    /// while comparing).
-    fn announce_at(&self, t: Millis) {
-        let at = |run: &Run| {
-            let here: Vec<String> = run.records().iter().filter(|r| r.t == t).take(4).map(sentence).collect();
-            let more = run.records().iter().filter(|r| r.t == t).count().saturating_sub(here.len());
-            match more {
-                0 => here.join(" "),
-                more => format!("{} And {more} more events at this moment.", here.join(" ")),
-            }
-        };
-        let clock = names::when(t);
-        let a = self.run.with_untracked(|run| at(run));
-        let b = self.compare.b_untracked().map(|b| at(&b));
-        let text = moment_words(&clock, a, b, format!("{clock}."));
-        self.player.say(text);
+    fn apply(&self, settings: Settings) -> bool {
+        Risk::apply(self, settings)
     }
-
-    fn wall_clock(t: Millis) -> Option<String> {
-        Some(names::clock(t))
+    fn forget_question(&self) {
+        self.question.set(None);
     }
 }

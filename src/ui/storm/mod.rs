@@ -11,7 +11,7 @@ use leptos::prelude::*;
 
 use crate::sim::storm::StormSettings;
 use crate::sim::storm::settings::WORKLOAD;
-use crate::view::labs::STORMS;
+use crate::view::storm::STORMS;
 use crate::view::url::{decode_b, decode_settings, parse_query};
 
 use super::chrome::CurrentLab;

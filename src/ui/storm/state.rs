@@ -10,9 +10,9 @@ use leptos::prelude::*;
 use crate::sim::storm::StormSettings;
 use crate::sim::storm::settings::{WORKLOAD, Workload};
 use crate::sim::{ParamDef, Schema};
-use crate::view::labs::STORMS;
 use crate::view::lesson::LessonAt;
 use crate::view::page::{Page, Theme};
+use crate::view::storm::STORMS;
 use crate::view::storm::compare::Difference;
 use crate::view::storm::presets::{AXES, Figure, PRESETS, relevant};
 use crate::view::storm::protocol::{Answer, Axis, GridCell, Job, Reply, Request, SweepCell};
@@ -372,6 +372,8 @@ impl Storm {
                 self.doc_json.set_value(json);
                 self.doc.set(Some(Arc::new(report)));
                 self.compared.set(None);
+                // The lab answers its reader once a run's totals are in.
+                super::super::mount::ready();
             }
             Answer::Compare { a, b, json, export, differences } => {
                 self.doc_json.set_value(json);
@@ -379,6 +381,7 @@ impl Storm {
                 // A comparison that ends after run B was closed is run A's.
                 let open = self.b_open.get_untracked();
                 self.compared.set(open.then(|| Arc::new(Compared { b, differences, export })));
+                super::super::mount::ready();
             }
             Answer::Sweep { cells, reference } => self.sweep.set(Some(Arc::new((cells, reference)))),
             Answer::Grid { cells } => self.grid.set(Some(Arc::new(Grid { axes: self.axes.get_untracked(), cells }))),

@@ -50,7 +50,7 @@ fn lesson_here(storm: Storm) -> impl IntoView {
                 _ => return,
             };
             e.prevent_default();
-            lesson::step_by(&at, &page(), by, |t| announcer.say(t));
+            lesson::step_by(&at, &page(), super::super::element::Host::PAGE, by, |t| announcer.say(t));
         })
     };
     on_cleanup(move || handle.remove());

@@ -203,7 +203,7 @@ mod tests {
 
     #[test]
     fn the_seeds_three_breaks_each_name_a_different_lane() {
-        // MODEL.md's opening run loses attempt 1's success at 2.05 s;
+        // docs/model.md's opening run loses attempt 1's success at 2.05 s;
         // attempt 1 times out at 3.00 s and attempt 2 is sent at 4.00 s.
         // Deduplication off: the server runs attempt 2 again at 4.00 s.
         assert_eq!(
@@ -302,7 +302,7 @@ mod tests {
 
     #[test]
     fn a_lease_shorter_than_the_work_breaks_in_the_store() {
-        // MODEL.md v2, worked example 8: with no fault, a 1 s timeout and a
+        // docs/model.md, worked example 8: with no fault, a 1 s timeout and a
         // 1.5 s lease, op 1's lease ends at 1.50 s while it runs; attempt 2
         // arrives at 2.00 s, takes the key over and executes.
         assert_eq!(
@@ -319,7 +319,7 @@ mod tests {
     #[test]
     fn crashes_break_in_the_store() {
         use crate::sim::ack::settings::{CRASH, STORE};
-        // MODEL.md v2, worked example 1: the effect commits at 2.00 s and
+        // docs/model.md, worked example 1: the effect commits at 2.00 s and
         // the server crashes before storing the result.
         let (place, t, why) = broke(&[(&FAULT, "none"), (&CRASH, "after-effect")]);
         assert_eq!((place, t), (Place::DedupStore, Millis(2_000)));

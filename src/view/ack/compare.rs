@@ -119,7 +119,7 @@ mod tests {
 
     #[test]
     fn dedup_on_against_off_in_words() {
-        // MODEL.md's worked example: with deduplication attempt 2 is
+        // docs/model.md's worked example: with deduplication attempt 2 is
         // answered from the stored result at 4.00 s; without, it executes
         // again and commits at 6.00 s.
         let (a, b, c) = pair(&[(&DEDUP, "off")]);

@@ -588,7 +588,7 @@ mod tests {
 
     #[test]
     fn two_runs_on_one_clock_put_each_moment_at_the_same_x() {
-        // Dedup on ends at 4.05 s, dedup off at 6.05 s (MODEL.md's worked
+        // Dedup on ends at 4.05 s, dedup off at 6.05 s (docs/model.md's worked
         // example); on the shared clock both axes run to 6.05 s.
         let (a, b) = (run(&[]), run(&[(&DEDUP, "off")]));
         let mut times = stop_times(&a);

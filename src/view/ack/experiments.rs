@@ -328,7 +328,7 @@ mod tests {
 
     #[test]
     fn experiments_teach_what_their_titles_say() {
-        // Worked out from MODEL.md, as in the scenario table.
+        // Worked out from docs/model.md, as in the scenario table.
         let expect = [
             ("lost-ack-dedup", 1, Outcome::Succeeded),
             ("lost-ack-no-dedup", 2, Outcome::Succeeded),
@@ -340,7 +340,7 @@ mod tests {
             ("reject-400", 0, Outcome::Rejected(Status::Rejected)),
             ("timeout-short-no-dedup", 3, Outcome::Exhausted(ExhaustedBy::Attempts)),
             ("timeout-short-dedup", 1, Outcome::Succeeded),
-            // MODEL.md v2's worked examples 1 to 8, as the new experiments use them.
+            // docs/model.md's worked examples 1 to 8, as the new experiments use them.
             ("crash-after-effect-memory", 2, Outcome::Succeeded),
             ("crash-after-effect-atomic", 1, Outcome::Succeeded),
             ("orphan-no-lease", 1, Outcome::Exhausted(ExhaustedBy::Attempts)),

@@ -82,7 +82,7 @@ mod tests {
 
     #[test]
     fn the_matrix_answers_which_store_survives_which_crash() {
-        // MODEL.md v2 worked examples 1, 2 and 4 (fault none), by hand:
+        // docs/model.md's worked examples 1, 2 and 4 (fault none), by hand:
         // after-effect: in-memory 2, durable-separate 1 (exhausted, orphan),
         // atomic 1; after-record: in-memory 2, durable 1.
         let base = Settings::from_pairs(&[(&FAULT, "none")]).unwrap();

@@ -6,9 +6,11 @@ pub mod broke;
 pub mod compare;
 pub mod diagram;
 pub mod experiments;
+pub mod explore;
 pub mod matrix;
 pub mod mirror;
 pub mod opening;
+pub mod otlp;
 pub mod report;
 pub mod results;
 pub mod sentences;
@@ -22,14 +24,25 @@ use crate::sim::ack::{Run, Settings};
 use crate::sim::{Millis, ParamDef};
 
 use super::compare::DiffLine;
-use super::lab::{LabModel, Preset};
-use super::labs::Lab;
+use super::explore::Explorer;
+use super::lab::{LabModel, Preset, Replayed};
+use super::labs::{Lab, LabEntry};
 
 /// The lost-acknowledgement lab, as the shells see it.
 pub struct AckLab;
 
+/// What the first lab is called.
+pub const ACK: Lab = &LabEntry {
+    id: "ack",
+    aliases: &["run"],
+    label: "Lost acknowledgement",
+    title: "Idempotency Lab: retries, lost acknowledgements and idempotency keys",
+    summary: "one client, a lost acknowledgement and a retry (docs/model.md)",
+    workers: &[],
+};
+
 impl LabModel for AckLab {
-    const LAB: Lab = &super::labs::LABS[0];
+    const LAB: Lab = ACK;
     type Settings = Settings;
     type Run = Run;
     type Diff = crate::sim::ack::compare::Comparison;
@@ -71,8 +84,40 @@ impl LabModel for AckLab {
     fn differences(a: &Run, b: &Run, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine> {
         compare::differences(a, b, diff, fork)
     }
+    fn otlp(run: &Run) -> Option<String> {
+        Some(otlp::run_to_otlp(run))
+    }
     fn presets() -> Vec<Preset> {
         experiments::EXPERIMENTS.iter().map(|e| Preset { id: e.id, title: e.title }).collect()
+    }
+    const EXPLORER: Option<Explorer<Self>> = Some(Explorer::of());
+
+    /// Whole runs of the opening settings per second, and the explorer's speed.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn bench(runs: u64) -> String {
+        crate::cli::bench::run(runs).render() + &crate::cli::bench::ack_explore()
+    }
+}
+
+impl Replayed for AckLab {
+    fn end(run: &Run) -> Millis {
+        run.end()
+    }
+    fn next_event_time(run: &Run, t: Millis) -> Option<Millis> {
+        run.next_event_time(t)
+    }
+    fn previous_event_time(run: &Run, t: Millis) -> Option<Millis> {
+        run.previous_event_time(t)
+    }
+    /// Every event at `t`.
+    fn said_at(run: &Run, t: Millis) -> String {
+        run.records().iter().filter(|r| r.t == t).map(sentence).collect::<Vec<_>>().join(" ")
+    }
+    fn diagram_svg(run: &Run, frame: crate::view::timeline::Frame, at: Millis) -> String {
+        diagram::diagram_in(run, frame).to_svg(Some(at))
+    }
+    fn comparison_document(a: &Run, b: &Run, diff: &Self::Diff, fork: Option<Millis>) -> String {
+        report::compare_to_json(a, b, diff, fork) + "\n"
     }
 }
 
@@ -82,6 +127,6 @@ mod lab_tests {
 
     #[test]
     fn the_first_lab_is_the_registry_first_entry() {
-        assert_eq!(AckLab::LAB, super::super::labs::ACK);
+        assert_eq!(AckLab::LAB, super::super::labs::LABS[0]);
     }
 }

@@ -100,7 +100,7 @@ mod tests {
 
     #[test]
     fn the_strip_reads_the_playheads_moment_and_the_end_apart() {
-        // MODEL.md's opening run with deduplication off: attempt 1 is sent
+        // docs/model.md's opening run with deduplication off: attempt 1 is sent
         // at 0 and commits at 2.00 s (its success lost at 2.05 s); attempt 2
         // goes at 4.00 s and commits at 6.00 s; acknowledged at 6.05 s.
         let run = Run::simulate(&Settings::from_pairs(&[(&DEDUP, "off")]).unwrap()).unwrap();

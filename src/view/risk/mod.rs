@@ -8,12 +8,14 @@ pub mod alerts;
 pub mod broke;
 pub mod compare;
 pub mod diagram;
+pub mod explore;
 pub mod html;
 pub mod incident;
 pub mod load;
 pub mod machine;
 pub mod mirror;
 pub mod names;
+pub mod otlp;
 pub mod patterns;
 pub mod questions;
 pub mod report;
@@ -33,14 +35,25 @@ use crate::sim::risk::{Run, Settings};
 use crate::sim::{Millis, ParamDef};
 
 use super::compare::DiffLine;
-use super::lab::{LabModel, Preset};
-use super::labs::Lab;
+use super::explore::Explorer;
+use super::lab::{LabModel, Preset, Replayed};
+use super::labs::{Lab, LabEntry};
 
 /// The risk-review lab, as the shells see it.
 pub struct RiskLab;
 
+/// What the risk lab is called.
+pub const RISK: Lab = &LabEntry {
+    id: "risk",
+    aliases: &[],
+    label: "Risk review",
+    title: "Idempotency Lab: the risk-review incident",
+    summary: "the risk-review incident and the patterns that prevent it (docs/risk-model.md)",
+    workers: &[],
+};
+
 impl LabModel for RiskLab {
-    const LAB: Lab = &super::labs::LABS[1];
+    const LAB: Lab = RISK;
     type Settings = Settings;
     type Run = Run;
     type Diff = crate::sim::risk::compare::Comparison;
@@ -82,7 +95,57 @@ impl LabModel for RiskLab {
     fn differences(a: &Run, b: &Run, diff: &Self::Diff, fork: Option<Millis>) -> Vec<DiffLine> {
         compare::differences(a, b, diff, fork)
     }
+    fn otlp(run: &Run) -> Option<String> {
+        Some(otlp::run_to_otlp(run))
+    }
     fn presets() -> Vec<Preset> {
         crate::sim::risk::Preset::ALL.into_iter().map(|p| Preset { id: p.value(), title: p.label() }).collect()
+    }
+    const EXPLORER: Option<Explorer<Self>> = Some(Explorer::of());
+
+    /// Its presets' speed, and the explorer's.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn bench(_runs: u64) -> String {
+        crate::cli::bench::risk() + &crate::cli::bench::risk_explore()
+    }
+}
+
+impl Replayed for RiskLab {
+    fn end(run: &Run) -> Millis {
+        diagram::end_of(run)
+    }
+    /// Markers after the end are not steps.
+    fn next_event_time(run: &Run, t: Millis) -> Option<Millis> {
+        let records = run.records();
+        records.get(records.partition_point(|x| x.t <= t)).map(|x| x.t).filter(|&next| next <= diagram::end_of(run))
+    }
+    fn previous_event_time(run: &Run, t: Millis) -> Option<Millis> {
+        let records = run.records();
+        records[..records.partition_point(|x| x.t < t)].last().map(|x| x.t)
+    }
+    /// The first few events at `t`, and how many more there are.
+    fn said_at(run: &Run, t: Millis) -> String {
+        let here: Vec<String> = run.records().iter().filter(|r| r.t == t).take(4).map(sentence).collect();
+        let more = run.records().iter().filter(|r| r.t == t).count().saturating_sub(here.len());
+        match more {
+            0 => here.join(" "),
+            more => format!("{} And {more} more events at this moment.", here.join(" ")),
+        }
+    }
+    /// On the incident's clock.
+    fn when(t: Millis) -> String {
+        names::when(t)
+    }
+    fn quiet_at(t: Millis) -> String {
+        format!("{}.", names::when(t))
+    }
+    fn wall_clock(t: Millis) -> Option<String> {
+        Some(names::clock(t))
+    }
+    fn diagram_svg(run: &Run, frame: crate::view::timeline::Frame, at: Millis) -> String {
+        diagram::diagram_in(run, frame).to_svg(Some(at))
+    }
+    fn comparison_document(a: &Run, b: &Run, diff: &Self::Diff, fork: Option<Millis>) -> String {
+        report::compare_to_json(a, b, diff, fork) + "\n"
     }
 }

@@ -17,7 +17,7 @@ use crate::sim::{Micros, Millis, ParamDef};
 
 use super::compare::DiffLine;
 use super::lab::{LabModel, Preset};
-use super::labs::Lab;
+use super::labs::{Lab, LabEntry};
 
 /// One storm run, with the settings it was made from.
 #[derive(Clone, Debug)]
@@ -30,8 +30,18 @@ pub enum StormRun {
 /// (`protocol`); the command line and the tests run them here.
 pub struct StormLab;
 
+/// What the storm lab is called. Its engine runs in a worker of its own.
+pub const STORMS: Lab = &LabEntry {
+    id: "storms",
+    aliases: &["storm"],
+    label: "Storms",
+    title: "Idempotency Lab: retry storms",
+    summary: "retry storms with many clients (docs/storms.md)",
+    workers: &["storm-worker"],
+};
+
 impl LabModel for StormLab {
-    const LAB: Lab = &super::labs::LABS[2];
+    const LAB: Lab = STORMS;
     type Settings = StormSettings;
     type Run = StormRun;
     type Diff = Result<StormPair, PairError>;
@@ -91,5 +101,17 @@ impl LabModel for StormLab {
     }
     fn presets() -> Vec<Preset> {
         presets::PRESETS.iter().map(|p| Preset { id: p.id, title: p.title }).collect()
+    }
+
+    /// Runs and sweeps (`--reps`, `--sweep aws`) as well as one run.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn command(args: &[String]) -> Result<String, crate::cli::UsageError> {
+        crate::cli::storm::command(args)
+    }
+
+    /// The AWS sweep on one thread and on two, and a 100 000-client run.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn bench(runs: u64) -> String {
+        crate::cli::storm::bench(runs)
     }
 }

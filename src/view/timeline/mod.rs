@@ -229,3 +229,52 @@ fn glyph_path(glyph: Glyph, x: f64, y: f64) -> String {
         Glyph::Ring => format!("M{} {}a12 12 0 1 0 24 0a12 12 0 1 0 -24 0z", d1(x - 12.0), d1(y)),
     }
 }
+
+#[cfg(test)]
+mod collision_tests {
+    use super::*;
+
+    fn with_labels(labels: &[(&str, f64, f64)]) -> Diagram {
+        let items = labels
+            .iter()
+            .map(|&(text, x, y)| Item {
+                shape: Shape::Text { x, y, text: text.to_owned() },
+                class: "label",
+                t: Millis::ZERO,
+                record: None,
+            })
+            .collect();
+        Diagram {
+            width: 300.0,
+            height: 100.0,
+            lanes: Vec::new(),
+            items,
+            stops: Vec::new(),
+            end: Millis::ZERO,
+            summary: String::new(),
+            orientation: Orientation::Across,
+        }
+    }
+
+    /// The check the diagram tests rely on finds what it looks for: ten
+    /// characters are 74 units wide, so a label 70 units on in the same
+    /// row (5 units lower, under a row's 16) overlaps by 4, one 74 on just
+    /// meets, and one a row (16 units) lower is clear.
+    #[test]
+    fn label_collisions_finds_an_overlap_and_a_label_off_the_picture() {
+        assert_eq!(
+            with_labels(&[("0123456789", 10.0, 20.0), ("abc", 84.0, 20.0), ("def", 10.0, 36.0)]).label_collisions(),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            with_labels(&[("0123456789", 10.0, 20.0), ("abc", 80.0, 25.0)]).label_collisions(),
+            ["\"0123456789\" at (10,20) overlaps \"abc\" at (80,25)"]
+        );
+        // 40 characters from 20 end at 316, past the width of 300.
+        assert_eq!(
+            with_labels(&[(&"x".repeat(40), 20.0, 20.0)]).label_collisions(),
+            [format!("{:?} runs off the right edge", "x".repeat(40))]
+        );
+        assert_eq!(with_labels(&[("a", 20.0, 120.0)]).label_collisions(), ["\"a\" lies outside the picture"]);
+    }
+}
