@@ -78,7 +78,10 @@ fn a_place_is_held_until_the_risk_api_is_done_with_the_create() {
     // 4001 + 24 x 101 = 6425; the scan of 7000 probes rows 1 to 76 and the
     // 50 retries' rows (UNKNOWN from 6243 to 6488, their creates performed
     // by 6987), 126 rows from each end, 252 finds. 152 + 48 + 252 = 452.
-    assert_eq!(outline(&held), "reviews=150 rows=[SUCCEEDED×150] creates=150 finds=452 claims=0/0 checks=T-T--TTTTT-TT-");
+    assert_eq!(
+        outline(&held),
+        "reviews=150 rows=[SUCCEEDED×150] creates=150 finds=452 claims=0/0 checks=T-T--TTTTT-TT-"
+    );
 }
 
 #[test]

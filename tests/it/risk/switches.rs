@@ -279,7 +279,10 @@ fn what_each_gate_keeps() {
     assert_eq!(figure(&alone, CheckName::OverloadFastBounded, "waited_for_fleet"), Some(Value::Count(176)));
     assert_eq!(figure(&alone, CheckName::OverloadFastBounded, "max_queue"), Some(Value::Count(84)));
     assert_eq!(figure(&alone, CheckName::OverloadFastBounded, "max_in_flight"), Some(Value::Count(16)));
-    assert_eq!(outline(&alone), "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=T----FTT-T-TT-");
+    assert_eq!(
+        outline(&alone),
+        "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=T----FTT-T-TT-"
+    );
     // With both gates the quota of 32 is never reached (two replicas of 8
     // slots hold 16): the per-replica gates decide alone, as without the
     // global gate (640 calls, 440 OVERLOADED; see overload_with_the_gates_
