@@ -82,11 +82,18 @@ pub fn marked(b: &Broke) -> Vec<usize> {
     at
 }
 
-/// The records the diagram rings with the playhead at `t`: none until the
-/// worst harm has happened (the checks that failed earlier would give it
-/// away), then where each failing check failed.
+/// The checks failing at the run's end that have already failed by `t`.
+fn failed_by<'b>(run: &'b Run, b: &'b Broke, t: Millis) -> impl Iterator<Item = &'b Missing> {
+    b.missing.iter().filter(move |m| run.records()[m.at].t <= t)
+}
+
+/// The records the diagram rings with the playhead at `t`: where each
+/// check that has failed by then failed (nothing still to come).
 pub fn marked_at(run: &Run, b: &Broke, t: Millis) -> Vec<usize> {
-    if b.t(run) <= t { marked(b) } else { Vec::new() }
+    let mut at: Vec<usize> = failed_by(run, b, t).map(|m| m.place).collect();
+    at.sort_unstable();
+    at.dedup();
+    at
 }
 
 /// Whether `check` fails on the first `k` records (judged at the last
@@ -445,9 +452,16 @@ pub fn words_at(run: &Run, t: Millis) -> Vec<String> {
 }
 
 /// [`words_at`] for a break already found.
+///
+/// Before the worst harm it names each check that has failed by `t`, where
+/// and when, so it never says that nothing has broken while a check the
+/// panel shows fails; what is still to come stays unsaid.
 pub fn words_with(run: &Run, b: Option<&Broke>, t: Millis) -> Vec<String> {
     match b {
         Some(b) if b.t(run) <= t => break_words(run, b, t),
+        Some(b) if failed_by(run, b, t).next().is_some() => {
+            failed_by(run, b, t).map(|m| missing_words(run, m)).collect()
+        }
         None if t >= super::diagram::end_of(run) => vec!["Nothing broke: every check holds.".to_owned()],
         _ => vec!["Nothing has broken so far.".to_owned()],
     }
@@ -542,11 +556,17 @@ mod tests {
             words_at(&r, r.horizon())[0],
             "Database lane, at 10:31:10.742 (2.622 s): Row R10086 became UNKNOWN and is still UNKNOWN at the end: nothing settled it."
         );
-        // The reveal waits until the check fails: three scans and the
-        // backoff after 2622, 2622 + 3000 + 1000 = 6622.
+        // The headline waits until the check fails: three scans and the
+        // backoff after 2622, 2622 + 3000 + 1000 = 6622. Until then the
+        // region says only what had failed: the response lost at 0.531 s
+        // (08.120 + 0.531 = 08.651), not converged.
         let b = broke(&r).unwrap();
         assert!(b.t(&r) > Millis(6_622));
-        assert_eq!(words_at(&r, Millis(6_622)), ["Nothing has broken so far."]);
+        assert_eq!(
+            words_at(&r, Millis(6_622)),
+            ["\u{201c}A lost response converges\u{201d} has failed since 10:31:08.651 (0.531 s) on the Risk API lane."]
+        );
+        assert_eq!(words_at(&r, Millis(530)), ["Nothing has broken so far."]);
     }
 
     #[test]
@@ -570,15 +590,23 @@ mod tests {
     #[test]
     fn nothing_is_given_away_before_the_worst_harm_and_the_patterns_break_nothing() {
         let naive = run(Preset::Incident, Mode::Naive);
-        assert_eq!(words_at(&naive, Millis(4_410)), ["Nothing has broken so far."]);
+        assert_eq!(words_at(&naive, Millis(120)), ["Nothing has broken so far."]);
         // The token at 0.121 s, RV-1's lost answer at 0.531 s, the illegal
         // FAILED at 2.622 s and the second row at 4.001 s are where checks
-        // first failed, but no ring shows before RV-2 at 4.411 s; then all
-        // of them do.
+        // first failed: each is said and rung once it has happened, and
+        // RV-2 at 4.411 s, the worst, only then.
         let b = broke(&naive).expect("it broke");
-        assert_eq!(marked_at(&naive, &b, Millis(4_410)), Vec::<usize>::new());
-        let rung: Vec<u64> = marked_at(&naive, &b, Millis(4_411)).iter().map(|&i| naive.records()[i].t.ms()).collect();
-        assert_eq!(rung, [121, 531, 2_622, 4_001, 4_411]);
+        let rung = |t: u64| -> Vec<u64> {
+            marked_at(&naive, &b, Millis(t)).iter().map(|&i| naive.records()[i].t.ms()).collect()
+        };
+        assert_eq!(rung(120), Vec::<u64>::new());
+        assert_eq!(rung(2_621), [121, 531]);
+        assert_eq!(rung(4_410), [121, 531, 2_622, 4_001]);
+        assert_eq!(rung(4_411), [121, 531, 2_622, 4_001, 4_411]);
+        let said = words_at(&naive, Millis(2_621));
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(said.iter().all(|w| !w.contains("second review")), "{said:?}");
+        assert!(words_at(&naive, Millis(4_411))[0].contains("second review, RV-2"));
         let patterns = run(Preset::Incident, Mode::Patterns);
         assert_eq!(broke(&patterns), None);
         // The run's end is the one the player's End goes to.

@@ -278,9 +278,13 @@ pub fn show_me(pattern: Pattern) -> Pairs {
 }
 
 /// The verdict of `name` at the end of `run`, in a word.
+/// A check's verdict as the verb of a sentence: "holds", "fails", "has
+/// nothing to judge".
 fn verdict(run: &Run, name: CheckName) -> &'static str {
-    let holds = run.checks().into_iter().find(|c| c.name == name).and_then(|c| c.holds);
-    super::sentences::verdict(holds)
+    match run.checks().into_iter().find(|c| c.name == name).and_then(|c| c.holds) {
+        None => "has nothing to judge",
+        holds => super::sentences::verdict(holds),
+    }
 }
 
 /// What "Show me" says, from the runs themselves: the one on screen
