@@ -1,5 +1,5 @@
 //! Every schedule of at most k aimed faults over a run's settings, each run
-//! to its horizon and judged by the ten checks: how many schedules break
+//! to its horizon and judged by the fourteen checks: how many schedules break
 //! each check, and the shortest that does (fewest faults, then the first in
 //! the alphabet's order, worker 1 first before worker 2 first).
 //!

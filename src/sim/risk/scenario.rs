@@ -45,7 +45,7 @@ pub enum CreateFault {
     Slow,
     /// Performed; the connection resets instead of answering.
     Reset,
-    /// An explicit business rejection (random faults only).
+    /// An explicit business rejection.
     Rejected,
 }
 
@@ -116,7 +116,7 @@ pub const RAMP: Ramp = Ramp { to: Millis(1_400), over: Millis(20_000) };
 /// that rises at once).
 pub const SLOW_FLEET: Ramp = Ramp { to: Millis(3_000), over: Millis(1) };
 /// The slow-fleet preset's calls come one every 5 ms (200 a second), six
-/// times what 98 places held 3 s each can take.
+/// times what 100 places held 3 s each can take (33 a second).
 pub const SLOW_FLEET_EVERY: Millis = Millis(5);
 
 impl FaultPlan {

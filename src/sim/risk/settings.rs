@@ -1,7 +1,7 @@
 //! The risk-review lab's parameters (RISK-MODEL.md), each defined once, and
 //! the validated settings they become: one configuration per actor.
 //!
-//! The mode sets all nine pattern switches; each switch is a three-valued
+//! The mode sets all sixteen pattern switches; each switch is a three-valued
 //! choice, `auto` (follow the mode, the default), `on` or `off`, so a switch
 //! given on its own overrides the mode whatever order they come in.
 //!

@@ -54,7 +54,7 @@ pub struct Risk {
     pub selected: RwSignal<Option<CallId>>,
     /// Every actor's state at the playhead (computed once for all panels).
     pub snapshot: Memo<Arc<Snapshot>>,
-    /// The ten checks at the playhead.
+    /// The fourteen checks at the playhead.
     pub checks: Memo<Arc<Vec<Check>>>,
     /// Run B and the comparison, while open.
     pub compare: Compare<RiskLab>,

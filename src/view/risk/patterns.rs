@@ -248,12 +248,12 @@ pub fn design_says(pattern: Pattern, raw: u64) -> Option<String> {
             protects(pattern),
         ),
         (Pattern::UniqueRequestKey | Pattern::UniqueBusinessKey, 4) => (
-            "A lock with a lease around the check and the insert: a replica that pauses longer than the lease goes on after another one took the lock, and both insert (the pause-past-lease preset shows it).",
+            "A lock with a lease around the check and the insert: a replica that pauses longer than the lease goes on after another one took the lock, and both insert (the pause-past-lease preset shows it with a 10 s client deadline; within the default 5 s, deadline propagation refuses the late insert).",
             protects(pattern),
         ),
         (Pattern::GlobalGate, 3) => (
-            "A leaky gate frees a place when the replica stops waiting, while the Risk API may still be working on the call: with a Risk API slower than the replicas' budget, the fleet starts more calls than it can take (the slow-fleet preset shows it).",
-            CheckName::DownstreamWithinCapacity,
+            "A leaky gate frees a place when the replica stops waiting, while the Risk API may still be working on the call: with a Risk API slower than the replicas' budget, the fleet starts more calls than the Risk API can take; its admission limit refuses the excess with 503 and leaves their rows UNKNOWN past the deadline (the slow-fleet preset shows it; with the limit off too, the Risk API works past its safe concurrency).",
+            CheckName::UnknownResolved,
         ),
         (Pattern::TimeoutIsUnknown, 3) => (
             "Catching the timeout and calling again at once sends a second create for a row nobody gave the right to execute; only idempotent create keeps that to one review.",

@@ -311,7 +311,11 @@ fn fleet_json(s: &crate::sim::risk::Settings) -> Json {
         ("concurrency_cap", num(s.replica.gates.cap.into())),
         ("queue_capacity", num(s.replica.gates.queue.into())),
         ("burst_calls", num(s.burst_calls.into())),
-        ("risk_api_capacity", num(s.risk_api.capacity.into())),
+        // Unbounded (no admission limit) is null.
+        (
+            "risk_api_capacity",
+            if s.risk_api.capacity == u32::MAX { Json::Null } else { num(s.risk_api.capacity.into()) },
+        ),
         ("api_safe_concurrency", num(s.risk_api.safe_concurrency.into())),
         ("global_gate_quota", s.replica.fleet_quota.map_or(Json::Null, |q| num(q.into()))),
     ])

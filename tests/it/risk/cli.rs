@@ -139,6 +139,11 @@ fn json_carries_every_observable_field() {
             "risk_api_capacity": 32, "api_safe_concurrency": 32, "global_gate_quota": 32})
     );
     assert_eq!(doc["refused_out_of_budget"], 0);
+    // Naive, the Risk API has no admission limit: its capacity is unbounded,
+    // written null, and no gate has a quota.
+    let naive = json(&["--preset", "overload", "--mode", "naive"]);
+    assert_eq!(naive["fleet"]["risk_api_capacity"], Value::Null);
+    assert_eq!(naive["fleet"]["global_gate_quota"], Value::Null);
     assert_eq!(
         doc["claims"],
         serde_json::json!([

@@ -282,9 +282,9 @@ fn may_fail(switch: &str) -> &'static [CheckName] {
         // two resends at once, one may be performed with its answer lost
         // while the other's answer decides the row.
         "--cas off" => &[C::SingleClaimWinner, C::LegalTransitions, C::LostResponseConverges],
-        // A forged call reaches the Risk API, and without authorization the
-        // replica passes the caller's token on with every create.
-        "--authorize off" => &[C::ForgedNoDownstream, C::CallerTokenNotForwarded],
+        // A forged call reaches the Risk API (the replica still calls it
+        // with its own credential: token forwarding is a switch of its own).
+        "--authorize off" => &[C::ForgedNoDownstream],
         // Without the per-replica gates a burst holds more calls in a
         // replica's slots and queue than their configured sizes (overload,
         // wide-fleet), which overload judges whatever the switch.
