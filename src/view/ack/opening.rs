@@ -189,9 +189,12 @@ fn masthead(out: &mut String) {
          <button type=\"button\">Copy link</button><button type=\"button\">Embed</button>\
          <button type=\"button\" aria-expanded=\"false\">Compare with…</button><button type=\"button\">Present</button>\
          <button type=\"button\">Export run (JSON)</button><button type=\"button\">Export diagram (SVG)</button>\
+         <button type=\"button\">Export trace (OTLP)</button>\
          <span class=\"file-button\"><input type=\"file\" id=\"import-file\" \
          accept=\".json,.lesson,.txt,application/json,text/plain\">\
          <label for=\"import-file\">Import settings or a lesson</label></span>\
+         <span class=\"file-button\"><input type=\"file\" id=\"trace-file\" accept=\".json,.jsonl,application/json\">\
+         <label for=\"trace-file\">Open a trace</label></span>\
          <button type=\"button\" aria-keyshortcuts=\"?\">Keyboard shortcuts</button></div></nav>",
     );
     picker(out, "theme-picker", "theme", "Theme", Theme::OPTIONS, 0);
