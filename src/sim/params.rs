@@ -79,6 +79,13 @@ pub enum Kind {
 pub const MAX_AIMED: usize = 4;
 /// An aimed-faults value that says "none at all" (not the preset's).
 pub const AIMED_NONE: u64 = 0xF000;
+/// Each aimed fault takes 16 bits of the value: its kind (plus one) in the
+/// top six, the call it hits in the low ten.
+const NTH_BITS: u32 = 10;
+const NTH_MASK: u64 = (1 << NTH_BITS) - 1;
+/// The most kinds an aimed-faults parameter may have: one more would make
+/// [`AIMED_NONE`] a fault.
+pub const MAX_AIMED_KINDS: usize = (AIMED_NONE >> NTH_BITS) as usize - 1;
 
 /// One aimed fault: the index of its kind and the call it hits (from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -104,22 +111,20 @@ impl Aimed {
         let list = (0..MAX_AIMED)
             .map(|i| (raw >> (16 * i)) & 0xFFFF)
             .filter(|&e| e != 0 && e != AIMED_NONE)
-            .map(|e| AimedFault { kind: (e >> 12) as usize - 1, nth: (e & 0xFFF) as u32 })
+            .map(|e| AimedFault { kind: (e >> NTH_BITS) as usize - 1, nth: (e & NTH_MASK) as u32 })
             .collect();
         Aimed::List(list)
     }
 
-    /// The value for `faults` (at most [`MAX_AIMED`], each kind below 15 and
-    /// N below 4096, as parsing guarantees).
+    /// The value for `faults` (at most [`MAX_AIMED`], each kind below
+    /// [`MAX_AIMED_KINDS`] and N below 1024, as parsing guarantees).
     pub fn raw_of(faults: &[AimedFault]) -> u64 {
         if faults.is_empty() {
             return AIMED_NONE;
         }
-        faults
-            .iter()
-            .take(MAX_AIMED)
-            .enumerate()
-            .fold(0, |raw, (i, f)| raw | ((((f.kind as u64 + 1) << 12) | u64::from(f.nth & 0xFFF)) << (16 * i)))
+        faults.iter().take(MAX_AIMED).enumerate().fold(0, |raw, (i, f)| {
+            raw | ((((f.kind as u64 + 1) << NTH_BITS) | (u64::from(f.nth) & NTH_MASK)) << (16 * i))
+        })
     }
 }
 
@@ -134,7 +139,7 @@ fn parse_aimed(text: &str, kinds: &[Opt], max_n: u64) -> Result<u64, Problem> {
         let (kind, n) = item.split_once('@').ok_or(Problem::Malformed)?;
         let kind = kinds.iter().position(|o| o.value == kind).ok_or(Problem::Malformed)?;
         let nth = whole_number(n).map_err(|_| Problem::Malformed)?;
-        if !(1..=max_n.min(0xFFF)).contains(&nth) || faults.len() == MAX_AIMED || kind >= 14 {
+        if !(1..=max_n.min(NTH_MASK)).contains(&nth) || faults.len() == MAX_AIMED || kind >= MAX_AIMED_KINDS {
             return Err(Problem::OutOfRange);
         }
         faults.push(AimedFault { kind, nth: nth as u32 });

@@ -2,7 +2,7 @@
 //! mounted in headless Chromium and read through their DOM.
 
 use idempotency_lab::sim::Millis;
-use idempotency_lab::sim::risk::settings::{MODE, PRESET};
+use idempotency_lab::sim::risk::settings::{MODE, PRESET, RETRY_POLICY};
 use idempotency_lab::sim::risk::{Mode, Preset, Run, Settings};
 use idempotency_lab::ui::Replay;
 use idempotency_lab::ui::risk::{ChecksPanel, DatabaseTable, Risk, StateMachine};
@@ -72,8 +72,11 @@ async fn the_table_shows_the_rows_their_statuses_and_the_row_that_changed() {
 #[wasm_bindgen_test]
 async fn a_unique_conflict_shows_on_the_row_it_ran_into() {
     let root = container();
-    let end = end_of(Preset::Incident, Mode::Patterns);
-    let risk = risk(Preset::Incident, Mode::Patterns, end);
+    // Every server pattern on, and the agent retrying at once as in the
+    // incident (polling the review would carry no request_key).
+    let s = Settings::from_pairs(&[(&PRESET, "incident"), (&MODE, "patterns"), (&RETRY_POLICY, "off")]).unwrap();
+    let end = Run::simulate(&s).unwrap().summary().end;
+    let risk = risk_at(s, end);
     let _mounted = mount_to(root.clone(), move || view! { <DatabaseTable risk/> });
     tick().await;
     assert_eq!(texts(&root, "tbody tr th"), ["R10086"], "the retry inserts no second row");
@@ -126,7 +129,12 @@ async fn the_checks_panel_reads_each_verdict_with_its_figures() {
     // RETRYABLE (a naive timeout is FAILED at once), no second request_key
     // for the order, no claim, no forged call and no overload: those five
     // have nothing to judge. The Risk API worked on one create at a time,
-    // within its 32.
+    // within its 32. No call was given up (call 1 heard SUBMISSION_FAILED
+    // at 2.622 s, within its 5 s), so no_effect_after_deadline has nothing
+    // to judge; the replicas passed the agent's token on
+    // with each create (caller_token_not_forwarded fails); the one
+    // business error, SUBMISSION_FAILED, was a Tool Result (holds); no
+    // argument broke the schema.
     let expected = [
         "fails",
         "not applicable",
@@ -138,9 +146,13 @@ async fn the_checks_panel_reads_each_verdict_with_its_figures() {
         "fails",
         "not applicable",
         "holds",
+        "not applicable",
+        "fails",
+        "holds",
+        "not applicable",
     ];
     assert_eq!(texts(&root, "li .verdict-word"), expected);
-    assert_eq!(texts(&root, "li .check-name").len(), 10);
+    assert_eq!(texts(&root, "li .check-name").len(), 14);
     let items = texts(&root, "li");
     let review = items.iter().find(|t| t.contains("one_review_per_business_key")).unwrap();
     assert!(review.starts_with("fails") && review.contains("reviews for O20260728001: 2"), "{review}");

@@ -3,9 +3,12 @@
 //! hostile input, and the command line.
 
 mod cli;
+mod deadlines;
 mod explore;
 mod hostile;
+mod places;
 mod properties;
+mod protocol;
 mod scenarios;
 mod sqlite;
 mod switches;
@@ -28,7 +31,7 @@ pub fn run(flags: &str) -> Run {
     Run::simulate(&settings(flags)).expect("run finishes")
 }
 
-/// The nine verdicts in `CheckName::ALL` order, one letter each: T holds,
+/// The fourteen verdicts in `CheckName::ALL` order, one letter each: T holds,
 /// F fails, - not applicable.
 pub fn verdicts(run: &Run) -> String {
     let checks = run.checks();

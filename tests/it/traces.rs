@@ -76,8 +76,12 @@ fn every_preset_of_the_risk_lab_reads_back_with_its_verdicts_and_break() {
             }
             let once = per_key.values().all(|&n| n <= 1);
             assert_eq!(holds(&f, CheckName::CommittedAtMostOnce).unwrap_or(true), once, "{id}");
-            // Where it broke: the lab's second review for an order.
-            let lab = idempotency_lab::view::risk::broke::second_review(&run).map(|b| b.t(&run));
+            // Where it broke: where the lab places the second review for an
+            // order (its check of one review per order failing).
+            let lab = idempotency_lab::view::risk::broke::broke(&run).and_then(|b| {
+                let m = b.missing.iter().find(|m| m.check == RiskCheck::OneReviewPerBusinessKey)?;
+                Some(run.records()[m.place].t)
+            });
             let read_back = where_it_broke(&f).map(|b| {
                 let e = &f.trace.spans[f.effects[b.duplicate].span];
                 assert_eq!(f.trace.services[e.service], risk_otlp::RISK_API, "{id}");

@@ -1,18 +1,22 @@
 //! The agent: acts for end user u-1001, invokes intents when its script
 //! says, and reacts to what it hears: an UNKNOWN, PENDING or RETRYABLE
 //! result makes it poll the review's status every poll interval until
-//! SUCCEEDED or FAILED; an OVERLOADED result is retried with the same
-//! request_key after backoff; any other error ends the intent. Retries of
-//! an intent beyond that are scripted, not reactive.
+//! SUCCEEDED or FAILED; an OVERLOADED or TEMPORARY_UNAVAILABLE result is
+//! retried with the same request_key after backoff; INVALID_ARGUMENT as a
+//! Tool Result makes it drop what the server refused and call again, once;
+//! any other error, and any JSON-RPC error, ends the intent. Retries of an
+//! intent beyond that are scripted, not reactive, and its retry policy
+//! decides what a scripted retry does: call again, call again only a tool
+//! that declares itself idempotent, or poll the review it was given.
 
 use crate::sim::time::Millis;
 
 use super::facts::{
     AgentDecision, CallId, CallShape, END_USER, ErrorCode, Heard, IntentId, IntentOutcome, OrderId, Reply, RequestKey,
-    RowId, Status, Tool, UserId,
+    RetryChoice, RowId, Status, Tool, UserId,
 };
 use super::scenario::{IntentSpec, Invocation};
-use super::settings::AgentConfig;
+use super::settings::{AgentConfig, AgentRetry};
 
 /// The most calls one invocation of an intent makes for OVERLOADED results.
 pub const MAX_ATTEMPTS: u32 = 8;
@@ -53,6 +57,14 @@ pub struct Intent {
     /// Calls made in this invocation (1 is the first).
     pub attempts: u32,
     pub polls: u32,
+    /// What the current invocation's arguments look like; a retry after
+    /// OVERLOADED sends them again.
+    pub shape: CallShape,
+    /// Whether it already dropped what the server refused in this
+    /// invocation.
+    pub fixed: bool,
+    /// The review_id the latest answer that named one gave.
+    pub review: Option<RowId>,
     /// Voids planned retries and polls once the intent moves on.
     timer: u32,
 }
@@ -106,6 +118,9 @@ impl Agent {
             invocation: 0,
             attempts: 0,
             polls: 0,
+            shape: CallShape::Valid,
+            fixed: false,
+            review: None,
             timer: 0,
         }));
     }
@@ -118,7 +133,8 @@ impl Agent {
         self.intents.get_mut((id.0 as usize).checked_sub(1)?)
     }
 
-    fn request(intent: &Intent, shape: CallShape, duplicate: bool) -> CallPlan {
+    fn request(intent: &Intent, duplicate: bool) -> CallPlan {
+        let shape = intent.shape;
         CallPlan {
             intent: intent.id,
             tool: Tool::RequestRiskReview,
@@ -133,15 +149,41 @@ impl Agent {
         }
     }
 
-    /// The script invokes an intent (again, for a scripted retry).
-    pub fn on_invocation(&mut self, invocation: &Invocation) -> Option<CallPlan> {
-        let intent = self.intent_mut(invocation.intent)?;
+    /// The script invokes an intent; `next` is the id the call will get.
+    /// Invoked again, it is a scripted retry, and the retry policy says
+    /// what it does (returned with the call it makes, if any).
+    pub fn on_invocation(&mut self, invocation: &Invocation, next: CallId) -> (Option<CallPlan>, Option<RetryChoice>) {
+        let config = self.config;
+        let Some(intent) = self.intent_mut(invocation.intent) else { return (None, None) };
+        let retry = (intent.invocation > 0).then(|| Self::retry_choice(config, intent));
+        match retry {
+            Some(RetryChoice::Withheld) => return (None, retry),
+            Some(RetryChoice::Poll(review)) => {
+                intent.invocation += 1;
+                intent.polls = 0;
+                intent.timer += 1;
+                return (Self::poll_now(intent, review, next), retry);
+            }
+            _ => {}
+        }
         intent.invocation += 1;
         intent.attempts = 1;
         intent.polls = 0;
         intent.timer += 1;
+        intent.shape = invocation.shape;
+        intent.fixed = false;
         intent.state = IntentState::AwaitingResult;
-        Some(Self::request(intent, invocation.shape, invocation.duplicate))
+        (Some(Self::request(intent, invocation.duplicate)), retry)
+    }
+
+    /// What a scripted retry of `intent` does under the agent's policy.
+    fn retry_choice(config: AgentConfig, intent: &Intent) -> RetryChoice {
+        match config.retry {
+            AgentRetry::AtOnce => RetryChoice::Again,
+            AgentRetry::IfIdempotent if config.idempotent_hint => RetryChoice::AgainDeclared,
+            AgentRetry::IfIdempotent => RetryChoice::Withheld,
+            AgentRetry::PollReview => intent.review.map_or(RetryChoice::AgainNoHandle, RetryChoice::Poll),
+        }
     }
 
     /// A planned retry comes due. `None` if the intent moved on.
@@ -152,7 +194,7 @@ impl Agent {
         }
         intent.attempts += 1;
         intent.state = IntentState::AwaitingResult;
-        Some(Self::request(intent, CallShape::Valid, false))
+        Some(Self::request(intent, false))
     }
 
     /// A planned poll comes due; `call` is the id the poll will get.
@@ -162,6 +204,11 @@ impl Agent {
         if intent.timer != timer || at != now {
             return None;
         }
+        Self::poll_now(intent, review, call)
+    }
+
+    /// A status poll of `review`, made now as call `call`.
+    fn poll_now(intent: &mut Intent, review: RowId, call: CallId) -> Option<CallPlan> {
         intent.polls += 1;
         intent.state = IntentState::AwaitingPoll { call, review };
         Some(CallPlan {
@@ -183,6 +230,11 @@ impl Agent {
     pub fn on_heard(&mut self, now: Millis, call: Sent, heard: Heard) -> (AgentDecision, u32) {
         let config = self.config;
         let Some(intent) = self.intent_mut(call.intent) else { return (AgentDecision::Ignored, 0) };
+        if let Heard::Result(reply) = heard
+            && let Some(row) = reply.row()
+        {
+            intent.review = Some(row);
+        }
         let decision = match call.tool {
             Tool::RequestRiskReview => Self::on_request_result(config, intent, now, call, heard),
             Tool::GetRiskReviewStatus => Self::on_poll_result(config, intent, now, call, heard),
@@ -222,7 +274,9 @@ impl Agent {
                 Self::done(intent, now, IntentOutcome::Failed(row))
             }
             Heard::Result(Reply::Review { row, .. }) if awaiting => Self::poll_later(config, intent, now, row),
-            Heard::Result(Reply::Error { code: ErrorCode::Overloaded, .. }) if awaiting => {
+            Heard::Result(Reply::Error { code: ErrorCode::Overloaded | ErrorCode::TemporaryUnavailable, .. })
+                if awaiting =>
+            {
                 if intent.attempts >= MAX_ATTEMPTS {
                     return Self::done(intent, now, IntentOutcome::GaveUp);
                 }
@@ -231,9 +285,21 @@ impl Agent {
                 intent.state = IntentState::BackingOff { until };
                 AgentDecision::RetryAt(until)
             }
+            // A Tool Result says what was wrong with the arguments: drop it
+            // and call again, once.
+            Heard::Result(Reply::Error { code: ErrorCode::InvalidArgument, .. })
+                if awaiting && !intent.fixed && intent.attempts < MAX_ATTEMPTS =>
+            {
+                intent.fixed = true;
+                intent.shape = CallShape::Valid;
+                intent.timer += 1;
+                intent.state = IntentState::BackingOff { until: now };
+                AgentDecision::FixAt(now)
+            }
             Heard::Result(Reply::Error { code, .. }) if awaiting => {
                 Self::done(intent, now, IntentOutcome::Refused(code))
             }
+            // A JSON-RPC error says only that the request failed.
             Heard::Rpc(error) if awaiting => Self::done(intent, now, IntentOutcome::Protocol(error)),
             _ => AgentDecision::Ignored,
         }
@@ -257,7 +323,10 @@ impl Agent {
             Heard::Result(Reply::Review { row, status: Status::Failed }) => {
                 Self::done(intent, now, IntentOutcome::Failed(row))
             }
-            Heard::Result(Reply::Review { .. } | Reply::Error { code: ErrorCode::Overloaded, .. }) => {
+            Heard::Result(
+                Reply::Review { .. }
+                | Reply::Error { code: ErrorCode::Overloaded | ErrorCode::TemporaryUnavailable, .. },
+            ) => {
                 if intent.polls >= MAX_POLLS {
                     Self::done(intent, now, IntentOutcome::GaveUp)
                 } else {
@@ -301,6 +370,8 @@ mod tests {
             deadline: Millis(5000),
             poll_interval: Millis(1000),
             backoff: Millis(1000),
+            retry: AgentRetry::AtOnce,
+            idempotent_hint: false,
         };
         Agent::new(config, &[IntentSpec { order: OrderId(1), request_key: RequestKey(1) }])
     }
@@ -316,7 +387,7 @@ mod tests {
     #[test]
     fn unknown_makes_it_poll_until_succeeded() {
         let mut a = agent();
-        a.on_invocation(&invocation()).unwrap();
+        a.on_invocation(&invocation(), CallId(1)).0.unwrap();
         let heard = Heard::Result(Reply::Review { row: RowId(10086), status: Status::Unknown });
         let (decision, timer) = a.on_heard(Millis(2642), sent(1, Tool::RequestRiskReview), heard);
         assert_eq!(decision, AgentDecision::PollAt(Millis(3642)));
@@ -331,7 +402,7 @@ mod tests {
     #[test]
     fn overloaded_is_retried_a_bounded_number_of_times() {
         let mut a = agent();
-        a.on_invocation(&invocation()).unwrap();
+        a.on_invocation(&invocation(), CallId(1)).0.unwrap();
         let overloaded = Heard::Result(Reply::Error { code: ErrorCode::Overloaded, row: None });
         let mut now = Millis(40);
         for attempt in 1..MAX_ATTEMPTS {
@@ -348,7 +419,7 @@ mod tests {
     #[test]
     fn a_late_duplicate_is_ignored_once_done() {
         let mut a = agent();
-        a.on_invocation(&invocation()).unwrap();
+        a.on_invocation(&invocation(), CallId(1)).0.unwrap();
         let ok = Heard::Result(Reply::Review { row: RowId(10086), status: Status::Succeeded });
         a.on_heard(Millis(552), sent(1, Tool::RequestRiskReview), ok);
         let pending = Heard::Result(Reply::Review { row: RowId(10086), status: Status::Pending });

@@ -43,6 +43,11 @@ pub struct Call {
     /// Whether its replica already called the Risk API again after a
     /// timeout (the resend design).
     pub resent: bool,
+    /// Whether it holds a slot of its replica (and so a place of the fleet).
+    pub in_slot: bool,
+    /// Creates it sent whose end its replica has not seen: while any is
+    /// out, the slot stays held, even after the call is answered.
+    pub outstanding: u8,
 }
 
 impl Call {

@@ -1,4 +1,7 @@
-//! The ten checks of RISK-MODEL.md ("Acceptance checks, live"), computed
+//! The checks of RISK-MODEL.md ("Acceptance checks, live"), and four more
+//! (nothing written or sent after the caller gave up; the caller's token
+//! never forwarded; business errors sent as Tool Results; arguments outside
+//! the input schema refused), computed
 //! from a run's records alone (never from the preset's name) as of any
 //! moment `t`: the records up to `t` give the verdicts at `t`. The settings
 //! supply only the limits a verdict compares against (the gates' sizes, the
@@ -19,7 +22,7 @@ use super::facts::{
     OrderId, Record, ReplicaId, Reply, RequestKey, RowId, RpcError, Status, Tool, UserId, Wait, What, is_legal,
     owner_of,
 };
-use super::rules::backoff;
+use super::rules::{backoff, budget_lapses_at, budget_needed};
 use super::settings::Settings;
 
 /// An OVERLOADED result must leave the replica this soon after the call
@@ -38,11 +41,15 @@ pub enum CheckName {
     LegalTransitions,
     UnknownResolved,
     DownstreamWithinCapacity,
+    NoEffectAfterDeadline,
+    CallerTokenNotForwarded,
+    BusinessErrorsAreResults,
+    OutsideSchemaRefused,
 }
 
 impl CheckName {
-    /// The six acceptance conditions first, then the four invariants.
-    pub const ALL: [CheckName; 10] = [
+    /// The six acceptance conditions first, then the invariants.
+    pub const ALL: [CheckName; 14] = [
         CheckName::SameRequestKeyOneRow,
         CheckName::SameBusinessKeyOneReview,
         CheckName::LostResponseConverges,
@@ -53,6 +60,10 @@ impl CheckName {
         CheckName::LegalTransitions,
         CheckName::UnknownResolved,
         CheckName::DownstreamWithinCapacity,
+        CheckName::NoEffectAfterDeadline,
+        CheckName::CallerTokenNotForwarded,
+        CheckName::BusinessErrorsAreResults,
+        CheckName::OutsideSchemaRefused,
     ];
 
     pub fn name(self) -> &'static str {
@@ -67,6 +78,10 @@ impl CheckName {
             CheckName::LegalTransitions => "legal_transitions",
             CheckName::UnknownResolved => "unknown_resolved",
             CheckName::DownstreamWithinCapacity => "downstream_within_capacity",
+            CheckName::NoEffectAfterDeadline => "no_effect_after_deadline",
+            CheckName::CallerTokenNotForwarded => "caller_token_not_forwarded",
+            CheckName::BusinessErrorsAreResults => "business_errors_are_results",
+            CheckName::OutsideSchemaRefused => "outside_schema_refused",
         }
     }
 }
@@ -122,6 +137,19 @@ struct CallFacts {
     received_at: Option<Millis>,
     /// Rows it inserted and creates it sent.
     wrote: u64,
+    /// Rows it inserted.
+    inserts: u64,
+    /// When it joined a replica's queue, and when it left it (started, or
+    /// refused for its deadline).
+    queued_at: Option<Millis>,
+    left_queue_at: Option<Millis>,
+    /// Whether it left its queue for a slot.
+    started: bool,
+    /// When the agent gave up on it: its deadline passed unanswered.
+    gave_up_at: Option<Millis>,
+    /// Rows it inserted and creates it sent after that.
+    inserts_after: u64,
+    creates_after: u64,
 }
 
 impl CallFacts {
@@ -210,8 +238,8 @@ struct Tally {
     reviews: u64,
     /// (row, version read) -> (attempts, winners).
     claims: BTreeMap<(RowId, u32), (u64, u64)>,
-    /// (row, version when sent) -> creates sent.
-    creates_at_version: BTreeMap<(RowId, u32), u64>,
+    /// (row, version when sent) -> the workers' resends.
+    resends_at_version: BTreeMap<(RowId, u32), u64>,
     resends: u64,
     /// Risk API calls that carried the caller's token.
     caller_tokens: u64,
@@ -266,10 +294,11 @@ impl Tally {
     /// emits it.
     fn fold(&mut self, r: &Record, cap: u32) {
         match r.what {
-            What::ToolCall { .. } | What::ResultReceived { .. } => self.fold_agent(r),
+            What::ToolCall { .. } | What::ResultReceived { .. } | What::DeadlinePassed { .. } => self.fold_agent(r),
             What::CallAdmitted { .. }
             | What::CallStarted { .. }
             | What::CallQueued { .. }
+            | What::OutOfBudget { .. }
             | What::Overloaded { .. }
             | What::ToolResult { .. }
             | What::RpcError { .. } => self.fold_replica(r, cap),
@@ -302,10 +331,24 @@ impl Tally {
                 heard: None,
                 received_at: None,
                 wrote: 0,
+                inserts: 0,
+                queued_at: None,
+                left_queue_at: None,
+                started: false,
+                gave_up_at: None,
+                inserts_after: 0,
+                creates_after: 0,
             }),
             What::ResultReceived { call, .. } => {
                 if let Some(c) = self.call(call) {
                     c.received_at = Some(r.t);
+                }
+            }
+            What::DeadlinePassed { call, .. } => {
+                if let Some(c) = self.call(call)
+                    && c.received_at.is_none()
+                {
+                    c.gave_up_at = Some(r.t);
                 }
             }
             _ => {}
@@ -320,13 +363,30 @@ impl Tally {
             _ => ReplicaId::A,
         };
         match r.what {
-            What::CallAdmitted { in_flight, queued, .. } | What::CallStarted { in_flight, queued, .. } => {
+            What::CallAdmitted { in_flight, queued, .. } => {
                 self.gate(replica, in_flight, queued, cap);
             }
-            What::CallQueued { in_flight, queued, waits, .. } => {
+            What::CallStarted { call, in_flight, queued, .. } => {
+                self.gate(replica, in_flight, queued, cap);
+                if let Some(c) = self.call(call) {
+                    c.left_queue_at.get_or_insert(r.t);
+                    c.started = true;
+                }
+            }
+            What::OutOfBudget { call, .. } => {
+                if let Some(c) = self.call(call)
+                    && c.queued_at.is_some()
+                {
+                    c.left_queue_at.get_or_insert(r.t);
+                }
+            }
+            What::CallQueued { call, in_flight, queued, waits } => {
                 let g = self.gate(replica, in_flight, queued, cap);
                 g.exceeded = true;
                 g.waited_for_fleet += u32::from(matches!(waits, Wait::Fleet { .. }));
+                if let Some(c) = self.call(call) {
+                    c.queued_at = Some(r.t);
+                }
             }
             What::Overloaded { in_flight, queued, .. } => {
                 let g = self.gate(replica, in_flight, queued, cap);
@@ -356,6 +416,8 @@ impl Tally {
                     && let Some(c) = self.call(call)
                 {
                     c.wrote += 1;
+                    c.inserts += 1;
+                    c.inserts_after += u64::from(c.gave_up_at.is_some());
                 }
                 self.rows.insert(
                     insert.row,
@@ -420,6 +482,7 @@ impl Tally {
                     && let Some(c) = self.call(call)
                 {
                     c.wrote += 1;
+                    c.creates_after += u64::from(c.gave_up_at.is_some());
                 }
                 self.downstream.push(DsFacts::new(DsKind::Create, row, request_key, r.t));
                 self.creates_by_key.entry(request_key).or_default().push(r.t);
@@ -429,7 +492,9 @@ impl Tally {
                 if let Some(facts) = self.rows.get_mut(&row) {
                     facts.resends += u32::from(by_worker);
                     facts.awaited += 1;
-                    *self.creates_at_version.entry((row, facts.version)).or_default() += 1;
+                    if by_worker {
+                        *self.resends_at_version.entry((row, facts.version)).or_default() += 1;
+                    }
                 }
             }
             What::DownstreamTimeout { ds, kind, row, .. } => {
@@ -536,7 +601,7 @@ impl Tally {
     }
 }
 
-/// The ten checks as of `t`, from the records up to `t`.
+/// The checks as of `t`, from the records up to `t`.
 pub fn checks(settings: &Settings, records: &[Record], t: Millis) -> Vec<Check> {
     let tally = Tally::of(settings, records);
     vec![
@@ -550,6 +615,10 @@ pub fn checks(settings: &Settings, records: &[Record], t: Millis) -> Vec<Check> 
         legal_transitions(&tally),
         unknown_resolved(settings, &tally, t),
         downstream_within_capacity(settings, &tally),
+        no_effect_after_deadline(&tally),
+        caller_token_not_forwarded(&tally),
+        business_errors_are_results(&tally),
+        outside_schema_refused(&tally),
     ]
 }
 
@@ -630,7 +699,9 @@ fn same_business_key_one_review(tally: &Tally) -> Check {
 }
 
 /// Every row whose create was performed but whose answer its caller lost
-/// ends SUCCEEDED, with no create sent for its request_key after the loss.
+/// ends SUCCEEDED, and no create is sent for its request_key after the loss
+/// (a probe finds the review; nothing resends it, even to an idempotent
+/// create that would return the first review).
 fn lost_response_converges(tally: &Tally) -> Check {
     let mut lost: BTreeMap<RowId, (RequestKey, Millis)> = BTreeMap::new();
     for d in &tally.downstream {
@@ -647,14 +718,12 @@ fn lost_response_converges(tally: &Tally) -> Check {
             _ => open += 1,
         }
         later += after(tally.creates_by_key.get(key), *at) as u64;
-        // A second review for the key is a second effect; a create sent
-        // again and answered with the first review is not.
         extra += tally.reviews_by_key.get(key).map_or(0, |ts| ts.len().saturating_sub(1)) as u64;
     }
     let n = lost.len() as u64;
     Check {
         name: CheckName::LostResponseConverges,
-        holds: (n > 0).then_some(converged == n && extra == 0),
+        holds: (n > 0).then_some(converged == n && later == 0 && extra == 0),
         figures: vec![
             count("lost_responses", n),
             count("converged", converged),
@@ -666,41 +735,33 @@ fn lost_response_converges(tally: &Tally) -> Check {
     }
 }
 
-/// At most one create sent per (row, version), counted from the creates
-/// that went out: a row's version changes with its status, so two creates
-/// at one version are two callers that each believed they had the right to
-/// execute. Judged once some row had a create sent again.
+/// Among the workers' resends, at most one per (row, version): a row's
+/// version changes with its status, so two resends at one version are two
+/// workers that each believed their claim had won. Judged once a worker
+/// claimed a row; with no claim there is nothing to judge.
 fn single_claim_winner(tally: &Tally) -> Check {
     let attempts: u64 = tally.claims.values().map(|c| c.0).sum();
     let won: u64 = tally.claims.values().map(|c| c.1).sum();
     let contested = tally.claims.values().filter(|c| c.0 > 1).count() as u64;
-    let mut per_row: BTreeMap<RowId, u64> = BTreeMap::new();
-    for ((row, _), n) in &tally.creates_at_version {
-        *per_row.entry(*row).or_default() += n;
-    }
-    let max_creates = tally.creates_at_version.values().copied().max().unwrap_or(0);
+    let max_resends = tally.resends_at_version.values().copied().max().unwrap_or(0);
     let mut figures = vec![
         count("claims", attempts),
         count("won", won),
         count("lost", attempts - won),
         count("contested", contested),
         count("resends", tally.resends),
-        count("max_creates_per_version", max_creates),
+        count("max_resends_per_version", max_resends),
     ];
-    let worst = tally.creates_at_version.iter().find(|(_, n)| **n > 1).map(|((row, _), _)| *row);
+    let worst = tally.resends_at_version.iter().find(|(_, n)| **n > 1).map(|((row, _), _)| *row);
     figures.extend(worst.map(|row| Figure { name: "worst_row", value: Value::Row(row) }));
-    Check {
-        name: CheckName::SingleClaimWinner,
-        holds: per_row.values().any(|&n| n > 1).then_some(max_creates <= 1),
-        figures,
-    }
+    Check { name: CheckName::SingleClaimWinner, holds: (attempts > 0).then_some(max_resends <= 1), figures }
 }
 
 /// A forged call (for an order its subject does not own, or with a token
 /// for another audience) is refused within the client deadline, FORBIDDEN
 /// or with the protocol's audience error, unless something turned it away
-/// earlier; it writes no row and sends no create; a forged order has no row
-/// at all; and no Risk API call carries a caller's token.
+/// earlier; it writes no row and sends no create; and a forged order has no
+/// row at all. (Tokens are `caller_token_not_forwarded`'s.)
 fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check {
     let forged: Vec<&CallFacts> = tally.request_calls().filter(|c| c.is_forged()).collect();
     let orders: BTreeSet<OrderId> = forged
@@ -713,29 +774,32 @@ fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check 
         c.received_at.is_some_and(|at| at.since(c.made_at) <= settings.agent.deadline)
             && match c.shape {
                 CallShape::WrongAudience => c.heard == Some(Heard::Rpc(RpcError::WrongAudience)),
-                _ => matches!(c.heard, Some(Heard::Result(Reply::Error { code: ErrorCode::Forbidden, .. }))),
+                // FORBIDDEN in either form: whether it is a Tool Result is
+                // another check's business.
+                _ => error_code(c.heard) == Some(ErrorCode::Forbidden),
             }
     };
     let count_refused = forged.iter().filter(|c| refused(c)).count() as u64;
     // A call still travelling within its deadline has not been judged yet,
     // and one turned away before authorization (another protocol error, an
-    // invalid argument, OVERLOADED at the gates) never reached it.
+    // invalid argument, OVERLOADED at the gates, TEMPORARY_UNAVAILABLE while
+    // still queued) never reached it.
     let waiting = |c: &CallFacts| c.received_at.is_none() && t.since(c.made_at) <= settings.agent.deadline;
     let turned_away = |c: &CallFacts| {
         c.received_at.is_some()
-            && matches!(
-                c.heard,
-                Some(
-                    Heard::Rpc(RpcError::InvalidRequest | RpcError::MethodNotFound)
-                        | Heard::Result(Reply::Error { code: ErrorCode::Overloaded | ErrorCode::InvalidArgument, .. })
-                )
-            )
+            && (matches!(c.heard, Some(Heard::Rpc(RpcError::InvalidRequest | RpcError::MethodNotFound)))
+                || matches!(error_code(c.heard), Some(ErrorCode::Overloaded | ErrorCode::InvalidArgument))
+                || refused_from_the_queue(c))
     };
     let wrong = forged.iter().filter(|c| !refused(c) && !waiting(c) && !turned_away(c)).count() as u64;
     let wrote: u64 = forged.iter().map(|c| c.wrote).sum();
-    let rows = tally.rows_where(|r| orders.contains(&r.order));
-    let downstream: u64 = orders.iter().map(|o| tally.creates_by_order.get(o).copied().unwrap_or(0)).sum();
-    let holds = rows == 0 && downstream == 0 && wrong == 0 && wrote == 0 && tally.caller_tokens == 0;
+    // The rows of forged orders, and those a forged call for an order of its
+    // own (a token for another audience) inserted.
+    let audience = forged.iter().filter(|c| c.shape == CallShape::WrongAudience);
+    let rows = tally.rows_where(|r| orders.contains(&r.order)) + audience.clone().map(|c| c.inserts).sum::<u64>();
+    let downstream: u64 = orders.iter().map(|o| tally.creates_by_order.get(o).copied().unwrap_or(0)).sum::<u64>()
+        + audience.map(|c| c.wrote - c.inserts).sum::<u64>();
+    let holds = rows == 0 && downstream == 0 && wrong == 0 && wrote == 0;
     Check {
         name: CheckName::ForgedNoDownstream,
         holds: (!forged.is_empty()).then_some(holds),
@@ -743,51 +807,46 @@ fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check 
             count("forged_calls", forged.len()),
             count("refused", count_refused),
             count("not_refused", wrong),
-            count("rows", rows + wrote),
+            count("rows", rows),
             count("downstream_calls", downstream),
-            count("caller_tokens_downstream", tally.caller_tokens),
         ],
     }
 }
 
-/// When demand exceeds a replica's cap or the fleet's quota (a call had to
-/// queue, or was refused): every OVERLOADED reaches the agent within 10 ms
-/// plus the two transits of its call, and every call is answered within the
-/// client deadline; with the gates on, queues and slots never above their
-/// sizes (without gates there are no sizes to keep, and nothing bounds how
-/// long a call waits).
+/// When demand reaches a replica's cap (a call had to queue, was refused,
+/// or, without gates, took a slot past the cap): every OVERLOADED reaches
+/// the agent within 10 ms plus the two transits of its call; no replica
+/// holds more calls in its slots or its queue than its configured sizes,
+/// whether or not its gates enforce them; and no call waits in a queue past
+/// the moment what is left of its deadline stops covering its work (auth,
+/// the database's budget and the Risk API's timeout). Each call is judged on
+/// its own wait, so a verdict never turns on unrelated calls.
 fn overload_fast_bounded(settings: &Settings, tally: &Tally, t: Millis) -> Check {
     let gates = settings.replica.gates;
-    let deadline = settings.agent.deadline;
     let fast = OVERLOADED_WITHIN + settings.agent.transit + settings.agent.transit;
+    let needed = budget_needed(settings.replica.auth_policy, settings.replica.downstream_timeout);
     let exceeded = tally.gates.iter().any(|g| g.exceeded);
     let max_in_flight = tally.gates.iter().map(|g| g.max_in_flight).max().unwrap_or(0);
     let max_queued = tally.gates.iter().map(|g| g.max_queued).max().unwrap_or(0);
     let overloaded: u32 = tally.gates.iter().map(|g| g.overloaded).sum();
     let waited_for_fleet: u32 = tally.gates.iter().map(|g| g.waited_for_fleet).sum();
-    let (mut slowest, mut slowest_overloaded) = (Millis::ZERO, Millis::ZERO);
-    let mut late = 0u64;
+    let mut slowest_overloaded = Millis::ZERO;
+    let (mut longest_wait, mut waited_too_long) = (Millis::ZERO, 0u64);
     for c in &tally.calls {
-        let is_overloaded = matches!(c.heard, Some(Heard::Result(Reply::Error { code: ErrorCode::Overloaded, .. })));
-        match c.received_at {
-            Some(at) => {
-                let took = at.since(c.made_at);
-                slowest = slowest.max(took);
-                late += u64::from(took > deadline);
-                if is_overloaded {
-                    slowest_overloaded = slowest_overloaded.max(took);
-                }
-            }
-            None => {
-                late += u64::from(t.since(c.made_at) > deadline);
-                if is_overloaded {
-                    slowest_overloaded = slowest_overloaded.max(t.since(c.made_at));
-                }
-            }
+        if error_code(c.heard) == Some(ErrorCode::Overloaded) {
+            slowest_overloaded = slowest_overloaded.max(c.received_at.unwrap_or(t).since(c.made_at));
+        }
+        if let Some(queued_at) = c.queued_at {
+            let left = c.left_queue_at.unwrap_or(t);
+            longest_wait = longest_wait.max(left.since(queued_at));
+            // Started when its budget no longer covered the work, or still
+            // waiting after the instant it stopped covering it.
+            let lapses = budget_lapses_at(needed, c.made_at + settings.agent.deadline);
+            waited_too_long += u64::from(if c.started { left >= lapses } else { left > lapses });
         }
     }
-    let within_sizes = !gates.on || (max_queued <= gates.queue && max_in_flight <= gates.cap);
-    let holds = slowest_overloaded <= fast && within_sizes && late == 0;
+    let within_sizes = max_queued <= gates.queue && max_in_flight <= gates.cap;
+    let holds = slowest_overloaded <= fast && within_sizes && waited_too_long == 0;
     Check {
         name: CheckName::OverloadFastBounded,
         holds: exceeded.then_some(holds),
@@ -800,9 +859,9 @@ fn overload_fast_bounded(settings: &Settings, tally: &Tally, t: Millis) -> Check
             count("max_queue", max_queued),
             count("queue_capacity", gates.queue),
             count("waited_for_fleet", waited_for_fleet),
-            ms("slowest_answer_ms", slowest),
-            ms("client_deadline_ms", deadline),
-            count("late_answers", late),
+            ms("longest_queue_wait_ms", longest_wait),
+            ms("budget_needed_ms", needed),
+            count("waited_past_budget", waited_too_long),
         ],
     }
 }
@@ -893,6 +952,108 @@ fn downstream_within_capacity(settings: &Settings, tally: &Tally) -> Check {
             count("calls", tally.downstream.iter().filter(|d| d.held).count()),
             count("peak_concurrency", peak),
             count("safe_concurrency", safe),
+        ],
+    }
+}
+
+/// No insert and no create for a call begins after the agent gave up on it
+/// (its deadline passed unanswered): whatever the replica does then is an
+/// effect nobody waits for, which a retry of the same intent can double.
+/// The workers' reconciliation of a row is not the call's doing and is left
+/// out. Judged once the agent gave up on some call.
+fn no_effect_after_deadline(tally: &Tally) -> Check {
+    let gave_up = tally.calls.iter().filter(|c| c.gave_up_at.is_some()).count();
+    let inserts: u64 = tally.calls.iter().map(|c| c.inserts_after).sum();
+    let creates: u64 = tally.calls.iter().map(|c| c.creates_after).sum();
+    Check {
+        name: CheckName::NoEffectAfterDeadline,
+        holds: (gave_up > 0).then_some(inserts == 0 && creates == 0),
+        figures: vec![
+            count("calls_given_up", gave_up),
+            count("inserts_after", inserts),
+            count("creates_after", creates),
+        ],
+    }
+}
+
+/// No Risk API call carries the caller's token: it stays at the protocol
+/// boundary, and the server calls downstream with its own credential.
+/// Judged once any create was sent.
+fn caller_token_not_forwarded(tally: &Tally) -> Check {
+    let creates = tally.downstream.iter().filter(|d| d.kind == DsKind::Create).count();
+    Check {
+        name: CheckName::CallerTokenNotForwarded,
+        holds: (creates > 0).then_some(tally.caller_tokens == 0),
+        figures: vec![count("creates", creates), count("caller_tokens", tally.caller_tokens)],
+    }
+}
+
+/// The error code an answer carries, in either form: a Tool Result with
+/// `isError`, or a business error thrown as a JSON-RPC error.
+fn error_code(heard: Option<Heard>) -> Option<ErrorCode> {
+    match heard? {
+        Heard::Result(Reply::Error { code, .. }) | Heard::Rpc(RpcError::Thrown(code)) => Some(code),
+        _ => None,
+    }
+}
+
+/// Every error a well-formed call to a known tool got back is a Tool Result
+/// with `isError`, which the agent reads and acts on ("fix your arguments",
+/// "retry later"), never a JSON-RPC error, which says only that the request
+/// failed. The protocol's own refusals (a malformed request, an unknown
+/// tool) are not the tool's business and are not judged, nor is the refusal
+/// of a token issued for another server, which comes before any tool runs.
+/// Judged once such a call got an error.
+fn business_errors_are_results(tally: &Tally) -> Check {
+    let (mut results, mut thrown) = (0u64, 0u64);
+    for c in tally.calls.iter().filter(|c| c.shape.is_well_formed()) {
+        match c.heard {
+            Some(Heard::Result(reply)) if reply.is_error() => results += 1,
+            Some(Heard::Rpc(RpcError::WrongAudience)) if c.shape == CallShape::WrongAudience => {}
+            Some(Heard::Rpc(_)) => thrown += 1,
+            _ => {}
+        }
+    }
+    Check {
+        name: CheckName::BusinessErrorsAreResults,
+        holds: (results + thrown > 0).then_some(thrown == 0),
+        figures: vec![
+            count("business_errors", results + thrown),
+            count("as_tool_results", results),
+            count("as_jsonrpc_errors", thrown),
+        ],
+    }
+}
+
+/// Whether the call was answered TEMPORARY_UNAVAILABLE from its queue,
+/// before any step of the pipeline (deadline propagation).
+fn refused_from_the_queue(c: &CallFacts) -> bool {
+    error_code(c.heard) == Some(ErrorCode::TemporaryUnavailable) && c.queued_at.is_some() && !c.started
+}
+
+/// A call whose arguments break the input schema (an argument it does not
+/// declare, a reason past its length limit) is refused with
+/// INVALID_ARGUMENT and writes nothing: no row, no create. One turned away
+/// before validation (OVERLOADED at the gates, or TEMPORARY_UNAVAILABLE
+/// while still queued) never reached it and is not held against it, but
+/// must write nothing either. Judged once such a call was made.
+fn outside_schema_refused(tally: &Tally) -> Check {
+    let outside: Vec<&CallFacts> = tally.calls.iter().filter(|c| c.shape.breaks_schema()).collect();
+    let refused = |c: &CallFacts| error_code(c.heard) == Some(ErrorCode::InvalidArgument);
+    let turned_away = |c: &CallFacts| error_code(c.heard) == Some(ErrorCode::Overloaded) || refused_from_the_queue(c);
+    let n_refused = outside.iter().filter(|c| refused(c)).count();
+    let reached = outside.iter().filter(|c| c.wrote > 0 || c.heard.is_some() && !refused(c) && !turned_away(c)).count();
+    let rows: u64 = outside.iter().map(|c| c.inserts).sum();
+    let creates: u64 = outside.iter().map(|c| c.wrote - c.inserts).sum();
+    Check {
+        name: CheckName::OutsideSchemaRefused,
+        holds: (!outside.is_empty()).then_some(reached == 0),
+        figures: vec![
+            count("calls_outside_schema", outside.len()),
+            count("refused", n_refused),
+            count("reached_handler", reached),
+            count("rows", rows),
+            count("creates", creates),
         ],
     }
 }
@@ -1013,8 +1174,8 @@ mod tests {
         assert_eq!(one.holds, Some(true), "one resend so far: {one:?}");
         records.push(create(5002, 3, Actor::Worker(WorkerId::W2)));
         let c = verdict(&records, 5002, CheckName::SingleClaimWinner);
-        assert_eq!((c.holds, c.figure("max_creates_per_version")), (Some(false), Some(Value::Count(2))));
-        // With nothing resent, there is nothing to judge.
+        assert_eq!((c.holds, c.figure("max_resends_per_version")), (Some(false), Some(Value::Count(2))));
+        // With no claim, there is nothing to judge.
         assert_eq!(verdict(&retryable(), 5002, CheckName::SingleClaimWinner).holds, None);
     }
 

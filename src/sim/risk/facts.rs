@@ -198,6 +198,55 @@ pub enum CallShape {
     NoSubject,
     /// The bearer token was issued for another audience (another server).
     WrongAudience,
+    /// The arguments name another user, u-2002, as `user_id`: the end user
+    /// belongs in the verified token, and the report's schema has no such
+    /// argument.
+    ClaimedUser,
+    /// The arguments carry one the schema does not have: `approved: true`.
+    ExtraArgument,
+    /// The reason is [`LONG_REASON_CHARS`] characters, past the schema's
+    /// [`MAX_REASON_CHARS`].
+    LongReason,
+}
+
+/// The longest reason the strict input schema allows (`maxLength`).
+pub const MAX_REASON_CHARS: u32 = 500;
+/// The long-reason input's reason.
+pub const LONG_REASON_CHARS: u32 = 600;
+
+impl CallShape {
+    /// A JSON-RPC request for a tool the server offers: anything the server
+    /// answers about it beyond the protocol is the tool's business.
+    pub fn is_well_formed(self) -> bool {
+        !matches!(self, CallShape::Malformed | CallShape::UnknownTool)
+    }
+
+    /// Whether its arguments break the report's input schema whatever the
+    /// server's other designs: a property it does not declare, or a string
+    /// past its length limit.
+    pub fn breaks_schema(self) -> bool {
+        matches!(self, CallShape::ExtraArgument | CallShape::LongReason)
+    }
+
+    /// The end user the arguments name, if any.
+    pub fn claimed_user(self) -> Option<UserId> {
+        (self == CallShape::ClaimedUser).then_some(OTHER_USER)
+    }
+
+    /// The shape's machine name, as JSON uses it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CallShape::Valid => "valid",
+            CallShape::Malformed => "malformed",
+            CallShape::UnknownTool => "unknown_tool",
+            CallShape::InvalidArgument => "invalid_argument",
+            CallShape::NoSubject => "no_subject",
+            CallShape::WrongAudience => "wrong_audience",
+            CallShape::ClaimedUser => "claimed_user",
+            CallShape::ExtraArgument => "extra_argument",
+            CallShape::LongReason => "long_reason",
+        }
+    }
 }
 
 /// The credential a Risk API call carries.
@@ -263,11 +312,13 @@ pub enum Cause {
     FindNotFound,
     FindTimeout,
     ClaimWon,
+    /// The Risk API says a create with the key is still under way.
+    FindInProgress,
 }
 
 impl Cause {
-    /// Every cause, in the contract's order.
-    pub const ALL: [Cause; 11] = [
+    /// Every cause, in the contract's order, and then the one this lab adds.
+    pub const ALL: [Cause; 12] = [
         Cause::Inserted,
         Cause::CreateSucceeded,
         Cause::BusinessRejection,
@@ -279,6 +330,7 @@ impl Cause {
         Cause::FindNotFound,
         Cause::FindTimeout,
         Cause::ClaimWon,
+        Cause::FindInProgress,
     ];
 
     pub fn name(self) -> &'static str {
@@ -294,13 +346,17 @@ impl Cause {
             Cause::FindNotFound => "find_not_found",
             Cause::FindTimeout => "find_timeout",
             Cause::ClaimWon => "claim_won",
+            Cause::FindInProgress => "find_in_progress",
         }
     }
 }
 
 /// The only legal transitions: a row is born PENDING, and then moves only
 /// as RISK-MODEL.md's table says. Everything else is illegal (the naive
-/// server's PENDING -> FAILED on a timeout is the incident's bug).
+/// server's PENDING -> FAILED on a timeout is the incident's bug). A probe
+/// that learns nothing keeps the row UNKNOWN, whether its query timed out,
+/// was refused with a 503 or heard that a create with the key is still
+/// under way.
 pub fn is_legal(from: Option<Status>, to: Status, cause: Cause) -> bool {
     use Cause as C;
     use Status as S;
@@ -312,7 +368,7 @@ pub fn is_legal(from: Option<Status>, to: Status, cause: Cause) -> bool {
             | (Some(S::Pending), S::Unknown, C::Timeout | C::Reset | C::Downstream5xx | C::ClaimLeaseEnded)
             | (Some(S::Unknown), S::Succeeded, C::FindFound)
             | (Some(S::Unknown), S::Retryable, C::FindNotFound)
-            | (Some(S::Unknown), S::Unknown, C::FindTimeout)
+            | (Some(S::Unknown), S::Unknown, C::FindTimeout | C::Downstream5xx | C::FindInProgress)
             | (Some(S::Retryable), S::Pending, C::ClaimWon)
     )
 }
@@ -329,6 +385,9 @@ pub enum ErrorCode {
     SubmissionFailed,
     /// No review with that id for this subject.
     NotFound,
+    /// Deadline propagation: what is left of the call's deadline cannot
+    /// cover the work; retry later.
+    TemporaryUnavailable,
 }
 
 impl ErrorCode {
@@ -340,6 +399,7 @@ impl ErrorCode {
             ErrorCode::Overloaded => "OVERLOADED",
             ErrorCode::SubmissionFailed => "SUBMISSION_FAILED",
             ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::TemporaryUnavailable => "TEMPORARY_UNAVAILABLE",
         }
     }
 }
@@ -351,6 +411,10 @@ pub enum RpcError {
     MethodNotFound,
     /// The token names another audience: refused before any tool runs.
     WrongAudience,
+    /// A business error thrown as a JSON-RPC error (the wrong design): an
+    /// internal error whose data carries the code. The agent sees a failed
+    /// request, not a result it can act on.
+    Thrown(ErrorCode),
 }
 
 impl RpcError {
@@ -359,6 +423,7 @@ impl RpcError {
             RpcError::InvalidRequest => -32600,
             RpcError::MethodNotFound => -32601,
             RpcError::WrongAudience => -32001,
+            RpcError::Thrown(_) => -32603,
         }
     }
 
@@ -367,6 +432,7 @@ impl RpcError {
             RpcError::InvalidRequest => "Invalid Request",
             RpcError::MethodNotFound => "Method not found",
             RpcError::WrongAudience => "Token not issued for this server",
+            RpcError::Thrown(_) => "Internal error",
         }
     }
 }
@@ -419,8 +485,27 @@ pub enum AgentDecision {
     Done(IntentOutcome),
     PollAt(Millis),
     RetryAt(Millis),
+    /// INVALID_ARGUMENT as a Tool Result: it drops what the server refused
+    /// and calls again at this time.
+    FixAt(Millis),
     /// The answer belongs to a call the agent no longer waits for.
     Ignored,
+}
+
+/// What the agent does when its script retries an intent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RetryChoice {
+    /// Calls request_risk_review again at once (the incident's agent).
+    Again,
+    /// Calls again: the tool declares `idempotentHint`.
+    AgainDeclared,
+    /// Calls again with the same request_key: no answer named a review_id
+    /// it could poll.
+    AgainNoHandle,
+    /// Polls the review an earlier answer named, instead of calling again.
+    Poll(RowId),
+    /// Does not call again: the tool does not declare `idempotentHint`.
+    Withheld,
 }
 
 /// What a queued call waits for.
@@ -500,6 +585,9 @@ pub enum Answer {
     Reset,
     Found(ReviewRef),
     NotFound,
+    /// A probe's answer while a create with the key is still under way (the
+    /// Risk API knows the key once an idempotent create has begun).
+    InProgress,
 }
 
 /// Who issued a statement or a Risk API call.
@@ -668,6 +756,33 @@ pub enum Event {
     LockRetry(CallId),
     /// A paused replica goes on with its insert.
     Resume(CallId),
+    /// Deadline propagation: what is left of a queued call's deadline no
+    /// longer covers its work.
+    BudgetLapses(CallId),
+    /// The Risk API's own time limit for a create passes: whatever became
+    /// of it, the Risk API is done with it, so a place held for it frees.
+    HoldEnds(DownstreamId),
+}
+
+/// Where deadline propagation found a call's deadline too close.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BudgetStep {
+    /// Queued: what is left cannot cover auth, the database and the Risk API.
+    Queue,
+    /// Before the insert: the deadline has passed.
+    Insert,
+    /// Before the create: the deadline has passed.
+    Create,
+}
+
+impl BudgetStep {
+    pub fn name(self) -> &'static str {
+        match self {
+            BudgetStep::Queue => "queue",
+            BudgetStep::Insert => "insert",
+            BudgetStep::Create => "create",
+        }
+    }
 }
 
 /// What the agent does when its event fires.
@@ -697,13 +812,13 @@ impl Event {
         match self {
             Event::DownstreamDone(_) => 0,
             Event::StatementDone(_) => 1,
-            Event::ChecksDone(_) | Event::LockRetry(_) | Event::Resume(_) => 2,
+            Event::ChecksDone(_) | Event::LockRetry(_) | Event::Resume(_) | Event::HoldEnds(_) => 2,
             Event::CallArrives(_) => 3,
             Event::ResultArrives(_) => 4,
             Event::AgentActs(_) => 5,
             Event::WorkerWakes(_) => 6,
             Event::DownstreamTimeout(_) => 7,
-            Event::CallDeadline(_) => 8,
+            Event::BudgetLapses(_) | Event::CallDeadline(_) => 8,
         }
     }
 }
@@ -761,7 +876,10 @@ pub enum What {
     },
     Policy {
         call: CallId,
+        /// The end user the server took: from the trusted context, or (the
+        /// wrong design) the user_id the arguments named (`claimed`).
         subject: UserId,
+        claimed: bool,
         order: OrderId,
         owner: UserId,
         decision: Policy,
@@ -913,11 +1031,21 @@ pub enum What {
         lock: Lock,
         taken: bool,
     },
-    /// Deadline propagation: a queued call whose client deadline passed is
-    /// dropped when a slot frees, never started.
-    Expired {
+    /// Deadline propagation: what is left of the call's deadline (made at
+    /// `made_at`) cannot cover the work at `step`; the call is answered
+    /// TEMPORARY_UNAVAILABLE (before the create, its row is UNKNOWN).
+    OutOfBudget {
         call: CallId,
         made_at: Millis,
+        step: BudgetStep,
+    },
+    /// A slot (and with the global gate, the fleet's place) that stayed held
+    /// after the call was answered frees: the Risk API is done with the
+    /// call's create `ds` (it answered late, or its own time limit passed).
+    SlotReleased {
+        call: CallId,
+        ds: DownstreamId,
+        answered_at: Millis,
     },
     /// The replica answered its call and let go of its lock.
     LockReleased {
@@ -927,6 +1055,11 @@ pub enum What {
     ReplicaPaused {
         call: CallId,
         until: Millis,
+    },
+    /// The script retries an intent; the agent's retry policy decides how.
+    ScriptedRetry {
+        intent: IntentId,
+        choice: RetryChoice,
     },
     /// The retry-count worker counts a resend.
     RetryCounted {
@@ -972,9 +1105,11 @@ impl What {
             What::WorkerCrashed { .. } => "worker_crashed",
             What::LockTried { .. } => "lock",
             What::LockReleased { .. } => "unlock",
-            What::Expired { .. } => "expired",
+            What::OutOfBudget { .. } => "out_of_budget",
+            What::SlotReleased { .. } => "slot_released",
             What::ReplicaPaused { .. } => "replica_paused",
             What::RetryCounted { .. } => "retry_counted",
+            What::ScriptedRetry { .. } => "scripted_retry",
         }
     }
 }
@@ -1055,7 +1190,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_legal_table_has_eight_rows_and_nothing_else() {
+    fn the_legal_table_has_its_rows_and_nothing_else() {
         let mut legal = 0;
         let froms = [None].into_iter().chain(Status::ALL.map(Some));
         for from in froms {
@@ -1065,8 +1200,11 @@ mod tests {
                 }
             }
         }
-        // The contract's seven rows, one of which lists four causes, plus birth.
-        assert_eq!(legal, 1 + 1 + 1 + 4 + 1 + 1 + 1 + 1);
+        // The contract's seven rows, one of which lists four causes, plus
+        // birth; the row of a probe that learns nothing takes two more
+        // causes (a 503, a create still under way).
+        assert_eq!(legal, 1 + 1 + 1 + 4 + 1 + 1 + (1 + 2) + 1);
+        assert!(is_legal(Some(Status::Unknown), Status::Unknown, Cause::Downstream5xx), "a probe's 503");
         assert!(!is_legal(Some(Status::Pending), Status::Failed, Cause::Timeout), "the incident's bug");
         assert!(!is_legal(Some(Status::Pending), Status::Pending, Cause::ClaimWon), "a lost update");
     }

@@ -10,13 +10,13 @@ use super::balancer::Balancer;
 use super::calls::{Call, Stage};
 use super::database::{Database, DueRow, Executed};
 use super::facts::{
-    Actor, AgentDecision, AgentStep, Answer, CallId, Cause, Claim, Credential, DownstreamId, DsKind, ErrorCode, Event,
-    Heard, Insert, IntentId, Issuer, Lock, LockName, OrderId, Read, Record, ReplicaId, Reply, RequestKey, Route, RowId,
-    StatementId, Stmt, UniqueKey, Wait, What, WorkerId,
+    Actor, AgentDecision, AgentStep, Answer, BudgetStep, CallId, Cause, Claim, Credential, DownstreamId, DsKind,
+    ErrorCode, Event, Heard, Insert, IntentId, Issuer, Lock, LockName, OrderId, Read, Record, ReplicaId, Reply,
+    RequestKey, Route, RowId, StatementId, Stmt, UniqueKey, Wait, What, WorkerId,
 };
 use super::replica::{Checked, Gate, PolicyCheck, Replica};
-use super::risk_api::{Dispatch, Downstream, Fate, RiskApi, Waiting};
-use super::rules::{create_outcome, reply_for};
+use super::risk_api::{Dispatch, Downstream, Fate, OWN_LIMIT, RiskApi, Waiting};
+use super::rules::{budget_covers, budget_lapses_at, budget_needed, create_outcome, on_the_wire, reply_for};
 use super::scenario::{PAUSE_FOR, Scenario};
 use super::settings::{AgentConfig, KeyGuard, Settings, WorkerOrder};
 use super::worker::{Worker, WorkerStep};
@@ -178,7 +178,9 @@ impl RiskModel {
     fn plan(out: &mut Out<'_, Self>, intent: IntentId, decision: AgentDecision, timer: u32) {
         match decision {
             AgentDecision::PollAt(at) => out.schedule(at, Event::AgentActs(AgentStep::Poll { intent, timer })),
-            AgentDecision::RetryAt(at) => out.schedule(at, Event::AgentActs(AgentStep::Retry { intent, timer })),
+            AgentDecision::RetryAt(at) | AgentDecision::FixAt(at) => {
+                out.schedule(at, Event::AgentActs(AgentStep::Retry { intent, timer }));
+            }
             AgentDecision::Done(_) | AgentDecision::Ignored => {}
         }
     }
@@ -216,6 +218,8 @@ impl RiskModel {
                 answered: None,
                 received_at: None,
                 resent: false,
+                in_slot: false,
+                outstanding: 0,
             });
             let what = What::ToolCall {
                 call: id,
@@ -231,7 +235,8 @@ impl RiskModel {
             };
             Self::record(out, now, Actor::Agent, what);
             Self::record(out, now, Actor::LoadBalancer, What::Routed { call: id, replica, route });
-            out.schedule(now + self.agent_config.transit, Event::CallArrives(id));
+            let transit = self.agent_config.transit + self.scenario.faults.delay_of(id.0);
+            out.schedule(now + transit, Event::CallArrives(id));
             out.schedule(now + self.agent_config.deadline, Event::CallDeadline(id));
         }
         Ok(())
@@ -239,15 +244,94 @@ impl RiskModel {
 
     fn start_checks(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
         let replica = self.call(id).replica;
-        self.call_mut(id).stage = Stage::Working;
+        let call = self.call_mut(id);
+        call.stage = Stage::Working;
+        call.in_slot = true;
         out.schedule(now + self.replicas[replica.index()].config().auth_policy, Event::ChecksDone(id));
     }
 
-    /// The replica answers a call; the answer travels back to the agent.
+    /// When the agent gives up on a call: its client deadline.
+    fn deadline_at(&self, id: CallId) -> Millis {
+        self.call(id).made_at + self.agent_config.deadline
+    }
+
+    /// With deadline propagation, whether `id`'s deadline has passed: its
+    /// replica then writes nothing more and sends no create for it.
+    fn past_deadline(&self, now: Millis, id: CallId) -> bool {
+        let config = self.replicas[self.call(id).replica.index()].config();
+        config.deadline_propagation && now >= self.deadline_at(id)
+    }
+
+    /// What a queued call must still have of its deadline to start.
+    fn budget_needed(&self, replica: ReplicaId) -> Millis {
+        let config = self.replicas[replica.index()].config();
+        budget_needed(config.auth_policy, config.downstream_timeout)
+    }
+
+    /// Deadline propagation refuses a call at `step`: TEMPORARY_UNAVAILABLE,
+    /// an error result the agent retries later, never a silent drop.
+    fn out_of_budget(&mut self, now: Millis, id: CallId, step: BudgetStep, out: &mut Out<'_, Self>) {
+        let call = self.call(id);
+        let what = What::OutOfBudget { call: id, made_at: call.made_at, step };
+        Self::record(out, now, Actor::Replica(call.replica), what);
+        if step != BudgetStep::Create {
+            let reply = Reply::Error { code: ErrorCode::TemporaryUnavailable, row: None };
+            self.answer(now, id, Heard::Result(reply), out);
+            self.release(now, id, out);
+        }
+    }
+
+    /// The replica answers a call and lets go of its slot, unless a create
+    /// it sent may still be under way at the Risk API: then the slot (and
+    /// the fleet's place) stays held until it is done (the leaky gate lets
+    /// go at once).
+    fn answer_and_release(&mut self, now: Millis, id: CallId, heard: Heard, out: &mut Out<'_, Self>) {
+        self.answer(now, id, heard, out);
+        self.release(now, id, out);
+    }
+
+    /// Frees `id`'s slot if it holds one, is answered, and its replica
+    /// waits for no create of it to end.
+    fn release(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
+        let call = *self.call(id);
+        let held = self.replicas[call.replica.index()].config().held;
+        if !call.in_slot || call.stage != Stage::Answered || (held && call.outstanding > 0) {
+            return;
+        }
+        self.call_mut(id).in_slot = false;
+        self.finish(now, call.replica, out);
+    }
+
+    /// The replica learns that the Risk API is done with its create `ds`
+    /// (an answer, or the Risk API's own time limit): a slot held for it
+    /// frees.
+    fn create_done(&mut self, now: Millis, ds: DownstreamId, out: &mut Out<'_, Self>) {
+        let d = self.downstream(ds);
+        let Issuer::Replica(_, call) = d.caller else { return };
+        if d.seen_done || d.kind != DsKind::Create {
+            return;
+        }
+        self.downstream[ds.0 as usize - 1].seen_done = true;
+        let c = self.call_mut(call);
+        debug_assert!(c.outstanding > 0, "a create's end is seen once");
+        c.outstanding = c.outstanding.saturating_sub(1);
+        let c = *c;
+        let holding = c.in_slot && c.stage == Stage::Answered && c.outstanding == 0;
+        let held = self.replicas[c.replica.index()].config().held;
+        if let (true, true, Some((answered_at, _))) = (holding, held, c.answered) {
+            Self::record(out, now, Actor::Replica(c.replica), What::SlotReleased { call, ds, answered_at });
+            self.release(now, call, out);
+        }
+    }
+
+    /// The replica answers a call, in the form its design gives a business
+    /// error; the answer travels back to the agent.
     fn answer(&mut self, now: Millis, id: CallId, heard: Heard, out: &mut Out<'_, Self>) {
         if self.database.release(id) {
             Self::record(out, now, Actor::Database, What::LockReleased { holder: id });
         }
+        let config = *self.replicas[self.call(id).replica.index()].config();
+        let heard = on_the_wire(heard, config.error_results);
         let call = self.call_mut(id);
         call.stage = Stage::Answered;
         call.answered = Some((now, heard));
@@ -277,16 +361,13 @@ impl RiskModel {
     /// freed slot may stay idle while an older call elsewhere takes it).
     fn finish(&mut self, now: Millis, replica: ReplicaId, out: &mut Out<'_, Self>) {
         self.replicas[replica.index()].on_finish();
-        let deadline = self.agent_config.deadline;
         while let Some((at, next)) = self.next_to_start(replica) {
-            let drop = self.replicas[at.index()].config().drop_expired;
-            let made_at = self.call(next).made_at;
-            let expired = drop && now.since(made_at) > deadline;
-            let Some((next, queued_at, occupancy)) = self.replicas[at.index()].dequeue(!expired) else { break };
-            if expired {
-                // Its client gave up: the place stays free for the next one.
-                self.call_mut(next).stage = Stage::Answered;
-                Self::record(out, now, Actor::Replica(at), What::Expired { call: next, made_at });
+            let propagates = self.replicas[at.index()].config().deadline_propagation;
+            let lapsed = propagates && !budget_covers(now, self.budget_needed(at), self.deadline_at(next));
+            let Some((next, queued_at, occupancy)) = self.replicas[at.index()].dequeue(!lapsed) else { break };
+            if lapsed {
+                // Too little of its deadline is left: the place goes to the next.
+                self.out_of_budget(now, next, BudgetStep::Queue, out);
                 continue;
             }
             debug_assert!(self.fleet_quota().is_none_or(|q| self.fleet_working() <= q), "the fleet within its quota");
@@ -347,6 +428,10 @@ impl RiskModel {
                 };
                 Self::record(out, now, actor, What::CallQueued { call: id, in_flight, queued, waits });
                 self.call_mut(id).stage = Stage::Queued { since: now };
+                if self.replicas[replica.index()].config().deadline_propagation {
+                    let lapses = budget_lapses_at(self.budget_needed(replica), self.deadline_at(id));
+                    out.schedule(lapses.max(now), Event::BudgetLapses(id));
+                }
             }
             Gate::Overloaded => {
                 Self::record(out, now, actor, What::Overloaded { call: id, in_flight, queued });
@@ -361,21 +446,23 @@ impl RiskModel {
         let replica = call.replica;
         let issuer = Issuer::Replica(replica, id);
         let policy_record = |out: &mut Out<'_, Self>, p: PolicyCheck| {
-            let what =
-                What::Policy { call: id, subject: p.subject, order: p.order, owner: p.owner, decision: p.decision };
+            let what = What::Policy {
+                call: id,
+                subject: p.subject,
+                claimed: p.claimed,
+                order: p.order,
+                owner: p.owner,
+                decision: p.decision,
+            };
             Self::record(out, now, Actor::Replica(replica), what);
         };
         match self.replicas[replica.index()].check(&call) {
-            Checked::Rpc(error) => {
-                self.answer(now, id, Heard::Rpc(error), out);
-                self.finish(now, replica, out);
-            }
+            Checked::Rpc(error) => self.answer_and_release(now, id, Heard::Rpc(error), out),
             Checked::Refuse { code, policy } => {
                 if let Some(p) = policy {
                     policy_record(out, p);
                 }
-                self.answer(now, id, Heard::Result(Reply::Error { code, row: None }), out);
-                self.finish(now, replica, out);
+                self.answer_and_release(now, id, Heard::Result(Reply::Error { code, row: None }), out);
             }
             Checked::Insert { policy, .. } => {
                 policy_record(out, policy);
@@ -392,7 +479,8 @@ impl RiskModel {
         let order = call.order?;
         let request_key = call.request_key?;
         let generation = self.database.generation_for(order, request_key);
-        Some(Insert { row: RowId(0), request_key, order, requester: call.subject?, generation })
+        let requester = self.replicas[call.replica.index()].subject_of(call)?;
+        Some(Insert { row: RowId(0), request_key, order, requester, generation })
     }
 
     /// A call's writes begin: under a lock if a key is kept by one, then
@@ -448,7 +536,13 @@ impl RiskModel {
         }
     }
 
+    /// The insert, unless the call's deadline has passed (a paused replica
+    /// that resumes late, with deadline propagation, writes nothing).
     fn issue_insert(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
+        if self.past_deadline(now, id) {
+            self.out_of_budget(now, id, BudgetStep::Insert, out);
+            return;
+        }
         let Some(insert) = self.insert_of(id) else { return };
         let replica = self.call(id).replica;
         self.issue(now, Issuer::Replica(replica, id), Stmt::Insert(insert), None, out);
@@ -560,7 +654,14 @@ impl RiskModel {
             }
             (_, Executed::Inserted(insert)) => {
                 self.call_mut(id).row = Some(insert.row);
-                self.send_create(now, issuer, insert.row, insert.request_key, insert.order, out);
+                if self.past_deadline(now, id) {
+                    // No create for a caller that gave up: the row is left
+                    // as a timeout leaves it, for the workers to settle.
+                    self.out_of_budget(now, id, BudgetStep::Create, out);
+                    self.write_outcome(now, issuer, insert.row, None, out);
+                } else {
+                    self.send_create(now, issuer, insert.row, insert.request_key, insert.order, out);
+                }
             }
             (_, Executed::Conflict { insert, on, .. }) => {
                 let read = match on {
@@ -574,13 +675,11 @@ impl RiskModel {
                     Some((row, status)) => Reply::Review { row, status },
                     None => Reply::Error { code: ErrorCode::NotFound, row: None },
                 };
-                self.answer(now, id, Heard::Result(reply), out);
-                self.finish(now, replica, out);
+                self.answer_and_release(now, id, Heard::Result(reply), out);
             }
             (Stmt::Update(update), _) => {
                 let reply = reply_for(&update, cause.unwrap_or(Cause::Timeout));
-                self.answer(now, id, Heard::Result(reply), out);
-                self.finish(now, replica, out);
+                self.answer_and_release(now, id, Heard::Result(reply), out);
             }
             _ => {}
         }
@@ -595,11 +694,16 @@ impl RiskModel {
         order: OrderId,
         out: &mut Out<'_, Self>,
     ) {
-        let (fate, dispatch) = self.api.on_create_sent(now);
+        let (fate, dispatch) = self.api.on_create_sent(now, request_key);
         let ds = self.push_downstream(now, DsKind::Create, caller, row, request_key, order, fate);
-        // Without authorization the replica passes the caller's token on.
+        if let Issuer::Replica(_, call) = caller {
+            self.call_mut(call).outstanding += 1;
+        }
+        // Without its own credential the replica passes the caller's token on.
         let credential = match caller {
-            Issuer::Replica(replica, _) if !self.replicas[replica.index()].config().authorize => Credential::Caller,
+            Issuer::Replica(replica, _) if !self.replicas[replica.index()].config().own_credential => {
+                Credential::Caller
+            }
             _ => Credential::Service,
         };
         Self::record(
@@ -643,14 +747,26 @@ impl RiskModel {
             sent_at: now,
             fate,
             waiting: Waiting::Yes,
+            seen_done: false,
         });
         id
     }
 
-    fn dispatch(&mut self, now: Millis, ds: DownstreamId, dispatch: Dispatch, out: &mut Out<'_, Self>) {
-        // Replicas and workers give the Risk API the same budget.
+    /// How long the caller of `ds` waits for the Risk API: the same budget
+    /// for replicas and workers, and with deadline propagation no longer
+    /// than what is left of the call's deadline.
+    fn downstream_timeout(&self, now: Millis, ds: DownstreamId) -> Millis {
         let timeout = self.replicas[0].config().downstream_timeout;
-        out.schedule(now + timeout, Event::DownstreamTimeout(ds));
+        match self.downstream(ds).caller {
+            Issuer::Replica(replica, call) if self.replicas[replica.index()].config().deadline_propagation => {
+                timeout.min(Millis(self.deadline_at(call).ms().saturating_sub(now.ms())))
+            }
+            _ => timeout,
+        }
+    }
+
+    fn dispatch(&mut self, now: Millis, ds: DownstreamId, dispatch: Dispatch, out: &mut Out<'_, Self>) {
+        out.schedule(now + self.downstream_timeout(now, ds), Event::DownstreamTimeout(ds));
         match dispatch {
             Dispatch::At(at) => out.schedule(at, Event::DownstreamDone(ds)),
             Dispatch::Lost | Dispatch::Hangs => {
@@ -705,11 +821,13 @@ impl RiskModel {
                 self.downstream[id.0 as usize - 1].waiting = Waiting::Answered;
                 let what = What::DownstreamReply { ds: id, kind, row, request_key, answer, sent_at };
                 Self::record(out, now, caller.actor(), what);
+                self.create_done(now, id, out);
                 self.on_answer(now, ds, Some(answer), out);
             }
             Waiting::TimedOut => {
                 let what = What::LateReply { ds: id, kind, row, request_key, answer, sent_at };
                 Self::record(out, now, caller.actor(), what);
+                self.create_done(now, id, out);
             }
             Waiting::Answered => {}
         }
@@ -721,6 +839,10 @@ impl RiskModel {
             return;
         }
         self.downstream[id.0 as usize - 1].waiting = Waiting::TimedOut;
+        if ds.kind == DsKind::Create && matches!(ds.caller, Issuer::Replica(..)) {
+            // The replica stops waiting; the Risk API may still work on it.
+            out.schedule(ds.sent_at + OWN_LIMIT, Event::HoldEnds(id));
+        }
         let what = What::DownstreamTimeout {
             ds: id,
             kind: ds.kind,
@@ -737,18 +859,18 @@ impl RiskModel {
         match ds.caller {
             Issuer::Replica(replica, call) => {
                 let config = *self.replicas[replica.index()].config();
-                if answer.is_none() && config.resend_on_timeout && !self.call(call).resent {
+                if answer.is_none()
+                    && config.resend_on_timeout
+                    && !self.call(call).resent
+                    && !self.past_deadline(now, call)
+                {
                     // "Catch the timeout and call again": the same create,
                     // at once, once.
                     self.call_mut(call).resent = true;
                     self.send_create(now, ds.caller, ds.row, ds.request_key, ds.order, out);
                     return;
                 }
-                // The replica inserted the row at version 1 and is its only
-                // writer until it answers.
-                let (update, cause) =
-                    create_outcome(now, ds.row, 1, answer, config.timeout_is_unknown, config.find_by_key);
-                self.issue(now, ds.caller, Stmt::Update(update), Some(cause), out);
+                self.write_outcome(now, ds.caller, ds.row, answer, out);
             }
             Issuer::Worker(w) => {
                 let worker = &mut self.workers[w.index()];
@@ -759,6 +881,33 @@ impl RiskModel {
                 self.run_worker(now, w, step, out);
             }
         }
+    }
+
+    /// The replica writes what its create's answer (`None`: none in time)
+    /// means for the row it inserted at version 1, of which it is the only
+    /// writer until it answers.
+    fn write_outcome(
+        &mut self,
+        now: Millis,
+        caller: Issuer,
+        row: RowId,
+        answer: Option<Answer>,
+        out: &mut Out<'_, Self>,
+    ) {
+        let Issuer::Replica(replica, _) = caller else { return };
+        let config = *self.replicas[replica.index()].config();
+        let (update, cause) = create_outcome(now, row, 1, answer, config.timeout_is_unknown, config.find_by_key);
+        self.issue(now, caller, Stmt::Update(update), Some(cause), out);
+    }
+
+    /// Deadline propagation: a call still queued when what is left of its
+    /// deadline no longer covers its work is answered now.
+    fn on_budget_lapses(&mut self, now: Millis, id: CallId, out: &mut Out<'_, Self>) {
+        let call = *self.call(id);
+        if !matches!(call.stage, Stage::Queued { .. }) || !self.replicas[call.replica.index()].remove_queued(id) {
+            return;
+        }
+        self.out_of_budget(now, id, BudgetStep::Queue, out);
     }
 
     fn run_worker(&mut self, now: Millis, w: WorkerId, step: WorkerStep, out: &mut Out<'_, Self>) {
@@ -798,16 +947,19 @@ impl RiskModel {
     }
 
     fn on_agent(&mut self, now: Millis, step: AgentStep, out: &mut Out<'_, Self>) -> Result<(), SimError> {
+        let next = CallId(self.calls.len() as u32 + 1);
         let plan = match step {
-            AgentStep::Invoke(n) => match self.scenario.invocations.get(n as usize) {
-                Some(invocation) => self.agent.on_invocation(invocation),
-                None => None,
-            },
-            AgentStep::Retry { intent, timer } => self.agent.on_retry(now, intent, timer),
-            AgentStep::Poll { intent, timer } => {
-                let next = CallId(self.calls.len() as u32 + 1);
-                self.agent.on_poll(now, intent, timer, next)
+            AgentStep::Invoke(n) => {
+                let Some(invocation) = self.scenario.invocations.get(n as usize) else { return Ok(()) };
+                let (plan, retry) = self.agent.on_invocation(invocation, next);
+                if let Some(choice) = retry {
+                    let what = What::ScriptedRetry { intent: invocation.intent, choice };
+                    Self::record(out, now, Actor::Agent, what);
+                }
+                plan
             }
+            AgentStep::Retry { intent, timer } => self.agent.on_retry(now, intent, timer),
+            AgentStep::Poll { intent, timer } => self.agent.on_poll(now, intent, timer, next),
         };
         match plan {
             Some(plan) => self.make_calls(now, plan, out),
@@ -890,6 +1042,8 @@ impl Model for RiskModel {
             Event::ChecksDone(id) => self.on_checks_done(now, id, out),
             Event::LockRetry(id) => self.begin_write(now, id, out),
             Event::Resume(id) => self.issue_insert(now, id, out),
+            Event::BudgetLapses(id) => self.on_budget_lapses(now, id, out),
+            Event::HoldEnds(id) => self.create_done(now, id, out),
             Event::StatementDone(id) => self.on_statement_done(now, id, out)?,
             Event::DownstreamDone(id) => self.on_downstream_done(now, id, out),
             Event::DownstreamTimeout(id) => self.on_downstream_timeout(now, id, out),
@@ -924,7 +1078,10 @@ mod tests {
     use crate::sim::risk::settings::{Mode, Preset};
 
     fn moves(mode: Mode, creates: Vec<CreateFault>, hanging: u32) -> (Vec<String>, RiskModel) {
-        let settings = Settings::preset(Preset::LostCreateResponse, mode);
+        moves_with(&Settings::preset(Preset::LostCreateResponse, mode), creates, hanging)
+    }
+
+    fn moves_with(settings: &Settings, creates: Vec<CreateFault>, hanging: u32) -> (Vec<String>, RiskModel) {
         let scenario = Scenario {
             intents: vec![IntentSpec { order: OrderId(1), request_key: RequestKey(1) }],
             invocations: vec![Invocation {
@@ -936,7 +1093,7 @@ mod tests {
             faults: FaultPlan { creates, hanging_probes: (1..=hanging).collect(), ..FaultPlan::default() },
         };
         let mut driver =
-            Driver::new(RiskModel::with_scenario(&settings, scenario), EVENT_BUDGET, Some(settings.horizon));
+            Driver::new(RiskModel::with_scenario(settings, scenario), EVENT_BUDGET, Some(settings.horizon));
         driver.run_to_end().unwrap();
         let moves = driver
             .records()
@@ -949,14 +1106,35 @@ mod tests {
 
     #[test]
     fn a_slow_create_races_the_probe_and_only_idempotent_create_keeps_one_review() {
+        use crate::sim::risk::settings::{IDEMPOTENT_CREATE, MODE};
         // Sent at 121, the slow create lands 0.5 s after its 2.5 s timeout:
         // at 121+2500+500 = 3121. The timeout at 2621 makes the row UNKNOWN
         // at 2622; the probes sent at 3001 are evaluated at 3101, before the
-        // create lands: not found, RETRYABLE at 3102 (W1's write; W2's,
-        // guarded by the old version, misses) until 3101+1000 = 4101. At
-        // 5000 W1's claim wins at 5002 and it resends: the Risk API, whose
-        // create is idempotent, returns RV-1 at 5412.
+        // create lands. The idempotent create knows the key is under way:
+        // both probes hear "in progress" and both writes keep the row UNKNOWN
+        // at 3102 (the version does not move), due at 3101+1000 = 4101. The
+        // scan at 4000 finds nothing due; the probes of 5001 find RV-1 at
+        // 5101: SUCCEEDED at 5102, nothing resent.
         let (m, model) = moves(Mode::Patterns, vec![CreateFault::Slow], 0);
+        assert_eq!(
+            m,
+            [
+                "121 ->PENDING inserted",
+                "2622 PENDING->UNKNOWN timeout",
+                "3102 UNKNOWN->UNKNOWN find_in_progress",
+                "3102 UNKNOWN->UNKNOWN find_in_progress",
+                "5102 UNKNOWN->SUCCEEDED find_found",
+            ]
+        );
+        assert_eq!(model.api.reviews().len(), 1);
+        assert_eq!(model.api.reviews()[0].at, Millis(3121));
+        assert_eq!(model.api.creates(), 1);
+        // Without idempotent create the probe hears "not found": RETRYABLE
+        // at 3102 (W1's write; W2's, guarded by the old version, misses)
+        // until 4101. At 5000 W1's claim wins at 5002 and it resends: a
+        // second review, RV-2, at 5002+410 = 5412.
+        let settings = Settings::from_pairs(&[(&MODE, "patterns"), (&IDEMPOTENT_CREATE, "off")]).unwrap();
+        let (m, model) = moves_with(&settings, vec![CreateFault::Slow], 0);
         assert_eq!(
             m,
             [
@@ -967,8 +1145,8 @@ mod tests {
                 "5413 PENDING->SUCCEEDED create_succeeded",
             ]
         );
-        assert_eq!(model.api.reviews().len(), 1);
-        assert_eq!(model.api.reviews()[0].at, Millis(3121));
+        let at: Vec<u64> = model.api.reviews().iter().map(|r| r.at.ms()).collect();
+        assert_eq!(at, [3121, 5412]);
         // The naive server says FAILED while the review exists.
         let (m, model) = moves(Mode::Naive, vec![CreateFault::Slow], 0);
         assert_eq!(m, ["121 ->PENDING inserted", "2622 PENDING->FAILED timeout"]);

@@ -29,6 +29,8 @@ pub enum Gate {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PolicyCheck {
     pub subject: UserId,
+    /// Whether the subject is the user_id the arguments named.
+    pub claimed: bool,
     pub order: OrderId,
     pub owner: UserId,
     pub decision: Policy,
@@ -153,6 +155,14 @@ impl Replica {
         if self.has_free_slot() { self.queue.front().copied() } else { None }
     }
 
+    /// A queued call leaves the queue without starting (its budget lapsed);
+    /// whether it was there.
+    pub fn remove_queued(&mut self, call: CallId) -> bool {
+        let Some(at) = self.queue.iter().position(|&(c, _)| c == call) else { return false };
+        self.queue.remove(at);
+        true
+    }
+
     /// The oldest queued call leaves the queue: into a slot (`start`), or
     /// dropped, never started.
     pub fn dequeue(&mut self, start: bool) -> Option<(CallId, Millis, Occupancy)> {
@@ -163,19 +173,39 @@ impl Replica {
         Some((call, since, self.occupancy()))
     }
 
+    /// The user_id the arguments name, if this replica takes the end user
+    /// from them (the wrong design).
+    fn claimed_subject(&self, call: &Call) -> Option<UserId> {
+        call.shape.claimed_user().filter(|_| !self.config.subject_from_token)
+    }
+
+    /// The end user the replica acts for: the trusted context's subject,
+    /// or, in the wrong design, the user_id the arguments name when they
+    /// name one.
+    pub fn subject_of(&self, call: &Call) -> Option<UserId> {
+        self.claimed_subject(call).or(call.subject)
+    }
+
     /// Steps 1 to 4 of the pipeline for `call`.
     pub fn check(&self, call: &Call) -> Checked {
+        let invalid = Checked::Refuse { code: ErrorCode::InvalidArgument, policy: None };
+        let config = &self.config;
         match call.shape {
             CallShape::Malformed => return Checked::Rpc(RpcError::InvalidRequest),
             CallShape::UnknownTool => return Checked::Rpc(RpcError::MethodNotFound),
-            CallShape::InvalidArgument => return Checked::Refuse { code: ErrorCode::InvalidArgument, policy: None },
+            CallShape::InvalidArgument => return invalid,
+            // The strict schema has `additionalProperties: false` and length
+            // limits; taking the end user from the token, it declares no
+            // user_id either.
+            CallShape::ExtraArgument | CallShape::LongReason if config.strict_schema => return invalid,
+            CallShape::ClaimedUser if config.strict_schema && config.subject_from_token => return invalid,
             // Audience is checked with authorization; without it the
             // token is trusted whoever it was issued for.
-            CallShape::WrongAudience if self.config.authorize => return Checked::Rpc(RpcError::WrongAudience),
-            CallShape::NoSubject | CallShape::Valid | CallShape::WrongAudience => {}
+            CallShape::WrongAudience if config.authorize => return Checked::Rpc(RpcError::WrongAudience),
+            _ => {}
         }
-        // The subject comes from the trusted context, never from the arguments.
-        let Some(subject) = call.subject else {
+        let claimed = self.claimed_subject(call);
+        let Some(subject) = self.subject_of(call) else {
             return Checked::Refuse { code: ErrorCode::Unauthenticated, policy: None };
         };
         match (call.tool, call.order, call.request_key, call.review) {
@@ -186,7 +216,7 @@ impl Replica {
                     (true, true) => Policy::Allowed,
                     (true, false) => Policy::Forbidden,
                 };
-                let policy = PolicyCheck { subject, order, owner, decision };
+                let policy = PolicyCheck { subject, claimed: claimed.is_some(), order, owner, decision };
                 if decision == Policy::Forbidden {
                     return Checked::Refuse { code: ErrorCode::Forbidden, policy: Some(policy) };
                 }
@@ -221,8 +251,13 @@ mod tests {
             business_key: KeyGuard::Unique,
             resend_on_timeout: false,
             lock_lease: Millis(5000),
-            drop_expired: false,
+            deadline_propagation: false,
             fleet_quota: None,
+            held: true,
+            error_results: true,
+            subject_from_token: true,
+            strict_schema: true,
+            own_credential: true,
         }
     }
 
@@ -244,6 +279,8 @@ mod tests {
             answered: None,
             received_at: None,
             resent: false,
+            in_slot: true,
+            outstanding: 0,
         }
     }
 

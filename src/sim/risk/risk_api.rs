@@ -1,7 +1,9 @@
 //! The Risk API (downstream): it creates reviews, and its ledger of reviews
 //! is the truth the lab checks. Idempotent create by request_key (a second
-//! create with the key returns the first review), FindByRequestKey, and a
-//! global capacity of calls under way (the excess gets 503 at once). The
+//! create with the key returns the first review, and a probe hears that a
+//! create with the key is still under way), FindByRequestKey, an admission
+//! limit (past it, 503 at once) and its own time limit for any call. A
+//! caller's timeout ends the caller's wait, never the Risk API's work. The
 //! fault plan says which create or find each fault hits.
 
 use crate::sim::time::Millis;
@@ -9,6 +11,11 @@ use crate::sim::time::Millis;
 use super::facts::{Answer, DownstreamId, DsKind, Issuer, OrderId, RequestKey, ReviewRef, RowId};
 use super::scenario::{CreateFault, FaultPlan, SLOW_BY};
 use super::settings::RiskApiConfig;
+
+/// The Risk API's own time limit: a call still under way this long after
+/// it arrived is abandoned, not performed (answered 504). A caller that
+/// never hears back knows the Risk API is done with its call by then.
+pub const OWN_LIMIT: Millis = Millis(10_000);
 
 /// Past its safe concurrency the Risk API slows: a call sent while it
 /// works on `load` calls (this one included) takes `base × load / safe`.
@@ -39,6 +46,8 @@ pub enum Fate {
     Find,
     /// The find-timeout fault.
     Hangs,
+    /// Still under way at [`OWN_LIMIT`]: abandoned then, not performed.
+    Abandoned,
 }
 
 /// When the Risk API will be done with a call.
@@ -72,6 +81,9 @@ pub struct Downstream {
     pub sent_at: Millis,
     pub fate: Fate,
     pub waiting: Waiting,
+    /// Whether its caller knows the Risk API is done with it (an answer
+    /// reached it, or the Risk API's own time limit passed).
+    pub seen_done: bool,
 }
 
 /// What the Risk API did when done with a call.
@@ -93,6 +105,8 @@ pub struct RiskApi {
     reviews: Vec<Review>,
     /// The first review of each request_key, by key number.
     by_key: Vec<Option<ReviewRef>>,
+    /// Creates under way for each request_key, by key number.
+    underway: Vec<u32>,
     in_progress: u32,
     creates: u32,
     finds: u32,
@@ -100,7 +114,16 @@ pub struct RiskApi {
 
 impl RiskApi {
     pub fn new(config: RiskApiConfig, faults: FaultPlan) -> RiskApi {
-        RiskApi { config, faults, reviews: Vec::new(), by_key: Vec::new(), in_progress: 0, creates: 0, finds: 0 }
+        RiskApi {
+            config,
+            faults,
+            reviews: Vec::new(),
+            by_key: Vec::new(),
+            underway: Vec::new(),
+            in_progress: 0,
+            creates: 0,
+            finds: 0,
+        }
     }
 
     /// A fresh ledger for a new run, keeping this one's memory.
@@ -109,6 +132,7 @@ impl RiskApi {
         self.faults.clone_from(faults);
         self.reviews.clear();
         self.by_key.clear();
+        self.underway.clear();
         self.in_progress = 0;
         self.creates = 0;
         self.finds = 0;
@@ -136,13 +160,26 @@ impl RiskApi {
             return (Fate::Refused, Dispatch::At(now));
         }
         self.in_progress += 1;
-        (fate, Dispatch::At(now + slowed(takes, self.in_progress, self.config.safe_concurrency)))
+        debug_assert!(self.in_progress <= self.config.capacity, "admitted within the admission limit");
+        let takes = slowed(takes, self.in_progress, self.config.safe_concurrency);
+        if takes > OWN_LIMIT {
+            return (Fate::Abandoned, Dispatch::At(now + OWN_LIMIT));
+        }
+        (fate, Dispatch::At(now + takes))
     }
 
-    /// A create is sent at `now`.
-    pub fn on_create_sent(&mut self, now: Millis) -> (Fate, Dispatch) {
+    fn underway_mut(&mut self, key: RequestKey) -> &mut u32 {
+        let i = key.0 as usize;
+        if self.underway.len() <= i {
+            self.underway.resize(i + 1, 0);
+        }
+        &mut self.underway[i]
+    }
+
+    /// A create for `key` is sent at `now`.
+    pub fn on_create_sent(&mut self, now: Millis, key: RequestKey) -> (Fate, Dispatch) {
         self.creates += 1;
-        match self.faults.create(self.creates) {
+        let sent = match self.faults.create(self.creates) {
             CreateFault::RequestLost => (Fate::Create(CreateFault::RequestLost), Dispatch::Lost),
             CreateFault::Slow => {
                 // It finishes after the caller has given up.
@@ -153,7 +190,11 @@ impl RiskApi {
                 let takes = self.faults.ramp.map_or(self.config.create, |ramp| ramp.latency(self.config.create, now));
                 self.admit(now, takes, Fate::Create(fault))
             }
+        };
+        if matches!(sent.0, Fate::Create(_) | Fate::Abandoned) && sent.1 != Dispatch::Lost {
+            *self.underway_mut(key) += 1;
         }
+        sent
     }
 
     /// A FindByRequestKey is sent at `now`.
@@ -173,12 +214,30 @@ impl RiskApi {
             Fate::Hangs | Fate::Create(CreateFault::RequestLost) => unreachable!("never scheduled"),
             Fate::Find => {
                 self.in_progress = self.in_progress.saturating_sub(1);
-                let found = self.by_key.get(call.request_key.0 as usize).copied().flatten();
-                return answer(found.map_or(Answer::NotFound, Answer::Found));
+                let key = call.request_key.0 as usize;
+                let found = self.by_key.get(key).copied().flatten();
+                let underway = self.config.idempotent_create && self.underway.get(key).is_some_and(|&n| n > 0);
+                return answer(match found {
+                    Some(review) => Answer::Found(review),
+                    None if underway => Answer::InProgress,
+                    None => Answer::NotFound,
+                });
+            }
+            Fate::Abandoned => {
+                self.in_progress = self.in_progress.saturating_sub(1);
+                if call.kind == DsKind::Create {
+                    let left = self.underway_mut(call.request_key);
+                    *left = left.saturating_sub(1);
+                }
+                return answer(Answer::ServerError);
             }
             Fate::Create(fault) => fault,
         };
+        debug_assert!(self.in_progress > 0, "a create it performs was admitted");
         self.in_progress = self.in_progress.saturating_sub(1);
+        let left = self.underway_mut(call.request_key);
+        debug_assert!(*left > 0, "a create it performs is under way");
+        *left = left.saturating_sub(1);
         let key = call.request_key.0 as usize;
         let existing = self.by_key.get(key).copied().flatten().filter(|_| self.config.idempotent_create);
         match (fault, existing) {
@@ -237,7 +296,7 @@ mod tests {
     }
 
     fn create(api: &mut RiskApi, now: u64) -> (Downstream, Dispatch) {
-        let (fate, dispatch) = api.on_create_sent(Millis(now));
+        let (fate, dispatch) = api.on_create_sent(Millis(now), RequestKey(1));
         let call = Downstream {
             id: DownstreamId(api.creates()),
             kind: DsKind::Create,
@@ -249,6 +308,7 @@ mod tests {
             sent_at: Millis(now),
             fate,
             waiting: Waiting::Yes,
+            seen_done: false,
         };
         (call, dispatch)
     }

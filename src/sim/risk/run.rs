@@ -159,12 +159,12 @@ impl Run {
         &self.records[..count]
     }
 
-    /// The ten checks as of `t`, from the records up to then.
+    /// The fourteen checks as of `t`, from the records up to then.
     pub fn checks_at(&self, t: Millis) -> Vec<Check> {
         checks(&self.settings, self.records_until(t), t)
     }
 
-    /// The ten checks at the horizon.
+    /// The fourteen checks at the horizon.
     pub fn checks(&self) -> Vec<Check> {
         self.checks_at(self.horizon())
     }

@@ -45,7 +45,7 @@ pub enum CreateFault {
     Slow,
     /// Performed; the connection resets instead of answering.
     Reset,
-    /// An explicit business rejection (random faults only).
+    /// An explicit business rejection.
     Rejected,
 }
 
@@ -67,7 +67,26 @@ pub struct FaultPlan {
     pub flipped_ties: Vec<u32>,
     /// The slowing-downstream preset: the create latency rises over the run.
     pub ramp: Option<Ramp>,
+    /// The tool calls (by number, from 1, in the order the agent makes
+    /// them) that reach their replica [`DELAY_BY`] late.
+    pub delayed_calls: Vec<u32>,
+    /// Inputs rather than faults of the infrastructure, aimed like faults:
+    /// the invocations (by number, from 1) delivered to two replicas, and
+    /// the intents (from 1) that name another user's order.
+    pub duplicated: Vec<u32>,
+    pub forged: Vec<u32>,
+    /// The intents (from 1) that name another user's order and give its
+    /// owner as `user_id` in their arguments.
+    pub claimed: Vec<u32>,
+    /// The invocations (from 1) whose call carries an argument the schema
+    /// does not have, and those whose reason is too long.
+    pub extra_arguments: Vec<u32>,
+    pub long_reasons: Vec<u32>,
 }
+
+/// How late the call-delayed fault makes a tool call: a retransmission
+/// that arrives well after the first copy, within the client deadline.
+pub const DELAY_BY: Millis = Millis(2_000);
 
 /// A create latency that rises in a straight line from the configured one
 /// at time 0 to `to` at `over`, and stays there.
@@ -92,6 +111,14 @@ pub const STEADY_EVERY: Millis = Millis(100);
 pub const STEADY_CALLS: u32 = 200;
 pub const RAMP: Ramp = Ramp { to: Millis(1_400), over: Millis(20_000) };
 
+/// The slow-fleet preset's Risk API: from its first millisecond every
+/// create takes 3 s, half a second past the replicas' 2.5 s budget (a ramp
+/// that rises at once).
+pub const SLOW_FLEET: Ramp = Ramp { to: Millis(3_000), over: Millis(1) };
+/// The slow-fleet preset's calls come one every 5 ms (200 a second), six
+/// times what 100 places held 3 s each can take (33 a second).
+pub const SLOW_FLEET_EVERY: Millis = Millis(5);
+
 impl FaultPlan {
     pub fn create(&self, nth: u32) -> CreateFault {
         nth.checked_sub(1).and_then(|i| self.creates.get(i as usize)).copied().unwrap_or(CreateFault::None)
@@ -107,6 +134,11 @@ impl FaultPlan {
 
     pub fn flips_tie(&self, nth: u32) -> bool {
         self.flipped_ties.contains(&nth)
+    }
+
+    /// How much later than its transit the `nth` tool call arrives.
+    pub fn delay_of(&self, nth: u32) -> Millis {
+        if self.delayed_calls.contains(&nth) { DELAY_BY } else { Millis::ZERO }
     }
 
     /// The plan an aimed-fault list makes: each fault hits exactly the
@@ -135,6 +167,30 @@ impl FaultPlan {
                 }
                 FaultKind::TieFlipped => {
                     plan.flipped_ties.push(f.nth);
+                    continue;
+                }
+                FaultKind::CallDelayed => {
+                    plan.delayed_calls.push(f.nth);
+                    continue;
+                }
+                FaultKind::DuplicateDelivery => {
+                    plan.duplicated.push(f.nth);
+                    continue;
+                }
+                FaultKind::ForgedOrder => {
+                    plan.forged.push(f.nth);
+                    continue;
+                }
+                FaultKind::ClaimedUser => {
+                    plan.claimed.push(f.nth);
+                    continue;
+                }
+                FaultKind::ExtraArgument => {
+                    plan.extra_arguments.push(f.nth);
+                    continue;
+                }
+                FaultKind::LongReason => {
+                    plan.long_reasons.push(f.nth);
                     continue;
                 }
             };
@@ -171,6 +227,12 @@ impl FaultPlan {
         out.extend(self.crash_after_resend.map(|nth| AimedFault { kind: kind(FaultKind::WorkerCrashAfterSend), nth }));
         out.extend(self.pauses.iter().map(|&nth| AimedFault { kind: kind(FaultKind::ReplicaPause), nth }));
         out.extend(self.flipped_ties.iter().map(|&nth| AimedFault { kind: kind(FaultKind::TieFlipped), nth }));
+        out.extend(self.delayed_calls.iter().map(|&nth| AimedFault { kind: kind(FaultKind::CallDelayed), nth }));
+        out.extend(self.duplicated.iter().map(|&nth| AimedFault { kind: kind(FaultKind::DuplicateDelivery), nth }));
+        out.extend(self.forged.iter().map(|&nth| AimedFault { kind: kind(FaultKind::ForgedOrder), nth }));
+        out.extend(self.claimed.iter().map(|&nth| AimedFault { kind: kind(FaultKind::ClaimedUser), nth }));
+        out.extend(self.extra_arguments.iter().map(|&nth| AimedFault { kind: kind(FaultKind::ExtraArgument), nth }));
+        out.extend(self.long_reasons.iter().map(|&nth| AimedFault { kind: kind(FaultKind::LongReason), nth }));
         out.sort_unstable();
         out
     }
@@ -230,8 +292,54 @@ impl Scenario {
         if let Aimed::List(faults) = &settings.faults {
             // The preset's slowing Risk API is not a fault: it stays.
             scenario.faults = FaultPlan { ramp: scenario.faults.ramp, ..FaultPlan::of(faults) };
+            // Aimed inputs change the agent's script.
+            for &n in &scenario.faults.duplicated {
+                if let Some(invocation) = scenario.invocations.get_mut(n as usize - 1) {
+                    invocation.duplicate = true;
+                }
+            }
+            for &n in &scenario.faults.forged {
+                if let Some(intent) = scenario.intents.get_mut(n as usize - 1) {
+                    intent.order = FORGED_ORDER;
+                }
+            }
+            scenario.shape_inputs();
         }
         scenario
+    }
+
+    /// The aimed inputs that change what a call's arguments say. One call
+    /// carries one shape: a later kind in this order replaces an earlier.
+    fn shape_inputs(&mut self) {
+        for &n in &self.faults.claimed {
+            let Some(intent) = self.intents.get_mut(n as usize - 1) else { continue };
+            intent.order = FORGED_ORDER;
+            for invocation in self.invocations.iter_mut().filter(|inv| inv.intent == IntentId(n)) {
+                invocation.shape = CallShape::ClaimedUser;
+            }
+        }
+        let inputs = [
+            (&self.faults.extra_arguments, CallShape::ExtraArgument),
+            (&self.faults.long_reasons, CallShape::LongReason),
+        ];
+        for (list, shape) in inputs {
+            for &n in list {
+                if let Some(invocation) = self.invocations.get_mut(n as usize - 1) {
+                    invocation.shape = shape;
+                }
+            }
+        }
+    }
+
+    /// `n` calls at once, one intent and one order per call, skipping
+    /// another user's O20260728999.
+    fn burst(n: u32) -> Scenario {
+        let order = |i: u32| if i >= FORGED_ORDER.0 { i + 1 } else { i };
+        Scenario {
+            intents: (1..=n).map(|i| intent(i, order(i))).collect(),
+            invocations: (1..=n).map(|i| invoke(0, i)).collect(),
+            faults: FaultPlan::default(),
+        }
     }
 
     /// The preset's own script and faults.
@@ -258,12 +366,15 @@ impl Scenario {
             }
             Preset::NotFoundResend => plain(vec![intent(1, 1)], vec![invoke(0, 1)], vec![CreateFault::RequestLost]),
             Preset::ForgedOrder => plain(vec![intent(1, FORGED_ORDER.0)], vec![invoke(0, 1)], vec![]),
-            Preset::Overload | Preset::WideFleet => {
-                let n = settings.burst_calls;
-                // One order per call, skipping another user's O20260728999.
-                let order = |i: u32| if i >= FORGED_ORDER.0 { i + 1 } else { i };
-                plain((1..=n).map(|i| intent(i, order(i))).collect(), (1..=n).map(|i| invoke(0, i)).collect(), vec![])
+            Preset::SlowFleet => {
+                let mut scenario = Scenario::burst(settings.burst_calls);
+                for (i, invocation) in scenario.invocations.iter_mut().enumerate() {
+                    invocation.at = Millis(SLOW_FLEET_EVERY.ms() * i as u64);
+                }
+                scenario.faults.ramp = Some(SLOW_FLEET);
+                scenario
             }
+            Preset::Overload | Preset::WideFleet => Scenario::burst(settings.burst_calls),
             Preset::WorkerCrash => Scenario {
                 intents: vec![intent(1, 1)],
                 invocations: vec![invoke(0, 1)],
@@ -283,6 +394,13 @@ impl Scenario {
             }
             // The same two clicks; the first replica to reach its insert
             // pauses past any lease it holds.
+            // One call; its replica pauses 6 s before the insert, a second
+            // past the agent's 5 s deadline.
+            Preset::ReplicaPause => Scenario {
+                intents: vec![intent(1, 1)],
+                invocations: vec![invoke(0, 1)],
+                faults: FaultPlan { pauses: vec![1], ..FaultPlan::default() },
+            },
             Preset::PausePastLease => Scenario {
                 intents: vec![intent(1, 1), intent(2, 1)],
                 invocations: vec![invoke(0, 1), invoke(0, 2)],
@@ -303,6 +421,19 @@ impl Scenario {
             // The agent's bearer token was issued for another server.
             Preset::WrongAudience => {
                 plain(vec![intent(1, 1)], vec![Invocation { shape: CallShape::WrongAudience, ..invoke(0, 1) }], vec![])
+            }
+            // The agent asks for u-2002's order and names u-2002 as user_id;
+            // its verified token is u-1001's.
+            Preset::UserInArguments => plain(
+                vec![intent(1, FORGED_ORDER.0)],
+                vec![Invocation { shape: CallShape::ClaimedUser, ..invoke(0, 1) }],
+                vec![],
+            ),
+            Preset::ExtraArgument => {
+                plain(vec![intent(1, 1)], vec![Invocation { shape: CallShape::ExtraArgument, ..invoke(0, 1) }], vec![])
+            }
+            Preset::LongReason => {
+                plain(vec![intent(1, 1)], vec![Invocation { shape: CallShape::LongReason, ..invoke(0, 1) }], vec![])
             }
             Preset::SlowingDownstream => Scenario {
                 intents: (1..=STEADY_CALLS).map(|i| intent(i, i)).collect(),
@@ -370,6 +501,12 @@ fn random(seed: u64) -> Scenario {
         pauses: Vec::new(),
         flipped_ties: Vec::new(),
         ramp: None,
+        delayed_calls: Vec::new(),
+        duplicated: Vec::new(),
+        forged: Vec::new(),
+        claimed: Vec::new(),
+        extra_arguments: Vec::new(),
+        long_reasons: Vec::new(),
     };
     Scenario { intents, invocations, faults }
 }

@@ -1,7 +1,7 @@
 //! The risk-review lab's parameters (RISK-MODEL.md), each defined once, and
 //! the validated settings they become: one configuration per actor.
 //!
-//! The mode sets all nine pattern switches; each switch is a three-valued
+//! The mode sets all sixteen pattern switches; each switch is a three-valued
 //! choice, `auto` (follow the mode, the default), `on` or `off`, so a switch
 //! given on its own overrides the mode whatever order they come in.
 //!
@@ -69,10 +69,14 @@ choice! {
 }
 
 choice! {
-    /// A plain on or off.
-    pub enum OnOff {
-        Off("off", "Off"),
-        On("on", "On"),
+    /// How the global gate keeps its places: held until the Risk API is
+    /// done with the call (the pattern), or freed when the replica stops
+    /// waiting, while the Risk API may still be working on it.
+    pub enum GateDesign {
+        Auto("auto", "As the mode says"),
+        On("on", "On: a place is held until the Risk API answers"),
+        Off("off", "Off: no quota across replicas"),
+        Leaky("leaky", "Leaky: a place frees when the replica stops waiting"),
     }
 }
 
@@ -81,6 +85,19 @@ choice! {
     pub enum Recovery {
         StateMachine("state-machine", "The state machine: probe, claim, resend"),
         RetryCount("retry-count", "Resend every row not SUCCEEDED while retry_count < 3"),
+    }
+}
+
+choice! {
+    /// What the agent does when its script retries an intent (the
+    /// incident's retry at 10:31:12.000): the pattern polls the review it
+    /// was given; the incident's agent calls the tool again at once; the
+    /// middle way calls again only a tool that declares itself idempotent.
+    pub enum RetryDesign {
+        Auto("auto", "As the mode says"),
+        On("on", "On: poll get_risk_review_status with the review_id"),
+        Off("off", "Off: call request_risk_review again at once"),
+        IdempotentHint("idempotent-hint", "Call again only a tool that declares idempotentHint"),
     }
 }
 
@@ -185,13 +202,13 @@ pub static AUTHORIZE: Param<Switch> = Param::new(ParamDef {
     default: Switch::Auto as u64,
     group: Group::Basics,
 });
-pub static GLOBAL_GATE: Param<Switch> = Param::new(ParamDef {
+pub static GLOBAL_GATE: Param<GateDesign> = Param::new(ParamDef {
     name: "global_gate",
     flag: "--global-gate",
     link: "ggate",
     label: "Global concurrency gate",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
+    kind: Kind::Choice(GateDesign::OPTIONS),
+    default: GateDesign::Auto as u64,
     group: Group::Basics,
 });
 pub static GATES: Param<Switch> = Param::new(ParamDef {
@@ -212,13 +229,67 @@ pub static RECOVERY: Param<Recovery> = Param::new(ParamDef {
     default: Recovery::StateMachine as u64,
     group: Group::Basics,
 });
-pub static DEADLINE_PROPAGATION: Param<OnOff> = Param::new(ParamDef {
+pub static DOWNSTREAM_LIMIT: Param<Switch> = Param::new(ParamDef {
+    name: "downstream_limit",
+    flag: "--downstream-limit",
+    link: "apilimit",
+    label: "Risk API admission limit",
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
+pub static DEADLINE_PROPAGATION: Param<Switch> = Param::new(ParamDef {
     name: "deadline_propagation",
     flag: "--deadline-propagation",
     link: "deadline-prop",
     label: "Deadline propagation",
-    kind: Kind::Choice(OnOff::OPTIONS),
-    default: OnOff::Off as u64,
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
+pub static ERROR_RESULTS: Param<Switch> = Param::new(ParamDef {
+    name: "error_results",
+    flag: "--error-results",
+    link: "errres",
+    label: "Business errors as Tool Results",
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
+pub static SUBJECT_FROM_TOKEN: Param<Switch> = Param::new(ParamDef {
+    name: "subject_from_token",
+    flag: "--subject-from-token",
+    link: "subject",
+    label: "End user from the verified token",
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
+pub static STRICT_SCHEMA: Param<Switch> = Param::new(ParamDef {
+    name: "strict_schema",
+    flag: "--strict-schema",
+    link: "schema",
+    label: "Strict input schema",
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
+pub static OWN_CREDENTIAL: Param<Switch> = Param::new(ParamDef {
+    name: "own_credential",
+    flag: "--own-credential",
+    link: "cred",
+    label: "Own credential downstream",
+    kind: SWITCH,
+    default: Switch::Auto as u64,
+    group: Group::Basics,
+});
+pub static RETRY_POLICY: Param<RetryDesign> = Param::new(ParamDef {
+    name: "retry_policy",
+    flag: "--retry-policy",
+    link: "retry",
+    label: "Agent polls the review_id",
+    kind: Kind::Choice(RetryDesign::OPTIONS),
+    default: RetryDesign::Auto as u64,
     group: Group::Basics,
 });
 pub static SEED: Param<u64> = Param::new(ParamDef {
@@ -256,6 +327,12 @@ choice! {
         WorkerCrashAfterSend("worker-crash-after-send", "the worker crashes after its resend"),
         ReplicaPause("replica-pause", "the replica pauses 6 s before its insert"),
         TieFlipped("tie-flipped", "the tie (between the workers or between two calls) goes the other way"),
+        CallDelayed("call-delayed", "the tool call reaches its replica 2 s late"),
+        DuplicateDelivery("duplicate-delivery", "the agent's invocation is delivered to two replicas"),
+        ForgedOrder("forged-order", "the intent names O20260728999, another user's order"),
+        ClaimedUser("claimed-user", "the intent names O20260728999 and gives its owner, u-2002, as user_id in the arguments"),
+        ExtraArgument("extra-argument", "the call carries an argument the schema does not have, approved: true"),
+        LongReason("long-reason", "the call's reason is 600 characters, past the schema's 500"),
     }
 }
 
@@ -416,15 +493,6 @@ pub static QUEUE_CAPACITY: Param<u64> = Param::new(ParamDef {
     default: 16,
     group: Group::Advanced,
 });
-pub static RISK_API_CAPACITY: Param<u64> = Param::new(ParamDef {
-    name: "risk_api_capacity",
-    flag: "--risk-api-capacity",
-    link: "apicap",
-    label: "Risk API capacity",
-    kind: Kind::CountOrAuto { min: 1, max: 10_000 },
-    default: 0,
-    group: Group::Advanced,
-});
 pub static API_SAFE_CONCURRENCY: Param<u64> = Param::new(ParamDef {
     name: "api_safe_concurrency",
     flag: "--api-safe-concurrency",
@@ -445,7 +513,7 @@ pub static REPLICAS: Param<u64> = Param::new(ParamDef {
 });
 
 /// How many parameters the lab has.
-pub const PARAM_COUNT: usize = 35;
+pub const PARAM_COUNT: usize = 40;
 
 /// Every parameter, in the order they are validated, listed and written.
 pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
@@ -460,8 +528,14 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     AUTHORIZE.def(),
     GATES.def(),
     GLOBAL_GATE.def(),
-    RECOVERY.def(),
+    DOWNSTREAM_LIMIT.def(),
     DEADLINE_PROPAGATION.def(),
+    ERROR_RESULTS.def(),
+    SUBJECT_FROM_TOKEN.def(),
+    STRICT_SCHEMA.def(),
+    OWN_CREDENTIAL.def(),
+    RETRY_POLICY.def(),
+    RECOVERY.def(),
     SEED.def(),
     WORKER_ORDER.def(),
     FAULTS.def(),
@@ -481,7 +555,6 @@ pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
     CLAIM_LEASE.def(),
     CONCURRENCY_CAP.def(),
     QUEUE_CAPACITY.def(),
-    RISK_API_CAPACITY.def(),
     API_SAFE_CONCURRENCY.def(),
     REPLICAS.def(),
 ];
@@ -502,9 +575,14 @@ choice! {
         ProbeRacesCreate("probe-races-create", "A slow create races the probe"),
         CheckThenInsertRace("check-then-insert-race", "Two clicks at once race the check"),
         PausePastLease("pause-past-lease", "A replica pauses past its lease"),
+        ReplicaPause("replica-pause", "A replica pauses past its caller's deadline"),
         NewGeneration("new-generation", "A rejected review, then a new generation"),
         WrongAudience("wrong-audience", "A token for another audience"),
+        UserInArguments("user-in-arguments", "Another user named in the arguments"),
+        ExtraArgument("extra-argument", "An extra argument: approved: true"),
+        LongReason("long-reason", "A 600-character reason"),
         WideFleet("wide-fleet", "20 replicas against a Risk API verified for 100"),
+        SlowFleet("slow-fleet", "The wide fleet, and a Risk API slower than the replicas' budget"),
         SlowingDownstream("slowing-downstream", "A steady stream while the Risk API slows"),
         RandomFaults("random-faults", "Random faults from the seed"),
     }
@@ -518,7 +596,8 @@ choice! {
     }
 }
 
-/// One of the nine pattern switches.
+/// One of the sixteen pattern switches: eleven of the server's state and
+/// capacity, four of its protocol and identity, and the agent's retry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pattern {
     UniqueRequestKey,
@@ -530,10 +609,17 @@ pub enum Pattern {
     Authorize,
     Gates,
     GlobalGate,
+    DownstreamLimit,
+    DeadlinePropagation,
+    ErrorResults,
+    SubjectFromToken,
+    StrictSchema,
+    OwnCredential,
+    RetryPolicy,
 }
 
 impl Pattern {
-    pub const ALL: [Pattern; 9] = [
+    pub const ALL: [Pattern; 16] = [
         Pattern::UniqueRequestKey,
         Pattern::UniqueBusinessKey,
         Pattern::TimeoutIsUnknown,
@@ -543,10 +629,17 @@ impl Pattern {
         Pattern::Authorize,
         Pattern::Gates,
         Pattern::GlobalGate,
+        Pattern::DownstreamLimit,
+        Pattern::DeadlinePropagation,
+        Pattern::ErrorResults,
+        Pattern::SubjectFromToken,
+        Pattern::StrictSchema,
+        Pattern::OwnCredential,
+        Pattern::RetryPolicy,
     ];
 
     /// The switch's parameter. Its values 0, 1 and 2 are auto, on and off;
-    /// three switches go on with the report's wrong designs.
+    /// five switches go on with the report's wrong designs.
     pub fn param(self) -> &'static ParamDef {
         match self {
             Pattern::UniqueRequestKey => UNIQUE_REQUEST_KEY.def(),
@@ -558,6 +651,13 @@ impl Pattern {
             Pattern::Authorize => AUTHORIZE.def(),
             Pattern::Gates => GATES.def(),
             Pattern::GlobalGate => GLOBAL_GATE.def(),
+            Pattern::DownstreamLimit => DOWNSTREAM_LIMIT.def(),
+            Pattern::DeadlinePropagation => DEADLINE_PROPAGATION.def(),
+            Pattern::ErrorResults => ERROR_RESULTS.def(),
+            Pattern::SubjectFromToken => SUBJECT_FROM_TOKEN.def(),
+            Pattern::StrictSchema => STRICT_SCHEMA.def(),
+            Pattern::OwnCredential => OWN_CREDENTIAL.def(),
+            Pattern::RetryPolicy => RETRY_POLICY.def(),
         }
     }
 
@@ -584,6 +684,13 @@ pub struct Switches {
     pub authorize: bool,
     pub gates: bool,
     pub global_gate: bool,
+    pub downstream_limit: bool,
+    pub deadline_propagation: bool,
+    pub error_results: bool,
+    pub subject_from_token: bool,
+    pub strict_schema: bool,
+    pub own_credential: bool,
+    pub retry_policy: bool,
 }
 
 impl Switches {
@@ -598,6 +705,13 @@ impl Switches {
             authorize: on,
             gates: on,
             global_gate: on,
+            downstream_limit: on,
+            deadline_propagation: on,
+            error_results: on,
+            subject_from_token: on,
+            strict_schema: on,
+            own_credential: on,
+            retry_policy: on,
         }
     }
 
@@ -612,6 +726,13 @@ impl Switches {
             Pattern::Authorize => self.authorize,
             Pattern::Gates => self.gates,
             Pattern::GlobalGate => self.global_gate,
+            Pattern::DownstreamLimit => self.downstream_limit,
+            Pattern::DeadlinePropagation => self.deadline_propagation,
+            Pattern::ErrorResults => self.error_results,
+            Pattern::SubjectFromToken => self.subject_from_token,
+            Pattern::StrictSchema => self.strict_schema,
+            Pattern::OwnCredential => self.own_credential,
+            Pattern::RetryPolicy => self.retry_policy,
         }
     }
 
@@ -626,6 +747,13 @@ impl Switches {
             Pattern::Authorize => &mut self.authorize,
             Pattern::Gates => &mut self.gates,
             Pattern::GlobalGate => &mut self.global_gate,
+            Pattern::DownstreamLimit => &mut self.downstream_limit,
+            Pattern::DeadlinePropagation => &mut self.deadline_propagation,
+            Pattern::ErrorResults => &mut self.error_results,
+            Pattern::SubjectFromToken => &mut self.subject_from_token,
+            Pattern::StrictSchema => &mut self.strict_schema,
+            Pattern::OwnCredential => &mut self.own_credential,
+            Pattern::RetryPolicy => &mut self.retry_policy,
         };
         *slot = on;
     }
@@ -637,24 +765,22 @@ pub struct Fleet {
     pub replicas: u64,
     pub cap: u64,
     pub burst: u64,
-    pub capacity: u64,
     pub safe: u64,
 }
 
 impl Fleet {
-    /// Two replicas of 8 slots and a Risk API of 32 for every preset but
-    /// wide-fleet: the report's 20 pods of 64 against a Risk API verified for
-    /// 100, with room for the whole burst of 1 280 before any 503.
+    /// Two replicas of 8 slots and a Risk API safe at 32 for every preset
+    /// but the wide fleets: the report's 20 pods of 64 against a Risk API
+    /// verified for 100, taking a burst of 1 280 calls at once, or (the slow
+    /// fleet) a stream of 150.
     pub fn of(preset: Preset) -> Fleet {
         match preset {
-            Preset::WideFleet => Fleet { replicas: 20, cap: 64, burst: 1_280, capacity: 10_000, safe: 100 },
-            _ => Fleet { replicas: 2, cap: 8, burst: 200, capacity: 32, safe: 32 },
+            Preset::WideFleet => Fleet { replicas: 20, cap: 64, burst: 1_280, safe: 100 },
+            Preset::SlowFleet => Fleet { replicas: 20, cap: 64, burst: 150, safe: 100 },
+            _ => Fleet { replicas: 2, cap: 8, burst: 200, safe: 32 },
         }
     }
 }
-
-/// The Risk API calls the global gate leaves for the workers, one each.
-pub const WORKER_PLACES: u32 = 2;
 
 /// How a replica keeps a key to one row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -690,6 +816,31 @@ pub struct Designs {
     /// A replica that catches a create's timeout calls again at once.
     pub resend_on_timeout: bool,
     pub recovery: Recovery,
+    pub retry: AgentRetry,
+}
+
+/// What the agent makes of a scripted retry of an intent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AgentRetry {
+    /// Call request_risk_review again with the same request_key, whatever
+    /// it heard (the incident's agent).
+    AtOnce,
+    /// Call again only if the tool declares `idempotentHint`; otherwise
+    /// leave the intent as it ended.
+    IfIdempotent,
+    /// Poll get_risk_review_status with the review_id an answer gave it;
+    /// call again with the same request_key only if no answer named one.
+    PollReview,
+}
+
+impl AgentRetry {
+    fn of(design: RetryDesign, on: bool) -> AgentRetry {
+        match design {
+            RetryDesign::IdempotentHint => AgentRetry::IfIdempotent,
+            _ if on => AgentRetry::PollReview,
+            _ => AgentRetry::AtOnce,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -701,6 +852,11 @@ pub struct AgentConfig {
     pub poll_interval: Millis,
     /// The wait before retrying an OVERLOADED call.
     pub backoff: Millis,
+    pub retry: AgentRetry,
+    /// Whether the server's tool list declares request_risk_review
+    /// idempotent (`idempotentHint: true`): it does when its request_key is
+    /// unique, so that a call made again with the same key finds its row.
+    pub idempotent_hint: bool,
 }
 
 /// A replica's gates: the configured numbers, and whether they apply.
@@ -726,10 +882,27 @@ pub struct ReplicaConfig {
     pub resend_on_timeout: bool,
     /// How long a replica's lock on a key lasts.
     pub lock_lease: Millis,
-    /// Whether a replica drops queued work whose client deadline passed.
-    pub drop_expired: bool,
+    /// Deadline propagation: the replica knows each call's client deadline
+    /// and spends no more than what is left of it.
+    pub deadline_propagation: bool,
     /// The global gate: the most calls the whole fleet holds in its slots.
     pub fleet_quota: Option<u32>,
+    /// Whether a slot (and the fleet's place) stays held until the Risk
+    /// API is done with the call's create, rather than freeing when the
+    /// replica stops waiting (the leaky gate).
+    pub held: bool,
+    /// Business errors go back as Tool Results with `isError`; without,
+    /// the server's refusals are thrown as JSON-RPC errors.
+    pub error_results: bool,
+    /// The end user comes from the verified token; without, a `user_id`
+    /// in the arguments names it (the tool's schema declares one).
+    pub subject_from_token: bool,
+    /// The input schema has `additionalProperties: false` and length
+    /// limits; without, anything extra or too long reaches the handler.
+    pub strict_schema: bool,
+    /// Risk API calls carry the server's own credential; without, the
+    /// caller's token is passed on.
+    pub own_credential: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -743,7 +916,8 @@ pub struct DatabaseConfig {
 pub struct RiskApiConfig {
     pub create: Millis,
     pub find: Millis,
-    /// Calls under way at once; the excess gets 503 at once.
+    /// Calls it admits at once; the excess gets 503 at once. Its safe
+    /// concurrency with the admission limit, unbounded without.
     pub capacity: u32,
     /// The most calls under way at once that it was verified for.
     pub safe_concurrency: u32,
@@ -820,7 +994,6 @@ impl Schema for Settings {
             (0, "replicas") => fleet.replicas,
             (0, "concurrency_cap") => fleet.cap,
             (0, "burst_calls") => fleet.burst,
-            (0, "risk_api_capacity") => fleet.capacity,
             (0, "api_safe_concurrency") => fleet.safe,
             (n, _) => n,
         };
@@ -829,11 +1002,13 @@ impl Schema for Settings {
         for pattern in Pattern::ALL {
             switches.set(pattern, switch_raw(v[Self::index_of(pattern.param())], mode == Mode::Patterns));
         }
+        let gate_design = Self::read(&v, &GLOBAL_GATE);
         let designs = Designs {
             request_key: KeyGuard::of(Self::read(&v, &UNIQUE_REQUEST_KEY), switches.unique_request_key),
             business_key: KeyGuard::of(Self::read(&v, &UNIQUE_BUSINESS_KEY), switches.unique_business_key),
             resend_on_timeout: Self::read(&v, &TIMEOUT_IS_UNKNOWN) == OnTimeout::Resend,
             recovery: Self::read(&v, &RECOVERY),
+            retry: AgentRetry::of(Self::read(&v, &RETRY_POLICY), switches.retry_policy),
         };
         check_offset(ms(&WORKER_OFFSET), ms(&SCAN_INTERVAL))?;
         let agent = AgentConfig {
@@ -841,6 +1016,8 @@ impl Schema for Settings {
             deadline: ms(&CLIENT_DEADLINE),
             poll_interval: ms(&POLL_INTERVAL),
             backoff: ms(&BACKOFF),
+            retry: designs.retry,
+            idempotent_hint: switches.unique_request_key,
         };
         let replica = ReplicaConfig {
             auth_policy: ms(&AUTH_POLICY),
@@ -857,10 +1034,16 @@ impl Schema for Settings {
             business_key: designs.business_key,
             resend_on_timeout: designs.resend_on_timeout,
             lock_lease: ms(&CLAIM_LEASE),
-            drop_expired: Self::read(&v, &DEADLINE_PROPAGATION) == OnOff::On,
-            fleet_quota: switches
-                .global_gate
-                .then(|| (count(&API_SAFE_CONCURRENCY) as u32).saturating_sub(WORKER_PLACES).max(1)),
+            deadline_propagation: switches.deadline_propagation,
+            // The gate counts the replicas' calls; the workers call the Risk
+            // API on their own, which only its admission limit bounds.
+            fleet_quota: (switches.global_gate || gate_design == GateDesign::Leaky)
+                .then(|| count(&API_SAFE_CONCURRENCY) as u32),
+            held: gate_design != GateDesign::Leaky,
+            error_results: switches.error_results,
+            subject_from_token: switches.subject_from_token,
+            strict_schema: switches.strict_schema,
+            own_credential: switches.own_credential,
         };
         let database = DatabaseConfig {
             statement: ms(&DB_STATEMENT),
@@ -870,7 +1053,7 @@ impl Schema for Settings {
         let risk_api = RiskApiConfig {
             create: ms(&CREATE),
             find: ms(&FIND),
-            capacity: count(&RISK_API_CAPACITY) as u32,
+            capacity: if switches.downstream_limit { count(&API_SAFE_CONCURRENCY) as u32 } else { u32::MAX },
             safe_concurrency: count(&API_SAFE_CONCURRENCY) as u32,
             idempotent_create: switches.idempotent_create,
             caller_timeout: ms(&DOWNSTREAM_TIMEOUT),

@@ -1,5 +1,6 @@
 //! A reconciliation worker. It wakes every scan interval and works through
-//! the rows that are due, one at a time: an UNKNOWN row is probed with
+//! the rows that are due, one at a time (W1 from the first, W2 from the
+//! last): an UNKNOWN row is probed with
 //! FindByRequestKey; a RETRYABLE row is claimed (compare-and-set, or
 //! read-then-write without the pattern) and, if the claim hit, its create
 //! is resent with the same request_key; a PENDING row whose claim lease
@@ -156,8 +157,15 @@ impl Worker {
     pub fn on_statement(&mut self, now: Millis, executed: Executed, due: &[DueRow]) -> WorkerStep {
         match (self.state, executed) {
             (WorkerState::Scanning, Executed::Due(_)) => {
+                // The workers take the due rows from opposite ends (W1 from
+                // the first, W2 from the last), so with many rows due they
+                // share the work and meet in the middle; a row due alone,
+                // both take, and race for.
                 self.due.clear();
-                self.due.extend_from_slice(due);
+                match self.id {
+                    WorkerId::W1 => self.due.extend_from_slice(due),
+                    WorkerId::W2 => self.due.extend(due.iter().rev()),
+                }
                 self.next = 0;
                 self.next_row(now)
             }
@@ -254,7 +262,10 @@ impl Worker {
         let (to, downstream_ref, next_retry_at, cause) = match answer {
             Some(Answer::Found(review)) => (Status::Succeeded, Some(review), None, Cause::FindFound),
             Some(Answer::NotFound) => (Status::Retryable, None, later, Cause::FindNotFound),
-            // A 503 or no answer: the query still times out.
+            // A create with the key is still under way: ask again later.
+            Some(Answer::InProgress) => (Status::Unknown, None, later, Cause::FindInProgress),
+            Some(Answer::Unavailable | Answer::ServerError) => (Status::Unknown, None, later, Cause::Downstream5xx),
+            // No answer: the query still times out.
             _ => (Status::Unknown, None, later, Cause::FindTimeout),
         };
         let update =

@@ -10,8 +10,7 @@ use crate::sim::params::Schema;
 use crate::sim::risk::settings::{MODE, PARAMS, PRESET};
 use crate::sim::risk::{Mode, Pattern, Settings};
 use crate::view::fields;
-use crate::view::risk::patterns::{buys, design_says, protects};
-use crate::view::risk::verdicts::title;
+use crate::view::risk::patterns::{design_says, note};
 
 use super::super::form::FieldControl;
 use super::super::replayed::LabPage;
@@ -34,9 +33,7 @@ fn field(risk: Risk, param: &'static ParamDef) -> impl IntoView {
 /// protects, or what the wrong design chosen on its select does.
 fn about_text(risk: Risk, pattern: Pattern) -> String {
     let raw = risk.run.with(|r| r.settings().get(pattern.param()));
-    design_says(pattern, raw).unwrap_or_else(|| {
-        format!("{} It protects the check \u{201c}{}\u{201d}.", buys(pattern), title(protects(pattern)))
-    })
+    design_says(pattern, raw).unwrap_or_else(|| note(pattern))
 }
 
 /// The control of a switch: a checkbox, or for a switch that also offers
@@ -83,6 +80,14 @@ fn switch(risk: Risk, pattern: Pattern) -> impl IntoView {
                 on:click=move |_| risk.show_me(pattern)
             >
                 "Show me"
+            </button>
+            <button
+                type="button"
+                class="link turn-off"
+                aria-label=format!("Turn it off: {}", param.label)
+                on:click=move |_| risk.turn_off(pattern)
+            >
+                "Turn it off"
             </button>
             {move || {
                 risk.shown_me

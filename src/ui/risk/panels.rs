@@ -39,16 +39,16 @@ pub fn RiskMirror(risk: Risk) -> impl IntoView {
     }))
 }
 
-/// "Where it broke": once an order has its second review, where the Risk
-/// API created it, and for each check failing by then since when and which
-/// switch that protects it was off; before that nothing that gives it
-/// away. While comparing, for both runs.
+/// "Where it broke": once the run's worst harm has happened, where and
+/// when, and for each check failing by then since when and which switch
+/// that protects it was off; before that nothing that gives it away. While
+/// comparing, for both runs.
 #[component]
 pub fn RiskWhereItBroke(risk: Risk) -> impl IntoView {
-    use crate::view::risk::broke::{ANSWER_FIRST, second_review, words_with};
-    // Run B's second review, found once per run B (each is a few dozen
-    // judgements of the checks), not at every frame of playback.
-    let broke_b = Memo::new(move |_| risk.compare.run_b().map(|b| second_review(&b)));
+    use crate::view::risk::broke::{ANSWER_FIRST, broke, words_with};
+    // Where run B broke, found once per run B (each failing check takes a
+    // few dozen judgements), not at every frame of playback.
+    let broke_b = Memo::new(move |_| risk.compare.run_b().map(|b| broke(&b)));
     let moment = move || {
         let t = risk.broke.with(|b| b.as_ref().map(|b| risk.run.with(|r| b.t(r))))?;
         let hidden = risk.answer_hidden() || (risk.presenter.future_hidden() && t > risk.player.playhead.get());

@@ -15,7 +15,7 @@ use crate::sim::{Millis, ParamDef, Schema};
 use crate::view::page::Page;
 use crate::view::playback::playhead_within;
 use crate::view::risk::RiskLab;
-use crate::view::risk::broke::{SecondReview, second_review};
+use crate::view::risk::broke::{Broke, broke};
 use crate::view::risk::diagram::end_of;
 use crate::view::risk::names;
 use crate::view::risk::patterns;
@@ -54,7 +54,7 @@ pub struct Risk {
     pub selected: RwSignal<Option<CallId>>,
     /// Every actor's state at the playhead (computed once for all panels).
     pub snapshot: Memo<Arc<Snapshot>>,
-    /// The ten checks at the playhead.
+    /// The fourteen checks at the playhead.
     pub checks: Memo<Arc<Vec<Check>>>,
     /// Run B and the comparison, while open.
     pub compare: Compare<RiskLab>,
@@ -65,7 +65,7 @@ pub struct Risk {
     /// What the last "Show me" showed: the switch, and what its run says.
     pub shown_me: RwSignal<Option<(Pattern, String)>>,
     /// The run's first second review, and what let it happen.
-    pub broke: Memo<Option<SecondReview>>,
+    pub broke: Memo<Option<Broke>>,
 }
 
 /// Every actor's state and the checks, at the playhead of `run`. Each is
@@ -165,7 +165,7 @@ impl Risk {
         let playhead = player.playhead;
         let form = Form::new(&settings);
         let (snapshot, checks) = at_playhead(run, playhead, None);
-        let broke = Memo::new(move |_| run.with(|r| second_review(r)));
+        let broke = Memo::new(move |_| run.with(|r| broke(r)));
         let look = Look::new(page);
         let presenter = Presenter::new(page, look, end, &mut notices);
         let risk = Risk {
@@ -277,9 +277,25 @@ impl Risk {
         let Ok(on) = Settings::from_pairs(patterns::show_me(pattern)) else { return };
         let Ok(off) = on.with(pattern.param(), 2) else { return };
         let (Ok(run_on), Ok(run_off)) = (Run::simulate(&on), Run::simulate(&off)) else { return };
+        let both = patterns::row(pattern)
+            .absorbed
+            .and_then(|a| off.with(a.by.param(), 2).ok())
+            .and_then(|s| Run::simulate(&s).ok());
         self.question.set(None);
         if self.apply(on) {
-            let words = patterns::show_me_words(pattern, &run_on, &run_off);
+            let words = patterns::show_me_words(pattern, &run_on, &run_off, both.as_ref());
+            self.player.say(words.clone());
+            self.shown_me.set(Some((pattern, words)));
+        }
+    }
+
+    /// "Turn it off": the run on screen with `pattern` off, and what the
+    /// check it protects says of it now.
+    pub fn turn_off(&self, pattern: Pattern) {
+        let Ok(off) = self.settings().with(pattern.param(), 2) else { return };
+        self.question.set(None);
+        if self.apply(off) {
+            let words = self.run.with_untracked(|run| patterns::turned_off_words(pattern, run));
             self.player.say(words.clone());
             self.shown_me.set(Some((pattern, words)));
         }

@@ -13,8 +13,8 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
-    Actor, AgentDecision, Answer, DownstreamId, DsKind, Heard, Issuer, Policy, Read, Record, ReplicaId, Reply, Status,
-    Tool, UniqueKey, Wait, What, is_legal,
+    Actor, AgentDecision, Answer, BudgetStep, DownstreamId, DsKind, Heard, Issuer, Policy, Read, Record, ReplicaId,
+    Reply, RetryChoice, RpcError, Status, Tool, UniqueKey, Wait, What, is_legal,
 };
 use crate::sim::risk::{IntentOutcome, Run};
 use crate::view::timeline::{Builder, Diagram, Frame, Glyph, LaneSpec, LaneStyle, Shape, Y};
@@ -221,7 +221,9 @@ impl Index {
                 }
                 What::CallQueued { call, .. } | What::Overloaded { call, .. } => ix.arrived.first(call.0, r.t),
                 // A dropped call's queue bar ends where it was dropped.
-                What::CallStarted { call, .. } | What::Expired { call, .. } => ix.started.first(call.0, r.t),
+                What::CallStarted { call, .. } | What::OutOfBudget { call, step: BudgetStep::Queue, .. } => {
+                    ix.started.first(call.0, r.t)
+                }
                 What::ToolResult { call, reply, .. } => {
                     ix.answered.first(call.0, r.t);
                     ix.replies.set(call.0, Heard::Result(reply));
@@ -302,6 +304,7 @@ fn answer_code(answer: Answer) -> u32 {
         Answer::Reset => 5,
         Answer::Found(_) => 6,
         Answer::NotFound => 7,
+        Answer::InProgress => 8,
     }
 }
 
@@ -344,6 +347,7 @@ fn heard_short(heard: Heard) -> String {
     match heard {
         Heard::Result(Reply::Review { row, status }) => format!("{} {}", status.name(), names::row(row)),
         Heard::Result(Reply::Error { code, .. }) => code.name().to_owned(),
+        Heard::Rpc(RpcError::Thrown(code)) => format!("JSON-RPC {} ({})", RpcError::Thrown(code).code(), code.name()),
         Heard::Rpc(error) => format!("JSON-RPC {}", error.code()),
     }
 }
@@ -356,6 +360,7 @@ fn decision_short(decision: AgentDecision) -> String {
         AgentDecision::Done(IntentOutcome::NoAnswer) => "no answer".to_owned(),
         AgentDecision::PollAt(at) => format!("poll at {at}"),
         AgentDecision::RetryAt(at) => format!("retry at {at}"),
+        AgentDecision::FixAt(at) => format!("fix and call again at {at}"),
         AgentDecision::Ignored => "ignored".to_owned(),
     }
 }
@@ -379,6 +384,7 @@ fn answer_short(answer: Answer) -> String {
         Answer::Reset => "reset".to_owned(),
         Answer::Found(r) => format!("found {}", names::review(r)),
         Answer::NotFound => "not found".to_owned(),
+        Answer::InProgress => "in progress".to_owned(),
     }
 }
 
@@ -394,13 +400,14 @@ fn answer_word(answer: Answer) -> &'static str {
         Answer::Reset => "reset",
         Answer::Found(_) => "found",
         Answer::NotFound => "not found",
+        Answer::InProgress => "in progress",
     }
 }
 
 fn answer_class(answer: Answer) -> &'static str {
     match answer {
         Answer::Created(_) | Answer::Existing(_) | Answer::Found(_) => "response success",
-        Answer::NotFound => "response pending",
+        Answer::NotFound | Answer::InProgress => "response pending",
         Answer::Rejected => "response failed",
         Answer::Unavailable | Answer::ServerError => "response error",
         Answer::Reset => "response lost",
@@ -463,8 +470,10 @@ fn group_label(r: &Record, n: usize) -> String {
         What::LockTried { .. } => format!("{n} locks busy"),
         What::LockReleased { .. } => format!("{n} locks released"),
         What::ReplicaPaused { .. } => format!("{n} pauses"),
-        What::Expired { .. } => format!("{n} dropped past their deadline"),
+        What::OutOfBudget { .. } => format!("{n} refused: too little of their deadline left"),
+        What::SlotReleased { .. } => format!("{n} held slots freed"),
         What::RetryCounted { .. } => format!("{n} resends counted"),
+        What::ScriptedRetry { .. } => format!("{n} scripted retries"),
     }
 }
 
@@ -665,7 +674,10 @@ impl Draw<'_> {
         self.at = (r.t, i);
         let how = &how;
         match r.what {
-            What::ToolCall { .. } | What::ResultReceived { .. } | What::DeadlinePassed { .. } => self.agent(i, r, how),
+            What::ToolCall { .. }
+            | What::ResultReceived { .. }
+            | What::DeadlinePassed { .. }
+            | What::ScriptedRetry { .. } => self.agent(i, r, how),
             What::Routed { .. } => self.balancer(i, r, how),
             What::CallAdmitted { .. }
             | What::CallQueued { .. }
@@ -681,7 +693,9 @@ impl Draw<'_> {
             | What::LockTried { .. }
             | What::LockReleased { .. }
             | What::RetryCounted { .. } => self.database_rows(i, r, how),
-            What::ReplicaPaused { .. } | What::Expired { .. } => self.replica(i, r, how),
+            What::ReplicaPaused { .. } | What::OutOfBudget { .. } | What::SlotReleased { .. } => {
+                self.replica(i, r, how)
+            }
             What::Transition { .. } | What::WriteSkipped { .. } | What::Claim { .. } => {
                 self.database_updates(i, r, how)
             }
@@ -745,6 +759,15 @@ impl Draw<'_> {
                 self.mark(agent, t, Glyph::Bar, "mark timeout", i);
                 let text = format!("call {}: no answer by the client deadline", call.0);
                 self.label(agent, x, text, "label timeout-label", how);
+            }
+            What::ScriptedRetry { intent, choice } => {
+                self.mark(agent, t, Glyph::Dot, "mark retry", i);
+                let text = match choice {
+                    RetryChoice::Poll(row) => format!("intent {}: retry → poll {}", intent.0, names::row(row)),
+                    RetryChoice::Withheld => format!("intent {}: no retry (no idempotentHint)", intent.0),
+                    _ => format!("intent {}: retry → call again", intent.0),
+                };
+                self.label(agent, x, text, "label call-label", how);
             }
             _ => unreachable!("record() sends only the agent's facts here"),
         }
@@ -812,10 +835,19 @@ impl Draw<'_> {
                 let text = format!("call {} paused until {}", call.0, names::when(until));
                 self.label(lane, x, text, "label queue-label", how);
             }
-            What::Expired { call, .. } => {
+            What::OutOfBudget { call, step, .. } => {
                 self.mark(lane, t, Glyph::Cross, "mark overloaded", i);
-                let text = format!("call {} dropped: its deadline passed in the queue", call.0);
+                let text = match step {
+                    BudgetStep::Queue => format!("call {}: too little time left, TEMPORARY_UNAVAILABLE", call.0),
+                    BudgetStep::Insert => format!("call {}: deadline passed, no insert", call.0),
+                    BudgetStep::Create => format!("call {}: deadline passed, no create", call.0),
+                };
                 self.label(lane, x, text, "label overloaded-label", how);
+            }
+            What::SlotReleased { call, .. } => {
+                self.mark(lane, t, Glyph::Tick, "mark started", i);
+                let text = format!("call {}'s slot frees: the Risk API is done", call.0);
+                self.label(lane, x, text, "label", how);
             }
             What::Overloaded { call, in_flight, queued } => {
                 self.mark(lane, t, Glyph::Cross, "mark overloaded", i);

@@ -1,5 +1,5 @@
 //! The risk lab explores every schedule of its aimed faults, in both race
-//! orders, and judges each run by its ten checks.
+//! orders, and judges each run by its fourteen checks.
 
 use crate::sim::risk::{self, Settings};
 use crate::view::explore::{Explores, Found, Shortest, found, link_of};

@@ -93,11 +93,16 @@ pub fn incident_lines(run: &Run) -> Vec<IncidentLine> {
             0,
         )
     });
+    // The script's retry of the intent, whatever the agent's retry policy
+    // made of it, or else a call made again for it.
     let retried = first.and_then(|(_, first_call, intent)| {
         position(
-            &|r| {
-                matches!(r.what, What::ToolCall { call, tool: Tool::RequestRiskReview, intent: i, .. }
-                    if i == intent && call != first_call)
+            &|r| match r.what {
+                What::ScriptedRetry { intent: i, .. } => i == intent,
+                What::ToolCall { call, tool: Tool::RequestRiskReview, intent: i, .. } => {
+                    i == intent && call != first_call
+                }
+                _ => false,
             },
             after_first,
         )
@@ -161,6 +166,9 @@ mod tests {
         let l = lines(Mode::Patterns);
         assert!(l[3].run_text.contains("UNKNOWN for review R10086"), "{}", l[3].run_text);
         assert!(l[4].matched.is_some(), "the script still retries");
+        // The agent's retry policy makes the retry a status poll of the
+        // review the first answer named.
+        assert!(l[4].run_text.contains("polls get_risk_review_status for R10086"), "{}", l[4].run_text);
         assert_eq!(l[5].matched, None);
         assert!(l[5].run_text.starts_with("The Risk API creates no second review"));
     }

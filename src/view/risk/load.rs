@@ -68,13 +68,6 @@ pub fn littles_law(run: &Run) -> Option<Little> {
                 first.get_or_insert(r.t);
                 1
             }
-            // Dropped from the queue past its deadline: it leaves unanswered.
-            What::Expired { call, .. } => {
-                if arrived.get_mut((call.0 as usize).saturating_sub(1)).and_then(Option::take).is_none() {
-                    continue;
-                }
-                -1
-            }
             What::ToolResult { call, .. } | What::RpcError { call, .. } => {
                 let Some(at) = arrived.get_mut((call.0 as usize).saturating_sub(1)).and_then(Option::take) else {
                     continue;

@@ -144,7 +144,9 @@ fn legal_label(from: Option<Status>, to: Status) -> ((f64, f64), Anchor) {
         (Some(S::Pending), S::Succeeded) => ((326.0, 152.0), Anchor::Start),
         (Some(S::Pending), S::Unknown) => ((350.0, 218.0), Anchor::Middle),
         (Some(S::Unknown), S::Succeeded) => ((488.0, 128.0), Anchor::Start),
-        (Some(S::Unknown), S::Unknown) => ((540.0, 166.0), Anchor::Middle),
+        // Three causes, one to a line, right-aligned at the drawing's edge
+        // between UNKNOWN's box and the label of UNKNOWN -> SUCCEEDED.
+        (Some(S::Unknown), S::Unknown) => ((596.0, 142.0), Anchor::End),
         (Some(S::Unknown), S::Retryable) => ((432.0, 282.0), Anchor::Start),
         (Some(S::Retryable), S::Pending) => ((268.0, 282.0), Anchor::End),
         // Not a legal pair; placed mid-way, should the rule ever change.
@@ -339,7 +341,7 @@ mod tests {
                 (Some("PENDING"), "FAILED", 1),
                 (Some("PENDING"), "UNKNOWN", 4),
                 (Some("UNKNOWN"), "SUCCEEDED", 1),
-                (Some("UNKNOWN"), "UNKNOWN", 1),
+                (Some("UNKNOWN"), "UNKNOWN", 3),
                 (Some("UNKNOWN"), "RETRYABLE", 1),
                 (Some("RETRYABLE"), "PENDING", 1),
             ]

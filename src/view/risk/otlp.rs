@@ -139,6 +139,8 @@ fn http(answer: Option<Answer>) -> (Option<i64>, Option<&'static str>) {
     match answer {
         Some(Answer::Created(_)) => (Some(201), None),
         Some(Answer::Existing(_) | Answer::Found(_)) => (Some(200), None),
+        // A find that meets a create still under way: accepted, not done.
+        Some(Answer::InProgress) => (Some(202), None),
         Some(Answer::NotFound) => (Some(404), Some("404")),
         Some(Answer::Rejected) => (Some(422), Some("422")),
         Some(Answer::Unavailable) => (Some(503), Some("503")),

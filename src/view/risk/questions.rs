@@ -3,7 +3,7 @@
 //! question answers itself correctly in either mode and with any switch.
 
 use crate::sim::Millis;
-use crate::sim::risk::facts::{Actor, FORGED_ORDER, OrderId, Record, What};
+use crate::sim::risk::facts::{Actor, FORGED_ORDER, Heard, OrderId, Record, What};
 use crate::sim::risk::{CheckName, Pattern, Preset, Run, Value};
 
 use super::names;
@@ -63,16 +63,31 @@ fn text(preset: Preset) -> &'static str {
         Preset::NewGeneration => {
             "The first review is rejected and ends FAILED; a new request for the same order follows, then a second click while it is under way. How many reviews will the Risk API hold for O20260728001?"
         }
+        Preset::ReplicaPause => {
+            "The replica pauses for 6 s before its insert, and the agent gives up on the call after 5 s. Does the Risk API create a review after the agent gave up?"
+        }
         Preset::WrongAudience => {
             "The agent's call carries a bearer token issued for another server. Does the Risk API get a call for it?"
+        }
+        Preset::UserInArguments => {
+            "The agent asks for O20260728999, which belongs to u-2002, and names u-2002 as user_id in its arguments; its verified token is u-1001's. Does the Risk API get a call for that order?"
+        }
+        Preset::ExtraArgument => {
+            "The agent's call carries an argument the tool's schema does not have, approved: true. Does that call write a row?"
+        }
+        Preset::LongReason => {
+            "The agent's call carries a reason of 600 characters; the tool's schema allows 500. Does that call write a row?"
         }
         Preset::WideFleet => {
             "Twenty replicas with 64 slots each take a burst of 1 280 calls; the Risk API is verified for 100 at once. Does it ever work on more than 100?"
         }
+        Preset::SlowFleet => {
+            "The same burst, but every create takes 3 s, longer than the replicas' 2.5 s budget. Does the Risk API ever work on more than 100 calls at once?"
+        }
         Preset::SlowingDownstream => {
             "Calls arrive at a steady ten per second while the Risk API slows from 0.41 s to 1.4 s. By the end of the stream, are more calls in flight at the replicas than after its first two seconds?"
         }
-        Preset::RandomFaults => "Faults drawn from the seed hit this run. Will any of the ten checks fail?",
+        Preset::RandomFaults => "Faults drawn from the seed hit this run. Will any of the checks fail?",
     }
 }
 
@@ -93,7 +108,12 @@ fn choices(preset: Preset) -> &'static [&'static str] {
         | Preset::Overload
         | Preset::RandomFaults
         | Preset::WrongAudience
+        | Preset::UserInArguments
+        | Preset::ExtraArgument
+        | Preset::LongReason
         | Preset::WideFleet
+        | Preset::SlowFleet
+        | Preset::ReplicaPause
         | Preset::SlowingDownstream => YES_NO,
         Preset::WorkerCrash => &["SUCCEEDED", "FAILED", "PENDING"],
     }
@@ -137,20 +157,56 @@ pub fn answer(run: &Run) -> String {
         Preset::SameBusinessKey | Preset::ProbeRacesCreate => run.reviews().len().to_string(),
         Preset::LostCreateResponse | Preset::WorkerCrash => first_row_status(run),
         Preset::NotFoundResend => resends(records).to_string(),
-        Preset::ForgedOrder => yes_no(forged_creates(records) > 0),
+        Preset::ForgedOrder | Preset::UserInArguments => yes_no(forged_creates(records) > 0),
+        Preset::ExtraArgument | Preset::LongReason => {
+            yes_no(count_figure(run, CheckName::OutsideSchemaRefused, "rows") > 0)
+        }
         Preset::WrongAudience => yes_no(records.iter().any(|r| matches!(r.what, What::CreateSent { .. }))),
-        Preset::Overload => yes_no(count_figure(run, CheckName::OverloadFastBounded, "late_answers") == 0),
+        Preset::Overload => yes_no(late_answers(run) == 0),
+        Preset::ReplicaPause => yes_no(reviews_after_giving_up(run) > 0),
         Preset::SlowingDownstream => {
             let s = super::series::Series::of(run);
             let at = |ms: u64| s.points.iter().find(|p| p.t == Millis(ms)).map_or(0, |p| p.at_replicas);
             yes_no(at(18_900) > at(1_900))
         }
-        Preset::WideFleet => yes_no(
+        Preset::WideFleet | Preset::SlowFleet => yes_no(
             count_figure(run, CheckName::DownstreamWithinCapacity, "peak_concurrency")
                 > count_figure(run, CheckName::DownstreamWithinCapacity, "safe_concurrency"),
         ),
         Preset::RandomFaults => yes_no(run.checks().iter().any(|c| c.holds == Some(false))),
     }
+}
+
+/// Tool calls answered after their client deadline, or not at all by the
+/// end of the run.
+fn late_answers(run: &Run) -> usize {
+    let deadline = run.settings().agent.deadline;
+    let mut made: Vec<Millis> = Vec::new();
+    let mut late = 0;
+    for r in run.records() {
+        match r.what {
+            What::ToolCall { .. } => made.push(r.t),
+            What::ResultReceived { call, made_at, .. } if r.t.since(made_at) > deadline => {
+                late += usize::from(made.get((call.0 as usize).saturating_sub(1)).is_some());
+            }
+            _ => {}
+        }
+    }
+    let received = run.records().iter().filter(|r| matches!(r.what, What::ResultReceived { .. })).count();
+    late + made.len().saturating_sub(received)
+}
+
+/// Reviews the Risk API created after the agent gave up on the call that
+/// led to them.
+fn reviews_after_giving_up(run: &Run) -> u64 {
+    run.checks()
+        .into_iter()
+        .find(|c| c.name == CheckName::NoEffectAfterDeadline)
+        .and_then(|c| c.figure("creates_after"))
+        .map_or(0, |v| match v {
+            Value::Count(n) => n,
+            _ => 0,
+        })
 }
 
 fn when_of(records: &[Record], keep: impl Fn(&Record) -> bool) -> Option<Millis> {
@@ -160,7 +216,9 @@ fn when_of(records: &[Record], keep: impl Fn(&Record) -> bool) -> Option<Millis>
 /// The patterns that decide a preset's answer.
 fn deciding(preset: Preset) -> &'static [Pattern] {
     match preset {
-        Preset::Incident => &[Pattern::UniqueRequestKey, Pattern::TimeoutIsUnknown, Pattern::IdempotentCreate],
+        Preset::Incident => {
+            &[Pattern::UniqueRequestKey, Pattern::TimeoutIsUnknown, Pattern::IdempotentCreate, Pattern::RetryPolicy]
+        }
         Preset::SameRequestKey => &[Pattern::UniqueRequestKey, Pattern::UniqueBusinessKey],
         Preset::SameBusinessKey => &[Pattern::UniqueBusinessKey],
         Preset::LostCreateResponse => &[Pattern::TimeoutIsUnknown, Pattern::FindByKey],
@@ -168,8 +226,11 @@ fn deciding(preset: Preset) -> &'static [Pattern] {
         Preset::ProbeRacesCreate => &[Pattern::IdempotentCreate, Pattern::Cas],
         Preset::CheckThenInsertRace | Preset::PausePastLease | Preset::NewGeneration => &[Pattern::UniqueBusinessKey],
         Preset::ForgedOrder | Preset::WrongAudience => &[Pattern::Authorize],
-        Preset::Overload => &[Pattern::Gates],
-        Preset::WideFleet => &[Pattern::GlobalGate],
+        Preset::Overload => &[Pattern::Gates, Pattern::ErrorResults],
+        Preset::UserInArguments => &[Pattern::SubjectFromToken, Pattern::Authorize],
+        Preset::ExtraArgument | Preset::LongReason => &[Pattern::StrictSchema, Pattern::ErrorResults],
+        Preset::WideFleet | Preset::SlowFleet => &[Pattern::GlobalGate, Pattern::DownstreamLimit],
+        Preset::ReplicaPause => &[Pattern::DeadlinePropagation],
         Preset::SlowingDownstream => &[],
         Preset::RandomFaults => &[],
     }
@@ -215,9 +276,12 @@ fn what_happened(run: &Run) -> String {
         Preset::LostCreateResponse | Preset::WorkerCrash => explain_lost_response(run),
         Preset::NotFoundResend | Preset::ProbeRacesCreate => explain_resends(run),
         Preset::ForgedOrder => explain_forged_order(run),
+        Preset::UserInArguments => explain_claimed_user(run),
+        Preset::ExtraArgument | Preset::LongReason => explain_schema(run),
         Preset::WrongAudience => explain_wrong_audience(run),
         Preset::Overload => explain_overload(run),
-        Preset::WideFleet => explain_fleet(run),
+        Preset::WideFleet | Preset::SlowFleet => explain_fleet(run),
+        Preset::ReplicaPause => explain_pause(run),
         Preset::SlowingDownstream => super::series::Series::of(run).describe(),
         Preset::RandomFaults => explain_random_faults(run),
     }
@@ -348,11 +412,40 @@ fn explain_fleet(run: &Run) -> String {
     let safe = count_figure(run, CheckName::DownstreamWithinCapacity, "safe_concurrency");
     let overloaded = run.summary().overloaded;
     let waited = count_figure(run, CheckName::OverloadFastBounded, "waited_for_fleet");
-    let late = count_figure(run, CheckName::OverloadFastBounded, "late_answers");
+    let late = late_answers(run);
+    let refused = run
+        .records()
+        .iter()
+        .filter(|r| matches!(r.what, What::DownstreamReply { answer: crate::sim::risk::Answer::Unavailable, .. }))
+        .count();
+    let out_of_budget = run.records().iter().filter(|r| matches!(r.what, What::OutOfBudget { .. })).count();
     format!(
-        "The Risk API worked on at most {peak} calls at once (verified for {safe}); {waited} call(s) waited for a place in the fleet, {overloaded} were answered OVERLOADED and {late} answered past the client deadline; {} review(s).",
+        "The Risk API worked on at most {peak} calls at once (verified for {safe}) and refused {refused} with 503; {waited} call(s) waited for a place in the fleet, {overloaded} were answered OVERLOADED, {out_of_budget} TEMPORARY_UNAVAILABLE, and {late} answered past the client deadline or not at all; {} review(s).",
         run.reviews().len()
     )
+}
+
+/// A replica that pauses past its caller's deadline: what it did once it
+/// went on.
+fn explain_pause(run: &Run) -> String {
+    let records = run.records();
+    let gave_up = when_of(records, |r| matches!(r.what, What::DeadlinePassed { .. }));
+    let refused = when_of(records, |r| matches!(r.what, What::OutOfBudget { .. }));
+    let created = when_of(records, |r| matches!(r.what, What::ReviewCreated { .. }));
+    let gave_up = gave_up.map_or_else(|| "never gave up".to_owned(), |t| format!("gave up at {}", names::clock(t)));
+    match (refused, created) {
+        (Some(at), _) => format!(
+            "The agent {gave_up}; the replica went on at {} and wrote nothing: its caller's deadline had passed.",
+            names::clock(at)
+        ),
+        (None, Some(at)) => {
+            format!(
+                "The agent {gave_up}; the replica went on anyway, and the Risk API created a review at {}.",
+                names::clock(at)
+            )
+        }
+        (None, None) => format!("The agent {gave_up}; no review was created."),
+    }
 }
 
 /// Someone else's order: whether a replica refused it before any write.
@@ -373,6 +466,60 @@ fn explain_forged_order(run: &Run) -> String {
             forged_creates(records)
         ),
     }
+}
+
+/// Another user named in the arguments: where the server took the end user
+/// from, and what that let through.
+fn explain_claimed_user(run: &Run) -> String {
+    let records = run.records();
+    let took = records.iter().find_map(|r| match r.what {
+        What::Policy { subject, claimed: true, .. } => Some(subject),
+        _ => None,
+    });
+    let first = match took {
+        Some(user) => format!(
+            "The server took the end user from the arguments' user_id, {}, not from the verified token, u-1001.",
+            names::user(user)
+        ),
+        None => "The server took the end user from the verified token, u-1001, never from the arguments.".to_owned(),
+    };
+    format!("{first} {}", explain_forged_order(run))
+}
+
+/// A call outside the input schema: how the server answered it, what it
+/// wrote, and what the agent did next.
+fn explain_schema(run: &Run) -> String {
+    let records = run.records();
+    let Some(call) = records.iter().find_map(|r| match r.what {
+        What::ToolCall { call, shape, .. } if shape.breaks_schema() => Some(call),
+        _ => None,
+    }) else {
+        return "No call broke the input schema.".to_owned();
+    };
+    let answer = records.iter().find_map(|r| match r.what {
+        What::ToolResult { call: c, reply, .. } if c == call => Some(Heard::Result(reply)),
+        What::RpcError { call: c, error } if c == call => Some(Heard::Rpc(error)),
+        _ => None,
+    });
+    let next = records.iter().find_map(|r| match r.what {
+        What::ResultReceived { call: c, decision, .. } if c == call => Some(decision),
+        _ => None,
+    });
+    let figure = |name| count_figure(run, CheckName::OutsideSchemaRefused, name);
+    format!(
+        "{} was answered {} and wrote {} row(s) and {} create(s); then {}. The Risk API holds {} review(s).",
+        capitalised(&names::call(call)),
+        answer.map_or_else(|| "nothing".to_owned(), super::sentences::heard),
+        figure("rows"),
+        figure("creates"),
+        next.map_or_else(|| "the agent heard nothing".to_owned(), super::sentences::decision),
+        run.reviews().len()
+    )
+}
+
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// The burst: how fast OVERLOADED came back, and whether answers stayed
@@ -455,7 +602,8 @@ mod tests {
             why.ends_with(
                 "Why: Unique request_key is off, so nothing guards \u{201c}Same request_key, one row\u{201d} fails; \
                  Timeout is UNKNOWN is off, so nothing guards \u{201c}Only legal transitions\u{201d} fails; \
-                 Idempotent create is off, so nothing guards \u{201c}One review per business key\u{201d} fails."
+                 Idempotent create is off, so nothing guards \u{201c}One review per business key\u{201d} fails; \
+                 Agent polls the review_id is off, so nothing guards \u{201c}One review per business key\u{201d} fails."
             ),
             "{why}"
         );

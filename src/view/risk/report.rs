@@ -9,7 +9,9 @@ use crate::sim::Millis;
 use crate::sim::json::Json;
 use crate::sim::params::Schema;
 use crate::sim::risk::compare::Comparison;
-use crate::sim::risk::facts::{Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, Wait, What};
+use crate::sim::risk::facts::{
+    Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, RpcError, Wait, What,
+};
 use crate::sim::risk::scenario::fault_list;
 use crate::sim::risk::settings::Pattern;
 use crate::sim::risk::{Check, CheckName, Review, Row, Run, Summary, Value};
@@ -88,6 +90,7 @@ fn answer_name(answer: Answer) -> &'static str {
         Answer::Reset => "reset",
         Answer::Found(_) => "found",
         Answer::NotFound => "not_found",
+        Answer::InProgress => "in_progress",
     }
 }
 
@@ -291,7 +294,10 @@ fn run_doc(run: &Run) -> Json {
         ("gates", gates(run)),
         ("downstream_peak_concurrency", figure_json(peak)),
         ("downstream_safe_concurrency", num(run.settings().risk_api.safe_concurrency.into())),
-        ("dropped_expired", num(records.iter().filter(|r| matches!(r.what, What::Expired { .. })).count() as u64)),
+        (
+            "refused_out_of_budget",
+            num(records.iter().filter(|r| matches!(r.what, What::OutOfBudget { .. })).count() as u64),
+        ),
         ("series", series_json(&Series::of(run))),
         ("checks", checks_json(&checks)),
         ("events", Json::Arr(events)),
@@ -305,7 +311,11 @@ fn fleet_json(s: &crate::sim::risk::Settings) -> Json {
         ("concurrency_cap", num(s.replica.gates.cap.into())),
         ("queue_capacity", num(s.replica.gates.queue.into())),
         ("burst_calls", num(s.burst_calls.into())),
-        ("risk_api_capacity", num(s.risk_api.capacity.into())),
+        // Unbounded (no admission limit) is null.
+        (
+            "risk_api_capacity",
+            if s.risk_api.capacity == u32::MAX { Json::Null } else { num(s.risk_api.capacity.into()) },
+        ),
         ("api_safe_concurrency", num(s.risk_api.safe_concurrency.into())),
         ("global_gate_quota", s.replica.fleet_quota.map_or(Json::Null, |q| num(q.into()))),
     ])
@@ -369,7 +379,17 @@ fn tool_calls(records: &[Record]) -> Json {
             .iter()
             .filter_map(|r| match r.what {
                 What::ToolCall {
-                    call, tool, intent, attempt, request_key, order, review, subject, replica, ..
+                    call,
+                    tool,
+                    intent,
+                    attempt,
+                    request_key,
+                    order,
+                    review,
+                    subject,
+                    replica,
+                    shape,
+                    ..
                 } => Some(timed(
                     r.t,
                     [
@@ -382,6 +402,8 @@ fn tool_calls(records: &[Record]) -> Json {
                         ("intent", num(intent.0.into())),
                         ("attempt", num(attempt.into())),
                         ("subject", opt_text(subject.map(names::user))),
+                        ("shape", Json::str(shape.name())),
+                        ("user_id_argument", opt_text(shape.claimed_user().map(names::user))),
                     ],
                 )),
                 _ => None,
@@ -450,6 +472,13 @@ fn jsonrpc_errors(records: &[Record]) -> Json {
                         ("replica", Json::str(r.actor.name())),
                         ("code", Json::num(error.code())),
                         ("message", Json::str(error.name())),
+                        (
+                            "data_code",
+                            match error {
+                                RpcError::Thrown(code) => Json::str(code.name()),
+                                _ => Json::Null,
+                            },
+                        ),
                     ],
                 )),
                 _ => None,

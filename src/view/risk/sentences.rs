@@ -4,8 +4,9 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
-    Actor, AgentDecision, Answer, CallShape, Cause, Claim, Credential, DsKind, ErrorCode, Heard, IntentOutcome, Policy,
-    Read, Record, Reply, Route, Status, Stmt, Tool, UniqueKey, Wait, What, is_legal,
+    Actor, AgentDecision, Answer, BudgetStep, CallShape, Cause, Claim, Credential, DsKind, ErrorCode, Heard,
+    IntentOutcome, LONG_REASON_CHARS, MAX_REASON_CHARS, Policy, Read, Record, Reply, RetryChoice, Route, RpcError,
+    Status, Stmt, Tool, UniqueKey, Wait, What, is_legal,
 };
 use crate::sim::risk::{Check, Figure, Value};
 
@@ -45,6 +46,9 @@ pub fn heard(heard: Heard) -> String {
             let about = row.map_or_else(String::new, |r| format!(" for review {}", names::row(r)));
             format!("error {}{about} ({})", code.name(), error_meaning(code))
         }
+        Heard::Rpc(error @ RpcError::Thrown(code)) => {
+            format!("JSON-RPC error {} ({}, {} in its data)", error.code(), error.name(), code.name())
+        }
         Heard::Rpc(error) => format!("JSON-RPC error {} ({})", error.code(), error.name()),
     }
 }
@@ -57,6 +61,7 @@ fn error_meaning(code: ErrorCode) -> &'static str {
         ErrorCode::Overloaded => "retry later",
         ErrorCode::SubmissionFailed => "\"submission failed\"",
         ErrorCode::NotFound => "no such review for this subject",
+        ErrorCode::TemporaryUnavailable => "too little of the call's deadline is left; retry later",
     }
 }
 
@@ -70,6 +75,7 @@ fn answer(answer: Answer) -> String {
         Answer::Reset => "a connection reset".to_owned(),
         Answer::Found(r) => format!("found, review {}", names::review(r)),
         Answer::NotFound => "not found".to_owned(),
+        Answer::InProgress => "a create with this key is still under way".to_owned(),
     }
 }
 
@@ -85,11 +91,15 @@ pub fn outcome(outcome: IntentOutcome) -> String {
     }
 }
 
-fn decision(decision: AgentDecision) -> String {
+/// What the agent decided on hearing back (or not), as a clause.
+pub fn decision(decision: AgentDecision) -> String {
     match decision {
         AgentDecision::Done(o) => format!("the intent is done: {}", outcome(o)),
         AgentDecision::PollAt(at) => format!("it will poll the review's status at {}", names::when(at)),
         AgentDecision::RetryAt(at) => format!("it will retry with the same request_key at {}", names::when(at)),
+        AgentDecision::FixAt(at) => {
+            format!("it drops what the server refused and calls again with the same request_key at {}", names::when(at))
+        }
         AgentDecision::Ignored => "it is no longer waiting for this answer".to_owned(),
     }
 }
@@ -102,14 +112,45 @@ fn sql_clause(stmt: Stmt, rows: u32) -> String {
     format!("{}; -- {}", sql::statement(&stmt), sql::rows(rows))
 }
 
-fn shape_clause(shape: CallShape) -> &'static str {
-    match shape {
+fn shape_clause(shape: CallShape) -> String {
+    let words = match shape {
         CallShape::Valid => "",
         CallShape::Malformed => " as a malformed JSON-RPC request",
         CallShape::UnknownTool => " under a tool name the server does not offer",
         CallShape::InvalidArgument => " with an empty reason",
         CallShape::NoSubject => " with no subject in its trusted context",
         CallShape::WrongAudience => " with a token issued for another audience",
+        CallShape::ClaimedUser => " naming u-2002 as user_id in its arguments",
+        CallShape::ExtraArgument => " with an extra argument the schema does not have, approved: true",
+        CallShape::LongReason => return format!(" with a reason of {}", long_reason_words()),
+    };
+    words.to_owned()
+}
+
+/// How long a long reason is, said once for the sentences that name it.
+pub fn long_reason_words() -> String {
+    format!("{LONG_REASON_CHARS} characters, past the schema's {MAX_REASON_CHARS}")
+}
+
+/// What a scripted retry did under the agent's retry policy.
+fn retry_words(choice: RetryChoice) -> String {
+    match choice {
+        RetryChoice::Again => "the agent calls request_risk_review again at once, with the same request_key".to_owned(),
+        RetryChoice::AgainDeclared => {
+            "request_risk_review declares idempotentHint, so the agent calls it again with the same request_key"
+                .to_owned()
+        }
+        RetryChoice::AgainNoHandle => {
+            "no answer gave the agent a review_id to poll, so it calls request_risk_review again with the same request_key"
+                .to_owned()
+        }
+        RetryChoice::Poll(row) => format!(
+            "instead of calling again, the agent polls get_risk_review_status for {}, the review_id an earlier answer gave it",
+            names::row(row)
+        ),
+        RetryChoice::Withheld => {
+            "request_risk_review does not declare idempotentHint, so the agent does not call it again".to_owned()
+        }
     }
 }
 
@@ -117,7 +158,10 @@ fn shape_clause(shape: CallShape) -> &'static str {
 /// fact it is.
 pub fn sentence(record: &Record) -> String {
     match record.what {
-        What::ToolCall { .. } | What::ResultReceived { .. } | What::DeadlinePassed { .. } => agent_sentence(record),
+        What::ToolCall { .. }
+        | What::ResultReceived { .. }
+        | What::DeadlinePassed { .. }
+        | What::ScriptedRetry { .. } => agent_sentence(record),
         What::Routed { .. } => balancer_sentence(record),
         What::CallAdmitted { .. }
         | What::CallQueued { .. }
@@ -127,7 +171,8 @@ pub fn sentence(record: &Record) -> String {
         | What::ToolResult { .. }
         | What::RpcError { .. }
         | What::ReplicaPaused { .. }
-        | What::Expired { .. } => replica_sentence(record),
+        | What::OutOfBudget { .. }
+        | What::SlotReleased { .. } => replica_sentence(record),
         What::RowInserted { .. }
         | What::InsertConflict { .. }
         | What::RowRead { .. }
@@ -182,6 +227,9 @@ fn agent_sentence(record: &Record) -> String {
             record.t.since(made_at),
             decision(d)
         ),
+        What::ScriptedRetry { intent, choice } => {
+            format!("The script retries intent {}: {}.", intent.0, retry_words(choice))
+        }
         _ => unreachable!("sentence() sends only the agent's facts here"),
     }
 }
@@ -210,10 +258,25 @@ fn replica_sentence(record: &Record) -> String {
         What::CallAdmitted { call, in_flight, queued } => {
             format!("{who} takes {} into a slot ({in_flight} in flight, {queued} queued).", names::call(call))
         }
-        What::Expired { call, made_at } => format!(
-            "{who} drops {} from its queue without starting it: it was made at {} and its client's deadline has passed.",
+        What::OutOfBudget { call, made_at, step } => {
+            let (call, made) = (names::call(call), names::clock(made_at));
+            match step {
+                BudgetStep::Queue => format!(
+                    "{who} answers {call} TEMPORARY_UNAVAILABLE without starting it: made at {made}, what is left of its deadline no longer covers auth, the database and the Risk API."
+                ),
+                BudgetStep::Insert => format!(
+                    "{who} writes nothing for {call}: made at {made}, its client's deadline has passed, so it answers TEMPORARY_UNAVAILABLE."
+                ),
+                BudgetStep::Create => format!(
+                    "{who} sends no create for {call}: made at {made}, its client's deadline has passed; the row is left as a timeout leaves it."
+                ),
+            }
+        }
+        What::SlotReleased { call, ds, answered_at } => format!(
+            "{who} frees the slot {} held after its answer at {}: the Risk API is done with create {}.",
             names::call(call),
-            names::clock(made_at)
+            names::clock(answered_at),
+            ds.0
         ),
         What::ReplicaPaused { call, until } => format!(
             "{who} pauses with {} before its insert, and goes on at {} without looking again.",
@@ -247,14 +310,12 @@ fn replica_sentence(record: &Record) -> String {
             names::call(call),
             names::clock(queued_at)
         ),
-        What::Policy { call, subject, order, owner, decision } => {
+        What::Policy { call, subject, claimed, order, owner, decision } => {
             let (subject, order, owner) = (names::user(subject), names::order(order), names::user(owner));
+            let from = if claimed { "taken from the user_id in the arguments" } else { "from the trusted context" };
             match decision {
                 Policy::Allowed => {
-                    format!(
-                        "{who} allows {}: {subject} (from the trusted context) owns order {order}.",
-                        names::call(call)
-                    )
+                    format!("{who} allows {}: {subject} ({from}) owns order {order}.", names::call(call))
                 }
                 Policy::Forbidden => format!(
                     "{who} refuses {}: order {order} belongs to {owner}, not to {subject}; no database write and no Risk API call.",
@@ -269,6 +330,14 @@ fn replica_sentence(record: &Record) -> String {
         What::ToolResult { call, reply, .. } => {
             format!("{who} returns to {}: {}.", names::call(call), heard(Heard::Result(reply)))
         }
+        What::RpcError { call, error: error @ RpcError::Thrown(code) } => format!(
+            "{who} throws {} at {} as JSON-RPC error {} ({}) rather than a Tool Result: the agent reads a failed request, not \"{}\".",
+            code.name(),
+            names::call(call),
+            error.code(),
+            error.name(),
+            error_meaning(code)
+        ),
         What::RpcError { call, error } => {
             format!("{who} answers {} with {}, never a tool result.", names::call(call), heard(Heard::Rpc(error)))
         }

@@ -49,11 +49,10 @@ fn steps(what: &What, arrived: &mut Vec<Option<Millis>>, held: &mut Vec<bool>, t
             arrived[i] = Some(t);
             (1, 0, None)
         }
-        What::ToolResult { call, .. } | What::RpcError { call, .. } | What::Expired { call, .. } => {
+        What::ToolResult { call, .. } | What::RpcError { call, .. } => {
             let i = (call.0 as usize).saturating_sub(1);
             match arrived.get_mut(i).and_then(Option::take) {
-                // A dropped call left without an answer: not a residence.
-                Some(at) => (-1, 0, (!matches!(what, What::Expired { .. })).then(|| t.since(at).ms())),
+                Some(at) => (-1, 0, Some(t.since(at).ms())),
                 None => (0, 0, None),
             }
         }

@@ -126,7 +126,11 @@ mod tests {
 
     #[test]
     fn a_conflict_is_shown_on_the_row_it_ran_into() {
-        let run = Run::simulate(&Settings::preset(Preset::Incident, Mode::Patterns)).unwrap();
+        // An agent that calls again at 10:31:12.000 rather than polling: its
+        // call runs into the unique request_key.
+        use crate::sim::risk::settings::{MODE, RETRY_POLICY};
+        let settings = Settings::from_pairs(&[(&MODE, "patterns"), (&RETRY_POLICY, "off")]).unwrap();
+        let run = Run::simulate(&settings).unwrap();
         let c = conflicts(&run, run.horizon());
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].existing, RowId(10086));

@@ -6,17 +6,15 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
-    Actor, CallId, CallShape, DownstreamId, Heard, Issuer, OrderId, Policy, Read, Record, RequestKey, RowId, Status,
-    Tool, UserId, What,
+    Actor, CallId, CallShape, DownstreamId, ErrorCode, Heard, Issuer, OrderId, Policy, Read, Record, Reply, RequestKey,
+    RowId, RpcError, Status, Tool, UserId, What,
 };
 use crate::sim::risk::{Run, Settings};
 
 use super::names;
 use super::sentences::{actor_object, heard, sentence};
 
-/// How long the database may take in one call's budget: room for the
-/// insert, a conflict's read and the outcome's update, with headroom.
-pub const DATABASE_BUDGET: Millis = Millis(300);
+pub use crate::sim::risk::rules::DATABASE_BUDGET;
 
 /// Keeps only characters that are safe to log (letters, digits and
 /// `-_:.`), and at most 64 of them: a request_key comes from outside the
@@ -137,15 +135,20 @@ pub fn row_of(records: &[Record], call: CallId) -> Option<RowId> {
 
 fn policy_text(records: &[Record], call: CallId, m: &Made) -> String {
     let decided = records.iter().find_map(|r| match r.what {
-        What::Policy { call: c, subject, order, owner, decision } if c == call => {
-            Some((subject, order, owner, decision))
+        What::Policy { call: c, subject, claimed, order, owner, decision } if c == call => {
+            Some((subject, claimed, order, owner, decision))
         }
         _ => None,
     });
-    if let Some((subject, order, owner, decision)) = decided {
+    if let Some((subject, claimed, order, owner, decision)) = decided {
         let (subject, order, owner) = (names::user(subject), names::order(order), names::user(owner));
+        let from = if claimed {
+            format!("taken from the user_id in the arguments, not from the token (the caller is {})", caller_of(m))
+        } else {
+            "from the trusted context".to_owned()
+        };
         return match decision {
-            Policy::Allowed => format!("allowed: {subject}, from the trusted context, owns {order}."),
+            Policy::Allowed => format!("allowed: {subject}, {from}, owns {order}."),
             Policy::Forbidden => format!(
                 "refused (FORBIDDEN): {order} belongs to {owner}, not to {subject}; no database write and no Risk API call."
             ),
@@ -180,8 +183,29 @@ fn policy_text(records: &[Record], call: CallId, m: &Made) -> String {
         CallShape::WrongAudience => {
             "never reached: its token was issued for another audience, refused with a JSON-RPC error.".to_owned()
         }
-        CallShape::Valid => "not reached yet.".to_owned(),
+        CallShape::ClaimedUser | CallShape::ExtraArgument | CallShape::LongReason
+            if refused_by_schema(records, call) =>
+        {
+            "never reached: its arguments break the input schema, refused with INVALID_ARGUMENT.".to_owned()
+        }
+        CallShape::Valid | CallShape::ClaimedUser | CallShape::ExtraArgument | CallShape::LongReason => {
+            "not reached yet.".to_owned()
+        }
     }
+}
+
+/// The end user of the call's verified token.
+fn caller_of(m: &Made) -> String {
+    m.subject.map_or_else(|| "nobody".to_owned(), names::user)
+}
+
+/// Whether the call was answered INVALID_ARGUMENT, in either form.
+fn refused_by_schema(records: &[Record], call: CallId) -> bool {
+    records.iter().any(|r| match r.what {
+        What::ToolResult { call: c, reply: Reply::Error { code: ErrorCode::InvalidArgument, .. }, .. }
+        | What::RpcError { call: c, error: RpcError::Thrown(ErrorCode::InvalidArgument) } => c == call,
+        _ => false,
+    })
 }
 
 /// The downstream call behind a move of `row` by `by` at `t`: the latest

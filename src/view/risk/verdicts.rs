@@ -1,4 +1,4 @@
-//! The ten checks in words for the checks panel: a title, what each one
+//! The checks in words for the checks panel: a title, what each one
 //! asks, and its figures as a reader would say them ("reviews for
 //! O20260728001: 2").
 
@@ -18,17 +18,23 @@ pub fn title(name: CheckName) -> &'static str {
         CheckName::LegalTransitions => "Only legal transitions",
         CheckName::UnknownResolved => "UNKNOWN gets resolved",
         CheckName::DownstreamWithinCapacity => "The Risk API within its safe concurrency",
+        CheckName::NoEffectAfterDeadline => "No side effect after its caller gave up",
+        CheckName::CallerTokenNotForwarded => "The caller's token stays at the server",
+        CheckName::BusinessErrorsAreResults => "A business error is a Tool Result",
+        CheckName::OutsideSchemaRefused => "Arguments outside the schema are refused",
     }
 }
 
-/// The six acceptance conditions come first, then the four invariants.
+/// The six acceptance conditions come first, then the invariants.
 pub fn is_invariant(name: CheckName) -> bool {
-    matches!(
+    !matches!(
         name,
-        CheckName::OneReviewPerBusinessKey
-            | CheckName::LegalTransitions
-            | CheckName::UnknownResolved
-            | CheckName::DownstreamWithinCapacity
+        CheckName::SameRequestKeyOneRow
+            | CheckName::SameBusinessKeyOneReview
+            | CheckName::LostResponseConverges
+            | CheckName::SingleClaimWinner
+            | CheckName::ForgedNoDownstream
+            | CheckName::OverloadFastBounded
     )
 }
 
@@ -79,33 +85,34 @@ pub fn summary(check: &Check) -> String {
             g("extra_reviews")
         ),
         CheckName::SingleClaimWinner if has(check, "worst_row") => format!(
-            "creates sent for {} at one version: {}; claims: {} (won {}); resends: {}",
+            "resends for {} at one version: {}; claims: {} (won {}); resends: {}",
             g("worst_row"),
-            g("max_creates_per_version"),
+            g("max_resends_per_version"),
             g("claims"),
             g("won"),
             g("resends")
         ),
+        CheckName::SingleClaimWinner if count(check, "claims") == 0 => "no worker claimed a row yet".to_owned(),
         CheckName::SingleClaimWinner => format!(
-            "claims: {}; won: {}; lost: {}; most creates for one row and version: {}; resends: {}",
+            "claims: {}; won: {}; lost: {}; most resends for one row and version: {}; resends: {}",
             g("claims"),
             g("won"),
             g("lost"),
-            g("max_creates_per_version"),
+            g("max_resends_per_version"),
             g("resends")
         ),
+        CheckName::ForgedNoDownstream if count(check, "forged_calls") == 0 => "no forged call yet".to_owned(),
         CheckName::ForgedNoDownstream => format!(
-            "forged calls: {}; refused: {}; answered otherwise: {}; rows: {}; Risk API calls: {}; caller tokens sent on: {}",
+            "forged calls: {}; refused: {}; answered otherwise: {}; rows: {}; Risk API calls: {}",
             g("forged_calls"),
             g("refused"),
             g("not_refused"),
             g("rows"),
-            g("downstream_calls"),
-            g("caller_tokens_downstream")
+            g("downstream_calls")
         ),
         CheckName::OverloadFastBounded => {
             format!(
-                "OVERLOADED: {} (slowest {} of {}); in flight at most {} of {}; queued at most {} of {}; slowest answer {} of {}; late: {}",
+                "OVERLOADED: {} (slowest {} of {}); in flight at most {} of {}; queued at most {} of {}; longest wait in a queue {}; waited past their budget: {}",
                 g("overloaded"),
                 g("slowest_overloaded_ms"),
                 g("overloaded_within_ms"),
@@ -113,15 +120,18 @@ pub fn summary(check: &Check) -> String {
                 g("concurrency_cap"),
                 g("max_queue"),
                 g("queue_capacity"),
-                g("slowest_answer_ms"),
-                g("client_deadline_ms"),
-                g("late_answers")
+                g("longest_queue_wait_ms"),
+                g("waited_past_budget")
             ) + &waited_for_fleet(check)
         }
         CheckName::OneReviewPerBusinessKey
         | CheckName::LegalTransitions
         | CheckName::UnknownResolved
-        | CheckName::DownstreamWithinCapacity => invariant_summary(check),
+        | CheckName::DownstreamWithinCapacity
+        | CheckName::NoEffectAfterDeadline
+        | CheckName::CallerTokenNotForwarded
+        | CheckName::BusinessErrorsAreResults
+        | CheckName::OutsideSchemaRefused => invariant_summary(check),
     }
 }
 
@@ -133,7 +143,7 @@ fn waited_for_fleet(check: &Check) -> String {
     }
 }
 
-/// The four invariants' figures, said plainly.
+/// The invariants' figures, said plainly.
 fn invariant_summary(check: &Check) -> String {
     let g = |name| get(check, name);
     match check.name {
@@ -169,6 +179,38 @@ fn invariant_summary(check: &Check) -> String {
             g("peak_concurrency"),
             g("safe_concurrency")
         ),
+        CheckName::NoEffectAfterDeadline if count(check, "calls_given_up") == 0 => {
+            "the agent gave up on no call yet".to_owned()
+        }
+        CheckName::NoEffectAfterDeadline => format!(
+            "calls the agent gave up on: {}; inserts after that: {}; creates after that: {}",
+            g("calls_given_up"),
+            g("inserts_after"),
+            g("creates_after")
+        ),
+        CheckName::CallerTokenNotForwarded => {
+            format!("creates sent: {}; carrying the caller's token: {}", g("creates"), g("caller_tokens"))
+        }
+        CheckName::BusinessErrorsAreResults if count(check, "business_errors") == 0 => {
+            "no well-formed call got an error yet".to_owned()
+        }
+        CheckName::BusinessErrorsAreResults => format!(
+            "errors to well-formed calls: {}; as Tool Results: {}; as JSON-RPC errors: {}",
+            g("business_errors"),
+            g("as_tool_results"),
+            g("as_jsonrpc_errors")
+        ),
+        CheckName::OutsideSchemaRefused if count(check, "calls_outside_schema") == 0 => {
+            "no call broke the input schema yet".to_owned()
+        }
+        CheckName::OutsideSchemaRefused => format!(
+            "calls outside the schema: {}; refused INVALID_ARGUMENT: {}; reached the handler: {}; rows: {}; creates: {}",
+            g("calls_outside_schema"),
+            g("refused"),
+            g("reached_handler"),
+            g("rows"),
+            g("creates")
+        ),
         // The six acceptance conditions are said by `summary`.
         _ => String::new(),
     }
@@ -177,6 +219,7 @@ fn invariant_summary(check: &Check) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::risk::settings::{MODE, RETRY_POLICY};
     use crate::sim::risk::{Mode, Preset, Run, Settings};
 
     fn check(preset: Preset, mode: Mode, name: CheckName) -> Check {
@@ -190,7 +233,14 @@ mod tests {
         assert_eq!(summary(&c), "reviews for O20260728001: 2");
         let c = check(Preset::Incident, Mode::Naive, CheckName::LegalTransitions);
         assert_eq!(summary(&c), "transitions: 4; illegal: 1 (first on R10086)");
+        // With the agent's retry policy the patterns incident's retry is a
+        // status poll, which carries no request_key; an agent that calls
+        // again uses rk-0001 twice, and the unique key keeps one row.
         let c = check(Preset::Incident, Mode::Patterns, CheckName::SameRequestKeyOneRow);
+        assert_eq!(summary(&c), "no request_key was used twice yet");
+        let settings = Settings::from_pairs(&[(&MODE, "patterns"), (&RETRY_POLICY, "off")]).unwrap();
+        let run = Run::simulate(&settings).unwrap();
+        let c = run.checks().into_iter().find(|c| c.name == CheckName::SameRequestKeyOneRow).unwrap();
         assert_eq!(summary(&c), "request_keys used twice: 1; rows per key at most 1");
         let c = check(Preset::ForgedOrder, Mode::Patterns, CheckName::SameBusinessKeyOneReview);
         assert_eq!(summary(&c), "no order was requested under two request_keys yet");
@@ -204,6 +254,6 @@ mod tests {
                 assert!(!summary(&c).is_empty() && !title(c.name).is_empty());
             }
         }
-        assert_eq!(CheckName::ALL.iter().filter(|n| is_invariant(**n)).count(), 4);
+        assert_eq!(CheckName::ALL.iter().filter(|n| is_invariant(**n)).count(), 8);
     }
 }

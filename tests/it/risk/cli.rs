@@ -52,7 +52,6 @@ fn json_carries_every_observable_field() {
             "downstream_calls",
             "downstream_peak_concurrency",
             "downstream_safe_concurrency",
-            "dropped_expired",
             "end_ms",
             "events",
             "faults",
@@ -61,6 +60,7 @@ fn json_carries_every_observable_field() {
             "horizon_ms",
             "jsonrpc_errors",
             "lab",
+            "refused_out_of_budget",
             "reviews",
             "rows",
             "series",
@@ -128,13 +128,22 @@ fn json_carries_every_observable_field() {
         (&doc["downstream_peak_concurrency"], &doc["downstream_safe_concurrency"]),
         (&Value::from(2), &Value::from(32))
     );
-    // The sizes the run used, which the settings leave at auto.
+    // The sizes the run used, which the settings leave at auto: with the
+    // downstream limit the Risk API admits its safe concurrency, and the
+    // global gate's quota is all of it (the workers call the Risk API on
+    // their own, outside the gate). Nothing was refused for its deadline.
     assert_eq!(doc["settings"]["replicas"], "auto");
     assert_eq!(
         doc["fleet"],
         serde_json::json!({"replicas": 2, "concurrency_cap": 8, "queue_capacity": 16, "burst_calls": 200,
-            "risk_api_capacity": 32, "api_safe_concurrency": 32, "global_gate_quota": 30})
+            "risk_api_capacity": 32, "api_safe_concurrency": 32, "global_gate_quota": 32})
     );
+    assert_eq!(doc["refused_out_of_budget"], 0);
+    // Naive, the Risk API has no admission limit: its capacity is unbounded,
+    // written null, and no gate has a quota.
+    let naive = json(&["--preset", "overload", "--mode", "naive"]);
+    assert_eq!(naive["fleet"]["risk_api_capacity"], Value::Null);
+    assert_eq!(naive["fleet"]["global_gate_quota"], Value::Null);
     assert_eq!(
         doc["claims"],
         serde_json::json!([
@@ -180,6 +189,10 @@ fn json_carries_every_observable_field() {
             "legal_transitions",
             "unknown_resolved",
             "downstream_within_capacity",
+            "no_effect_after_deadline",
+            "caller_token_not_forwarded",
+            "business_errors_are_results",
+            "outside_schema_refused",
         ]
     );
     assert_eq!(doc["checks"][3]["holds"], true);
@@ -327,6 +340,10 @@ fn help_lists_every_option_with_its_default() {
         "--cas",
         "--authorize",
         "--gates",
+        "--global-gate",
+        "--downstream-limit",
+        "--deadline-propagation",
+        "--recovery",
         "--seed",
         "--burst-calls",
         "--horizon-ms",
@@ -344,7 +361,10 @@ fn help_lists_every_option_with_its_default() {
         "--claim-lease-ms",
         "--concurrency-cap",
         "--queue-capacity",
-        "--risk-api-capacity",
+        "--api-safe-concurrency",
+        "--replicas",
+        "--worker-order",
+        "--fault",
         "--settings",
         "--format",
         "--at-ms",

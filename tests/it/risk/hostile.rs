@@ -4,6 +4,7 @@
 use idempotency_lab::cli::main_with;
 use idempotency_lab::sim::Millis;
 use idempotency_lab::sim::params_file::{parse_settings_file, parse_settings_json};
+use idempotency_lab::sim::risk::settings::Preset;
 use idempotency_lab::sim::risk::{Run, Settings};
 use idempotency_lab::view::risk::{run_to_json, text_mirror};
 use proptest::prelude::*;
@@ -20,6 +21,9 @@ fn json_like() -> impl Strategy<Value = String> {
         "cas",
         "authorize",
         "gates",
+        "global_gate",
+        "downstream_limit",
+        "deadline_propagation",
         "seed",
         "burst_calls",
         "horizon_ms",
@@ -155,12 +159,9 @@ proptest! {
     /// moment.
     #[test]
     fn any_valid_settings_run_and_render(
-        preset in prop::sample::select(vec![
-            "incident", "same-request-key", "same-business-key", "lost-create-response", "not-found-resend",
-            "forged-order", "overload", "worker-crash", "random-faults",
-        ]),
+        preset in prop::sample::select(Preset::ALL.iter().map(|p| p.value()).collect::<Vec<_>>()),
         mode in prop::sample::select(vec!["naive", "patterns"]),
-        switches in prop::collection::vec(prop::sample::select(vec!["auto", "on", "off"]), 8),
+        switches in prop::collection::vec(prop::sample::select(vec!["auto", "on", "off"]), 11),
         seed in any::<u32>(),
         burst in 1u32..=60,
         db in 0u64..=50,
@@ -170,7 +171,8 @@ proptest! {
     ) {
         let names = [
             "--unique-request-key", "--unique-business-key", "--timeout-is-unknown", "--idempotent-create",
-            "--find-by-key", "--cas", "--authorize", "--gates",
+            "--find-by-key", "--cas", "--authorize", "--gates", "--global-gate", "--downstream-limit",
+            "--deadline-propagation",
         ];
         let mut flags = format!(
             "--preset {preset} --mode {mode} --seed {seed} --burst-calls {burst} --db-statement-ms {db} \
@@ -184,6 +186,6 @@ proptest! {
         let mirror = text_mirror(&run, Millis(t));
         prop_assert!(mirror.starts_with("Risk-review lab: preset"));
         let doc: serde_json::Value = serde_json::from_str(&run_to_json(&run)).unwrap();
-        prop_assert_eq!(doc["checks"].as_array().map(Vec::len), Some(10));
+        prop_assert_eq!(doc["checks"].as_array().map(Vec::len), Some(14));
     }
 }

@@ -8,7 +8,12 @@
 //! downstream timeout 2500 ms, client deadline 5000 ms, poll interval
 //! 1000 ms, workers wake at every whole 1000 ms (both at once), backoff
 //! 1000 ms doubled per resend, claim lease 5000 ms, 8 slots and 16 queue
-//! places per replica, Risk API capacity 32. Round robin starts at A.
+//! places per replica, a Risk API safe at 32 calls at once (past which it
+//! slows: base x load / 32). In patterns mode its admission limit refuses
+//! what comes past its safe concurrency with a 503, the global gate's quota
+//! is that safe concurrency, and deadline propagation lets a queued call
+//! start only while 100 + 300 + 2500 = 2900 ms of its deadline are left;
+//! in naive mode the Risk API admits any number. Round robin starts at A.
 //!
 //! The last check, unknown_resolved, judges only rows that were ever
 //! UNKNOWN or RETRYABLE: where none was (every naive run, where a timeout
@@ -42,7 +47,14 @@ fn every_preset_in_both_modes() {
     // checks, in order: same_request_key_one_row, same_business_key_one_review,
     // lost_response_converges, single_claim_winner, forged_no_downstream,
     // overload_fast_bounded, one_review_per_business_key, legal_transitions,
-    // unknown_resolved, downstream_within_capacity.
+    // unknown_resolved, downstream_within_capacity, no_effect_after_deadline,
+    // caller_token_not_forwarded.
+    //
+    // The last two: no_effect_after_deadline is judged only where the agent
+    // gave up on a call (its 5 s deadline passed unanswered), which no run
+    // here does but the replica pauses; caller_token_not_forwarded is judged
+    // wherever a create was sent, and fails in every naive run that sends
+    // one (authorization off passes the caller's token on).
     let table: &[(&str, &str)] = &[
         (
             // Call 1 reaches A at 20, checks end at 120, INSERT R10086 at 121
@@ -54,7 +66,7 @@ fn every_preset_in_both_modes() {
             // at 4412. rk-0001 was used twice and has 2 rows; one business key
             // has 2 reviews; the lost response ended FAILED.
             "--preset incident --mode naive",
-            "reviews=2 rows=[FAILED SUCCEEDED] creates=2 finds=0 claims=0/0 checks=F-F---FF-T",
+            "reviews=2 rows=[FAILED SUCCEEDED] creates=2 finds=0 claims=0/0 checks=F-F---FF-T-FT-",
         ),
         (
             // As above until 2621, where the row becomes UNKNOWN (due at once).
@@ -64,15 +76,17 @@ fn every_preset_in_both_modes() {
             // retry at 3880 reaches A at 3900 (the poll at 3642 took B); its
             // INSERT conflicts on request_key at 4001 and the read at 4002
             // returns R10086 SUCCEEDED. Two finds, one create, one review.
+            // The agent's retry is a status poll of the review it was given
+            // (its retry policy), so no second call carries rk-0001.
             "--preset incident --mode patterns",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=2 claims=0/0 checks=T-T---TTTT",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=2 claims=0/0 checks=--T---TTTT-T--",
         ),
         (
             // The call goes to A and, duplicated, to B; both insert at 121
             // (R10086, R10087) and both create with rk-0001; without idempotent
             // create each makes a review at 531.
             "--preset same-request-key --mode naive",
-            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=F-----FT-T",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=F-----FT-T-F--",
         ),
         (
             // A inserts R10086 at 121; B's insert conflicts on request_key at
@@ -80,70 +94,78 @@ fn every_preset_in_both_modes() {
             // RV-1 at 531 and R10086 is SUCCEEDED at 532. Both results name
             // R10086.
             "--preset same-request-key --mode patterns",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=T-----TT-T",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=T-----TT-T-T--",
         ),
         (
             // The second click (rk-0002, same order) at 300 reaches B at 320,
             // inserts R10087 at 421 and creates RV-2 at 831.
             "--preset same-business-key --mode naive",
-            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T-F--",
         ),
         (
             // The second click's insert conflicts on business_key at 421; the
             // read at 422 returns R10086 PENDING (its create lands at 531); the
             // agent polls at 442+1000 = 1442 and reads SUCCEEDED at 1563.
             "--preset same-business-key --mode patterns",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=-T----TT-T",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=-T----TT-T-T--",
         ),
         (
             // The incident without the retry: one review, one FAILED row.
             "--preset lost-create-response --mode naive",
-            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TF-T",
+            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TF-T-FT-",
         ),
         (
             // UNKNOWN at 2622, found by both probes at 3101, SUCCEEDED at 3102.
             "--preset lost-create-response --mode patterns",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=2 claims=0/0 checks=--T---TTTT",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=2 claims=0/0 checks=--T---TTTT-T--",
         ),
         (
             // The create never arrives: no review; the timeout at 2621 makes
             // R10086 FAILED (illegal). No response was lost, so no convergence
-            // to judge; no review, so none per business key.
+            // to judge; no review, so none per business key; the Risk API
+            // never worked on a call, so its capacity is not judged, but the
+            // create that was lost carried the caller's token.
             "--preset not-found-resend --mode naive",
-            "reviews=0 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=-------F--",
+            "reviews=0 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=-------F---FT-",
         ),
         (
-            // UNKNOWN at 2622; probes at 3001 answer "not found" at 3101; W1
-            // makes R10086 RETRYABLE at 3102 with next_retry_at 3101+1000 =
-            // 4101. The scan at 4000 finds nothing due (4101 > 4000); at 5000
-            // both scan (5001) and claim: W1's compare-and-set hits at 5002,
-            // W2's finds version 4 instead of 3 and loses. W1 resends: RV-1 at
-            // 5002+410 = 5412, SUCCEEDED at 5413. Two creates, two finds.
+            // UNKNOWN at 2622; probes at 3001 answer "not found" at 3101 (the
+            // lost create never reached the Risk API, so nothing with the key
+            // is under way there); W1 makes R10086 RETRYABLE at 3102 with
+            // next_retry_at 3101+1000 = 4101. The scan at 4000 finds nothing
+            // due (4101 > 4000); at 5000 both scan (5001) and claim: W1's
+            // compare-and-set hits at 5002, W2's finds version 4 instead of 3
+            // and loses. W1 resends: RV-1 at 5002+410 = 5412, SUCCEEDED at
+            // 5413. Two creates, two finds.
             "--preset not-found-resend --mode patterns",
-            "reviews=1 rows=[SUCCEEDED] creates=2 finds=2 claims=1/1 checks=---T--TTTT",
+            "reviews=1 rows=[SUCCEEDED] creates=2 finds=2 claims=1/1 checks=---T--TTTT-T--",
         ),
         (
             // Authorization off: u-1001's call for u-2002's order inserts and
-            // creates a review.
+            // creates a review, with the caller's token.
             "--preset forged-order --mode naive",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TT-T",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TT-T-F--",
         ),
         (
             // FORBIDDEN at 120: no row, no Risk API call, nothing else to judge.
             "--preset forged-order --mode patterns",
-            "reviews=0 rows=[] creates=0 finds=0 claims=0/0 checks=----T-----",
+            "reviews=0 rows=[] creates=0 finds=0 claims=0/0 checks=----T-------T-",
         ),
         (
-            // No gates: 100 calls in flight on each replica. All 200 insert at
-            // 121 (R10086 to R10285 in call order) and create at once; the Risk
-            // API takes 32 and answers the other 168 with 503 at once, which the
-            // naive server marks FAILED (illegal). RV-1..RV-32 at 531. Without
-            // gates there are no sizes to keep, nothing is OVERLOADED, and every
-            // answer is back by 531+1+20 = 552, well within 5 s: "overload is
-            // fast and bounded" holds, while the Risk API, refusing the excess
-            // itself, never works on more than its 32.
+            // No gates: 100 calls in flight on each replica, 12.5 times the cap
+            // of 8 (overload is judged on the configured sizes whatever the
+            // switch: it fails). All 200 insert at 121 (R10086 to R10285 in
+            // call order) and create at once; without its admission limit the
+            // Risk API takes them all, so the L-th create finds it working on
+            // L calls and takes 410 ms, or 410 x L / 32 past its safe 32
+            // (rounded down): L = 195 takes 79 950 / 32 = 2498 ms, answered at
+            // 2619 before the 2.5 s timeout (2621); L = 196 takes 80 360 / 32 =
+            // 2511 ms and times out, and so do L = 197 to 200. The naive server
+            // marks those five rows FAILED at 2622 (illegal) though their
+            // creates are performed (the last at 121 + 410 x 200 / 32 = 2683):
+            // 200 reviews, five lost responses, peak 200 against a safe 32.
             "--preset overload --mode naive",
-            "reviews=32 rows=[SUCCEEDED×32 FAILED×168] creates=200 finds=0 claims=0/0 checks=-----TTF-T",
+            "reviews=200 rows=[SUCCEEDED×195 FAILED×5] creates=200 finds=0 claims=0/0 checks=--F--FTF-F-FT-",
         ),
         (
             // 100 calls per replica at 20: 8 in slots, 16 queued, 76 OVERLOADED.
@@ -151,12 +173,12 @@ fn every_preset_in_both_modes() {
             // below), each with one row and one review; request_keys are reused
             // by the retries and never get a second row.
             "--preset overload --mode patterns",
-            "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=T----TTT-T",
+            "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=T----TTT-T-TT-",
         ),
         (
             // Naive: as not-found-resend; no worker ever sends, so none crashes.
             "--preset worker-crash --mode naive",
-            "reviews=0 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=-------F--",
+            "reviews=0 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=-------F---FT-",
         ),
         (
             // As not-found-resend until W1 wins the claim at 5002 (lease until
@@ -166,7 +188,7 @@ fn every_preset_in_both_modes() {
             // at 11002, probes, finds RV-1 at 11102, SUCCEEDED at 11103. Three
             // finds (two at 3001, one at 11002).
             "--preset worker-crash --mode patterns",
-            "reviews=1 rows=[SUCCEEDED] creates=2 finds=3 claims=1/1 checks=---T--TTTT",
+            "reviews=1 rows=[SUCCEEDED] creates=2 finds=3 claims=1/1 checks=---T--TTTT-T--",
         ),
         (
             // The slow create, sent at 121, lands 0.5 s after its 2.5 s
@@ -174,16 +196,18 @@ fn every_preset_in_both_modes() {
             // at 2622 (illegal); nobody resends. The lost response never
             // converges.
             "--preset probe-races-create --mode naive",
-            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TF-T",
+            "reviews=1 rows=[FAILED] creates=1 finds=0 claims=0/0 checks=--F---TF-T-FT-",
         ),
         (
             // UNKNOWN at 2622; both probes sent at 3001 are answered at 3101,
-            // before the create lands at 3121: not found, RETRYABLE at 3102
-            // until 4101. At 5000 W1's claim wins (5002), W2's loses; W1
-            // resends and the idempotent create returns RV-1 at 5412:
-            // SUCCEEDED at 5413, one review though two creates were sent.
+            // before the create lands at 3121. The idempotent create is still
+            // under way with the key, so the Risk API says "in progress": both
+            // writes keep the row UNKNOWN (3102), due again at 3101+1000 =
+            // 4101. The scan at 4000 is too early; at 5000 both probe again and
+            // find RV-1 at 5101: SUCCEEDED at 5102 (W2's write, at the moved
+            // version, misses). No claim, no resend: one create, four finds.
             "--preset probe-races-create --mode patterns",
-            "reviews=1 rows=[SUCCEEDED] creates=2 finds=2 claims=1/1 checks=--TT--TTTT",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=4 claims=0/0 checks=--T---TTTT-T--",
         ),
         (
             // Two clicks at 0 for O20260728001 (rk-0001 to A, rk-0002 to B).
@@ -191,27 +215,42 @@ fn every_preset_in_both_modes() {
             // statement went first, and R10087 at B) and both create: RV-1 and
             // RV-2 at 531.
             "--preset check-then-insert-race --mode naive",
-            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T-F--",
         ),
         (
             // A inserts R10086 at 121; B's insert runs into the unique
             // business_key at 121 and its read at 122 returns R10086 PENDING.
             // One create, RV-1 at 531.
             "--preset check-then-insert-race --mode patterns",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=-T----TT-T",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=-T----TT-T-T--",
         ),
         (
             // A's checks end at 120 and it pauses before its insert until
             // 6120; B inserts R10086 at 121, RV-1 at 531. A goes on: R10087 at
-            // 6121, RV-2 at 6531.
+            // 6121, RV-2 at 6531. The agent gave up on A's call at its 5 s
+            // deadline, before that insert and create.
             "--preset pause-past-lease --mode naive",
-            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-T",
+            "reviews=2 rows=[SUCCEEDED×2] creates=2 finds=0 claims=0/0 checks=-F----FT-TFF--",
         ),
         (
-            // As above until 6120; A's insert then runs into the unique
-            // business_key (6121) and reads R10086 SUCCEEDED at 6122.
+            // As above until 6120, when A resumes past its caller's deadline
+            // (5000): with deadline propagation it writes nothing and answers
+            // TEMPORARY_UNAVAILABLE, which nobody waits for any more.
             "--preset pause-past-lease --mode patterns",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=-T----TT-T",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=-T----TT-TTTT-",
+        ),
+        (
+            // One call: A's checks end at 120 and it pauses until 6120. The
+            // agent gives up at 5000; A inserts R10086 at 6121 all the same,
+            // creates RV-1 at 6531 (SUCCEEDED at 6532) for nobody.
+            "--preset replica-pause --mode naive",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=------TT-TFF--",
+        ),
+        (
+            // A resumes at 6120, past the deadline: no insert, no create, an
+            // error result nobody hears. Nothing but the deadline to judge.
+            "--preset replica-pause --mode patterns",
+            "reviews=0 rows=[] creates=0 finds=0 claims=0/0 checks=----------T-T-",
         ),
         (
             // The first create is rejected at 531: R10086 FAILED at 532, which
@@ -220,27 +259,27 @@ fn every_preset_in_both_modes() {
             // 1531. With no keys the second click (rk-0003, at 1300, to A)
             // inserts R10088 at 1421 and creates RV-2 at 1831.
             "--preset new-generation --mode naive",
-            "reviews=2 rows=[FAILED SUCCEEDED×2] creates=3 finds=0 claims=0/0 checks=-F----FT-T",
+            "reviews=2 rows=[FAILED SUCCEEDED×2] creates=3 finds=0 claims=0/0 checks=-F----FT-T-F--",
         ),
         (
             // As above to 1121; the second click's insert at 1421 runs into
             // the unique business_key O20260728001:risk:2 and reads R10087
             // PENDING at 1422. One row per business key, one review.
             "--preset new-generation --mode patterns",
-            "reviews=1 rows=[FAILED SUCCEEDED] creates=2 finds=0 claims=0/0 checks=-T----TT-T",
+            "reviews=1 rows=[FAILED SUCCEEDED] creates=2 finds=0 claims=0/0 checks=-T----TT-T-T--",
         ),
         (
             // The token names another audience, and nothing checks it: the
             // call goes on as any other (R10086 at 121, RV-1 at 531), and the
             // create carries the caller's token to the Risk API.
             "--preset wrong-audience --mode naive",
-            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TT-T",
+            "reviews=1 rows=[SUCCEEDED] creates=1 finds=0 claims=0/0 checks=----F-TT-T-F--",
         ),
         (
             // Refused at the protocol step at 120 with JSON-RPC error -32001,
             // heard at 140: no tool result, no row, no Risk API call.
             "--preset wrong-audience --mode patterns",
-            "reviews=0 rows=[] creates=0 finds=0 claims=0/0 checks=----T-----",
+            "reviews=0 rows=[] creates=0 finds=0 claims=0/0 checks=----T---------",
         ),
         (
             // 1 280 calls at 0 over 20 replicas of 64 slots: 64 each, all
@@ -253,34 +292,62 @@ fn every_preset_in_both_modes() {
             // at 2622, though every create is performed, the last at
             // 121 + 5248 = 5369: 1 280 reviews, 671 lost responses.
             "--preset wide-fleet --mode naive",
-            "reviews=1280 rows=[SUCCEEDED×609 FAILED×671] creates=1280 finds=0 claims=0/0 checks=--F---TF-F",
+            "reviews=1280 rows=[SUCCEEDED×609 FAILED×671] creates=1280 finds=0 claims=0/0 checks=--F---TF-F-FT-",
         ),
         (
-            // The global gate lets the fleet work on 100 - 2 = 98 calls at once
-            // (two places stay for the workers); a call that finds the fleet
-            // at its quota waits in its replica's queue, and the per-replica
-            // gates answer OVERLOADED once that queue holds 16. The 1 280
-            // calls reach their replicas at 20 in call order, call c at
-            // replica (c - 1) mod 20: calls 1 to 98 start (five at each of A
-            // to R, four at S and T), the next 16 at each replica queue for
-            // the fleet (calls 99 to 418, 320 in all) and calls 419 to 1 280
-            // (862) get OVERLOADED at once. A call works 100+1+410+1 = 512 ms
-            // (98 creates at once are within the safe 100), so 98 places free
-            // together at 20 + 512 w and go to the 98 oldest waiting calls.
+            // The global gate lets the fleet work on the Risk API's safe 100
+            // calls at once; a call that finds the fleet at its quota waits in
+            // its replica's queue, and the per-replica gates answer OVERLOADED
+            // once that queue holds 16. The 1 280 calls reach their replicas
+            // at 20 in call order, call c at replica (c - 1) mod 20: calls 1 to
+            // 100 start (five at each), the next 16 at each replica queue for
+            // the fleet (calls 101 to 420, 320 in all) and calls 421 to 1 280
+            // (860) get OVERLOADED at once. A call works 100+1+410+1 = 512 ms
+            // (100 creates at once are within the safe 100), so 100 places
+            // free together at 20 + 512 w and go to the 100 oldest waiting
+            // calls. A call made at m may start until m + 5000 - 2900 (its
+            // deadline less auth, the database's 300 and the Risk API's 2500):
+            // the burst's until 2100, and its last 20 start at 2068.
+            //
             // An OVERLOADED call is retried 1000 ms after it was heard: batch
-            // b of retries arrives at 20 + 1040 b, after the services at
-            // 20 + 512 (2b - 1) and 20 + 512 (2b) (1040 b - 1024 b = 16 b <
-            // 512), so it finds the queues at 320 - 2 x 98 = 124, with
-            // 196 places free, at most 11 on any replica (at least five of
-            // the 124 are left at each), while every replica gets at least
-            // 13 of a batch of 274 or more: 196 queue, the rest is refused
-            // again. Refused: 862, then 666, 470, 274 and 78; the fifth
-            // batch's 78 all queue. Calls 1 280 + 862 + 666 + 470 + 274 + 78
-            // = 3 630, OVERLOADED 2 350; every intent but the first 98
-            // waited for the fleet once (1 182) and was created: 1 280
-            // reviews, never more than 98 at the Risk API at once.
+            // b of retries is made at 1040 b and arrives at 20 + 1040 b, after
+            // the services at 20 + 512 (2b - 1) and 20 + 512 (2b) (1040 b -
+            // 1024 b = 16 b < 512), so it finds 120 waiting (6 at each
+            // replica) and room for 10 at each: 200 queue, the rest is
+            // refused again. Refused: 860, then 660, 460, 260 and 60; the
+            // fifth batch's 60 all queue. Batch b's calls start by 20 + 512
+            // (2b + 1), 2052 + 16 b before their own limit of 1040 b + 2100:
+            // none is refused for its deadline. Calls 1 280 + 860 + 660 + 460
+            // + 260 + 60 = 3 580, OVERLOADED 2 300; every intent was created:
+            // 1 280 reviews, never more than 100 at the Risk API at once.
             "--preset wide-fleet --mode patterns",
-            "reviews=1280 rows=[SUCCEEDED×1280] creates=1280 finds=0 claims=0/0 checks=T----TTT-T",
+            "reviews=1280 rows=[SUCCEEDED×1280] creates=1280 finds=0 claims=0/0 checks=T----TTT-T-TT-",
+        ),
+        (
+            // 150 calls, call i made at 5 (i - 1), each for its own order, at
+            // 20 replicas without gates: all admitted, seven or eight at each.
+            // Every create takes 3000 ms (slowed past the safe 100), longer
+            // than the 2.5 s timeout: call i inserts at 5 (i - 1) + 121, its
+            // create times out at 5 (i - 1) + 2621 and the naive server marks
+            // the row FAILED (illegal). The creates overlap (the first ends
+            // at 3121, after the last is sent at 866), so the L-th finds the
+            // Risk API working on L and takes 3000, or 30 L past 100 (4500 for
+            // L = 150): all performed, 150 reviews, 150 lost responses, peak
+            // 150. Every answer is heard at made + 2642, within 5 s.
+            "--preset slow-fleet --mode naive",
+            "reviews=150 rows=[FAILED×150] creates=150 finds=0 claims=0/0 checks=--F---TF-F-FT-",
+        ),
+        (
+            // With every pattern on, places are held until the Risk API is
+            // done (worked out in places.rs): the first 100 calls hold the
+            // fleet's 100 places until their creates land (3121 to 3616), the
+            // last 50 wait, are answered TEMPORARY_UNAVAILABLE when their
+            // budget lapses and are retried into a free fleet. Every create
+            // is performed once, each answer lost to a timeout and found by a
+            // probe: 150 reviews, all SUCCEEDED; 452 probes (152 of them
+            // refused by the Risk API's limit while it works on its 100).
+            "--preset slow-fleet --mode patterns",
+            "reviews=150 rows=[SUCCEEDED×150] creates=150 finds=452 claims=0/0 checks=T-T--TTTTT-TT-",
         ),
         (
             // One call every 100 ms from 0 to 19.9 s, each for its own order,
@@ -291,14 +358,14 @@ fn every_preset_in_both_modes() {
             // holds at most 8 at once (itself and 7 before it): nothing
             // queues, nothing times out, every create succeeds.
             "--preset slowing-downstream --mode naive",
-            "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=------TT-T",
+            "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=------TT-T-F--",
         ),
         (
             // The same with every pattern on: no key is ever reused, no gate
-            // fills (at most 8 per replica, 15 in the fleet of a quota of 30;
+            // fills (at most 8 per replica, 15 in the fleet of a quota of 32;
             // see the_large_presets_move_by_their_formulas).
             "--preset slowing-downstream --mode patterns",
-            "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=------TT-T",
+            "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=------TT-T-T--",
         ),
     ];
     let wrong = super::differing(table);
@@ -404,13 +471,29 @@ fn rows_move_as_worked_out() {
         (
             // UNKNOWN at 2622 (due at 2621). Both workers wake at 3000, scan
             // until 3001 and probe; the finds take 100 ms and answer at 3101,
-            // 20 ms before the create lands at 121+2500+500 = 3121: "not
-            // found". W1's write makes R10086 RETRYABLE at 3102, due at
-            // 3101+1000 = 4101 (W2's, at the old version, misses). The scan at
-            // 4000 is too early; at 5000 W1's claim, issued at 5001, hits at
-            // 5002 and it resends at once: the idempotent create answers RV-1
-            // at 5002+410 = 5412, SUCCEEDED at 5413.
+            // 20 ms before the create lands at 121+2500+500 = 3121. The
+            // idempotent create with the key is still under way, so the Risk
+            // API says so: both writes keep R10086 UNKNOWN at 3102 (a probe
+            // that settles nothing leaves the version alone, so W2's write
+            // hits too), due at 3101+1000 = 4101. The scan at 4000 is too
+            // early; the probes of 5001 find RV-1 at 5101 and W1's write makes
+            // R10086 SUCCEEDED at 5102 (W2's, at the old version, misses).
             "--preset probe-races-create --mode patterns",
+            &[
+                "121 R10086 ->PENDING inserted",
+                "2622 R10086 PENDING->UNKNOWN timeout",
+                "3102 R10086 UNKNOWN->UNKNOWN find_in_progress",
+                "3102 R10086 UNKNOWN->UNKNOWN find_in_progress",
+                "5102 R10086 UNKNOWN->SUCCEEDED find_found",
+            ],
+        ),
+        (
+            // Without idempotent create the Risk API knows nothing of a create
+            // under way: the probes hear "not found" at 3101 and W1's write
+            // makes R10086 RETRYABLE at 3102 until 4101 (W2's misses); at 5000
+            // W1's claim, issued at 5001, hits at 5002 and it resends at once:
+            // a second review at 5002+410 = 5412, SUCCEEDED at 5413.
+            "--preset probe-races-create --mode patterns --idempotent-create off",
             &[
                 "121 R10086 ->PENDING inserted",
                 "2622 R10086 PENDING->UNKNOWN timeout",
@@ -451,7 +534,7 @@ fn rows_move_as_worked_out() {
             ],
         ),
         (
-            // A's insert at 6121 runs into R10086's business key: no row.
+            // A resumes at 6120, past its caller's 5 s deadline: no insert.
             "--preset pause-past-lease --mode patterns",
             &["121 R10086 ->PENDING inserted", "532 R10086 PENDING->SUCCEEDED create_succeeded"],
         ),
@@ -533,16 +616,20 @@ fn the_large_presets_move_by_their_formulas() {
     assert_eq!(sorted(ledger(&naive)), sorted(reviews), "wide-fleet naive");
     assert_eq!(figure(&naive, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(1280)));
 
-    // wide-fleet with the global gate: the fleet works on 98 calls at once,
-    // and every other call waits in its replica's queue (the table above).
-    // 98 places free together at 20 + 512 w and the 98 oldest waiting calls
-    // take them, so calls start in waves: each inserts at start + 101,
-    // creates RV at start + 511 (98 at once are within the safe 100) and is
-    // SUCCEEDED at start + 512, when its wave's places pass to the next.
-    // Without the per-replica gates all 1 280 wait, and being alike they go
-    // in call order: wave w (0 to 12) is calls 98 w + 1 to 98 w + 98 and
-    // wave 13 the last 1280 - 13 x 98 = 6, started at 20 + 512 x 13 = 6676.
-    let wave = |n: u64| (n - 1) / 98;
+    // wide-fleet with both gates: the fleet works on 100 calls at once (the
+    // Risk API's safe concurrency), and every other call waits in its
+    // replica's queue or is refused (the table above). 100 places free
+    // together at 20 + 512 w and the 100 oldest waiting calls take them, so
+    // calls start in waves: each inserts at start + 101, creates RV at
+    // start + 511 (100 at once are within the safe 100) and is SUCCEEDED at
+    // start + 512, when its wave's places pass to the next. At least 100 wait
+    // whenever places free (320, 220, then 320 and 220 between batches of
+    // retries, 180 at 5652, the last 80 at 6164), so the n-th call to start
+    // is in wave (n - 1) / 100: waves 0 to 11 of 100 and wave 12 of 80,
+    // started at 20 + 512 x 12 = 6164. Which intent is in which wave after
+    // the first depends on the retries: compare the moves without their
+    // rows.
+    let wave = |n: u64| (n - 1) / 100;
     let start = |w: u64| 20 + 512 * w;
     let (mut expected, mut reviews) = (Vec::new(), Vec::new());
     for n in 1..=1280u64 {
@@ -551,15 +638,7 @@ fn the_large_presets_move_by_their_formulas() {
         expected.push(format!("{} R{id} PENDING->SUCCEEDED create_succeeded", s + 512));
         reviews.push(format!("{} RV-{n} rk-{n:04}", s + 511));
     }
-    assert_eq!((wave(1280), start(13)), (13, 6676));
-    assert_eq!(reviews.last().map(String::as_str), Some("7187 RV-1280 rk-1280"));
-    let waiting = run("--preset wide-fleet --mode patterns --gates off");
-    assert_eq!(sorted(moves(&waiting)), sorted(expected.clone()), "wide-fleet, the global gate alone");
-    assert_eq!(ledger(&waiting), reviews, "wide-fleet, the global gate alone");
-    // With both gates the waves are the same (98 or more wait whenever
-    // places free: 320, 222 and 124 between batches, 104 at 6164, then the
-    // last six), though which intent is in which wave after the first
-    // depends on the retries: compare the moves without their rows.
+    assert_eq!((wave(1280), start(12)), (12, 6164));
     let at = |list: Vec<String>| {
         let without_row = |m: &String| {
             let words: Vec<&str> = m.split(' ').collect();
@@ -569,8 +648,40 @@ fn the_large_presets_move_by_their_formulas() {
     };
     let gated = run("--preset wide-fleet --mode patterns");
     assert_eq!(at(moves(&gated)), at(expected), "wide-fleet patterns");
-    // The first wave is calls 1 to 98, whose intents are rk-0001 to rk-0098.
-    assert_eq!(ledger(&gated)[..98], reviews[..98], "wide-fleet patterns, the first wave");
+    // The first wave is calls 1 to 100, whose intents are rk-0001 to rk-0100.
+    assert_eq!(ledger(&gated)[..100], reviews[..100], "wide-fleet patterns, the first wave");
+
+    // wide-fleet with the global gate alone (per-replica gates off): all
+    // 1 280 wait but the first 100, and being alike they go in call order,
+    // 100 every 512 ms: calls 1 to 500 start at 20, 532, 1044, 1556 and
+    // 2068. A call made at 0 may start until 5000 - 2900 = 2100: at 2101 the
+    // 780 still waiting are answered TEMPORARY_UNAVAILABLE, heard at 2121,
+    // retried at 3121 in call order, and reach an idle fleet at 3141: intents
+    // 501 to 1000 start at 3141 + 512 w (w = 0 to 4). Those retries may start
+    // until 3121 + 2100 = 5221: at 5222 the last 280 are refused again,
+    // retried at 6242 and start at 6262, 6774 and 7286 (the last 80). Rows
+    // are inserted in intent order, so intent n has row R(10085 + n) and
+    // review RV-n.
+    let start_of = |n: u64| match n {
+        1..=500 => 20 + 512 * ((n - 1) / 100),
+        501..=1000 => 3141 + 512 * ((n - 501) / 100),
+        _ => 6262 + 512 * ((n - 1001) / 100),
+    };
+    assert_eq!(
+        [start_of(500), start_of(501), start_of(1000), start_of(1001), start_of(1280)],
+        [2068, 3141, 5189, 6262, 7286]
+    );
+    let (mut expected, mut reviews) = (Vec::new(), Vec::new());
+    for n in 1..=1280u64 {
+        let (s, id) = (start_of(n), 10085 + n);
+        expected.push(format!("{} R{id} ->PENDING inserted", s + 101));
+        expected.push(format!("{} R{id} PENDING->SUCCEEDED create_succeeded", s + 512));
+        reviews.push(format!("{} RV-{n} rk-{n:04}", s + 511));
+    }
+    assert_eq!(reviews.last().map(String::as_str), Some("7797 RV-1280 rk-1280"));
+    let waiting = run("--preset wide-fleet --mode patterns --gates off");
+    assert_eq!(sorted(moves(&waiting)), sorted(expected), "wide-fleet, the global gate alone");
+    assert_eq!(ledger(&waiting), reviews, "wide-fleet, the global gate alone");
 
     // slowing-downstream, both modes: call i (1 to 200) is made at
     // 100 (i - 1), inserted at s = 100 (i - 1) + 121, and its create takes
@@ -651,15 +762,15 @@ fn the_new_presets_answer_and_create_as_worked_out() {
         ),
         (
             // UNKNOWN at 2622, heard at 2642; polls at 3642 (B, read at 3763:
-            // RETRYABLE since 3102), at 3783+1000 = 4783 (A, read at 4904:
-            // still RETRYABLE, the claim comes at 5002) and at 4924+1000 =
-            // 5924 (B, read at 6045: SUCCEEDED since 5413). One review, RV-1,
-            // made by the first create; the resend was answered with it.
+            // UNKNOWN, the probes heard "in progress" at 3101), at 3783+1000 =
+            // 4783 (A, read at 4904: still UNKNOWN, the next probes go out at
+            // 5001) and at 4924+1000 = 5924 (B, read at 6045: SUCCEEDED since
+            // 5102). One review, RV-1, made by the only create.
             "--preset probe-races-create --mode patterns",
             &[
                 "2622 call1 R10086 UNKNOWN",
-                "3763 call2 R10086 RETRYABLE",
-                "4904 call3 R10086 RETRYABLE",
+                "3763 call2 R10086 UNKNOWN",
+                "4904 call3 R10086 UNKNOWN",
                 "6045 call4 R10086 SUCCEEDED",
             ],
             &["3121 RV-1 rk-0001"],
@@ -696,10 +807,25 @@ fn the_new_presets_answer_and_create_as_worked_out() {
             &["531 RV-1 rk-0002", "6531 RV-2 rk-0001"],
         ),
         (
-            // A's read after its conflict at 6121 returns R10086 at 6122.
+            // A resumes at 6120, past its caller's deadline (5000): with
+            // deadline propagation it answers TEMPORARY_UNAVAILABLE at once,
+            // having written nothing.
             "--preset pause-past-lease --mode patterns",
-            &["532 call2 R10086 SUCCEEDED", "6122 call1 R10086 SUCCEEDED"],
+            &["532 call2 R10086 SUCCEEDED", "6120 call1 TEMPORARY_UNAVAILABLE"],
             &["531 RV-1 rk-0002"],
+        ),
+        (
+            // The same one call, alone.
+            "--preset replica-pause --mode patterns",
+            &["6120 call1 TEMPORARY_UNAVAILABLE"],
+            &[],
+        ),
+        (
+            // Without the pattern A inserts at 6121 and creates RV-1 at 6531:
+            // SUCCEEDED at 6532, long after the agent gave up (5000).
+            "--preset replica-pause --mode naive",
+            &["6532 call1 R10086 SUCCEEDED"],
+            &["6531 RV-1 rk-0001"],
         ),
         (
             // A rejection is a business answer, not an error result. The
@@ -751,8 +877,11 @@ fn the_patterns_incident_returns_r10086_to_the_retry() {
         })
         .collect();
     // UNKNOWN at 2622; the poll (call 2, made at 2642+1000 = 3642) reads at
-    // 3642+20+100+1 = 3763; the retry (call 3) reads the existing row at 4002.
-    assert_eq!(results, ["2622 call1 R10086 false", "3763 call2 R10086 false", "4002 call3 R10086 false"]);
+    // 3642+20+100+1 = 3763; the scripted retry at 3880 is, under the agent's
+    // poll-the-review policy, a status poll of R10086 (call 3): it reads the
+    // row at 3880+20+100+1 = 4001 (a second request_risk_review would insert,
+    // meet the conflict and read it at 4002).
+    assert_eq!(results, ["2622 call1 R10086 false", "3763 call2 R10086 false", "4001 call3 R10086 false"]);
     let statuses: Vec<&str> = run.records().iter().filter_map(|r| r.row_move()).map(|m| m.to.name()).collect();
     assert!(!statuses.contains(&"FAILED"), "never FAILED");
 }
@@ -775,9 +904,14 @@ fn overload_with_the_gates_works_in_waves() {
     // heard at 6696.
     assert_eq!(s.end, Millis(6696));
     let check = run.checks().into_iter().find(|c| c.name == CheckName::OverloadFastBounded).unwrap();
-    // The slowest answer: a first-wave call queued 9th to 16th at 20 starts at
-    // 1044 and is heard at 1044+512+20 = 1576.
-    assert_eq!(check.figure("slowest_answer_ms"), Some(Value::Ms(1576)));
+    // The longest wait in a queue: a first-wave call queued 9th to 16th at 20
+    // starts at 1044, 1024 ms later (each later wave waits 16 ms less: its
+    // batch arrives 1040 ms after the last, two services of 512 before its
+    // start). Each queued call starts well before its budget lapses: the
+    // first wave's may start until 5000 - (100 + 300 + 2500) = 2100.
+    assert_eq!(check.figure("longest_queue_wait_ms"), Some(Value::Ms(1024)));
+    assert_eq!(check.figure("budget_needed_ms"), Some(Value::Ms(2900)));
+    assert_eq!(check.figure("waited_past_budget"), Some(Value::Count(0)));
     assert_eq!(check.figure("max_queue"), Some(Value::Count(16)));
     assert_eq!(check.figure("max_in_flight"), Some(Value::Count(8)));
     // An OVERLOADED is answered the instant its call arrives: made, 20 ms
@@ -789,7 +923,9 @@ fn overload_with_the_gates_works_in_waves() {
 
 #[test]
 fn checks_are_live_at_the_playhead() {
-    let run = run("--preset incident --mode patterns");
+    // The agent retries at once as in the incident (a poll of the review
+    // would carry no request_key), every server pattern on.
+    let run = run("--preset incident --mode patterns --retry-policy off");
     let at = |t: u64, name: CheckName| run.checks_at(Millis(t)).into_iter().find(|c| c.name == name).unwrap().holds;
     // Nothing lost before the answer is dropped at 531; from then until the
     // probe's write at 3102 the lost response has not converged.
@@ -807,15 +943,18 @@ fn checks_are_live_at_the_playhead() {
 }
 
 #[test]
-fn the_risk_apis_capacity_refuses_the_excess_at_once() {
-    // Two calls at 0 (A and B) insert R10086 and R10087 at 121 and create at
-    // once; with room for one call the second gets 503 at 121, so R10087 is
-    // UNKNOWN at 122. At 1000 both workers probe R10087: W1's find takes the
-    // slot, W2's gets 503 at once and keeps the row UNKNOWN (due again at
-    // 1001+1000 = 2001) without moving its version, so W1's "not found" at
-    // 1101 still applies: RETRYABLE at 1102 until 2101. At 3000 W1 claims
-    // (3002) and resends: RV-2 at 3412, SUCCEEDED at 3413.
-    let run = run("--preset overload --burst-calls 2 --risk-api-capacity 1 --mode patterns");
+fn the_risk_apis_admission_limit_refuses_the_excess_at_once() {
+    // A Risk API safe at one call at a time, its admission limit on, and no
+    // global gate to keep the replicas below it. Two calls at 0 (A and B)
+    // insert R10086 and R10087 at 121 and create at once; the Risk API
+    // admits the first and refuses the second with 503 at 121, so R10087 is
+    // UNKNOWN at 122 (a 5xx, due at once). At 1000 both workers probe
+    // R10087: W1's find takes the one place, W2's gets 503 at once and keeps
+    // the row UNKNOWN (due again at 1001+1000 = 2001) without moving its
+    // version, so W1's "not found" at 1101 still applies: RETRYABLE at 1102
+    // until 2101. At 3000 W1 claims (3002) and resends: RV-2 at 3412,
+    // SUCCEEDED at 3413. The Risk API never works on more than one call.
+    let run = run("--preset overload --burst-calls 2 --api-safe-concurrency 1 --global-gate off --mode patterns");
     assert_eq!(
         moves(&run),
         [
@@ -823,31 +962,59 @@ fn the_risk_apis_capacity_refuses_the_excess_at_once() {
             "121 R10087 ->PENDING inserted",
             "122 R10087 PENDING->UNKNOWN downstream_5xx",
             "532 R10086 PENDING->SUCCEEDED create_succeeded",
-            "1002 R10087 UNKNOWN->UNKNOWN find_timeout",
+            "1002 R10087 UNKNOWN->UNKNOWN downstream_5xx",
             "1102 R10087 UNKNOWN->RETRYABLE find_not_found",
             "3002 R10087 RETRYABLE->PENDING claim_won",
             "3413 R10087 PENDING->SUCCEEDED create_succeeded",
         ]
     );
-    assert_eq!(outline(&run), "reviews=2 rows=[SUCCEEDED×2] creates=3 finds=2 claims=1/1 checks=---T--TTTT");
+    assert_eq!(outline(&run), "reviews=2 rows=[SUCCEEDED×2] creates=3 finds=2 claims=1/1 checks=---T--TTTT-T--");
+    assert_eq!(figure(&run, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(1)));
 }
 
 #[test]
 fn a_call_unanswered_within_the_client_deadline_ends_its_intent() {
-    // The replica can only answer at 2622 (after the 2.5 s downstream
-    // timeout); with a 1 s deadline the agent stops waiting at 1000 and
-    // ignores the UNKNOWN that reaches it at 2642. No poll follows, but the
-    // workers still settle the row at 3102.
+    // With a 1 s client deadline the create, sent at 121, gets what is left of
+    // it at the Risk API: min(2500, 1000 - 121) = 879 ms, so the replica stops
+    // waiting at 1000 (not at 2621), makes the row UNKNOWN at 1001 and
+    // answers. The agent stopped waiting at 1000 and ignores the UNKNOWN that
+    // reaches it at 1021. No poll follows, but the workers settle the row:
+    // their scan of 1000 ran before the UNKNOWN was written (nothing due at
+    // 1001); the one of 2000 probes at 2001 and finds RV-1 (created at 531,
+    // its answer lost) at 2101: SUCCEEDED at 2102.
     let run = run("--preset lost-create-response --mode patterns --client-deadline-ms 1000");
-    let agent: Vec<String> = run
-        .records()
-        .iter()
-        .filter(|r| matches!(r.what, What::DeadlinePassed { .. } | What::ResultReceived { .. }))
-        .map(|r| format!("{} {}", r.t.ms(), r.kind()))
-        .collect();
-    assert_eq!(agent, ["1000 deadline_passed", "2642 result_received"]);
+    let agent = |run: &Run| -> Vec<String> {
+        run.records()
+            .iter()
+            .filter(|r| matches!(r.what, What::DeadlinePassed { .. } | What::ResultReceived { .. }))
+            .map(|r| format!("{} {}", r.t.ms(), r.kind()))
+            .collect()
+    };
+    let timeouts = |run: &Run| -> Vec<(u64, u64)> {
+        run.records()
+            .iter()
+            .filter_map(|r| match r.what {
+                What::DownstreamTimeout { kind: DsKind::Create, sent_at, .. } => Some((sent_at.ms(), r.t.ms())),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(agent(&run), ["1000 deadline_passed", "1021 result_received"]);
+    assert_eq!(timeouts(&run), [(121, 1000)]);
     assert_eq!(run.summary().tool_calls, 1);
-    assert_eq!(moves(&run).last().map(String::as_str), Some("3102 R10086 UNKNOWN->SUCCEEDED find_found"));
+    assert_eq!(moves(&run).last().map(String::as_str), Some("2102 R10086 UNKNOWN->SUCCEEDED find_found"));
+    // Nothing was written or sent after the agent gave up.
+    assert_eq!(figure(&run, CheckName::NoEffectAfterDeadline, "calls_given_up"), Some(Value::Count(1)));
+    assert_eq!(super::verdicts(&run), "--T---TTTTTT--");
+    // Without deadline propagation the create gets the whole 2.5 s: the
+    // replica answers UNKNOWN at 2622, heard at 2642, and the probes of 3001
+    // settle the row at 3102.
+    let full = super::run(
+        "--preset lost-create-response --mode patterns --client-deadline-ms 1000 --deadline-propagation off",
+    );
+    assert_eq!(agent(&full), ["1000 deadline_passed", "2642 result_received"]);
+    assert_eq!(timeouts(&full), [(121, 2621)]);
+    assert_eq!(moves(&full).last().map(String::as_str), Some("3102 R10086 UNKNOWN->SUCCEEDED find_found"));
 }
 
 #[test]
@@ -904,100 +1071,82 @@ fn a_failed_review_closes_its_generation_and_the_next_request_opens_another() {
 
 #[test]
 fn the_wide_fleet_outnumbers_the_risk_api_unless_one_gate_spans_it() {
-    // Worked out in the table above: 3 630 calls, 2 350 of them OVERLOADED by
-    // a full queue, 1 182 waited for the fleet; the Risk API never held more
-    // than 98. The six calls of the last wave start at 6676 and are heard
-    // at 6676 + 512 + 20 = 7208. The longest wait is the first burst's: of
-    // the 320 queued at 20, 98 start at each of 532, 1044 and 1556, and the
-    // last 26 at 2068, heard at 2068 + 512 + 20 = 2600, within 5 s.
+    // Worked out in the table above: 3 580 calls, 2 300 of them OVERLOADED by
+    // a full queue, 1 180 waited for the fleet; the Risk API never held more
+    // than 100. The 80 calls of the last wave start at 6164 and are heard at
+    // 6164 + 512 + 20 = 6696. The longest wait is the first burst's: of the
+    // 320 queued at 20, the last 20 start at 2068, 2048 ms later and before
+    // 2101, when their budget would lapse; each later batch waits 16 ms less.
     let gated = run("--preset wide-fleet --mode patterns");
     let s = gated.summary();
-    assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (3_630, 2_350, 7_208));
+    assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (3_580, 2_300, 6_696));
     let fast = |run: &Run, name: &str| figure(run, CheckName::OverloadFastBounded, name);
     assert_eq!(
-        [fast(&gated, "waited_for_fleet"), fast(&gated, "late_answers"), fast(&gated, "max_queue")],
-        [Some(Value::Count(1_182)), Some(Value::Count(0)), Some(Value::Count(16))]
+        [fast(&gated, "waited_for_fleet"), fast(&gated, "waited_past_budget"), fast(&gated, "max_queue")],
+        [Some(Value::Count(1_180)), Some(Value::Count(0)), Some(Value::Count(16))]
     );
     assert_eq!(
-        [fast(&gated, "slowest_answer_ms"), fast(&gated, "slowest_overloaded_ms")],
-        [Some(Value::Ms(2_600)), Some(Value::Ms(40))]
+        [fast(&gated, "longest_queue_wait_ms"), fast(&gated, "slowest_overloaded_ms")],
+        [Some(Value::Ms(2_048)), Some(Value::Ms(40))]
     );
-    // Without the per-replica gates nothing bounds the wait: the 1 182 wait
-    // in call order, 98 starting every 512 ms (the formulas above), and a
-    // call of wave w is heard at 20 + 512 (w + 1) + 20, past the 5 s
-    // deadline from w = 9 on: 1 280 - 9 x 98 = 398 late, the last (wave 13)
-    // at 7208. Nothing is OVERLOADED, so nothing is retried: 1 280 calls.
+    let refused = |run: &Run| run.records().iter().filter(|r| matches!(r.what, What::OutOfBudget { .. })).count();
+    assert_eq!(refused(&gated), 0);
+    // Without the per-replica gates nothing bounds the queues: 1 180 wait at
+    // 20, 59 at each replica, past the configured 16. Deadline propagation
+    // keeps the wait within each call's budget instead: 780 are answered
+    // TEMPORARY_UNAVAILABLE at 2101 and 280 of their retries at 5222 (the
+    // formulas above); the retries wait too, 680 at 3141 and 180 at 6262.
+    // Nothing is OVERLOADED: 1 280 + 780 + 280 = 2 340 calls, the last heard
+    // at 7286 + 512 + 20 = 7818.
     let unbounded = run("--preset wide-fleet --mode patterns --gates off");
     let s = unbounded.summary();
-    assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (1_280, 0, 7_208));
+    assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (2_340, 0, 7_818));
+    assert_eq!(refused(&unbounded), 1_060);
     assert_eq!(
-        [fast(&unbounded, "late_answers"), fast(&unbounded, "waited_for_fleet"), fast(&unbounded, "slowest_answer_ms")],
-        [Some(Value::Count(398)), Some(Value::Count(1_182)), Some(Value::Ms(7_208))]
+        [fast(&unbounded, "waited_for_fleet"), fast(&unbounded, "max_queue"), fast(&unbounded, "waited_past_budget")],
+        [Some(Value::Count(2_040)), Some(Value::Count(59)), Some(Value::Count(0))]
     );
-    assert_eq!(super::verdicts(&unbounded), "-----FTT-T");
-    let peak = |run: &Run| {
-        run.checks()
-            .into_iter()
-            .find(|c| c.name == CheckName::DownstreamWithinCapacity)
-            .and_then(|c| c.figure("peak_concurrency"))
-    };
-    assert_eq!(peak(&gated), Some(Value::Count(98)));
-    // Without it the fleet's own caps admit all 1 280 at once: 12.8 times the
-    // Risk API's safe concurrency.
+    assert_eq!(super::verdicts(&unbounded), "T----FTT-T-TT-");
+    let peak = |run: &Run| figure(run, CheckName::DownstreamWithinCapacity, "peak_concurrency");
+    assert_eq!(peak(&gated), Some(Value::Count(100)));
+    // Without the global gate the fleet's own caps admit all 1 280 at once;
+    // the Risk API's admission limit keeps it at 100 and refuses 1 180
+    // creates with 503 (their rows are left for the workers: the switch
+    // table). Without that limit too, the L-th create finds the Risk API
+    // working on L calls: 1 280 at once, 12.8 times its safe concurrency.
     let open = run("--preset wide-fleet --mode patterns --global-gate off");
-    assert_eq!(peak(&open), Some(Value::Count(1_280)));
-    let verdict = |run: &Run| run.checks().into_iter().find(|c| c.name == CheckName::DownstreamWithinCapacity)?.holds;
-    assert_eq!((verdict(&gated), verdict(&open)), (Some(true), Some(false)));
-    // The creates from L = 610 on take 2501 ms and more: 671 time out, and no
-    // find (580 ms at most) does.
-    let timeouts = open.records().iter().filter(|r| r.kind() == "downstream_timeout").count();
-    assert_eq!(timeouts, 671);
-    // Worked out in the switch table: the workers' first finds are slowed by
-    // the 578 creates still at work (579 and 580 ms), and by the horizon 254
-    // of the 671 lost responses have converged.
-    let finds: Vec<(u64, u64)> = open
+    assert_eq!(peak(&open), Some(Value::Count(100)));
+    let refused_creates = open
         .records()
         .iter()
-        .filter_map(|r| match r.what {
-            What::DownstreamReply { kind: DsKind::Find, sent_at, .. } => Some((sent_at.ms(), r.t.ms())),
-            _ => None,
+        .filter(|r| {
+            matches!(
+                r.what,
+                What::DownstreamReply {
+                    kind: DsKind::Create,
+                    answer: idempotency_lab::sim::risk::Answer::Unavailable,
+                    ..
+                }
+            )
         })
-        .take(4)
-        .collect();
-    assert_eq!(finds, [(3001, 3580), (3001, 3581), (3581, 4018), (3582, 4020)]);
-    let lost = |name: &str| figure(&open, CheckName::LostResponseConverges, name);
-    assert_eq!(
-        (lost("lost_responses"), lost("converged"), lost("unresolved")),
-        (Some(Value::Count(671)), Some(Value::Count(254)), Some(Value::Count(417)))
-    );
-}
-
-#[test]
-fn a_create_its_caller_abandoned_still_works_at_the_risk_api_after_its_place_is_freed() {
-    // wide-fleet with the first create slow: sent at 121, it lands at
-    // 121 + 2500 + 500 = 3121. Its call holds its place until the timeout's
-    // UNKNOWN is answered at 2622, so the other 97 go in waves of 97 at
-    // 20 + 512 w and the freed place starts one more call at 2622 (its
-    // create out at 2723 until 3133). The workers probe R10086 at 3001, when
-    // the Risk API works on the 97 creates of the wave started at 2580 (out
-    // at 2681 until 3091), the one of 2622 and the slow one: the first find
-    // makes 100, the second 101, past the safe 100. The quota counts the
-    // calls in the replicas' slots, and the replica gave this create up.
-    let run = run("--preset wide-fleet --mode patterns --fault downstream-slow@1");
-    assert_eq!(figure(&run, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(101)));
-    let holds = run.checks().into_iter().find(|c| c.name == CheckName::DownstreamWithinCapacity).and_then(|c| c.holds);
-    assert_eq!(holds, Some(false));
+        .count();
+    assert_eq!(refused_creates, 1_180);
+    let unlimited = run("--preset wide-fleet --mode patterns --global-gate off --downstream-limit off");
+    assert_eq!(peak(&unlimited), Some(Value::Count(1_280)));
+    let verdict = |run: &Run| run.checks().into_iter().find(|c| c.name == CheckName::DownstreamWithinCapacity)?.holds;
+    assert_eq!([verdict(&gated), verdict(&open), verdict(&unlimited)], [Some(true), Some(true), Some(false)]);
 }
 
 #[test]
 fn a_freed_place_goes_to_the_oldest_call_waiting_anywhere_in_the_fleet() {
-    // Three replicas, a quota of 4 - 2 = 2. Calls 1 to 5 reach A, B, C, A, B
-    // at 20: 1 and 2 start, 3, 4 and 5 wait for the fleet though their
-    // replicas' slots are free. At 532 call 1 (A) is answered first and its
-    // place goes to call 3 at C, the oldest waiting (queued at 20, the
-    // lowest number), not to A's own call 4; call 2's place (B) goes to
-    // call 4. At 1044 call 3 (C) is answered first: call 5 starts at B.
-    let run = run("--preset overload --mode patterns --replicas 3 --burst-calls 5 --api-safe-concurrency 4");
+    // Three replicas, a quota of 2 (the Risk API's safe concurrency). Calls 1
+    // to 5 reach A, B, C, A, B at 20: 1 and 2 start, 3, 4 and 5 wait for the
+    // fleet though their replicas' slots are free. At 532 call 1 (A) is
+    // answered first and its place goes to call 3 at C, the oldest waiting
+    // (queued at 20, the lowest number), not to A's own call 4; call 2's
+    // place (B) goes to call 4. At 1044 call 3 (C) is answered first: call 5
+    // starts at B, well before 2100, when its budget would lapse.
+    let run = run("--preset overload --mode patterns --replicas 3 --burst-calls 5 --api-safe-concurrency 2");
     let started: Vec<String> = run
         .records()
         .iter()
