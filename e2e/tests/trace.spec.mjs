@@ -7,6 +7,12 @@ import { test, expect, open, mirror } from "./fixtures.mjs";
 
 const traces = new URL("../../tests/data/traces/", import.meta.url).pathname;
 
+/** A lane's title: on screen, and where it is. */
+async function expectTitle(title) {
+  await expect(title).toBeVisible();
+  return title.boundingBox();
+}
+
 test("a committed trace opens by the file picker, ringed and judged, with no request", async ({ page }) => {
   await open(page);
   const requests = [];
@@ -25,12 +31,25 @@ test("a committed trace opens by the file picker, ringed and judged, with no req
   await expect(panel.locator(".trace-diagram svg .broke-ring")).toHaveCount(1);
   await expect(panel.locator(".trace-diagram svg .span-effect")).toHaveCount(2);
   expect(requests, "reading a trace asks nothing of the network").toEqual([]);
+  // Each lane is titled with its service, at the diagram's left edge, the
+  // client's lane (its span starts first) above the server's.
+  const diagram = panel.locator(".trace-diagram");
+  const box = await diagram.boundingBox();
+  const client = await expectTitle(diagram.getByText("client", { exact: true }));
+  const server = await expectTitle(diagram.getByText("server", { exact: true }));
+  for (const title of [client, server]) expect(title.x - box.x).toBeLessThan(100);
+  expect(client.y).toBeLessThan(server.y);
   await page.setViewportSize({ width: 1280, height: 800 });
-  await panel.screenshot({ path: "/tmp/trace-1280.png" });
+  await panel.screenshot({ path: test.info().outputPath("trace-1280.png") });
   await page.setViewportSize({ width: 360, height: 740 });
   await panel.getByLabel("Sequence diagram").check();
   await expect(panel.locator(".trace-diagram svg .broke-ring")).toHaveCount(1);
-  await page.screenshot({ path: "/tmp/trace-360.png", fullPage: false });
+  // Down the page, the titles head the columns, the client's left of the
+  // server's.
+  const clientColumn = await expectTitle(diagram.getByText("client", { exact: true }));
+  const serverColumn = await expectTitle(diagram.getByText("server", { exact: true }));
+  expect(clientColumn.x).toBeLessThan(serverColumn.x);
+  await page.screenshot({ path: test.info().outputPath("trace-360.png"), fullPage: false });
 });
 
 test("a broken trace gets a notice naming the line and the lab stays", async ({ page }) => {

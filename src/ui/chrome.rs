@@ -8,6 +8,8 @@ use leptos::prelude::*;
 use crate::sim::params::{Colour, Opt, Value};
 use crate::view::labs::{LABS, Lab};
 use crate::view::page::{Font, Layout, Page, Theme};
+use crate::view::timeline::page::{LANE_TITLE_INSET, LANE_TITLES_W};
+use crate::view::timeline::{Diagram, Orientation};
 
 use super::dom;
 use super::element::Host;
@@ -200,6 +202,14 @@ pub fn scroll_cue(
 ) -> impl IntoView {
     let wider = move || width().zip(fit.get()).is_some_and(|(drawn, room)| drawn > room + 1.0);
     move || wider().then(|| view! { <p class="scroll-cue">{crate::view::timeline::SCROLL_CUE}</p> })
+}
+
+/// The lane titles, pinned beside a scrolling timeline (or above a
+/// scrolling sequence diagram) so they stay in view however far it is
+/// scrolled: `view`'s markup, for every diagram a page draws.
+pub fn lane_titles(d: &Diagram, scale: f64) -> AnyView {
+    let class = if d.orientation == Orientation::Down { "column-titles-frame" } else { "lane-titles-frame" };
+    view! { <div class=class inner_html=d.lane_titles_svg(LANE_TITLES_W, LANE_TITLE_INSET, scale)></div> }.into_any()
 }
 
 /// The width of `scroller`'s box in a diagram's units (`scale` of them to

@@ -15,9 +15,10 @@ use crate::sim::trace::checks::{checks, where_it_broke};
 use crate::sim::trace::read::{Limits, MAX_BYTES, Reading};
 use crate::sim::trace::rules::{RULES, Rules};
 use crate::sim::trace::{Findings, read};
-use crate::view::timeline::Frame;
+use crate::view::timeline::{Frame, Orientation};
 use crate::view::traces;
 
+use super::chrome::lane_titles;
 use super::dom;
 use super::notices::Notices;
 
@@ -158,16 +159,19 @@ fn panel(desk: TraceDesk, opened: Opened) -> impl IntoView {
             None => traces::nothing_broke(f),
         })
     };
-    let svg = move || {
-        findings.with(|f| {
-            let frame = if desk.sequence.get() {
-                Frame::Down(dom::viewport_width().min(720.0) - 40.0)
-            } else {
-                Frame::Across(None)
-            };
-            let d = traces::diagram(f, frame);
-            d.page_svg("-trace", "The trace, a lane per service", Millis(u64::MAX / 2))
-        })
+    let drawn = Memo::new(move |_| {
+        let frame = if desk.sequence.get() {
+            Frame::Down(dom::viewport_width().min(720.0) - 40.0)
+        } else {
+            Frame::Across(None)
+        };
+        findings.with(|f| Arc::new(traces::diagram(f, frame)))
+    });
+    let svg = move || drawn.with(|d| d.page_svg("-trace", "The trace, a lane per service", Millis(u64::MAX / 2)));
+    // Each lane's service named as in the labs' own diagrams: beside the
+    // timeline, or above the sequence diagram's columns.
+    let titles = move |orientation: Orientation| {
+        move || drawn.with(|d| (d.orientation == orientation).then(|| lane_titles(d, 1.0)))
     };
     let summary = move || {
         findings.with(|f| {
@@ -196,7 +200,13 @@ fn panel(desk: TraceDesk, opened: Opened) -> impl IntoView {
                 <input type="checkbox" prop:checked=move || desk.sequence.get() on:change=move |_| desk.sequence.update(|s| *s = !*s)/>
                 " Sequence diagram"
             </label>
-            <div class="timeline-scroll trace-diagram" inner_html=svg></div>
+            <div class="timeline-frame trace-diagram" class:sequence=move || desk.sequence.get()>
+                <div class="timeline-scroll" tabindex="0" role="group" aria-label="The trace's diagram">
+                    {titles(Orientation::Down)}
+                    <div inner_html=svg></div>
+                </div>
+                {titles(Orientation::Across)}
+            </div>
             <details>
                 <summary>"Spans as text"</summary>
                 <pre class="trace-mirror">{mirror}</pre>

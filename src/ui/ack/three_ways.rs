@@ -15,7 +15,8 @@ use crate::view::ack::experiments::{WHERE_QUESTION, three_ways, where_verdict};
 use crate::view::timeline::Frame;
 
 use super::state::Ack;
-use super::timeline::{Named, diagram_view, lane_titles};
+use super::super::chrome::lane_titles;
+use super::timeline::{Named, diagram_view};
 
 /// One of the three runs: its diagram and its question.
 fn way(

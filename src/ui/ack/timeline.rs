@@ -11,12 +11,12 @@ use crate::sim::Millis;
 use crate::sim::ack::Run;
 use crate::view::ack::diagram::{diagram_on, stop_times};
 use crate::view::ack::opening::Opening;
-use crate::view::timeline::page::{LANE_TITLE_INSET, LANE_TITLES_W};
+use crate::view::timeline::page::LANE_TITLES_W;
 use crate::view::timeline::{Diagram, Frame, Orientation};
 
 use wasm_bindgen::JsCast;
 
-use super::super::chrome::{box_height, box_width, fit_scale, scroll_cue};
+use super::super::chrome::{box_height, box_width, fit_scale, lane_titles, scroll_cue};
 use super::super::compare::Side;
 use super::super::markup::chosen;
 use super::super::playback::Replay;
@@ -26,14 +26,6 @@ use super::state::Ack;
 
 fn num(v: f64) -> String {
     crate::view::num::d1(v).to_string()
-}
-
-/// The lane titles, pinned beside the scrolling timeline (or above the
-/// scrolling sequence diagram) so they stay in view however far it is
-/// scrolled: `view`'s markup.
-pub fn lane_titles(d: &Diagram, scale: f64) -> AnyView {
-    let class = if d.orientation == Orientation::Down { "column-titles-frame" } else { "lane-titles-frame" };
-    view! { <div class=class inner_html=d.lane_titles_svg(LANE_TITLES_W, LANE_TITLE_INSET, scale)></div> }.into_any()
 }
 
 /// How a drawn diagram is named: its ids end in `suffix` (so that several
