@@ -29,7 +29,10 @@ tools-test:
 # it (Trunk's hook, scripts/labs.sh) each lab of the registry in
 # src/view/labs.rs into dist/<lab>/. Everything is served with the same
 # strict CSP the tests use. The command line then writes the first lab's
-# opening run into the host page, so it shows before any WebAssembly.
+# opening run into the host page, so it shows before any WebAssembly; the
+# service worker gets the build's file list; and each file that compresses
+# gets a brotli and a gzip copy beside it, which the server sends to a
+# browser that accepts them (README, "Serving the build").
 serve: tools dist
 	@echo "Serving http://127.0.0.1:8080/"
 	node e2e/serve.mjs --root dist --port 8080
@@ -57,6 +60,7 @@ dist:
 	cargo build --locked --release
 	./target/release/idempotency-lab opening | node scripts/opening.mjs dist/index.html
 	node scripts/offline.mjs dist
+	node scripts/compress.mjs dist
 
 # The release bundle, served with the strict CSP, driven by Playwright
 # (some tests compare the page with the command line's release build).

@@ -52,13 +52,24 @@ function sizes(files) {
   return size;
 }
 const fmt = (s) => `${kB(s.gzip)} gzip (raw ${kB(s.raw)}, brotli ${kB(s.brotli)})`;
+// What the server sent for a page's files (see `downloads`): the bytes on
+// the wire, how many files went in each encoding, and the files' sizes.
+function fmtSent(got) {
+  const bytes = got.reduce((sum, d) => sum + d.bytes, 0);
+  const by = {};
+  for (const d of got) by[d.encoding] = (by[d.encoding] ?? 0) + 1;
+  const encodings = Object.entries(by).map(([e, n]) => `${n} ${e}`);
+  return `${kB(bytes)} sent (${encodings.join(", ")}); ${fmt(sizes(got.map((d) => d.file)))}`;
+}
 // Sizes are gzip bytes (1 kB = 1000 bytes) of everything a page downloads.
 const BUDGET = 250_000;
 const against = (size) =>
   size.gzip <= BUDGET ? `within 250 kB, ${kB(BUDGET - size.gzip)} to spare` : `over 250 kB by ${kB(size.gzip - BUDGET)}`;
 
 const port = 8190;
-const server = spawn("node", ["serve.mjs", "--root", dist, "--port", String(port), "--gzip", "1"], { stdio: "ignore" });
+// The server sends each file as the build's brotli copy to Chromium, as a
+// host that serves the copies would (README, "Serving the build").
+const server = spawn("node", ["serve.mjs", "--root", dist, "--port", String(port)], { stdio: "ignore" });
 await new Promise((r) => setTimeout(r, 500));
 const origin = `http://127.0.0.1:${port}`;
 const browser = await chromium.launch({
@@ -91,23 +102,25 @@ async function usable(page) {
 const pageOf = (lab) => (lab === labs[0] ? "/" : `/?lab=${lab}`);
 
 // Every file our server sent while `path` opened until `ready`, in a fresh
-// context (an empty cache), as paths under dist/.
+// context (an empty cache), by path under dist/: each one's `file`, its
+// `bytes` on the wire (the answer's Content-Length) and its `encoding`.
 async function downloads(path, ready) {
   const context = await browser.newContext({ serviceWorkers: "block" });
   const page = await context.newPage();
-  const files = new Set();
+  const sent = new Map();
   page.on("response", (r) => {
     const url = new URL(r.url());
     if (url.port !== String(port) || r.status() !== 200) return;
     let file = decodeURIComponent(url.pathname);
     if (file.endsWith("/")) file += "index.html";
-    files.add(file.slice(1));
+    const headers = r.headers();
+    sent.set(file.slice(1), { bytes: Number(headers["content-length"]), encoding: headers["content-encoding"] ?? "identity" });
   });
   await page.goto(origin + path);
   await ready(page);
   await page.waitForLoadState("networkidle");
   await context.close();
-  return [...files].sort();
+  return [...sent.keys()].sort().map((file) => ({ file, ...sent.get(file) }));
 }
 
 // The phone profile: 150 ms round trip, 1.6 Mbps down, 750 kbps up, the
@@ -298,14 +311,15 @@ async function patternSwitch(page, n) {
 
 try {
   // What each lab's page downloads, opened by a link, and on the phone.
-  for (const lab of labs) {
-    const files = await downloads(pageOf(lab), (p) => p.waitForSelector(READY, { timeout: 60_000 }));
-    const worker = files.filter((f) => f.includes("worker"));
-    const own = files.filter((f) => !worker.includes(f));
-    const size = sizes(own);
-    row(`${lab} page: downloads`, `${fmt(size)}, ${against(size)}`);
-    if (worker.length) row(`${lab} page: then its worker, once the page is up`, fmt(sizes(worker)));
-    row(`${lab} page: files`, files.join(", "));
+  // Its worker's files apart: they are fetched once the page is up.
+  const ready = (p) => p.waitForSelector(READY, { timeout: 60_000 });
+  for (const [name, path] of [...labs.map((lab) => [`${lab} page`, pageOf(lab)]), ["embed (?embed=1)", "/?embed=1"]]) {
+    const got = await downloads(path, ready);
+    const worker = got.filter((d) => d.file.includes("worker"));
+    const own = got.filter((d) => !worker.includes(d));
+    row(`${name}: downloads`, `${fmtSent(own)}, ${against(sizes(own.map((d) => d.file)))}`);
+    if (worker.length) row(`${name}: then its worker, once the page is up`, fmtSent(worker));
+    row(`${name}: files`, got.map((d) => d.file).join(", "));
   }
   const wasm = [];
   const walk = (dir) =>
@@ -315,7 +329,7 @@ try {
   const offline = JSON.parse(readFileSync(`${dist}sw.js`, "utf8").match(/^const FILES = (\[.*\]);$/m)[1]).filter((f) => !f.endsWith("/"));
   row("the offline copy of every lab, stored in the background after the first visit", `${fmt(sizes(offline))} in ${offline.length} files`);
   const host = await downloads("/examples/element.html", (p) => p.locator("idempotency-lab").first().waitFor());
-  row("custom element on a host page: downloads", fmt(sizes(host.filter((f) => !f.startsWith("examples/")))));
+  row("custom element on a host page: downloads", fmtSent(host.filter((d) => !d.file.startsWith("examples/"))));
   for (const lab of labs) {
     const t = await onPhone(pageOf(lab), lab, 3);
     if (t.diagram !== null) row(`${lab} page on the phone profile: diagram on screen (median of 3)`, ms(t.diagram));

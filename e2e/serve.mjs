@@ -3,13 +3,13 @@
 // also serves, on a second origin, a host page that embeds the app in an
 // iframe, as a documentation site would.
 //
-//   node serve.mjs --root ../dist --port 8090 [--host-port 8091] [--gzip 1]
+//   node serve.mjs --root ../dist --port 8090 [--host-port 8091]
 //
-// With --gzip, files go gzipped to a browser that accepts it, as a
-// production server sends them (`make bench` measures the phone profile's
-// download times so).
+// A file with a brotli or gzip copy beside it (`make dist` writes them,
+// scripts/compress.mjs) goes as the copy the client accepts, brotli first,
+// as a production server sends them (`make bench` measures the phone
+// profile's download times so); a copy older than its file is never sent.
 import { createServer } from "node:http";
-import { gzipSync } from "node:zlib";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, resolve, sep } from "node:path";
 
@@ -22,8 +22,39 @@ const args = Object.fromEntries(
 const root = resolve(args.root ?? "../dist");
 const port = Number(args.port ?? 8090);
 const hostPort = args["host-port"] ? Number(args["host-port"]) : null;
-const gzip = Boolean(args.gzip);
-const gzipped = new Map(); // file -> its gzipped bytes
+
+// The encodings a request's Accept-Encoding allows, by name: each listed
+// coding with a q-value above 0 (a coding with q=0 is refused; `*` stands
+// for any coding not named). Names are case-insensitive.
+function accepted(header) {
+  const q = new Map();
+  for (const part of (header ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const weight = params.map((p) => p.trim().match(/^q=([0-9.]+)$/)).find(Boolean);
+    q.set(name, weight ? Number(weight[1]) : 1);
+  }
+  const allows = (coding) => (q.has(coding) ? q.get(coding) > 0 : (q.get("*") ?? 0) > 0);
+  return ["br", "gzip"].filter(allows);
+}
+
+// The copies a server can send in place of a file, with their names.
+const COPIES = { br: ".br", gzip: ".gz" };
+
+// `file`'s copy in the first of `encodings` that has one no older than the
+// file: [encoding, bytes], or null.
+async function copyOf(file, encodings, modified) {
+  for (const encoding of encodings) {
+    try {
+      const copy = file + COPIES[encoding];
+      const s = await stat(copy);
+      if (s.isFile() && s.mtimeMs >= modified) return [encoding, await readFile(copy)];
+    } catch {
+      // No copy in this encoding.
+    }
+  }
+  return null;
+}
 
 export const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -74,6 +105,7 @@ const app = createServer(async (req, res) => {
   }
   try {
     if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+    const modified = (await stat(file)).mtimeMs;
     let body = await readFile(file);
     const headers = {
       "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
@@ -82,12 +114,16 @@ const app = createServer(async (req, res) => {
       // The custom element's module, wasm and styles may be loaded by a
       // page on another origin (README: "Custom element").
       "Access-Control-Allow-Origin": "*",
+      // Whichever copy goes, a cache between must ask again for a client
+      // that accepts other encodings.
+      Vary: "Accept-Encoding",
     };
-    if (gzip && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
-      if (!gzipped.has(file)) gzipped.set(file, gzipSync(body, { level: 9 }));
-      body = gzipped.get(file);
-      headers["Content-Encoding"] = "gzip";
+    const copy = await copyOf(file, accepted(req.headers["accept-encoding"]), modified);
+    if (copy) {
+      headers["Content-Encoding"] = copy[0];
+      body = copy[1];
     }
+    headers["Content-Length"] = body.length;
     res.writeHead(200, headers);
     res.end(body);
   } catch {

@@ -16,7 +16,10 @@ const walk = (dir) => {
   }
 };
 walk(dist);
-const kept = files.filter((f) => f !== "sw.js");
+// A file's brotli and gzip copies (scripts/compress.mjs) are the same file
+// in another encoding, which the server chooses: they are not listed.
+const copy = (f) => /\.(br|gz)$/.test(f) && files.includes(f.slice(0, -3));
+const kept = files.filter((f) => f !== "sw.js" && !copy(f));
 const hash = createHash("sha256");
 for (const f of kept) hash.update(f).update(readFileSync(join(dist, f)));
 const page = (f) => f === "index.html" || f.endsWith("/index.html");
