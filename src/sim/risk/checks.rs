@@ -97,9 +97,95 @@ pub enum Value {
     Replica(ReplicaId),
 }
 
+/// Declares the figures once: each variant with the name it has in the
+/// exported JSON and the text mirror.
+macro_rules! figures {
+    ($($fig:ident => $name:literal,)*) => {
+        /// A figure a check reports. A check reports its figures in its own
+        /// order; several checks may report a figure of the same name (a
+        /// check's "rows" are its own).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Fig {
+            $($fig,)*
+        }
+
+        impl Fig {
+            pub const ALL: &[Fig] = &[$(Fig::$fig,)*];
+
+            /// Its name in the JSON and the text mirror.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Fig::$fig => $name,)*
+                }
+            }
+        }
+    };
+}
+
+figures! {
+    ReusedKeys => "reused_keys",
+    MaxRows => "max_rows",
+    MaxReviewIds => "max_review_ids",
+    WorstKey => "worst_key",
+    BusinessKeys => "business_keys",
+    MaxReviews => "max_reviews",
+    WorstOrder => "worst_order",
+    LostResponses => "lost_responses",
+    Converged => "converged",
+    Failed => "failed",
+    Unresolved => "unresolved",
+    LaterCreates => "later_creates",
+    ExtraReviews => "extra_reviews",
+    Claims => "claims",
+    Won => "won",
+    Lost => "lost",
+    Contested => "contested",
+    Resends => "resends",
+    MaxResendsPerVersion => "max_resends_per_version",
+    WorstRow => "worst_row",
+    ForgedCalls => "forged_calls",
+    Refused => "refused",
+    NotRefused => "not_refused",
+    Rows => "rows",
+    DownstreamCalls => "downstream_calls",
+    Overloaded => "overloaded",
+    SlowestOverloadedMs => "slowest_overloaded_ms",
+    OverloadedWithinMs => "overloaded_within_ms",
+    MaxInFlight => "max_in_flight",
+    ConcurrencyCap => "concurrency_cap",
+    MaxQueue => "max_queue",
+    QueueCapacity => "queue_capacity",
+    WaitedForFleet => "waited_for_fleet",
+    LongestQueueWaitMs => "longest_queue_wait_ms",
+    BudgetNeededMs => "budget_needed_ms",
+    WaitedPastBudget => "waited_past_budget",
+    Reviews => "reviews",
+    Transitions => "transitions",
+    Illegal => "illegal",
+    FirstIllegalRow => "first_illegal_row",
+    Settled => "settled",
+    InProgress => "in_progress",
+    Unknown => "unknown",
+    Stalled => "stalled",
+    LongestUnresolvedMs => "longest_unresolved_ms",
+    Calls => "calls",
+    PeakConcurrency => "peak_concurrency",
+    SafeConcurrency => "safe_concurrency",
+    CallsGivenUp => "calls_given_up",
+    InsertsAfter => "inserts_after",
+    CreatesAfter => "creates_after",
+    Creates => "creates",
+    CallerTokens => "caller_tokens",
+    BusinessErrors => "business_errors",
+    AsToolResults => "as_tool_results",
+    AsJsonrpcErrors => "as_jsonrpc_errors",
+    CallsOutsideSchema => "calls_outside_schema",
+    ReachedHandler => "reached_handler",
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Figure {
-    pub name: &'static str,
+    pub name: Fig,
     pub value: Value,
 }
 
@@ -111,17 +197,17 @@ pub struct Check {
 }
 
 impl Check {
-    /// The figure called `name`, if the check reports it.
-    pub fn figure(&self, name: &str) -> Option<Value> {
+    /// The figure `name`, if the check reports it.
+    pub fn figure(&self, name: Fig) -> Option<Value> {
         self.figures.iter().find(|f| f.name == name).map(|f| f.value)
     }
 }
 
-fn count(name: &'static str, n: impl TryInto<u64>) -> Figure {
+fn count(name: Fig, n: impl TryInto<u64>) -> Figure {
     Figure { name, value: Value::Count(n.try_into().unwrap_or(u64::MAX)) }
 }
 
-fn ms(name: &'static str, t: Millis) -> Figure {
+fn ms(name: Fig, t: Millis) -> Figure {
     Figure { name, value: Value::Ms(t.ms()) }
 }
 
@@ -649,8 +735,8 @@ fn same_request_key_one_row(tally: &Tally) -> Check {
         max_rows = max_rows.max(rows);
         max_ids = max_ids.max(ids.len() as u64);
     }
-    let mut figures = vec![count("reused_keys", reused), count("max_rows", max_rows), count("max_review_ids", max_ids)];
-    figures.extend(worst.map(|k| Figure { name: "worst_key", value: Value::Key(k) }));
+    let mut figures = vec![count(Fig::ReusedKeys, reused), count(Fig::MaxRows, max_rows), count(Fig::MaxReviewIds, max_ids)];
+    figures.extend(worst.map(|k| Figure { name: Fig::WorstKey, value: Value::Key(k) }));
     Check {
         name: CheckName::SameRequestKeyOneRow,
         holds: (reused > 0).then_some(max_rows <= 1 && max_ids <= 1),
@@ -689,8 +775,8 @@ fn same_business_key_one_review(tally: &Tally) -> Check {
         max_rows = max_rows.max(rows);
     }
     let mut figures =
-        vec![count("business_keys", orders), count("max_reviews", max_reviews), count("max_rows", max_rows)];
-    figures.extend(worst.map(|o| Figure { name: "worst_order", value: Value::Order(o) }));
+        vec![count(Fig::BusinessKeys, orders), count(Fig::MaxReviews, max_reviews), count(Fig::MaxRows, max_rows)];
+    figures.extend(worst.map(|o| Figure { name: Fig::WorstOrder, value: Value::Order(o) }));
     Check {
         name: CheckName::SameBusinessKeyOneReview,
         holds: (orders > 0).then_some(max_reviews <= 1 && max_rows <= 1),
@@ -725,12 +811,12 @@ fn lost_response_converges(tally: &Tally) -> Check {
         name: CheckName::LostResponseConverges,
         holds: (n > 0).then_some(converged == n && later == 0 && extra == 0),
         figures: vec![
-            count("lost_responses", n),
-            count("converged", converged),
-            count("failed", failed),
-            count("unresolved", open),
-            count("later_creates", later),
-            count("extra_reviews", extra),
+            count(Fig::LostResponses, n),
+            count(Fig::Converged, converged),
+            count(Fig::Failed, failed),
+            count(Fig::Unresolved, open),
+            count(Fig::LaterCreates, later),
+            count(Fig::ExtraReviews, extra),
         ],
     }
 }
@@ -745,15 +831,15 @@ fn single_claim_winner(tally: &Tally) -> Check {
     let contested = tally.claims.values().filter(|c| c.0 > 1).count() as u64;
     let max_resends = tally.resends_at_version.values().copied().max().unwrap_or(0);
     let mut figures = vec![
-        count("claims", attempts),
-        count("won", won),
-        count("lost", attempts - won),
-        count("contested", contested),
-        count("resends", tally.resends),
-        count("max_resends_per_version", max_resends),
+        count(Fig::Claims, attempts),
+        count(Fig::Won, won),
+        count(Fig::Lost, attempts - won),
+        count(Fig::Contested, contested),
+        count(Fig::Resends, tally.resends),
+        count(Fig::MaxResendsPerVersion, max_resends),
     ];
     let worst = tally.resends_at_version.iter().find(|(_, n)| **n > 1).map(|((row, _), _)| *row);
-    figures.extend(worst.map(|row| Figure { name: "worst_row", value: Value::Row(row) }));
+    figures.extend(worst.map(|row| Figure { name: Fig::WorstRow, value: Value::Row(row) }));
     Check { name: CheckName::SingleClaimWinner, holds: (attempts > 0).then_some(max_resends <= 1), figures }
 }
 
@@ -804,11 +890,11 @@ fn forged_no_downstream(settings: &Settings, tally: &Tally, t: Millis) -> Check 
         name: CheckName::ForgedNoDownstream,
         holds: (!forged.is_empty()).then_some(holds),
         figures: vec![
-            count("forged_calls", forged.len()),
-            count("refused", count_refused),
-            count("not_refused", wrong),
-            count("rows", rows),
-            count("downstream_calls", downstream),
+            count(Fig::ForgedCalls, forged.len()),
+            count(Fig::Refused, count_refused),
+            count(Fig::NotRefused, wrong),
+            count(Fig::Rows, rows),
+            count(Fig::DownstreamCalls, downstream),
         ],
     }
 }
@@ -851,17 +937,17 @@ fn overload_fast_bounded(settings: &Settings, tally: &Tally, t: Millis) -> Check
         name: CheckName::OverloadFastBounded,
         holds: exceeded.then_some(holds),
         figures: vec![
-            count("overloaded", overloaded),
-            ms("slowest_overloaded_ms", slowest_overloaded),
-            ms("overloaded_within_ms", fast),
-            count("max_in_flight", max_in_flight),
-            count("concurrency_cap", gates.cap),
-            count("max_queue", max_queued),
-            count("queue_capacity", gates.queue),
-            count("waited_for_fleet", waited_for_fleet),
-            ms("longest_queue_wait_ms", longest_wait),
-            ms("budget_needed_ms", needed),
-            count("waited_past_budget", waited_too_long),
+            count(Fig::Overloaded, overloaded),
+            ms(Fig::SlowestOverloadedMs, slowest_overloaded),
+            ms(Fig::OverloadedWithinMs, fast),
+            count(Fig::MaxInFlight, max_in_flight),
+            count(Fig::ConcurrencyCap, gates.cap),
+            count(Fig::MaxQueue, max_queued),
+            count(Fig::QueueCapacity, gates.queue),
+            count(Fig::WaitedForFleet, waited_for_fleet),
+            ms(Fig::LongestQueueWaitMs, longest_wait),
+            ms(Fig::BudgetNeededMs, needed),
+            count(Fig::WaitedPastBudget, waited_too_long),
         ],
     }
 }
@@ -875,20 +961,20 @@ fn one_review_per_business_key(tally: &Tally) -> Check {
         .max_by_key(|&(o, n)| (n, std::cmp::Reverse(o)))
         .unwrap_or((OrderId(0), 0));
     let mut figures = vec![
-        count("reviews", tally.reviews),
-        count("business_keys", tally.reviews_by_order.len()),
-        count("max_reviews", max),
+        count(Fig::Reviews, tally.reviews),
+        count(Fig::BusinessKeys, tally.reviews_by_order.len()),
+        count(Fig::MaxReviews, max),
     ];
     if max > 1 {
-        figures.push(Figure { name: "worst_order", value: Value::Order(worst) });
+        figures.push(Figure { name: Fig::WorstOrder, value: Value::Order(worst) });
     }
     Check { name: CheckName::OneReviewPerBusinessKey, holds: (tally.reviews > 0).then_some(max <= 1), figures }
 }
 
 /// Every move of every row is in the table of legal transitions.
 fn legal_transitions(tally: &Tally) -> Check {
-    let mut figures = vec![count("transitions", tally.moves), count("illegal", tally.illegal)];
-    figures.extend(tally.first_illegal.map(|row| Figure { name: "first_illegal_row", value: Value::Row(row) }));
+    let mut figures = vec![count(Fig::Transitions, tally.moves), count(Fig::Illegal, tally.illegal)];
+    figures.extend(tally.first_illegal.map(|row| Figure { name: Fig::FirstIllegalRow, value: Value::Row(row) }));
     Check { name: CheckName::LegalTransitions, holds: (tally.moves > 0).then_some(tally.illegal == 0), figures }
 }
 
@@ -928,12 +1014,12 @@ fn unknown_resolved(settings: &Settings, tally: &Tally, t: Millis) -> Check {
         name: CheckName::UnknownResolved,
         holds: judged.then_some(stalled == 0),
         figures: vec![
-            count("rows", n),
-            count("settled", done),
-            count("in_progress", working),
-            count("unknown", unknown),
-            count("stalled", stalled),
-            ms("longest_unresolved_ms", longest),
+            count(Fig::Rows, n),
+            count(Fig::Settled, done),
+            count(Fig::InProgress, working),
+            count(Fig::Unknown, unknown),
+            count(Fig::Stalled, stalled),
+            ms(Fig::LongestUnresolvedMs, longest),
         ],
     }
 }
@@ -949,9 +1035,9 @@ fn downstream_within_capacity(settings: &Settings, tally: &Tally) -> Check {
         name: CheckName::DownstreamWithinCapacity,
         holds: tally.downstream.iter().any(|d| d.held).then_some(peak <= u64::from(safe)),
         figures: vec![
-            count("calls", tally.downstream.iter().filter(|d| d.held).count()),
-            count("peak_concurrency", peak),
-            count("safe_concurrency", safe),
+            count(Fig::Calls, tally.downstream.iter().filter(|d| d.held).count()),
+            count(Fig::PeakConcurrency, peak),
+            count(Fig::SafeConcurrency, safe),
         ],
     }
 }
@@ -969,9 +1055,9 @@ fn no_effect_after_deadline(tally: &Tally) -> Check {
         name: CheckName::NoEffectAfterDeadline,
         holds: (gave_up > 0).then_some(inserts == 0 && creates == 0),
         figures: vec![
-            count("calls_given_up", gave_up),
-            count("inserts_after", inserts),
-            count("creates_after", creates),
+            count(Fig::CallsGivenUp, gave_up),
+            count(Fig::InsertsAfter, inserts),
+            count(Fig::CreatesAfter, creates),
         ],
     }
 }
@@ -984,7 +1070,7 @@ fn caller_token_not_forwarded(tally: &Tally) -> Check {
     Check {
         name: CheckName::CallerTokenNotForwarded,
         holds: (creates > 0).then_some(tally.caller_tokens == 0),
-        figures: vec![count("creates", creates), count("caller_tokens", tally.caller_tokens)],
+        figures: vec![count(Fig::Creates, creates), count(Fig::CallerTokens, tally.caller_tokens)],
     }
 }
 
@@ -1018,9 +1104,9 @@ fn business_errors_are_results(tally: &Tally) -> Check {
         name: CheckName::BusinessErrorsAreResults,
         holds: (results + thrown > 0).then_some(thrown == 0),
         figures: vec![
-            count("business_errors", results + thrown),
-            count("as_tool_results", results),
-            count("as_jsonrpc_errors", thrown),
+            count(Fig::BusinessErrors, results + thrown),
+            count(Fig::AsToolResults, results),
+            count(Fig::AsJsonrpcErrors, thrown),
         ],
     }
 }
@@ -1049,11 +1135,11 @@ fn outside_schema_refused(tally: &Tally) -> Check {
         name: CheckName::OutsideSchemaRefused,
         holds: (!outside.is_empty()).then_some(reached == 0),
         figures: vec![
-            count("calls_outside_schema", outside.len()),
-            count("refused", n_refused),
-            count("reached_handler", reached),
-            count("rows", rows),
-            count("creates", creates),
+            count(Fig::CallsOutsideSchema, outside.len()),
+            count(Fig::Refused, n_refused),
+            count(Fig::ReachedHandler, reached),
+            count(Fig::Rows, rows),
+            count(Fig::Creates, creates),
         ],
     }
 }
@@ -1157,7 +1243,7 @@ mod tests {
         let mut records = vec![inserted()];
         records.push(moved(600, Status::Unknown, 1, Status::Succeeded, Cause::FindFound));
         let c = verdict(&records, 700, CheckName::LegalTransitions);
-        assert_eq!((c.holds, c.figure("illegal")), (Some(false), Some(Value::Count(1))));
+        assert_eq!((c.holds, c.figure(Fig::Illegal)), (Some(false), Some(Value::Count(1))));
         let mut records = vec![inserted()];
         records.push(moved(600, Status::Pending, 1, Status::Succeeded, Cause::CreateSucceeded));
         assert_eq!(verdict(&records, 700, CheckName::LegalTransitions).holds, Some(true));
@@ -1174,7 +1260,7 @@ mod tests {
         assert_eq!(one.holds, Some(true), "one resend so far: {one:?}");
         records.push(create(5002, 3, Actor::Worker(WorkerId::W2)));
         let c = verdict(&records, 5002, CheckName::SingleClaimWinner);
-        assert_eq!((c.holds, c.figure("max_resends_per_version")), (Some(false), Some(Value::Count(2))));
+        assert_eq!((c.holds, c.figure(Fig::MaxResendsPerVersion)), (Some(false), Some(Value::Count(2))));
         // With no claim, there is nothing to judge.
         assert_eq!(verdict(&retryable(), 5002, CheckName::SingleClaimWinner).holds, None);
     }
@@ -1185,7 +1271,7 @@ mod tests {
         let records = retryable();
         assert_eq!(verdict(&records, 6622, CheckName::UnknownResolved).holds, Some(true));
         let late = verdict(&records, 6623, CheckName::UnknownResolved);
-        assert_eq!((late.holds, late.figure("stalled")), (Some(false), Some(Value::Count(1))));
+        assert_eq!((late.holds, late.figure(Fig::Stalled)), (Some(false), Some(Value::Count(1))));
         // Settled rows have nothing outstanding, however long they took.
         let mut records = records;
         records.push(blind_claim(5002, WorkerId::W1));
@@ -1251,7 +1337,7 @@ mod tests {
             records.push(create(121, ds, Actor::Replica(ReplicaId::A)));
         }
         let c = verdict(&records, 200, CheckName::DownstreamWithinCapacity);
-        assert_eq!((c.holds, c.figure("peak_concurrency")), (Some(false), Some(Value::Count(33))));
+        assert_eq!((c.holds, c.figure(Fig::PeakConcurrency)), (Some(false), Some(Value::Count(33))));
         records.push(at(
             121,
             Actor::Replica(ReplicaId::A),
@@ -1265,6 +1351,6 @@ mod tests {
             },
         ));
         let c = verdict(&records, 200, CheckName::DownstreamWithinCapacity);
-        assert_eq!((c.holds, c.figure("peak_concurrency")), (Some(true), Some(Value::Count(32))));
+        assert_eq!((c.holds, c.figure(Fig::PeakConcurrency)), (Some(true), Some(Value::Count(32))));
     }
 }

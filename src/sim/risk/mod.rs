@@ -30,7 +30,7 @@ pub mod settings;
 pub mod snapshot;
 pub mod worker;
 
-pub use checks::{Check, CheckName, Figure, Value};
+pub use checks::{Check, CheckName, Fig, Figure, Value};
 pub use database::Row;
 pub use facts::{
     Actor, AgentDecision, Answer, CallId, Cause, DsKind, ErrorCode, Event, Heard, IntentOutcome, OrderId, Record,

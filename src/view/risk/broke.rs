@@ -10,34 +10,16 @@ use crate::sim::risk::checks::checks;
 use crate::sim::risk::facts::{
     AgentDecision, CallId, CallShape, Credential, ErrorCode, FORGED_ORDER, Issuer, OrderId, RpcError, Status,
 };
-use crate::sim::risk::{Actor, CheckName, Pattern, Record, Run, What};
+use crate::sim::risk::{Actor, CheckName, Fig, Pattern, Record, Run, What};
 
 use super::diagram::Lanes;
 use super::names;
-use super::verdicts::title;
+use super::checks::{guards, judges_eventually, title, worst_first};
+use super::verdicts::{number, said};
 
 /// What the region says while the preset's question is still to be
 /// answered.
 pub const ANSWER_FIRST: &str = "Answer the preset's question first.";
-
-/// The harms in the order a reader would rank them, worst first: the
-/// headline names the worst one the run has.
-pub const WORST_FIRST: [CheckName; 14] = [
-    CheckName::OneReviewPerBusinessKey,
-    CheckName::ForgedNoDownstream,
-    CheckName::OutsideSchemaRefused,
-    CheckName::NoEffectAfterDeadline,
-    CheckName::SameBusinessKeyOneReview,
-    CheckName::SameRequestKeyOneRow,
-    CheckName::DownstreamWithinCapacity,
-    CheckName::UnknownResolved,
-    CheckName::LostResponseConverges,
-    CheckName::SingleClaimWinner,
-    CheckName::LegalTransitions,
-    CheckName::BusinessErrorsAreResults,
-    CheckName::OverloadFastBounded,
-    CheckName::CallerTokenNotForwarded,
-];
 
 /// A check failing at the end of the run: the record from which it has
 /// failed, the record that says where (for all but a row left UNKNOWN, the
@@ -104,14 +86,6 @@ fn fails_on(run: &Run, check: CheckName, k: usize) -> bool {
     checks(run.settings(), records, t).iter().any(|c| c.name == check && c.holds == Some(false))
 }
 
-/// Whether `check` judges what happens eventually: it fails while a lost
-/// response or an UNKNOWN row is still unsettled and holds again once that
-/// settles, so it can fail and then hold. Every other check, once failed,
-/// stays failed.
-pub fn judges_eventually(check: CheckName) -> bool {
-    matches!(check, CheckName::LostResponseConverges | CheckName::UnknownResolved)
-}
-
 /// The record from which `check`, failing on the first `k` records, has
 /// failed without a break: it holds (or has nothing to judge) on the
 /// records before it and fails with it and every record after, up to the
@@ -172,24 +146,24 @@ fn place_of(run: &Run, check: CheckName, at: usize) -> usize {
 }
 
 /// Whether `pattern`, off in `run`, is one that is there to keep `check`.
-fn guards(run: &Run, pattern: Pattern, check: CheckName) -> bool {
-    !run.settings().switches.get(pattern) && super::patterns::row(pattern).guards.contains(&check)
+fn off_and_guarding(run: &Run, pattern: Pattern, check: CheckName) -> bool {
+    !run.settings().switches.get(pattern) && guards(pattern, check)
 }
 
 /// Where the run broke, if any check fails at its end.
 pub fn broke(run: &Run) -> Option<Broke> {
     let records = run.records();
     let end = run.checks();
-    let mut missing: Vec<Missing> = WORST_FIRST
-        .iter()
-        .filter(|&&name| end.iter().any(|c| c.name == name && c.holds == Some(false)))
-        .map(|&check| {
+    let mut missing: Vec<Missing> = worst_first()
+        .into_iter()
+        .filter(|&name| end.iter().any(|c| c.name == name && c.holds == Some(false)))
+        .map(|check| {
             let at = failing_since(run, check, records.len());
             Missing {
                 check,
                 at,
                 place: place_of(run, check, at),
-                patterns: Pattern::ALL.into_iter().filter(|&p| guards(run, p, check)).collect(),
+                patterns: Pattern::ALL.into_iter().filter(|&p| off_and_guarding(run, p, check)).collect(),
             }
         })
         .collect();
@@ -244,15 +218,12 @@ fn issuer(by: Issuer) -> String {
 
 /// The harm a check's failure stands for, said from the record where it
 /// happened.
-fn harm(run: &Run, m: &Missing) -> String {
+pub(super) fn harm(run: &Run, m: &Missing) -> String {
     let r = &run.records()[m.place];
-    let figure = |name: &str| {
-        run.checks()
-            .into_iter()
-            .find(|c| c.name == m.check)
-            .and_then(|c| c.figure(name))
-            .map_or_else(String::new, super::sentences::value)
-    };
+    // Judged only for the harms said in figures.
+    let check = || run.checks().into_iter().find(|c| c.name == m.check);
+    let figure = |fig| check().map_or_else(|| "?".to_owned(), |c| said(&c, fig));
+    let number = |fig| check().and_then(|c| number(&c, fig));
     match (m.check, r.what) {
         (_, What::ReviewCreated { review, order, .. })
             if matches!(m.check, CheckName::OneReviewPerBusinessKey | CheckName::SameBusinessKeyOneReview) =>
@@ -289,8 +260,8 @@ fn harm(run: &Run, m: &Missing) -> String {
         ),
         (CheckName::DownstreamWithinCapacity, _) => format!(
             "the Risk API worked on {} calls at once, past the {} it was verified for.",
-            figure("peak_concurrency"),
-            figure("safe_concurrency")
+            figure(Fig::PeakConcurrency),
+            figure(Fig::SafeConcurrency)
         ),
         (CheckName::UnknownResolved, What::Transition { update, .. }) => {
             let now = run.rows().iter().find(|row| row.id == update.row).map_or("UNKNOWN", |row| row.status.name());
@@ -298,10 +269,10 @@ fn harm(run: &Run, m: &Missing) -> String {
         }
         (CheckName::LostResponseConverges, _) => format!(
             "a performed create's answer was lost, and {}.",
-            match (figure("later_creates").as_str(), figure("failed").as_str()) {
-                (n, _) if n != "0" => "a create was sent again for its request_key".to_owned(),
-                (_, n) if n != "0" => "its row ended FAILED while the review exists".to_owned(),
-                _ => "its row never settled".to_owned(),
+            match (number(Fig::LaterCreates), number(Fig::Failed)) {
+                (Some(n), _) if n > 0 => "a create was sent again for its request_key",
+                (_, Some(n)) if n > 0 => "its row ended FAILED while the review exists",
+                _ => "its row never settled",
             }
         ),
         (CheckName::SingleClaimWinner, What::CreateSent { by, row, .. }) => {
@@ -324,11 +295,11 @@ fn harm(run: &Run, m: &Missing) -> String {
         }
         (CheckName::OverloadFastBounded, _) => format!(
             "the replicas held more than their gates allow or kept a call waiting past its budget (at most {} in flight of {}, {} queued of {}, {} waited past their budget).",
-            figure("max_in_flight"),
-            figure("concurrency_cap"),
-            figure("max_queue"),
-            figure("queue_capacity"),
-            figure("waited_past_budget")
+            figure(Fig::MaxInFlight),
+            figure(Fig::ConcurrencyCap),
+            figure(Fig::MaxQueue),
+            figure(Fig::QueueCapacity),
+            figure(Fig::WaitedPastBudget)
         ),
         (CheckName::CallerTokenNotForwarded, What::CreateSent { by, .. }) => {
             format!("{} forwarded the caller's token to the Risk API.", issuer(by))

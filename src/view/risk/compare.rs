@@ -10,7 +10,7 @@ use crate::view::num::plural;
 use super::mirror::{intent_kind, text_mirror};
 use super::names;
 use super::sentences::{sentence, verdict};
-use super::verdicts::title;
+use super::checks::title;
 
 fn reviews(n: u64) -> String {
     plural(n, "review", "reviews")

@@ -18,7 +18,7 @@ impl Explores for RiskLab {
             RiskLab::LAB,
             k,
             &e,
-            |&check| (check.name(), super::verdicts::title(check)),
+            |&check| (check.name(), super::checks::title(check)),
             |s| {
                 let faults = s.fault_texts();
                 let mut flags: Vec<String> = faults.iter().map(|f| format!("--fault {f}")).collect();

@@ -31,7 +31,8 @@ use super::names;
 use super::sentences::{sentence, verdict};
 use super::table::{Change, Conflict, cells, status_class};
 use super::trace::{CallEntry, Part, Spend, Trace};
-use super::verdicts::{is_invariant, summary, title};
+use super::checks::{is_invariant, title};
+use super::verdicts::summary;
 
 /// Pushes formatted text; writing to a `String` cannot fail.
 macro_rules! put {

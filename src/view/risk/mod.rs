@@ -6,6 +6,7 @@
 
 pub mod alerts;
 pub mod broke;
+pub mod checks;
 pub mod compare;
 pub mod diagram;
 pub mod explore;

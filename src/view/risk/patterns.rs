@@ -6,7 +6,7 @@ use crate::sim::ParamDef;
 use crate::sim::risk::settings::{FAULTS, MODE, PRESET, RETRY_POLICY};
 use crate::sim::risk::{CheckName, Pattern, Run};
 
-use super::verdicts::title;
+use super::checks::title;
 
 type Pairs = &'static [(&'static ParamDef, &'static str)];
 
@@ -29,9 +29,6 @@ pub struct Row {
     pub buys: &'static str,
     /// The check that fails in its "Show me" run with it alone off.
     pub protects: CheckName,
-    /// Every check it is there to keep, `protects` first: what "Where it
-    /// broke" names it for when it is off.
-    pub guards: &'static [CheckName],
     pub absorbed: Option<Absorbed>,
     /// The run that shows it at work: every pattern on, and these (the
     /// agent's retry policy shows against the naive server, where the
@@ -49,7 +46,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::UniqueRequestKey,
         buys: "A retry with the same request_key finds the first row instead of inserting a second.",
         protects: CheckName::SameRequestKeyOneRow,
-        guards: &[CheckName::SameRequestKeyOneRow],
         absorbed: Some(Absorbed {
             by: Pattern::UniqueBusinessKey,
             remains: "The unique business_key catches a copy of the call in the same generation of the order; only after a rejection closes that generation does a late copy get a second row for the same request_key, and with it a review for an intent the Risk API rejected.",
@@ -68,7 +64,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::UniqueBusinessKey,
         buys: "A second click for the same order reads the active review instead of starting another.",
         protects: CheckName::SameBusinessKeyOneReview,
-        guards: &[CheckName::SameBusinessKeyOneReview],
         absorbed: None,
         show_me: &on("same-business-key"),
     },
@@ -76,7 +71,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::TimeoutIsUnknown,
         buys: "A timeout means \"we do not know\": the row becomes UNKNOWN, never a false FAILED.",
         protects: CheckName::LegalTransitions,
-        guards: &[CheckName::LegalTransitions],
         absorbed: None,
         show_me: &on("incident"),
     },
@@ -84,7 +78,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::IdempotentCreate,
         buys: "A resent create with the same request_key returns the first review, not a new one, and a probe hears that a create with the key is still under way.",
         protects: CheckName::OneReviewPerBusinessKey,
-        guards: &[CheckName::OneReviewPerBusinessKey],
         absorbed: None,
         // The probe asks while the slow create is in flight: without
         // idempotent create it hears "not found", a worker resends, and the
@@ -95,7 +88,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::FindByKey,
         buys: "Workers ask the Risk API whether an UNKNOWN create happened before anything else.",
         protects: CheckName::UnknownResolved,
-        guards: &[CheckName::UnknownResolved],
         absorbed: None,
         show_me: &on("lost-create-response"),
     },
@@ -103,7 +95,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::Cas,
         buys: "Only one worker's claim of a RETRYABLE row hits, so the create is resent once.",
         protects: CheckName::SingleClaimWinner,
-        guards: &[CheckName::SingleClaimWinner],
         absorbed: Some(Absorbed {
             by: Pattern::IdempotentCreate,
             remains: "Idempotent create turns the second resend into the first review again, so the customer sees one review; but two workers each believed they had the right to execute, the Risk API performed the create twice, and the losing claim wrote PENDING over PENDING, an illegal transition.",
@@ -115,7 +106,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::Authorize,
         buys: "The server checks that the subject owns the order before any write or call.",
         protects: CheckName::ForgedNoDownstream,
-        guards: &[CheckName::ForgedNoDownstream],
         absorbed: None,
         show_me: &on("forged-order"),
     },
@@ -123,7 +113,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::Gates,
         buys: "A concurrency cap and a bounded queue on each replica answer OVERLOADED at once when the queue is full, so the wait for a place is bounded and the excess hears at once.",
         protects: CheckName::OverloadFastBounded,
-        guards: &[CheckName::OverloadFastBounded],
         absorbed: None,
         // The global gate holds the wide fleet's burst at 100 working calls
         // and the rest wait: without the per-replica queues' bound they
@@ -134,7 +123,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::GlobalGate,
         buys: "A quota across all replicas, sized to the Risk API's safe concurrency: a call waits in its replica's queue until the fleet has a place, and a place is held until the Risk API is done with the call, not only until the replica stops waiting.",
         protects: CheckName::UnknownResolved,
-        guards: &[CheckName::UnknownResolved, CheckName::DownstreamWithinCapacity],
         absorbed: Some(Absorbed {
             by: Pattern::DownstreamLimit,
             remains: "The Risk API's own limit refuses the excess with 503 instead of working on it: the calls are not lost, but each refused create leaves an UNKNOWN row for the workers, more than they settle in time. Capacity is spent twice.",
@@ -146,7 +134,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::DownstreamLimit,
         buys: "The Risk API admits no more calls than its safe concurrency and answers the excess 503 at once, which callers treat as any transient error: the hard boundary that holds whatever the callers count.",
         protects: CheckName::DownstreamWithinCapacity,
-        guards: &[CheckName::DownstreamWithinCapacity],
         absorbed: None,
         // The fleet holds all 100 places while the creates outlive the
         // replicas' budget; the workers' probes come on top of them.
@@ -156,7 +143,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::DeadlinePropagation,
         buys: "Each call carries its deadline: a queued call whose time left cannot cover the work is answered at once, nothing is written or sent after the caller gave up, and the Risk API gets no longer than what is left.",
         protects: CheckName::NoEffectAfterDeadline,
-        guards: &[CheckName::NoEffectAfterDeadline],
         absorbed: None,
         show_me: &on("replica-pause"),
     },
@@ -164,7 +150,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::ErrorResults,
         buys: "A business error goes back as a Tool Result with isError and its code, which the agent reads and acts on: fix the arguments, retry later, or stop. Thrown as a JSON-RPC error it reads as a broken server, and the agent gives up.",
         protects: CheckName::BusinessErrorsAreResults,
-        guards: &[CheckName::BusinessErrorsAreResults],
         absorbed: None,
         // The burst's OVERLOADED answers: as JSON-RPC errors, the agent does
         // not retry them and those intents end without their review.
@@ -174,7 +159,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::SubjectFromToken,
         buys: "The end user comes from the verified token, never from the tool's arguments, so a call that names another user in its arguments still acts for its caller.",
         protects: CheckName::ForgedNoDownstream,
-        guards: &[CheckName::ForgedNoDownstream],
         absorbed: None,
         show_me: &on("user-in-arguments"),
     },
@@ -182,7 +166,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::StrictSchema,
         buys: "The tool's input schema has additionalProperties: false and length limits, so an argument it does not declare or a reason past 500 characters is refused with INVALID_ARGUMENT before the handler writes anything.",
         protects: CheckName::OutsideSchemaRefused,
-        guards: &[CheckName::OutsideSchemaRefused],
         absorbed: None,
         show_me: &on("extra-argument"),
     },
@@ -190,7 +173,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::OwnCredential,
         buys: "The server calls the Risk API with its own credential; the caller's token stays at the protocol boundary, where it was verified.",
         protects: CheckName::CallerTokenNotForwarded,
-        guards: &[CheckName::CallerTokenNotForwarded],
         absorbed: None,
         show_me: &on("incident"),
     },
@@ -198,7 +180,6 @@ pub const ROWS: [Row; 16] = [
         pattern: Pattern::RetryPolicy,
         buys: "When the agent tries an intent again, it polls get_risk_review_status with the review_id an answer gave it instead of calling request_risk_review again, so a naive server gets no second create. With the server's patterns on, a call made again is harmless too.",
         protects: CheckName::OneReviewPerBusinessKey,
-        guards: &[CheckName::OneReviewPerBusinessKey],
         absorbed: None,
         // The naive server of the incident, and an agent that polls: the
         // retry at 10:31:12.000 reads R10086 rather than making RV-2.

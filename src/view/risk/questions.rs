@@ -4,11 +4,12 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{Actor, FORGED_ORDER, Heard, OrderId, Record, What};
-use crate::sim::risk::{CheckName, Pattern, Preset, Run, Value};
+use crate::sim::risk::{CheckName, Fig, Pattern, Preset, Run};
 
 use super::names;
 use super::patterns::{buys, protects};
-use super::verdicts::title;
+use super::checks::title;
+use super::verdicts::{number, said};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Question {
@@ -135,11 +136,14 @@ fn forged_creates(records: &[Record]) -> usize {
     records.iter().filter(|r| matches!(r.what, What::CreateSent { order, .. } if order == FORGED_ORDER)).count()
 }
 
-fn count_figure(run: &Run, check: CheckName, figure: &str) -> u64 {
-    run.checks().into_iter().find(|c| c.name == check).and_then(|c| c.figure(figure)).map_or(0, |v| match v {
-        Value::Count(n) | Value::Ms(n) => n,
-        _ => 0,
-    })
+/// A count or duration `check` reports at the end of the run.
+fn number_of(run: &Run, check: CheckName, fig: Fig) -> Option<u64> {
+    run.checks().into_iter().find(|c| c.name == check).and_then(|c| number(&c, fig))
+}
+
+/// A figure `check` reports at the end of the run, as text.
+fn said_of(run: &Run, check: CheckName, fig: Fig) -> String {
+    run.checks().into_iter().find(|c| c.name == check).map_or_else(|| "?".to_owned(), |c| said(&c, fig))
 }
 
 fn yes_no(b: bool) -> String {
@@ -159,7 +163,7 @@ pub fn answer(run: &Run) -> String {
         Preset::NotFoundResend => resends(records).to_string(),
         Preset::ForgedOrder | Preset::UserInArguments => yes_no(forged_creates(records) > 0),
         Preset::ExtraArgument | Preset::LongReason => {
-            yes_no(count_figure(run, CheckName::OutsideSchemaRefused, "rows") > 0)
+            yes_no(number_of(run, CheckName::OutsideSchemaRefused, Fig::Rows).is_some_and(|n| n > 0))
         }
         Preset::WrongAudience => yes_no(records.iter().any(|r| matches!(r.what, What::CreateSent { .. }))),
         Preset::Overload => yes_no(late_answers(run) == 0),
@@ -169,10 +173,10 @@ pub fn answer(run: &Run) -> String {
             let at = |ms: u64| s.points.iter().find(|p| p.t == Millis(ms)).map_or(0, |p| p.at_replicas);
             yes_no(at(18_900) > at(1_900))
         }
-        Preset::WideFleet | Preset::SlowFleet => yes_no(
-            count_figure(run, CheckName::DownstreamWithinCapacity, "peak_concurrency")
-                > count_figure(run, CheckName::DownstreamWithinCapacity, "safe_concurrency"),
-        ),
+        Preset::WideFleet | Preset::SlowFleet => {
+            let figure = |fig| number_of(run, CheckName::DownstreamWithinCapacity, fig);
+            yes_no(matches!((figure(Fig::PeakConcurrency), figure(Fig::SafeConcurrency)), (Some(peak), Some(safe)) if peak > safe))
+        }
         Preset::RandomFaults => yes_no(run.checks().iter().any(|c| c.holds == Some(false))),
     }
 }
@@ -199,14 +203,7 @@ fn late_answers(run: &Run) -> usize {
 /// Reviews the Risk API created after the agent gave up on the call that
 /// led to them.
 fn reviews_after_giving_up(run: &Run) -> u64 {
-    run.checks()
-        .into_iter()
-        .find(|c| c.name == CheckName::NoEffectAfterDeadline)
-        .and_then(|c| c.figure("creates_after"))
-        .map_or(0, |v| match v {
-            Value::Count(n) => n,
-            _ => 0,
-        })
+    number_of(run, CheckName::NoEffectAfterDeadline, Fig::CreatesAfter).unwrap_or_default()
 }
 
 fn when_of(records: &[Record], keep: impl Fn(&Record) -> bool) -> Option<Millis> {
@@ -408,10 +405,10 @@ fn explain_wrong_audience(run: &Run) -> String {
 /// The fleet against the Risk API: its peak load beside what it was
 /// verified for.
 fn explain_fleet(run: &Run) -> String {
-    let peak = count_figure(run, CheckName::DownstreamWithinCapacity, "peak_concurrency");
-    let safe = count_figure(run, CheckName::DownstreamWithinCapacity, "safe_concurrency");
+    let peak = said_of(run, CheckName::DownstreamWithinCapacity, Fig::PeakConcurrency);
+    let safe = said_of(run, CheckName::DownstreamWithinCapacity, Fig::SafeConcurrency);
     let overloaded = run.summary().overloaded;
-    let waited = count_figure(run, CheckName::OverloadFastBounded, "waited_for_fleet");
+    let waited = said_of(run, CheckName::OverloadFastBounded, Fig::WaitedForFleet);
     let late = late_answers(run);
     let refused = run
         .records()
@@ -505,13 +502,13 @@ fn explain_schema(run: &Run) -> String {
         What::ResultReceived { call: c, decision, .. } if c == call => Some(decision),
         _ => None,
     });
-    let figure = |name| count_figure(run, CheckName::OutsideSchemaRefused, name);
+    let figure = |fig| said_of(run, CheckName::OutsideSchemaRefused, fig);
     format!(
         "{} was answered {} and wrote {} row(s) and {} create(s); then {}. The Risk API holds {} review(s).",
         capitalised(&names::call(call)),
         answer.map_or_else(|| "nothing".to_owned(), super::sentences::heard),
-        figure("rows"),
-        figure("creates"),
+        figure(Fig::Rows),
+        figure(Fig::Creates),
         next.map_or_else(|| "the agent heard nothing".to_owned(), super::sentences::decision),
         run.reviews().len()
     )
@@ -522,16 +519,30 @@ fn capitalised(s: &str) -> String {
     chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
+/// The longest the agent waited for an answer it heard.
+fn slowest_answer(run: &Run) -> Millis {
+    run.records()
+        .iter()
+        .filter_map(|r| match r.what {
+            What::ResultReceived { made_at, .. } => Some(r.t.since(made_at)),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(Millis::ZERO)
+}
+
 /// The burst: how fast OVERLOADED came back, and whether answers stayed
-/// within the deadline.
+/// within the deadline. The slowest answer and the late ones are the
+/// agent's, read from its records: the gates' check does not judge them.
 fn explain_overload(run: &Run) -> String {
+    let figure = |fig| said_of(run, CheckName::OverloadFastBounded, fig);
     format!(
         "{} OVERLOADED result(s), the slowest {} after its call arrived; the slowest answer took {} of the {} deadline; {} answer(s) came late.",
-        count_figure(run, CheckName::OverloadFastBounded, "overloaded"),
-        Millis(count_figure(run, CheckName::OverloadFastBounded, "slowest_overloaded_ms")),
-        Millis(count_figure(run, CheckName::OverloadFastBounded, "slowest_answer_ms")),
+        figure(Fig::Overloaded),
+        figure(Fig::SlowestOverloadedMs),
+        figure(Fig::LaterCreates),
         run.settings().agent.deadline,
-        count_figure(run, CheckName::OverloadFastBounded, "late_answers"),
+        late_answers(run),
     )
 }
 
@@ -588,6 +599,23 @@ mod tests {
             ("yes".into(), "no".into())
         );
         assert_eq!(a(Preset::Overload, Mode::Patterns), "yes");
+    }
+
+    /// The explanation once read the slowest answer and the late ones from
+    /// figures the gates' check had stopped reporting, and said "0 ms" and
+    /// "0" whatever happened.
+    #[test]
+    fn the_burst_is_explained_with_its_slowest_answer() {
+        // Per replica, the first wave's calls made at 0 and queued 9th to
+        // 16th at 20 start at 1044 and are answered at 1044 + 512 = 1556,
+        // heard at 1576; each later wave waits 16 ms less. No answer is
+        // later than the 5 s deadline. The OVERLOADED ones are heard 20 +
+        // 20 = 40 ms after their call was made.
+        let run = Run::simulate(&Settings::preset(Preset::Overload, Mode::Patterns)).unwrap();
+        assert_eq!(
+            explain_overload(&run),
+            "440 OVERLOADED result(s), the slowest 0.04 s after its call arrived; the slowest answer took 1.576 s of the 5.00 s deadline; 0 answer(s) came late."
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::sim::risk::facts::{
 };
 use crate::sim::risk::scenario::fault_list;
 use crate::sim::risk::settings::Pattern;
-use crate::sim::risk::{Check, CheckName, Review, Row, Run, Summary, Value};
+use crate::sim::risk::{Check, CheckName, Fig, Review, Row, Run, Summary, Value};
 use crate::view::compare::comparison_json;
 
 use super::compare::differences;
@@ -110,7 +110,7 @@ pub fn checks_json(checks: &[Check]) -> Json {
 }
 
 fn check_json(check: &Check) -> Json {
-    let figures = check.figures.iter().map(|f| (f.name.to_owned(), figure_json(f.value))).collect();
+    let figures = check.figures.iter().map(|f| (f.name.name().to_owned(), figure_json(f.value))).collect();
     Json::obj([
         ("name", Json::str(check.name.name())),
         ("holds", Json::opt(check.holds, Json::Bool)),
@@ -271,8 +271,7 @@ fn run_doc(run: &Run) -> Json {
     let peak = checks
         .iter()
         .find(|c| c.name == CheckName::DownstreamWithinCapacity)
-        .and_then(|c| c.figure("peak_concurrency"))
-        .unwrap_or(Value::Count(0));
+        .and_then(|c| super::verdicts::number(c, Fig::PeakConcurrency));
     Json::obj([
         ("lab", Json::str("risk")),
         ("settings", run.settings().to_json_doc()),
@@ -292,7 +291,7 @@ fn run_doc(run: &Run) -> Json {
         ("downstream_calls", downstream_calls(records)),
         ("claims", claims(records)),
         ("gates", gates(run)),
-        ("downstream_peak_concurrency", figure_json(peak)),
+        ("downstream_peak_concurrency", opt_num(peak)),
         ("downstream_safe_concurrency", num(run.settings().risk_api.safe_concurrency.into())),
         (
             "refused_out_of_budget",

@@ -588,7 +588,7 @@ pub fn value(value: Value) -> String {
 
 /// "max_reviews 2, worst_order O20260728001".
 pub fn figures(figures: &[Figure]) -> String {
-    figures.iter().map(|f| format!("{} {}", f.name, value(f.value))).collect::<Vec<_>>().join(", ")
+    figures.iter().map(|f| format!("{} {}", f.name.name(), value(f.value))).collect::<Vec<_>>().join(", ")
 }
 
 /// "holds", "fails" or "not applicable".

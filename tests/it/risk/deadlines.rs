@@ -10,7 +10,7 @@
 //! prevents: no insert and no create begins after the agent gave up.
 
 use idempotency_lab::sim::risk::facts::{BudgetStep, DsKind, Issuer, Reply, What};
-use idempotency_lab::sim::risk::{CheckName, Run, Value};
+use idempotency_lab::sim::risk::{CheckName, Fig, Run, Value};
 
 use super::{outline, run, verdicts};
 
@@ -41,7 +41,7 @@ fn results(run: &Run) -> Vec<String> {
         .collect()
 }
 
-fn figure(run: &Run, name: CheckName, figure: &str) -> Option<Value> {
+fn figure(run: &Run, name: CheckName, figure: Fig) -> Option<Value> {
     run.checks().into_iter().find(|c| c.name == name)?.figure(figure)
 }
 
@@ -76,7 +76,7 @@ fn a_queued_call_starts_only_while_what_is_left_covers_its_work() {
     assert_eq!((late.summary().tool_calls, late.summary().end.ms()), (20, 5242));
     assert_eq!(outline(&late), "reviews=18 rows=[SUCCEEDED×18] creates=18 finds=0 claims=0/0 checks=T----TTT-T-TT-");
     // No call waited past the instant its budget stopped covering the work.
-    assert_eq!(figure(&late, CheckName::OverloadFastBounded, "waited_past_budget"), Some(Value::Count(0)));
+    assert_eq!(figure(&late, CheckName::OverloadFastBounded, Fig::WaitedPastBudget), Some(Value::Count(0)));
 }
 
 #[test]
@@ -113,10 +113,10 @@ fn a_queued_call_is_answered_when_its_budget_lapses_never_dropped() {
     let without = run(&format!("{flags} --deadline-propagation off"));
     let s = without.summary();
     assert_eq!((s.tool_calls, s.rows, s.reviews, s.end.ms()), (48, 48, 48, 7546));
-    assert_eq!(figure(&without, CheckName::OverloadFastBounded, "waited_past_budget"), Some(Value::Count(32)));
-    assert_eq!(figure(&without, CheckName::NoEffectAfterDeadline, "calls_given_up"), Some(Value::Count(32)));
-    assert_eq!(figure(&without, CheckName::NoEffectAfterDeadline, "inserts_after"), Some(Value::Count(16)));
-    assert_eq!(figure(&without, CheckName::NoEffectAfterDeadline, "creates_after"), Some(Value::Count(16)));
+    assert_eq!(figure(&without, CheckName::OverloadFastBounded, Fig::WaitedPastBudget), Some(Value::Count(32)));
+    assert_eq!(figure(&without, CheckName::NoEffectAfterDeadline, Fig::CallsGivenUp), Some(Value::Count(32)));
+    assert_eq!(figure(&without, CheckName::NoEffectAfterDeadline, Fig::InsertsAfter), Some(Value::Count(16)));
+    assert_eq!(figure(&without, CheckName::NoEffectAfterDeadline, Fig::CreatesAfter), Some(Value::Count(16)));
     assert_eq!(verdicts(&without), "-----FTT-TFT--");
 }
 
@@ -137,7 +137,7 @@ fn a_replica_that_resumes_after_the_deadline_writes_nothing() {
     assert_eq!(results(&without), ["6532 call1 SUCCEEDED"]);
     let after = |name| figure(&without, CheckName::NoEffectAfterDeadline, name);
     assert_eq!(
-        [after("calls_given_up"), after("inserts_after"), after("creates_after")],
+        [after(Fig::CallsGivenUp), after(Fig::InsertsAfter), after(Fig::CreatesAfter)],
         [Some(Value::Count(1)), Some(Value::Count(1)), Some(Value::Count(1))]
     );
     assert_eq!(
@@ -231,7 +231,7 @@ fn a_forged_call_answered_for_its_deadline_was_turned_away_before_authorization(
     assert_eq!(forged, ["2101 call1 TEMPORARY_UNAVAILABLE", "3241 call151 FORBIDDEN"]);
     let check = |name| figure(&run, CheckName::ForgedNoDownstream, name);
     assert_eq!(
-        [check("forged_calls"), check("refused"), check("not_refused"), check("rows"), check("downstream_calls")],
+        [check(Fig::ForgedCalls), check(Fig::Refused), check(Fig::NotRefused), check(Fig::Rows), check(Fig::DownstreamCalls)],
         [
             Some(Value::Count(2)),
             Some(Value::Count(1)),

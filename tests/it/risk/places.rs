@@ -15,12 +15,12 @@
 //! 5 (j - 1) + 2622; the Risk API performs its create at 5 (j - 1) + 3121.
 
 use idempotency_lab::sim::risk::facts::{BudgetStep, DsKind, What};
-use idempotency_lab::sim::risk::{Answer, CheckName, Run, Value};
+use idempotency_lab::sim::risk::{Answer, CheckName, Fig, Run, Value};
 
 use super::{outline, run, verdicts};
 
 fn peak(run: &Run) -> Option<Value> {
-    run.checks().into_iter().find(|c| c.name == CheckName::DownstreamWithinCapacity)?.figure("peak_concurrency")
+    run.checks().into_iter().find(|c| c.name == CheckName::DownstreamWithinCapacity)?.figure(Fig::PeakConcurrency)
 }
 
 /// The Risk API's 503s, as (sent_ms, kind).

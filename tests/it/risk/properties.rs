@@ -10,7 +10,7 @@ use idempotency_lab::cli::main_with;
 use idempotency_lab::sim::Millis;
 use idempotency_lab::sim::risk::facts::{Credential, FORGED_ORDER, What};
 use idempotency_lab::sim::risk::settings::{FaultKind, Preset, WorkerOrder};
-use idempotency_lab::sim::risk::{CheckName, Run, Status, Value};
+use idempotency_lab::sim::risk::{CheckName, Fig, Run, Status, Value};
 use proptest::prelude::*;
 
 use super::settings;
@@ -112,11 +112,11 @@ proptest! {
         prop_assert_ne!(holds(&run, CheckName::CallerTokenNotForwarded), Some(false));
         let forged_check = run.checks().into_iter().find(|c| c.name == CheckName::ForgedNoDownstream);
         if let Some(check) = &forged_check {
-            for figure in ["rows", "downstream_calls"] {
-                prop_assert_eq!(check.figure(figure), Some(Value::Count(0)), "{}", figure);
+            for figure in [Fig::Rows, Fig::DownstreamCalls] {
+                prop_assert_eq!(check.figure(figure), Some(Value::Count(0)), "{:?}", figure);
             }
             // Only a call the agent gave up on may go unrefused.
-            let unrefused = match check.figure("not_refused") {
+            let unrefused = match check.figure(Fig::NotRefused) {
                 Some(Value::Count(n)) => n,
                 other => panic!("not_refused is {other:?}"),
             };

@@ -6,7 +6,7 @@
 
 use idempotency_lab::sim::risk::explore::explore;
 use idempotency_lab::sim::risk::facts::{Credential, OTHER_USER, RetryChoice, RpcError};
-use idempotency_lab::sim::risk::{Check, CheckName, Heard, Reply, RowId, Run, Value, What};
+use idempotency_lab::sim::risk::{Check, CheckName, Fig, Heard, Reply, RowId, Run, Value, What};
 
 use super::{run, settings};
 
@@ -14,10 +14,10 @@ fn check(run: &Run, name: CheckName) -> Check {
     run.checks().into_iter().find(|c| c.name == name).expect("every check is reported")
 }
 
-fn count(check: &Check, figure: &str) -> u64 {
+fn count(check: &Check, figure: Fig) -> u64 {
     match check.figure(figure) {
         Some(Value::Count(n)) => n,
-        other => panic!("{figure}: {other:?}"),
+        other => panic!("{figure:?}: {other:?}"),
     }
 }
 
@@ -65,9 +65,9 @@ fn a_business_error_thrown_as_a_json_rpc_error_is_not_retried() {
     assert_eq!(right.reviews().len(), 200);
     assert_eq!(wrong.reviews().len(), 48);
     let c = check(&right, CheckName::BusinessErrorsAreResults);
-    assert_eq!((c.holds, count(&c, "as_jsonrpc_errors")), (Some(true), 0));
+    assert_eq!((c.holds, count(&c, Fig::AsJsonrpcErrors)), (Some(true), 0));
     let c = check(&wrong, CheckName::BusinessErrorsAreResults);
-    assert_eq!((c.holds, count(&c, "as_jsonrpc_errors"), count(&c, "as_tool_results")), (Some(false), 152, 0));
+    assert_eq!((c.holds, count(&c, Fig::AsJsonrpcErrors), count(&c, Fig::AsToolResults)), (Some(false), 152, 0));
 }
 
 #[test]
@@ -104,14 +104,14 @@ fn the_end_user_comes_from_the_verified_token_not_the_arguments() {
     assert_eq!(wrong.rows()[0].requester, OTHER_USER);
     assert_eq!(reviews_at(&wrong), [531]);
     let c = check(&wrong, CheckName::ForgedNoDownstream);
-    assert_eq!((c.holds, count(&c, "rows"), count(&c, "downstream_calls")), (Some(false), 1, 1));
+    assert_eq!((c.holds, count(&c, Fig::Rows), count(&c, Fig::DownstreamCalls)), (Some(false), 1, 1));
     // From the token, with the strict schema (which declares no user_id):
     // INVALID_ARGUMENT at 120; the agent drops the user_id at 140 and call
     // 2, at B by 160, is refused FORBIDDEN at 260 (u-1001 does not own it).
     let right = run("--preset user-in-arguments --mode patterns");
     assert_eq!(answers(&right), [(120, 1, "INVALID_ARGUMENT".into()), (260, 2, "FORBIDDEN".into())]);
     let c = check(&right, CheckName::ForgedNoDownstream);
-    assert_eq!((c.holds, count(&c, "rows"), count(&c, "downstream_calls")), (Some(true), 0, 0));
+    assert_eq!((c.holds, count(&c, Fig::Rows), count(&c, Fig::DownstreamCalls)), (Some(true), 0, 0));
     // With a lax schema the user_id is ignored, and authorization refuses
     // the first call at 120.
     let lax = run("--preset user-in-arguments --mode patterns --strict-schema off");
@@ -128,7 +128,7 @@ fn arguments_outside_the_schema_are_refused_and_write_nothing() {
         let wrong = run(&format!("--preset {preset} --mode patterns --strict-schema off"));
         let c = check(&wrong, CheckName::OutsideSchemaRefused);
         assert_eq!(c.holds, Some(false), "{preset}");
-        assert_eq!((count(&c, "rows"), count(&c, "creates"), count(&c, "reached_handler")), (1, 1, 1), "{preset}");
+        assert_eq!((count(&c, Fig::Rows), count(&c, Fig::Creates), count(&c, Fig::ReachedHandler)), (1, 1, 1), "{preset}");
         assert_eq!(reviews_at(&wrong), [531]);
         // Strict: call 1 is refused at 120 and writes nothing; the agent's
         // own call without the offending argument makes the one review at
@@ -136,7 +136,7 @@ fn arguments_outside_the_schema_are_refused_and_write_nothing() {
         let right = run(&format!("--preset {preset} --mode patterns"));
         let c = check(&right, CheckName::OutsideSchemaRefused);
         assert_eq!(c.holds, Some(true), "{preset}");
-        assert_eq!((count(&c, "refused"), count(&c, "rows"), count(&c, "creates")), (1, 0, 0), "{preset}");
+        assert_eq!((count(&c, Fig::Refused), count(&c, Fig::Rows), count(&c, Fig::Creates)), (1, 0, 0), "{preset}");
         assert_eq!(reviews_at(&right), [671]);
     }
     // The naive server's schema is lax too: the call writes.
@@ -161,7 +161,7 @@ fn the_callers_token_is_forwarded_only_without_the_servers_own_credential() {
     let passed = run("--preset incident --mode patterns --own-credential off");
     assert_eq!(credentials(&passed), [(121, Credential::Caller)]);
     let c = check(&passed, CheckName::CallerTokenNotForwarded);
-    assert_eq!((c.holds, count(&c, "caller_tokens")), (Some(false), 1));
+    assert_eq!((c.holds, count(&c, Fig::CallerTokens)), (Some(false), 1));
     // A switch of its own: the naive server with only its own credential
     // keeps the token at the door, authorization still off; its two creates
     // (121 and the retry's at 4001) carry the server's credential.

@@ -24,7 +24,7 @@
 
 use idempotency_lab::sim::Millis;
 use idempotency_lab::sim::risk::facts::{DsKind, Reply, What};
-use idempotency_lab::sim::risk::{CheckName, Run, Value};
+use idempotency_lab::sim::risk::{CheckName, Fig, Run, Value};
 use idempotency_lab::view::risk::names::clock;
 
 use super::{outline, run, statuses};
@@ -582,7 +582,7 @@ fn sorted(mut list: Vec<String>) -> Vec<String> {
     list
 }
 
-fn figure(run: &Run, name: CheckName, figure: &str) -> Option<Value> {
+fn figure(run: &Run, name: CheckName, figure: Fig) -> Option<Value> {
     run.checks().into_iter().find(|c| c.name == name)?.figure(figure)
 }
 
@@ -614,7 +614,7 @@ fn the_large_presets_move_by_their_formulas() {
     let naive = run("--preset wide-fleet --mode naive");
     assert_eq!(sorted(moves(&naive)), sorted(expected), "wide-fleet naive");
     assert_eq!(sorted(ledger(&naive)), sorted(reviews), "wide-fleet naive");
-    assert_eq!(figure(&naive, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(1280)));
+    assert_eq!(figure(&naive, CheckName::DownstreamWithinCapacity, Fig::PeakConcurrency), Some(Value::Count(1280)));
 
     // wide-fleet with both gates: the fleet works on 100 calls at once (the
     // Risk API's safe concurrency), and every other call waits in its
@@ -715,12 +715,12 @@ fn the_large_presets_move_by_their_formulas() {
         // s = 17 960 on have (call 180 on). Call 200 arrives with 186 to 198
         // still at B (186's latency is 410 + 921 = 1331): 8 in flight, the
         // cap exactly, so nothing ever queues.
-        assert_eq!(figure(&steady, CheckName::OverloadFastBounded, "max_in_flight"), Some(Value::Count(8)));
+        assert_eq!(figure(&steady, CheckName::OverloadFastBounded, Fig::MaxInFlight), Some(Value::Count(8)));
         // The Risk API holds create j when create i is sent if 100 (i - j)
         // is less than j's latency: at most 13 before it (a latency above
         // 1300, from s = 18 000 on), so 14 at once, first when call 193's
         // create goes out with 180 to 192 still at work.
-        assert_eq!(figure(&steady, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(14)));
+        assert_eq!(figure(&steady, CheckName::DownstreamWithinCapacity, Fig::PeakConcurrency), Some(Value::Count(14)));
     }
 }
 
@@ -909,15 +909,15 @@ fn overload_with_the_gates_works_in_waves() {
     // batch arrives 1040 ms after the last, two services of 512 before its
     // start). Each queued call starts well before its budget lapses: the
     // first wave's may start until 5000 - (100 + 300 + 2500) = 2100.
-    assert_eq!(check.figure("longest_queue_wait_ms"), Some(Value::Ms(1024)));
-    assert_eq!(check.figure("budget_needed_ms"), Some(Value::Ms(2900)));
-    assert_eq!(check.figure("waited_past_budget"), Some(Value::Count(0)));
-    assert_eq!(check.figure("max_queue"), Some(Value::Count(16)));
-    assert_eq!(check.figure("max_in_flight"), Some(Value::Count(8)));
+    assert_eq!(check.figure(Fig::LongestQueueWaitMs), Some(Value::Ms(1024)));
+    assert_eq!(check.figure(Fig::BudgetNeededMs), Some(Value::Ms(2900)));
+    assert_eq!(check.figure(Fig::WaitedPastBudget), Some(Value::Count(0)));
+    assert_eq!(check.figure(Fig::MaxQueue), Some(Value::Count(16)));
+    assert_eq!(check.figure(Fig::MaxInFlight), Some(Value::Count(8)));
     // An OVERLOADED is answered the instant its call arrives: made, 20 ms
     // there and 20 back, within the 10 ms plus the two transits allowed.
-    assert_eq!(check.figure("slowest_overloaded_ms"), Some(Value::Ms(40)));
-    assert_eq!(check.figure("overloaded_within_ms"), Some(Value::Ms(50)));
+    assert_eq!(check.figure(Fig::SlowestOverloadedMs), Some(Value::Ms(40)));
+    assert_eq!(check.figure(Fig::OverloadedWithinMs), Some(Value::Ms(50)));
     assert_eq!(check.holds, Some(true));
 }
 
@@ -969,7 +969,7 @@ fn the_risk_apis_admission_limit_refuses_the_excess_at_once() {
         ]
     );
     assert_eq!(outline(&run), "reviews=2 rows=[SUCCEEDED×2] creates=3 finds=2 claims=1/1 checks=---T--TTTT-T--");
-    assert_eq!(figure(&run, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(1)));
+    assert_eq!(figure(&run, CheckName::DownstreamWithinCapacity, Fig::PeakConcurrency), Some(Value::Count(1)));
 }
 
 #[test]
@@ -1004,7 +1004,7 @@ fn a_call_unanswered_within_the_client_deadline_ends_its_intent() {
     assert_eq!(run.summary().tool_calls, 1);
     assert_eq!(moves(&run).last().map(String::as_str), Some("2102 R10086 UNKNOWN->SUCCEEDED find_found"));
     // Nothing was written or sent after the agent gave up.
-    assert_eq!(figure(&run, CheckName::NoEffectAfterDeadline, "calls_given_up"), Some(Value::Count(1)));
+    assert_eq!(figure(&run, CheckName::NoEffectAfterDeadline, Fig::CallsGivenUp), Some(Value::Count(1)));
     assert_eq!(super::verdicts(&run), "--T---TTTTTT--");
     // Without deadline propagation the create gets the whole 2.5 s: the
     // replica answers UNKNOWN at 2622, heard at 2642, and the probes of 3001
@@ -1080,13 +1080,13 @@ fn the_wide_fleet_outnumbers_the_risk_api_unless_one_gate_spans_it() {
     let gated = run("--preset wide-fleet --mode patterns");
     let s = gated.summary();
     assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (3_580, 2_300, 6_696));
-    let fast = |run: &Run, name: &str| figure(run, CheckName::OverloadFastBounded, name);
+    let fast = |run: &Run, name: Fig| figure(run, CheckName::OverloadFastBounded, name);
     assert_eq!(
-        [fast(&gated, "waited_for_fleet"), fast(&gated, "waited_past_budget"), fast(&gated, "max_queue")],
+        [fast(&gated, Fig::WaitedForFleet), fast(&gated, Fig::WaitedPastBudget), fast(&gated, Fig::MaxQueue)],
         [Some(Value::Count(1_180)), Some(Value::Count(0)), Some(Value::Count(16))]
     );
     assert_eq!(
-        [fast(&gated, "longest_queue_wait_ms"), fast(&gated, "slowest_overloaded_ms")],
+        [fast(&gated, Fig::LongestQueueWaitMs), fast(&gated, Fig::SlowestOverloadedMs)],
         [Some(Value::Ms(2_048)), Some(Value::Ms(40))]
     );
     let refused = |run: &Run| run.records().iter().filter(|r| matches!(r.what, What::OutOfBudget { .. })).count();
@@ -1103,11 +1103,11 @@ fn the_wide_fleet_outnumbers_the_risk_api_unless_one_gate_spans_it() {
     assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (2_340, 0, 7_818));
     assert_eq!(refused(&unbounded), 1_060);
     assert_eq!(
-        [fast(&unbounded, "waited_for_fleet"), fast(&unbounded, "max_queue"), fast(&unbounded, "waited_past_budget")],
+        [fast(&unbounded, Fig::WaitedForFleet), fast(&unbounded, Fig::MaxQueue), fast(&unbounded, Fig::WaitedPastBudget)],
         [Some(Value::Count(2_040)), Some(Value::Count(59)), Some(Value::Count(0))]
     );
     assert_eq!(super::verdicts(&unbounded), "T----FTT-T-TT-");
-    let peak = |run: &Run| figure(run, CheckName::DownstreamWithinCapacity, "peak_concurrency");
+    let peak = |run: &Run| figure(run, CheckName::DownstreamWithinCapacity, Fig::PeakConcurrency);
     assert_eq!(peak(&gated), Some(Value::Count(100)));
     // Without the global gate the fleet's own caps admit all 1 280 at once;
     // the Risk API's admission limit keeps it at 100 and refuses 1 180

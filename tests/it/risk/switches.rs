@@ -5,7 +5,7 @@
 //! two winners making two reviews. Worked out by hand from the defaults
 //! listed in `scenarios.rs`.
 
-use idempotency_lab::sim::risk::{CheckName, Value};
+use idempotency_lab::sim::risk::{CheckName, Fig, Value};
 
 use super::{outline, run};
 
@@ -222,16 +222,16 @@ fn without_gates_the_burst_lands_on_every_replica_and_the_risk_api() {
     let check = |name| checks.iter().find(|c| c.name == name).unwrap();
     let gates = check(CheckName::OverloadFastBounded);
     assert_eq!(gates.holds, Some(false));
-    assert_eq!(gates.figure("max_in_flight"), Some(Value::Count(100)));
-    assert_eq!(gates.figure("concurrency_cap"), Some(Value::Count(8)));
-    assert_eq!(gates.figure("overloaded"), Some(Value::Count(0)));
-    assert_eq!(gates.figure("max_queue"), Some(Value::Count(0)));
-    assert_eq!(check(CheckName::DownstreamWithinCapacity).figure("peak_concurrency"), Some(Value::Count(32)));
+    assert_eq!(gates.figure(Fig::MaxInFlight), Some(Value::Count(100)));
+    assert_eq!(gates.figure(Fig::ConcurrencyCap), Some(Value::Count(8)));
+    assert_eq!(gates.figure(Fig::Overloaded), Some(Value::Count(0)));
+    assert_eq!(gates.figure(Fig::MaxQueue), Some(Value::Count(0)));
+    assert_eq!(check(CheckName::DownstreamWithinCapacity).figure(Fig::PeakConcurrency), Some(Value::Count(32)));
     let resolved = check(CheckName::UnknownResolved);
     assert_eq!(resolved.holds, Some(false));
-    assert_eq!(resolved.figure("longest_unresolved_ms"), Some(Value::Ms(29_878)));
+    assert_eq!(resolved.figure(Fig::LongestUnresolvedMs), Some(Value::Ms(29_878)));
     let (Some(Value::Count(rows)), Some(Value::Count(settled)), Some(Value::Count(stalled))) =
-        (resolved.figure("rows"), resolved.figure("settled"), resolved.figure("stalled"))
+        (resolved.figure(Fig::Rows), resolved.figure(Fig::Settled), resolved.figure(Fig::Stalled))
     else {
         panic!("figures")
     };
@@ -271,14 +271,14 @@ fn what_each_gate_keeps() {
     let alone = run("--preset overload --mode patterns --gates off");
     let s = alone.summary();
     assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (240, 0, 4185));
-    let figure = |run: &idempotency_lab::sim::risk::Run, name, figure: &str| {
+    let figure = |run: &idempotency_lab::sim::risk::Run, name, figure: Fig| {
         run.checks().into_iter().find(|c| c.name == name).and_then(|c| c.figure(figure))
     };
-    assert_eq!(figure(&alone, CheckName::DownstreamWithinCapacity, "peak_concurrency"), Some(Value::Count(32)));
+    assert_eq!(figure(&alone, CheckName::DownstreamWithinCapacity, Fig::PeakConcurrency), Some(Value::Count(32)));
     // 168 at 20, and 8 of the retries at 3141.
-    assert_eq!(figure(&alone, CheckName::OverloadFastBounded, "waited_for_fleet"), Some(Value::Count(176)));
-    assert_eq!(figure(&alone, CheckName::OverloadFastBounded, "max_queue"), Some(Value::Count(84)));
-    assert_eq!(figure(&alone, CheckName::OverloadFastBounded, "max_in_flight"), Some(Value::Count(16)));
+    assert_eq!(figure(&alone, CheckName::OverloadFastBounded, Fig::WaitedForFleet), Some(Value::Count(176)));
+    assert_eq!(figure(&alone, CheckName::OverloadFastBounded, Fig::MaxQueue), Some(Value::Count(84)));
+    assert_eq!(figure(&alone, CheckName::OverloadFastBounded, Fig::MaxInFlight), Some(Value::Count(16)));
     assert_eq!(
         outline(&alone),
         "reviews=200 rows=[SUCCEEDED×200] creates=200 finds=0 claims=0/0 checks=T----FTT-T-TT-"
