@@ -101,6 +101,9 @@ hold();
 // which may be the lab on screen again).
 async function show(lab, push, search) {
   const mine = ++generation;
+  // Another lab chosen: the one on screen stops playing now, at the moment
+  // the reader left it, while the other one loads.
+  if (shown && shown.lab !== lab) shown.module.pause?.();
   let module;
   try {
     module = await load(lab);

@@ -35,6 +35,12 @@ macro_rules! lab_bundle {
                 idempotency_lab::ui::mount::mount(lab, root, query, base, $app);
             }
 
+            /// The reader chose another lab: what moves stops.
+            #[wasm_bindgen]
+            pub fn pause() {
+                idempotency_lab::ui::mount::chosen_away();
+            }
+
             /// Unmounts the lab.
             #[wasm_bindgen]
             pub fn unmount() {

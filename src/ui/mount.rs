@@ -3,7 +3,8 @@
 //! calls its `mount` with a root element, the link's query and where the
 //! lab's files are, and its `unmount` when the reader switches to another
 //! lab: the lab's effects, listeners, timers and workers end with it.
-//! Every lab's bundle exports the two through `lab_bundle!`.
+//! Its `pause` comes first, as soon as the reader chooses another lab.
+//! Every lab's bundle exports the three through `lab_bundle!`.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -38,6 +39,30 @@ thread_local! {
     static ROOT: RefCell<Option<web_sys::HtmlElement>> = const { RefCell::new(None) };
     /// What the mounted lab does as it is unmounted, before any of it is gone.
     static LEAVING: RefCell<Vec<Box<dyn Fn()>>> = const { RefCell::new(Vec::new()) };
+    /// What the mounted lab does when the reader chooses another lab.
+    static CHOSEN_AWAY: RefCell<Vec<Box<dyn Fn()>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Calls `f` when the reader chooses another lab, before its bundle has
+/// arrived: what moves stops there, so a lab left while playing is left at
+/// the moment the reader chose to leave it, however long the other lab
+/// takes to load (and, should it fail to load, is still there, paused).
+pub fn on_chosen_away(f: impl Fn() + 'static) {
+    CHOSEN_AWAY.with(|l| l.borrow_mut().push(Box::new(f)));
+}
+
+/// The reader chose another lab (the host calls the bundle's `pause`).
+pub fn chosen_away() {
+    let handlers = CHOSEN_AWAY.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    for f in &handlers {
+        f();
+    }
+    CHOSEN_AWAY.with(|l| {
+        let mut l = l.borrow_mut();
+        let added = std::mem::take(&mut *l);
+        *l = handlers;
+        l.extend(added);
+    });
 }
 
 /// Calls `f` when the mounted lab is unmounted, while all of its state is
@@ -84,6 +109,7 @@ pub fn ready() {
 /// reactive graph, and with it every effect, listener and timer it owns.
 pub fn unmount() {
     ROOT.with(|r| r.borrow_mut().take());
+    CHOSEN_AWAY.with(|l| l.borrow_mut().clear());
     let leaving = LEAVING.with(|l| std::mem::take(&mut *l.borrow_mut()));
     for f in leaving {
         f();

@@ -238,6 +238,10 @@ pub fn playback<R: Replay>(lab: R, extra: impl IntoView) -> impl IntoView {
     let player = lab.player();
     let playhead = player.playhead;
     let opening_speed = player.speed.get_untracked();
+    // Another lab chosen: playback stops at once, not when that lab arrives.
+    super::mount::on_chosen_away(move || {
+        let _ = player.playing.try_set(false);
+    });
     view! {
         <section class="panel playback" aria-labelledby="playback-h">
             <h2 id="playback-h" class="visually-hidden">"Playback"</h2>

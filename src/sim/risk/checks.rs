@@ -735,7 +735,8 @@ fn same_request_key_one_row(tally: &Tally) -> Check {
         max_rows = max_rows.max(rows);
         max_ids = max_ids.max(ids.len() as u64);
     }
-    let mut figures = vec![count(Fig::ReusedKeys, reused), count(Fig::MaxRows, max_rows), count(Fig::MaxReviewIds, max_ids)];
+    let mut figures =
+        vec![count(Fig::ReusedKeys, reused), count(Fig::MaxRows, max_rows), count(Fig::MaxReviewIds, max_ids)];
     figures.extend(worst.map(|k| Figure { name: Fig::WorstKey, value: Value::Key(k) }));
     Check {
         name: CheckName::SameRequestKeyOneRow,

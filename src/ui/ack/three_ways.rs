@@ -14,8 +14,8 @@ use crate::view::ack::diagram::{diagram_on, stop_times};
 use crate::view::ack::experiments::{WHERE_QUESTION, three_ways, where_verdict};
 use crate::view::timeline::Frame;
 
-use super::state::Ack;
 use super::super::chrome::lane_titles;
+use super::state::Ack;
 use super::timeline::{Named, diagram_view};
 
 /// One of the three runs: its diagram and its question.

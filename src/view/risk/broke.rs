@@ -12,9 +12,9 @@ use crate::sim::risk::facts::{
 };
 use crate::sim::risk::{Actor, CheckName, Fig, Pattern, Record, Run, What};
 
+use super::checks::{guards, judges_eventually, title, worst_first};
 use super::diagram::Lanes;
 use super::names;
-use super::checks::{guards, judges_eventually, title, worst_first};
 use super::verdicts::{number, said};
 
 /// What the region says while the preset's question is still to be

@@ -7,10 +7,10 @@ use crate::sim::risk::{Review, Run};
 use crate::view::compare::{DiffLine, both_mirrors, counts, divergence_line, fork_line, what_b_changes};
 use crate::view::num::plural;
 
+use super::checks::title;
 use super::mirror::{intent_kind, text_mirror};
 use super::names;
 use super::sentences::{sentence, verdict};
-use super::checks::title;
 
 fn reviews(n: u64) -> String {
     plural(n, "review", "reviews")

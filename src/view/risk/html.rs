@@ -24,6 +24,7 @@ use crate::view::timeline::{Diagram, Orientation, escape, page};
 use crate::view::markup::{self, EventLine};
 
 use super::alerts::Alert;
+use super::checks::{is_invariant, title};
 use super::incident::IncidentLine;
 use super::load::Little;
 use super::machine::{BIRTH, HEIGHT, LINE_H, Machine, WIDTH};
@@ -31,7 +32,6 @@ use super::names;
 use super::sentences::{sentence, verdict};
 use super::table::{Change, Conflict, cells, status_class};
 use super::trace::{CallEntry, Part, Spend, Trace};
-use super::checks::{is_invariant, title};
 use super::verdicts::summary;
 
 /// Pushes formatted text; writing to a `String` cannot fail.

@@ -6,9 +6,9 @@ use crate::sim::Millis;
 use crate::sim::risk::facts::{Actor, FORGED_ORDER, Heard, OrderId, Record, What};
 use crate::sim::risk::{CheckName, Fig, Pattern, Preset, Run};
 
+use super::checks::title;
 use super::names;
 use super::patterns::{buys, protects};
-use super::checks::title;
 use super::verdicts::{number, said};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,7 +175,9 @@ pub fn answer(run: &Run) -> String {
         }
         Preset::WideFleet | Preset::SlowFleet => {
             let figure = |fig| number_of(run, CheckName::DownstreamWithinCapacity, fig);
-            yes_no(matches!((figure(Fig::PeakConcurrency), figure(Fig::SafeConcurrency)), (Some(peak), Some(safe)) if peak > safe))
+            yes_no(
+                matches!((figure(Fig::PeakConcurrency), figure(Fig::SafeConcurrency)), (Some(peak), Some(safe)) if peak > safe),
+            )
         }
         Preset::RandomFaults => yes_no(run.checks().iter().any(|c| c.holds == Some(false))),
     }

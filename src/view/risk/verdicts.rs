@@ -57,7 +57,11 @@ pub fn summary(check: &Check) -> String {
             "no order was requested under two request_keys yet".to_owned()
         }
         CheckName::SameBusinessKeyOneReview => {
-            format!("orders requested twice: {}; reviews per order at most {}", g(Fig::BusinessKeys), g(Fig::MaxReviews))
+            format!(
+                "orders requested twice: {}; reviews per order at most {}",
+                g(Fig::BusinessKeys),
+                g(Fig::MaxReviews)
+            )
         }
         CheckName::LostResponseConverges => format!(
             "lost responses: {}; converged to SUCCEEDED: {}; FAILED: {}; unresolved: {}; creates after the loss: {}; extra reviews: {}",
@@ -76,7 +80,9 @@ pub fn summary(check: &Check) -> String {
             g(Fig::Won),
             g(Fig::Resends)
         ),
-        CheckName::SingleClaimWinner if number(check, Fig::Claims) == Some(0) => "no worker claimed a row yet".to_owned(),
+        CheckName::SingleClaimWinner if number(check, Fig::Claims) == Some(0) => {
+            "no worker claimed a row yet".to_owned()
+        }
         CheckName::SingleClaimWinner => format!(
             "claims: {}; won: {}; lost: {}; most resends for one row and version: {}; resends: {}",
             g(Fig::Claims),

@@ -231,7 +231,13 @@ fn a_forged_call_answered_for_its_deadline_was_turned_away_before_authorization(
     assert_eq!(forged, ["2101 call1 TEMPORARY_UNAVAILABLE", "3241 call151 FORBIDDEN"]);
     let check = |name| figure(&run, CheckName::ForgedNoDownstream, name);
     assert_eq!(
-        [check(Fig::ForgedCalls), check(Fig::Refused), check(Fig::NotRefused), check(Fig::Rows), check(Fig::DownstreamCalls)],
+        [
+            check(Fig::ForgedCalls),
+            check(Fig::Refused),
+            check(Fig::NotRefused),
+            check(Fig::Rows),
+            check(Fig::DownstreamCalls)
+        ],
         [
             Some(Value::Count(2)),
             Some(Value::Count(1)),

@@ -128,7 +128,11 @@ fn arguments_outside_the_schema_are_refused_and_write_nothing() {
         let wrong = run(&format!("--preset {preset} --mode patterns --strict-schema off"));
         let c = check(&wrong, CheckName::OutsideSchemaRefused);
         assert_eq!(c.holds, Some(false), "{preset}");
-        assert_eq!((count(&c, Fig::Rows), count(&c, Fig::Creates), count(&c, Fig::ReachedHandler)), (1, 1, 1), "{preset}");
+        assert_eq!(
+            (count(&c, Fig::Rows), count(&c, Fig::Creates), count(&c, Fig::ReachedHandler)),
+            (1, 1, 1),
+            "{preset}"
+        );
         assert_eq!(reviews_at(&wrong), [531]);
         // Strict: call 1 is refused at 120 and writes nothing; the agent's
         // own call without the offending argument makes the one review at

@@ -1103,7 +1103,11 @@ fn the_wide_fleet_outnumbers_the_risk_api_unless_one_gate_spans_it() {
     assert_eq!((s.tool_calls, s.overloaded, s.end.ms()), (2_340, 0, 7_818));
     assert_eq!(refused(&unbounded), 1_060);
     assert_eq!(
-        [fast(&unbounded, Fig::WaitedForFleet), fast(&unbounded, Fig::MaxQueue), fast(&unbounded, Fig::WaitedPastBudget)],
+        [
+            fast(&unbounded, Fig::WaitedForFleet),
+            fast(&unbounded, Fig::MaxQueue),
+            fast(&unbounded, Fig::WaitedPastBudget)
+        ],
         [Some(Value::Count(2_040)), Some(Value::Count(59)), Some(Value::Count(0))]
     );
     assert_eq!(super::verdicts(&unbounded), "T----FTT-T-TT-");
