@@ -542,7 +542,7 @@ fn explain_overload(run: &Run) -> String {
         "{} OVERLOADED result(s), the slowest {} after its call arrived; the slowest answer took {} of the {} deadline; {} answer(s) came late.",
         figure(Fig::Overloaded),
         figure(Fig::SlowestOverloadedMs),
-        figure(Fig::LaterCreates),
+        slowest_answer(run),
         run.settings().agent.deadline,
         late_answers(run),
     )
