@@ -70,7 +70,10 @@ function withTheme(search) {
 // not do: panels out of view are laid out at a placeholder size, so the
 // same offset lands elsewhere in a lab drawn anew.)
 function place(root) {
-  for (const panel of root.querySelectorAll(".panel[aria-labelledby]")) {
+  // The stage's panels first: a column of settings beside them may have
+  // begun far above the window and still be in it.
+  const panels = [...root.querySelectorAll(".stage .panel[aria-labelledby]"), ...root.querySelectorAll(".panel[aria-labelledby]")];
+  for (const panel of panels) {
     const { top, bottom } = panel.getBoundingClientRect();
     if (bottom > 0) return { name: panel.getAttribute("aria-labelledby"), top };
   }
@@ -78,18 +81,28 @@ function place(root) {
 }
 
 // Scrolls `root` back to `place` as its panels are drawn: frame after
-// frame, until the panel has stayed where it was for a few frames (a
-// panel that fits itself to its box changes height after its first
-// frame), for a second at most.
-function restore(root, at, steady = 0, frames = 60) {
+// frame for two seconds (a lab builds the panels below its first screen
+// in stages, and a panel that fits itself to its box changes height after
+// its first frame), until the reader scrolls, clicks or types.
+function restore(root, at) {
   if (!at) return window.scrollTo(0, 0);
-  requestAnimationFrame(() => {
+  const until = performance.now() + 2000;
+  let stopped = false;
+  const stop = () => (stopped = true);
+  const acts = ["wheel", "touchstart", "keydown", "pointerdown"];
+  for (const act of acts) window.addEventListener(act, stop, { once: true, capture: true, passive: true });
+  const frame = (now) => {
+    if (stopped || now > until || !root.isConnected) {
+      for (const act of acts) window.removeEventListener(act, stop, { capture: true });
+      return;
+    }
+    // (A panel built in a later stage is not there yet.)
     const panel = root.querySelector(`.panel[aria-labelledby="${CSS.escape(at.name)}"]`);
     const off = panel ? panel.getBoundingClientRect().top - at.top : 0;
     if (Math.abs(off) > 1) window.scrollBy(0, off);
-    const still = Math.abs(off) > 1 ? 0 : steady + 1;
-    if (still < 4 && frames > 1) setTimeout(() => restore(root, at, still, frames - 1));
-  });
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
 }
 
 // Until the first lab starts: the opening run, or a loading notice (opening.js).
@@ -101,6 +114,9 @@ hold();
 // which may be the lab on screen again).
 async function show(lab, push, search) {
   const mine = ++generation;
+  // Back and Forward have put the address of the lab to show already (the
+  // lab on screen, stopping, may write its own over it).
+  const arrived = location.search;
   // Another lab chosen: the one on screen stops playing now, at the moment
   // the reader left it, while the other one loads.
   if (shown && shown.lab !== lab) shown.module.pause?.();
@@ -116,8 +132,6 @@ async function show(lab, push, search) {
     return;
   }
   if (mine !== generation || (shown?.lab === lab && search === undefined)) return;
-  // Back and Forward have put the address of the lab to show already.
-  const arrived = location.search;
   const first = !shown;
   const hadFocus = !!shown?.root.contains(document.activeElement);
   if (shown) {

@@ -256,15 +256,29 @@ pub fn box_height(scroller: NodeRef<leptos::html::Div>) -> ReadSignal<Option<f64
     room.read_only()
 }
 
-/// The scale a diagram `height` units high is drawn at to fit `room`
-/// pixels (never larger, and never below half: a smaller drawing could not
-/// be read), or 1 where there is no room to fit.
-pub fn fit_scale(height: f64, room: Option<f64>) -> f64 {
-    match room {
-        Some(room) if height > room && height > 0.0 => (room / height).clamp(0.5, 1.0),
-        _ => 1.0,
-    }
+/// The height from the top of `scroller`'s box to the window's bottom,
+/// less `margin`, measured after each layout change: the room a drawing
+/// that must fit the screen (presenter mode) has, on a page scrolled to
+/// its top.
+pub fn room_below(scroller: NodeRef<leptos::html::Div>, margin: f64) -> ReadSignal<Option<f64>> {
+    let room = RwSignal::new(None::<f64>);
+    let relaid = relayout();
+    let measure = move || {
+        let Some(el) = scroller.try_get_untracked().flatten() else { return };
+        let top = el.get_bounding_client_rect().top() + dom::window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0);
+        let h = dom::viewport_height() - top - margin;
+        if h > 0.0 && room.try_get_untracked().flatten().is_none_or(|old| (old - h).abs() >= 1.0) {
+            room.set(Some(h));
+        }
+    };
+    Effect::new(move |_| {
+        relaid.track();
+        request_animation_frame(measure);
+    });
+    room.read_only()
 }
+
+pub use crate::view::timeline::fit_scale;
 
 /// `N` flags, false until the lab's first frame is on screen, then true
 /// one after another, each in a task of its own: panels that start below

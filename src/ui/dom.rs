@@ -137,6 +137,10 @@ pub fn viewport_width() -> f64 {
     window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).unwrap_or(1280.0)
 }
 
+pub fn viewport_height() -> f64 {
+    window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(800.0)
+}
+
 pub fn device_pixel_ratio() -> f64 {
     window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0)
 }

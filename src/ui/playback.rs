@@ -240,7 +240,9 @@ pub fn playback<R: Replay>(lab: R, extra: impl IntoView) -> impl IntoView {
     let opening_speed = player.speed.get_untracked();
     // Another lab chosen: playback stops at once, not when that lab arrives.
     super::mount::on_chosen_away(move || {
-        let _ = player.playing.try_set(false);
+        if player.playing.try_get_untracked() == Some(true) {
+            player.playing.set(false);
+        }
     });
     view! {
         <section class="panel playback" aria-labelledby="playback-h">

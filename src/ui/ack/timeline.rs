@@ -197,7 +197,7 @@ pub fn Timeline(ack: Ack, #[prop(optional)] side: Option<Side>) -> impl IntoView
     };
     let drawn = Memo::new(move |_| {
         let width = fit.get().unwrap_or(written.wide_fit());
-        let frame = if downward.get() { Frame::Down(fit.get().unwrap_or(Opening::NARROW_FIT)) } else { tight(width) };
+        let frame = if downward.get() { Frame::Down(fit.get().unwrap_or(written.narrow_fit())) } else { tight(width) };
         let (run, d) = drawn(ack, side, frame)?;
         let shrink = fit_scale(d.height, room.and_then(|r| r.get()));
         if shrink < 1.0 && !downward.get() {

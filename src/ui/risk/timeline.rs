@@ -12,7 +12,7 @@ use crate::view::risk::diagram::{TIMELINE_HINTS, diagram_on, end_of, shared_axis
 use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg};
 use crate::view::timeline::{Diagram, Frame, Orientation};
 
-use super::super::chrome::{box_height, box_width, fit_scale, scroll_cue};
+use super::super::chrome::{box_height, box_width, fit_scale, room_below, scroll_cue};
 use super::super::compare::Side;
 use super::super::markup::chosen_moment;
 use super::super::playback::Replay;
@@ -51,6 +51,20 @@ fn frame_of(risk: Risk, downward: bool, fit: Option<f64>) -> Frame {
     }
 }
 
+/// The room, in the drawing's units, that the timeline must fit whole:
+/// an embed's frame (drawn smaller where it is taller, see the first
+/// lab's), and presenting, the screen below its top (where the drawing is
+/// shown PRESENT_SCALE times larger); elsewhere none.
+fn room_of(risk: Risk, scroller: NodeRef<leptos::html::Div>) -> impl Fn() -> Option<f64> + Copy + Send + Sync {
+    let frame = risk.embed.then(|| box_height(scroller));
+    let below = room_below(scroller, 3.0);
+    move || match frame {
+        Some(room) => room.get(),
+        None if risk.presenter.present.get() => below.get().map(|h| h / PRESENT_SCALE),
+        None => None,
+    }
+}
+
 /// The timeline of run A (the run on screen) or, while comparing, of run
 /// B. While comparing, both are drawn on the stops of both runs, so they
 /// line up on model time, and each marks the event where it first parts
@@ -64,9 +78,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
     let scale = Signal::derive(move || if risk.presenter.present.get() { PRESENT_SCALE } else { 1.0 });
     let fit = box_width(scroller, scale);
     let downward = risk.look.downward();
-    // An embed's timeline fits its frame's room whole, drawn smaller where
-    // it is taller (see the first lab's).
-    let room = risk.embed.then(|| box_height(scroller));
+    let room = room_of(risk, scroller);
     let drawing = Memo::new_with_compare(
         move |_| {
             let frame = frame_of(risk, downward.get(), fit.get());
@@ -84,7 +96,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
                 None => diagram_on(&run, stop_times(&run), end_of(&run), frame),
             };
             let mut d = draw(frame);
-            let shrink = fit_scale(d.height, room.and_then(|r| r.get()));
+            let shrink = fit_scale(d.height, room());
             if let (true, Frame::Tight(width)) = (shrink < 1.0, frame) {
                 d = draw(Frame::Tight(width / shrink));
             }
@@ -99,9 +111,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
         changed,
     );
     follow_playhead(risk, prefix, drawing, scroller);
-    if risk.embed {
-        shrink_to_fit(drawing, scroller);
-    }
+    shrink_to_fit(drawing, scroller, scale);
     if side == Side::A {
         mark_broke(risk, drawing, scroller);
     }
@@ -189,12 +199,13 @@ fn mark_broke(risk: Risk, drawing: Memo<Arc<Drawing>>, scroller: NodeRef<leptos:
     });
 }
 
-/// Shows an embed's drawing at the scale it was drawn for (its layers
-/// and its lane titles zoomed, through the CSSOM, which the page's
-/// Content-Security-Policy allows where it refuses a style attribute).
-fn shrink_to_fit(drawing: Memo<Arc<Drawing>>, scroller: NodeRef<leptos::html::Div>) {
+/// Shows the drawing at the scale it was drawn for, `scale` times that
+/// presenting (its layers and its lane titles zoomed, through the CSSOM,
+/// which the page's Content-Security-Policy allows where it refuses a
+/// style attribute).
+fn shrink_to_fit(drawing: Memo<Arc<Drawing>>, scroller: NodeRef<leptos::html::Div>, scale: Signal<f64>) {
     Effect::new(move |_| {
-        let zoom = crate::view::num::d1(drawing.with(|d| d.shrink) * 100.0).to_string() + "%";
+        let zoom = crate::view::num::d1(drawing.with(|d| d.shrink) * scale.get() * 100.0).to_string() + "%";
         let Some(el) = scroller.get() else { return };
         let frame = el.parent_element();
         let layers = ".timeline-scroll > div, .lane-titles-frame";

@@ -65,12 +65,31 @@ impl Opening {
     pub fn wide_fit(self) -> f64 {
         match self {
             Opening::Page => 880.0,
-            Opening::Embed => 756.0,
+            Opening::Embed => 768.0,
         }
     }
 
-    /// The sequence diagram's width.
+    /// The sequence diagram's width on a 360-pixel phone.
+    pub fn narrow_fit(self) -> f64 {
+        match self {
+            Opening::Page => Self::NARROW_FIT,
+            Opening::Embed => 328.0,
+        }
+    }
+
+    /// The page's sequence diagram's width on a 360-pixel phone.
     pub const NARROW_FIT: f64 = 318.0;
+
+    /// The timeline's room, in height, where the whole run must fit: the
+    /// embed's, in its 800 x 500 frame (the live embed measures it, and
+    /// draws a taller run smaller, for a wider box, as this page is
+    /// written).
+    pub fn room(self) -> Option<f64> {
+        match self {
+            Opening::Page => None,
+            Opening::Embed => Some(204.0),
+        }
+    }
 }
 
 /// One line of the recent events, as this lab words it (the live page's
@@ -288,12 +307,16 @@ fn timeline(out: &mut String, run: &Run, at: Millis, opening: Opening) {
     let times = stop_times(run);
     // The embed's lanes are as low as their contents allow, as the live
     // embed draws them, so the whole run fits its frame.
-    let frame = match opening {
-        Opening::Page => Frame::Across(Some(opening.wide_fit())),
-        Opening::Embed => Frame::Tight(opening.wide_fit()),
+    let frame = |width: f64| match opening {
+        Opening::Page => Frame::Across(Some(width)),
+        Opening::Embed => Frame::Tight(width),
     };
-    let across = diagram_on(run, times.clone(), run.end(), frame);
-    let down = diagram_on(run, times, run.end(), Frame::Down(Opening::NARROW_FIT));
+    let mut across = diagram_on(run, times.clone(), run.end(), frame(opening.wide_fit()));
+    let shrink = crate::view::timeline::fit_scale(across.height, opening.room());
+    if shrink < 1.0 {
+        across = diagram_on(run, times.clone(), run.end(), frame(opening.wide_fit() / shrink));
+    }
+    let down = diagram_on(run, times, run.end(), Frame::Down(opening.narrow_fit()));
     let _ = write!(
         out,
         "<section class=\"panel timeline\" aria-labelledby=\"timeline-h\"><h2 id=\"timeline-h\">Timeline</h2>\
@@ -308,8 +331,8 @@ fn timeline(out: &mut String, run: &Run, at: Millis, opening: Opening) {
         out,
         "</div><div class=\"timeline-frame wide-timeline\"><div class=\"timeline-scroll\" tabindex=\"0\" role=\"group\" \
          aria-label=\"Timeline diagram, scrolls sideways\">{}</div><div class=\"lane-titles-frame\">{}</div></div>",
-        across.page_svg("", "Timeline of the run", at),
-        across.lane_titles_svg(LANE_TITLES_W, LANE_TITLE_INSET, 1.0)
+        across.page_svg_scaled("", "Timeline of the run", at, shrink),
+        across.lane_titles_svg(LANE_TITLES_W, LANE_TITLE_INSET, shrink)
     );
     let _ = write!(
         out,

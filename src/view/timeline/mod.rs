@@ -25,6 +25,16 @@ use crate::view::num::d1;
 pub use export::escape;
 pub use layout::{Builder, Frame, LaneStyle, Y};
 
+/// The scale a diagram `height` units high is drawn at to fit `room`
+/// pixels (never larger, and never below half: a smaller drawing could not
+/// be read), or 1 where there is no room to fit.
+pub fn fit_scale(height: f64, room: Option<f64>) -> f64 {
+    match room {
+        Some(room) if height > room && height > 0.0 => (room / height).clamp(0.5, 1.0),
+        _ => 1.0,
+    }
+}
+
 /// Width of one character of the diagram's 12 px monospace font, rounded up.
 pub const CHAR_W: f64 = 7.4;
 

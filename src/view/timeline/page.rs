@@ -81,9 +81,16 @@ impl Diagram {
     /// The diagram's `<svg>` with the playhead at `playhead`: its ids end
     /// in `suffix` and `title` is its accessible name.
     pub fn page_svg(&self, suffix: &str, title: &str, playhead: Millis) -> String {
+        self.page_svg_scaled(suffix, title, playhead, 1.0)
+    }
+
+    /// [`Diagram::page_svg`] shown `scale` times its size (a drawing fitted
+    /// to a box lower than it is tall).
+    pub fn page_svg_scaled(&self, suffix: &str, title: &str, playhead: Millis, scale: f64) -> String {
         let (w, h) = (d1(self.width), d1(self.height));
+        let (sw, sh) = (d1(self.width * scale), d1(self.height * scale));
         format!(
-            "<svg class=\"diagram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+            "<svg class=\"diagram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{sw}\" height=\"{sh}\" \
              viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"diagram-title{suffix} diagram-desc{suffix}\">{}</svg>",
             self.page_svg_body(suffix, title, playhead)
         )
