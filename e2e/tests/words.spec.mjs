@@ -52,7 +52,7 @@ for (const size of SIZES) {
       await page.goto("/?lab=storms");
       const totals = page.getByRole("region", { name: "Totals" });
       const operations = totals.locator(".figure", { hasText: "Operations executed" });
-      await expect(operations.locator(".against")).toHaveText(/^worse: \d+(\.\d+)?× without retries$/);
+      await expect(operations.locator(".against")).toHaveText(/^worse: \d+(\.\d+)?× the run without retries$/);
       // The word has the colour of its judgement.
       const danger = await page.evaluate(() => {
         const probe = document.createElement("span");
@@ -63,7 +63,7 @@ for (const size of SIZES) {
         return c;
       });
       await expect(operations.locator(".against")).toHaveCSS("color", danger);
-      await expect(totals.locator(".figure", { hasText: "Duplicate effects" }).locator(".against")).toHaveText("worse: none without retries");
+      await expect(totals.locator(".figure", { hasText: "Duplicate effects" }).locator(".against")).toHaveText("worse: none in the run without retries");
       // The presets come first, before the totals and the charts.
       const presets = page.getByRole("region", { name: "Presets" });
       const order = await page.evaluate(() => {

@@ -54,7 +54,7 @@ enum Better {
 /// `value` against `base` (the run without retries), where `better` says
 /// which way is good: the judgement and its words, with the ratio.
 fn judge(value: f64, base: f64, better: Better) -> (Judgement, String) {
-    const WITHOUT: &str = "without retries";
+    const WITHOUT: &str = "the run without retries";
     if (value - base).abs() < 1e-9 {
         return (Judgement::Same, format!("the same as {WITHOUT}"));
     }
@@ -63,7 +63,7 @@ fn judge(value: f64, base: f64, better: Better) -> (Judgement, String) {
         _ => Judgement::Better,
     };
     let words = if base.abs() < 1e-9 {
-        format!("{}: none {WITHOUT}", judgement.word())
+        format!("{}: none in {WITHOUT}", judgement.word())
     } else {
         format!("{}: {}× {WITHOUT}", judgement.word(), ratio(value / base))
     };
@@ -140,14 +140,14 @@ mod tests {
     #[test]
     fn a_figure_is_judged_by_its_ratio_to_the_run_without_retries() {
         // 4927 wasted against 1200 without retries: 4927 / 1200 = 4.1, worse.
-        assert_eq!(judge(4927.0, 1200.0, Better::Lower), (Judgement::Worse, "worse: 4.1× without retries".into()));
+        assert_eq!(judge(4927.0, 1200.0, Better::Lower), (Judgement::Worse, "worse: 4.1× the run without retries".into()));
         // 3000 acknowledged against 2000: 1.5, better (more is better).
         assert_eq!(judge(3000.0, 2000.0, Better::Higher).0, Judgement::Better);
-        assert_eq!(judge(3000.0, 2000.0, Better::Higher).1, "better: 1.5× without retries");
+        assert_eq!(judge(3000.0, 2000.0, Better::Higher).1, "better: 1.5× the run without retries");
         // 45 against 100: 0.45, better; 2691 duplicates against none.
-        assert_eq!(judge(45.0, 100.0, Better::Lower).1, "better: 0.45× without retries");
-        assert_eq!(judge(2691.0, 0.0, Better::Lower).1, "worse: none without retries");
-        assert_eq!(judge(7.0, 7.0, Better::Lower), (Judgement::Same, "the same as without retries".into()));
+        assert_eq!(judge(45.0, 100.0, Better::Lower).1, "better: 0.45× the run without retries");
+        assert_eq!(judge(2691.0, 0.0, Better::Lower).1, "worse: none in the run without retries");
+        assert_eq!(judge(7.0, 7.0, Better::Lower), (Judgement::Same, "the same as the run without retries".into()));
         assert_eq!(ratio(12.4), "12");
         assert_eq!(ratio(2.0), "2");
     }
@@ -165,7 +165,7 @@ mod tests {
         let shown = totals(&run, Some(&base));
         let get = |name: &str| shown.iter().find(|t| t.name == name).unwrap().clone();
         assert_eq!(get("Operations executed").against.unwrap().0, Judgement::Worse);
-        assert_eq!(get("Duplicate effects").against.unwrap().1, "worse: none without retries");
+        assert_eq!(get("Duplicate effects").against.unwrap().1, "worse: none in the run without retries");
         assert_eq!(get("Intents").against, None);
         assert!(totals(&run, None).iter().all(|t| t.against.is_none()));
     }
