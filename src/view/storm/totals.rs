@@ -140,7 +140,10 @@ mod tests {
     #[test]
     fn a_figure_is_judged_by_its_ratio_to_the_run_without_retries() {
         // 4927 wasted against 1200 without retries: 4927 / 1200 = 4.1, worse.
-        assert_eq!(judge(4927.0, 1200.0, Better::Lower), (Judgement::Worse, "worse: 4.1× the run without retries".into()));
+        assert_eq!(
+            judge(4927.0, 1200.0, Better::Lower),
+            (Judgement::Worse, "worse: 4.1× the run without retries".into())
+        );
         // 3000 acknowledged against 2000: 1.5, better (more is better).
         assert_eq!(judge(3000.0, 2000.0, Better::Higher).0, Judgement::Better);
         assert_eq!(judge(3000.0, 2000.0, Better::Higher).1, "better: 1.5× the run without retries");
