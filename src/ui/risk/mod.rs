@@ -195,18 +195,23 @@ fn presenting(risk: Risk) -> impl IntoView {
     }
 }
 
-/// The compact embed, for an 800 x 500 frame: playback, the figures and
-/// the whole timeline (drawn to fit the room the frame leaves it) first;
-/// where it broke, the checks and the words one disclosure away; a link to
-/// the full lab.
-fn embedded(risk: Risk) -> impl IntoView {
-    let full = move || {
+/// The link to this run and moment in the full lab (an embed's way out).
+fn full_lab(risk: Risk) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    move || {
         risk.player.playhead.track();
         risk.run.track();
         let mut state = risk.link_state();
         state.page.embed = false;
         share_url(&state)
-    };
+    }
+}
+
+/// The compact embed, for an 800 x 500 frame: playback, the figures and
+/// the whole timeline (drawn to fit the room the frame leaves it) first;
+/// where it broke, the checks and the words one disclosure away; a link to
+/// the full lab.
+fn embedded(risk: Risk) -> impl IntoView {
+    let full = full_lab(risk);
     let first_below = NodeRef::<html::Div>::new();
     let below = risk.below(first_below);
     view! {
@@ -248,13 +253,7 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
     let embed = risk.embed;
     // Built only on the full page, so the embed runs none of their work.
     let chrome = move |make: &dyn Fn() -> AnyView| if embed { ().into_any() } else { make() };
-    let full = move || {
-        risk.player.playhead.track();
-        risk.run.track();
-        let mut state = risk.link_state();
-        state.page.embed = false;
-        share_url(&state)
-    };
+    let full = full_lab(risk);
     let first_below = NodeRef::<html::Div>::new();
     let below = risk.below(first_below);
     let one_column = one_column();
