@@ -49,11 +49,17 @@ for (const size of SIZES) {
       const diagram = lab.id === "storms" ? inner.locator(".line-chart canvas").first() : inner.locator(".timeline svg.diagram").first();
       const results = lab.id === "storms" ? inner.locator(".totals .figures") : inner.getByRole("region", { name: "At the playhead" });
       await expect(diagram).toBeVisible();
+      // The live lab, not the opening run written into the page before it.
+      await expect(inner.locator(".prerendered, .lab-loading")).toHaveCount(0);
       await expect(results).toBeVisible();
-      const parts = [await diagram.boundingBox(), await results.boundingBox()];
-      if (lab.id !== "storms") parts.push(await inner.locator(".playback").boundingBox());
-      parts.push(await inner.getByRole("link", { name: "Open in Idempotency Lab" }).boundingBox());
-      expect(inside(frameBox, parts), `${lab.id}: diagram, playback, results and the link inside the frame`).toBe(true);
+      // Measured until the drawing has fitted itself to the room it found.
+      const parts = async () => {
+        const got = [await diagram.boundingBox(), await results.boundingBox()];
+        if (lab.id !== "storms") got.push(await inner.locator(".playback").boundingBox());
+        got.push(await inner.getByRole("link", { name: "Open in Idempotency Lab" }).boundingBox());
+        return inside(frameBox, got);
+      };
+      await expect.poll(parts, { message: `${lab.id}: diagram, playback, results and the link inside the frame` }).toBe(true);
       if (lab.id === "ack") {
         // Before the end, no word of how it ends.
         await expect(inner.locator(".end-line")).toHaveCount(0);
@@ -86,9 +92,12 @@ for (const size of SIZES) {
       expect([Math.round(elBox.width), Math.round(elBox.height)]).toEqual([802, 502]);
       const shadowResults = lab.id === "storms" ? el.locator(".totals .figures") : el.getByRole("region", { name: "At the playhead" });
       await expect(shadowResults).toBeVisible();
-      const elParts = [await shadowDiagram.boundingBox(), await shadowResults.boundingBox()];
-      if (lab.id !== "storms") elParts.push(await el.locator(".playback").boundingBox());
-      expect(inside(elBox, elParts), `${lab.id}: the element's diagram, playback and results inside its box`).toBe(true);
+      const elParts = async () => {
+        const got = [await shadowDiagram.boundingBox(), await shadowResults.boundingBox()];
+        if (lab.id !== "storms") got.push(await el.locator(".playback").boundingBox());
+        return inside(elBox, got);
+      };
+      await expect.poll(elParts, { message: `${lab.id}: the element's diagram, playback and results inside its box` }).toBe(true);
       // Nothing of it spills out of the box its page gave it.
       expect(await el.evaluate((e) => e.scrollHeight <= e.clientHeight + 1)).toBe(true);
       await context.close();
