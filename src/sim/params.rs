@@ -14,8 +14,6 @@ use super::Surely;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde_json::{Map, Value as JsonValue};
-
 use super::json::Json;
 
 /// One named choice of a choice-valued parameter.
@@ -714,23 +712,14 @@ impl ParamDef {
         }
     }
 
-    /// The value as a [`Json`] document: names for choices, numbers for numbers.
-    pub fn to_json_doc(&self, value: u64) -> Json {
+    /// The value as JSON: names for choices, numbers for numbers (the one
+    /// way a value is written, in every lab's files and reports).
+    pub fn to_json(&self, value: u64) -> Json {
         match self.kind {
             Kind::Millis { .. } | Kind::Count { .. } => Json::num(value),
             Kind::Moment if value != NO_MOMENT => Json::num(value),
             Kind::MillisOrOff { .. } | Kind::CountOrAuto { .. } if value != 0 => Json::num(value),
             _ => Json::Str(self.format(value)),
-        }
-    }
-
-    /// The value as JSON: names for choices, numbers for numbers.
-    pub fn to_json(&self, value: u64) -> JsonValue {
-        match self.kind {
-            Kind::Millis { .. } | Kind::Count { .. } => JsonValue::from(value),
-            Kind::Moment if value != NO_MOMENT => JsonValue::from(value),
-            Kind::MillisOrOff { .. } | Kind::CountOrAuto { .. } if value != 0 => JsonValue::from(value),
-            _ => JsonValue::from(self.format(value)),
         }
     }
 }
@@ -813,41 +802,18 @@ pub trait Schema: Sized + Clone {
         self.with(param, param.parse(text)?)
     }
 
-    /// The same object as [`Schema::to_json`], as a [`Json`] document (for
-    /// the reports written without `serde_json`).
-    fn to_json_doc(&self) -> Json {
+    /// Every parameter under its name, in parameter order (the order
+    /// people read them in), choices as names and durations as
+    /// milliseconds: the `settings` object of every lab's files and
+    /// reports, written this one way.
+    fn to_json(&self) -> Json {
         Json::Obj(
             Self::PARAMS
                 .iter()
                 .zip(self.values())
-                .map(|(param, &value)| (param.name.to_owned(), param.to_json_doc(value)))
+                .map(|(param, &value)| (param.name.to_owned(), param.to_json(value)))
                 .collect(),
         )
-    }
-
-    /// Every parameter under its name, choices as names and durations as
-    /// milliseconds (the `settings` object of JSON output).
-    fn to_json(&self) -> JsonValue {
-        let mut map = Map::new();
-        for (param, &value) in Self::PARAMS.iter().zip(self.values()) {
-            map.insert(param.name.to_owned(), param.to_json(value));
-        }
-        JsonValue::Object(map)
-    }
-}
-
-/// Serialises settings as a JSON object in parameter order (the order
-/// people read them in), choices as names and durations as milliseconds.
-pub struct InOrder<'a, S>(pub &'a S);
-
-impl<S: Schema> serde::Serialize for InOrder<'_, S> {
-    fn serialize<Ser: serde::Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(Some(S::PARAMS.len()))?;
-        for (param, &value) in S::PARAMS.iter().zip(self.0.values()) {
-            map.serialize_entry(param.name, &param.to_json(value))?;
-        }
-        map.end()
     }
 }
 
@@ -1025,8 +991,8 @@ mod tests {
         assert_eq!(DEADLINE.format_human(2500), "2.5");
         assert_eq!(DEADLINE.parse_human("2.5"), Ok(2500));
         assert_eq!(DEADLINE.parse_human("off"), Ok(0));
-        assert_eq!(DEADLINE.to_json(0), JsonValue::from("off"));
-        assert_eq!(DEADLINE.to_json(7), JsonValue::from(7));
+        assert_eq!(DEADLINE.to_json(0), Json::str("off"));
+        assert_eq!(DEADLINE.to_json(7), Json::num(7));
     }
 
     #[test]

@@ -279,7 +279,7 @@ proptest! {
 
     #[test]
     fn every_settings_value_round_trips_through_a_file(s in any_settings()) {
-        let json = serde_json::to_string(&s).unwrap();
+        let json = serde_json::to_string(&s.to_json()).unwrap();
         let again: Settings = idempotency_lab::sim::params_file::parse_settings_json(&json).unwrap();
         prop_assert_eq!(&again, &s);
         prop_assert_eq!(PARAMS.len(), s.values().len());

@@ -5,7 +5,7 @@
 use crate::sim::Surely;
 use serde::Serialize;
 
-use crate::sim::params::{AIMED_NONE, Aimed, FieldError, Group, InOrder, Kind, Param, ParamDef, Raw, Schema, choice};
+use crate::sim::params::{AIMED_NONE, Aimed, FieldError, Group, Kind, Param, ParamDef, Raw, Schema, choice};
 use crate::sim::time::Millis;
 
 /// The longest a stored result may be kept, and the longest lease: one day.
@@ -513,12 +513,6 @@ impl Default for Settings {
     /// docs/model.md's opening settings.
     fn default() -> Self {
         Settings::opening()
-    }
-}
-
-impl Serialize for Settings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        InOrder(self).serialize(serializer)
     }
 }
 

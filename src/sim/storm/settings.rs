@@ -4,7 +4,7 @@
 use crate::sim::Surely;
 use serde::Serialize;
 
-use crate::sim::params::{FieldError, Group, InOrder, Kind, Param, ParamDef, Problem, Raw, Schema, choice};
+use crate::sim::params::{FieldError, Group, Kind, Param, ParamDef, Problem, Raw, Schema, choice};
 
 /// The most clients a run may have.
 pub const MAX_CLIENTS: u64 = 100_000;
@@ -505,7 +505,7 @@ impl Default for StormSettings {
 
 impl Serialize for StormSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        InOrder(self).serialize(serializer)
+        self.to_json().serialize(serializer)
     }
 }
 

@@ -135,7 +135,7 @@ impl Ack {
         let at_end = self.player.playhead.get_untracked() >= self.end();
         // An embedded widget leaves the full page's memory alone.
         if self.remember {
-            dom::storage_set(STORAGE_KEY, &run.settings().to_json_doc().pretty());
+            dom::storage_set(STORAGE_KEY, &run.settings().to_json().pretty());
         }
         self.run.set(Arc::new(run));
         // Elsewhere, keep the playhead's model time, clamped to the new end

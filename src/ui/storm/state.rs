@@ -16,7 +16,7 @@ use crate::view::storm::STORMS;
 use crate::view::storm::compare::Difference;
 use crate::view::storm::presets::{AXES, Figure, PRESETS, relevant};
 use crate::view::storm::protocol::{Answer, Axis, GridCell, Job, Reply, Request, SweepCell};
-use crate::view::storm::report::StormDoc;
+use crate::view::storm::report::{StormDoc, settings_value};
 use crate::view::url::LinkState;
 
 use super::super::form::{FieldState, Form};
@@ -221,14 +221,14 @@ impl Storm {
         let a = self.settings.get_untracked();
         if self.b_open.get_untracked() {
             match self.b_settings(&a) {
-                Ok(b) => self.ask(Job::Compare { a: a.to_json(), b: b.to_json() }, "Comparing"),
+                Ok(b) => self.ask(Job::Compare { a: settings_value(&a), b: settings_value(&b) }, "Comparing"),
                 Err(message) => {
                     self.b_field.error.set(Some(message));
-                    self.ask(Job::Run { settings: a.to_json() }, "Running");
+                    self.ask(Job::Run { settings: settings_value(&a) }, "Running");
                 }
             }
         } else {
-            self.ask(Job::Run { settings: a.to_json() }, "Running");
+            self.ask(Job::Run { settings: settings_value(&a) }, "Running");
         }
     }
 
@@ -325,7 +325,10 @@ impl Storm {
                     values: values.iter().map(|v| (*v).to_owned()).collect(),
                 };
                 self.grid.set(None);
-                self.ask(Job::Grid { settings: settings.to_json(), x: axis(axes.x), y: axis(axes.y) }, "Sweeping");
+                self.ask(
+                    Job::Grid { settings: settings_value(&settings), x: axis(axes.x), y: axis(axes.y) },
+                    "Sweeping",
+                );
             }
         }
     }

@@ -274,7 +274,7 @@ fn run_doc(run: &Run) -> Json {
         .and_then(|c| super::verdicts::number(c, Fig::PeakConcurrency));
     Json::obj([
         ("lab", Json::str("risk")),
-        ("settings", run.settings().to_json_doc()),
+        ("settings", run.settings().to_json()),
         ("fleet", fleet_json(run.settings())),
         ("switches", map(switches)),
         ("faults", Json::Arr(fault_list(run.settings()).into_iter().map(Json::Str).collect())),

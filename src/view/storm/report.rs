@@ -148,6 +148,13 @@ pub enum StormDoc {
     Overload { settings: serde_json::Value, runs: Vec<OverloadReport>, mean_calls: f64, mean_time_ms: f64 },
 }
 
+/// Settings as the worker protocol and the storm lab's reports carry them:
+/// the one settings writer's object, as a `serde_json` value (whose objects
+/// keep their members in name order).
+pub fn settings_value(settings: &StormSettings) -> serde_json::Value {
+    serde_json::to_value(settings).unwrap_or_default()
+}
+
 fn mean(values: impl Iterator<Item = f64>) -> f64 {
     let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
     if n == 0 { 0.0 } else { sum / n as f64 }
@@ -160,7 +167,7 @@ impl StormDoc {
             .map(|r| OccReport { calls: r.calls, failed_writes: r.failed_writes, time_ms: ms(r.completion_us) })
             .collect();
         StormDoc::Occ {
-            settings: crate::sim::Schema::to_json(settings),
+            settings: settings_value(settings),
             mean_calls: mean(runs.iter().map(|r| r.calls as f64)),
             mean_time_ms: mean(runs.iter().map(|r| r.time_ms)),
             runs,
@@ -170,7 +177,7 @@ impl StormDoc {
     pub fn overload(settings: &StormSettings, runs: &[OverloadRun]) -> StormDoc {
         let runs: Vec<OverloadReport> = runs.iter().map(OverloadReport::of).collect();
         StormDoc::Overload {
-            settings: crate::sim::Schema::to_json(settings),
+            settings: settings_value(settings),
             mean_calls: mean(runs.iter().map(|r| r.totals.requests as f64)),
             mean_time_ms: mean(runs.iter().map(|r| r.totals.end_ms)),
             runs,
