@@ -29,8 +29,9 @@ tools-test:
 # it (Trunk's hook, scripts/labs.sh) each lab of the registry in
 # src/view/labs.rs into dist/<lab>/. Everything is served with the same
 # strict CSP the tests use. The command line then writes the first lab's
-# opening run into the host page, so it shows before any WebAssembly; the
-# service worker gets the build's file list; and each file that compresses
+# opening run into the host page, so it shows before any WebAssembly, and
+# each other lab's that has one beside its bundle (<lab>/opening.html, which
+# the page puts in place for a link to that lab); the service worker gets the build's file list; and each file that compresses
 # gets a brotli and a gzip copy beside it, which the server sends to a
 # browser that accepts them (README, "Serving the build").
 serve: tools dist
@@ -58,7 +59,8 @@ test-wasm:
 dist:
 	trunk build --release --locked
 	cargo build --locked --release
-	./target/release/idempotency-lab opening | node scripts/opening.mjs dist/index.html
+	./target/release/idempotency-lab opening | node scripts/opening.mjs dist/index.html \
+	  $$(./target/release/idempotency-lab opening --dir dist)
 	node scripts/offline.mjs dist
 	node scripts/compress.mjs dist
 

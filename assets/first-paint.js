@@ -46,4 +46,37 @@
   ask("modulepreload", `./${lab}/${lab}.js`);
   ask("preload", `./${lab}/${lab}_bg.wasm`, "fetch");
   ask("preload", `./${lab}/${lab}.css`, "style");
+
+  // Another lab's opening run, written at build time beside its bundle
+  // (`<lab>/opening.html`; the build lists the labs that have one), for a
+  // link that names that lab and nothing else but a theme: put in the page
+  // in place of the first lab's (or of the loading notice standing in for
+  // it, assets/opening.js), with the lab's styles, once both have come,
+  // unless the lab has taken their place by then.
+  const openings = (page.dataset.openings ?? "").split(" ");
+  const onlyLab = [...params].every(([name]) => ["lab", "theme"].includes(name));
+  if (lab !== LABS[0] && openings.includes(lab) && onlyLab && !embed) {
+    const markup = fetch(`./${lab}/opening.html`)
+      .then((response) => (response.ok ? response.text() : ""))
+      .catch(() => "");
+    const styled = new Promise((resolve) => {
+      const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: `./${lab}/${lab}.css` });
+      link.onload = link.onerror = resolve;
+      document.head.append(link);
+    });
+    const parsed = new Promise((resolve) =>
+      document.readyState === "loading" ? document.addEventListener("DOMContentLoaded", resolve, { once: true }) : resolve(),
+    );
+    Promise.all([markup, styled, parsed]).then(([html]) => {
+      // (Once the lab has started, nothing stands in its place.)
+      const place = document.querySelector(".prerendered, .lab-loading");
+      if (!html.startsWith('<div class="lab-root prerendered ') || !place) return;
+      const others = document.querySelectorAll(".prerendered, .lab-loading");
+      place.insertAdjacentHTML("beforebegin", html);
+      const written = place.previousElementSibling;
+      others.forEach((other) => other.remove());
+      written.setAttribute("aria-busy", "true");
+      page.dataset.opening = "page";
+    });
+  }
 }

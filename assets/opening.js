@@ -1,30 +1,34 @@
-// The first lab's opening run, written into the page at build time
-// (view::ack::opening), until the live lab takes its place. first-paint.js
-// has said before the first paint whose it is (`data-opening` on the page:
-// "page" or "embed" for the opening link, "stale" for anything else, and
-// nothing if it did not run, which counts as stale).
+// A lab's opening run, written at build time, until the live lab takes its
+// place: the first lab's is in the page (view::ack::opening), another
+// lab's is put in place by first-paint.js when it has come
+// (`<lab>/opening.html`), and either may stand in for a loading notice
+// below. first-paint.js has said before the first paint whose it is
+// (`data-opening` on the page: "page" or "embed" for the opening link,
+// "stale" for anything else, and nothing if it did not run, which counts
+// as stale).
 const page = document.documentElement;
-let written = [...document.querySelectorAll(".prerendered")];
-const shownCopy = () => written.find((root) => root.checkVisibility?.() ?? root.offsetParent !== null);
+// What stands where the lab will be, as the page holds it now.
+const written = () => [...document.querySelectorAll(".prerendered, .lab-loading")];
+const shownCopy = () => written().find((root) => root.checkVisibility?.() ?? root.offsetParent !== null);
 
 // For the opening link the written copy says it is loading; for any other
 // a loading notice of the size of the copy it hides stands in its place.
 export function hold() {
-  if (!written.length) return;
+  const copies = written();
+  if (!copies.length) return;
   if (["page", "embed"].includes(page.dataset.opening)) {
-    written.forEach((root) => root.setAttribute("aria-busy", "true"));
+    copies.forEach((root) => root.setAttribute("aria-busy", "true"));
     return;
   }
   // Which copy the link would show, as first-paint.js found (if it ran).
   page.dataset.openingFor ??= new URLSearchParams(location.search).getAll("embed").pop() === "1" ? "embed" : "page";
   page.dataset.opening = "stale";
-  const copy = written.find((root) => root.classList.contains(`${page.dataset.openingFor}-opening`)) ?? written[0];
+  const copy = copies.find((root) => root.classList.contains(`${page.dataset.openingFor}-opening`)) ?? copies[0];
   const wait = Object.assign(document.createElement("p"), { className: "lab-loading", textContent: "Loading the lab…" });
   wait.setAttribute("role", "status");
   wait.style.minHeight = `${copy.offsetHeight}px`;
   copy.before(wait);
-  written.forEach((root) => root.remove());
-  written = [wait];
+  copies.forEach((root) => root.remove());
 }
 
 // An element's name that holds in the written copy and in the live lab:
@@ -63,8 +67,7 @@ export function takeOver(root, mount) {
   const copy = shownCopy();
   const kept = copy?.classList.contains("prerendered") ? state(copy) : null;
   mount();
-  written.forEach((r) => r.remove());
-  written = [];
+  written().forEach((r) => r.remove());
   if (!kept) return;
   for (const d of kept.opened) find(root, d)?.setAttribute("open", "");
   if (kept.focus) find(root, kept.focus)?.focus({ preventScroll: true });
@@ -81,10 +84,11 @@ function align(root, { name, top }, frames) {
 
 // The lab could not start: the written copy is all there is, and says so.
 export function failed() {
-  for (const root of written) {
+  const copies = written();
+  for (const root of copies) {
     root.removeAttribute("aria-busy");
     root.querySelector('[role="status"]')?.remove();
     if (root.classList.contains("lab-loading")) root.remove();
   }
-  return written.find((r) => r.isConnected);
+  return copies.find((r) => r.isConnected);
 }

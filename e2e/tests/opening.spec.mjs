@@ -172,7 +172,7 @@ test("axe finds nothing serious in the opening run as it stands before the lab s
   }
 });
 
-for (const query of ["?dedup=off", "?lab=risk", "?embed=1&fault=none", "?at=2000"]) {
+for (const query of ["?dedup=off", "?lab=storms", "?lab=risk&preset=overload", "?embed=1&fault=none", "?at=2000"]) {
   test(`a link to ${query} never shows the opening run's counter or mirror, not even on its first paint`, async ({ browser }) => {
     // Before the host's script: the first paint, which the page's own
     // markup and styles decide.
@@ -313,5 +313,112 @@ test("in the window it was written for, no frame from the first paint to the set
   expect(frames.some((f) => !f[5]), "a frame of the live lab").toBe(true);
   const last = frames.at(-1);
   for (const f of frames) for (let i = 0; i < 5; i++) expect(Math.abs(f[i] - last[i]), `frame ${JSON.stringify(f)} against ${JSON.stringify(last)}`).toBeLessThanOrEqual(2);
+  await closeWatched(context);
+});
+
+// Another lab's opening run: written at build time beside its bundle
+// (`risk/opening.html`) and put in the page by first-paint.js for a link
+// to that lab and nothing else.
+
+/** What the reader reads of the risk lab's first screen. */
+function riskWords(page) {
+  return page.evaluate(() => {
+    const shown = (el) => el.checkVisibility();
+    const root = [...document.querySelectorAll(".lab-root")].find(shown);
+    const text = (selector) =>
+      [...root.querySelectorAll(selector)]
+        .filter(shown)
+        .map((el) => el.innerText.replace(/\s+/g, " ").trim())
+        .join(" | ");
+    const diagram = [...root.querySelectorAll("svg.diagram")].find(shown);
+    return {
+      masthead: text(".masthead .tagline"),
+      lab: root.querySelector("#lab-switch")?.value,
+      results: text(".results"),
+      timelineHint: text(".timeline > .hint"),
+      cue: text(".timeline > .scroll-cue"),
+      diagramName: diagram?.querySelector("title")?.textContent,
+      diagramDescription: diagram?.querySelector("desc")?.textContent,
+      diagramLabels: [...(diagram?.querySelectorAll("text") ?? [])].map((t) => t.textContent).join(" "),
+      size: [diagram?.getAttribute("width"), diagram?.getAttribute("height")],
+      readout: text(".readout"),
+      settings: text(".controls h2") + " " + root.querySelector("#f-preset")?.value + " " + root.querySelector("#risk-mode")?.value,
+    };
+  });
+}
+
+/** Where the risk lab's first screen stands. */
+function riskBoxes(page) {
+  return page.evaluate(() => {
+    const shown = (selector) => [...document.querySelectorAll(selector)].find((e) => e.checkVisibility());
+    const box = (el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.x, y: r.y + window.scrollY, width: r.width, height: r.height };
+    };
+    return {
+      results: box(shown(".results")),
+      timeline: box(shown("svg.diagram")),
+      playback: box(shown(".playback")),
+    };
+  });
+}
+
+for (const [name, options] of [
+  ["a 1280-pixel window", WIDE],
+  ["a 360-pixel phone", PHONE],
+]) {
+  test(`on ${name} a link to the risk lab shows its opening run before any WebAssembly, worded and placed as the live lab`, async ({ browser }) => {
+    const before = await beforeTheLab(browser, options, "?lab=risk");
+    await expect(before.page.locator(".prerendered svg.diagram:visible")).toHaveCount(1);
+    await expect(before.page.locator(".prerendered:visible")).toHaveCount(1);
+    // The first lab's run is gone, not merely hidden.
+    await expect(before.page.locator(".prerendered .counter")).toHaveCount(0);
+    await expect(before.page.getByRole("button", { name: "Play" })).toBeDisabled();
+    const staticWords = await riskWords(before.page);
+    expect(staticWords.lab).toBe("risk");
+    expect(staticWords.results).toContain("Tool calls 1");
+    expect(staticWords.readout).toContain("Wall clock 10:31:08.120");
+    const staticBoxes = await riskBoxes(before.page);
+    const after = await live(browser, options, "?lab=risk");
+    expect(staticWords).toEqual(await riskWords(after.page));
+    expectNear(staticBoxes, await riskBoxes(after.page), "boxes");
+    await closeWatched(before.context);
+    await closeWatched(after.context);
+  });
+}
+
+test("axe finds nothing serious in the risk lab's opening run", async ({ browser }) => {
+  for (const options of [WIDE, PHONE]) {
+    const { context, page } = await beforeTheLab(browser, { ...options, bypassCSP: true }, "?lab=risk");
+    await expect(page.locator(".prerendered svg.diagram:visible")).toHaveCount(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await closeWatched(context);
+  }
+});
+
+test("the risk lab's opening run never shows for its embed, and one that comes after the lab has started stays out", async ({ browser }) => {
+  const embed = await beforeTheLab(browser, { viewport: { width: 800, height: 500 } }, "?lab=risk&embed=1");
+  await embed.page.waitForTimeout(500);
+  for (const el of await embed.page.locator(".prerendered").all()) await expect(el).not.toHaveClass(/risk/);
+  await expect(embed.page.locator(".prerendered .app.risk")).toHaveCount(0);
+  await closeWatched(embed.context);
+
+  const context = await browser.newContext({ ...WIDE, serviceWorkers: "block" });
+  const page = await watched(context);
+  let release;
+  const late = new Promise((resolve) => (release = resolve));
+  await page.route("**/risk/opening.html", async (route) => {
+    await late;
+    await route.continue();
+  });
+  const asked = page.waitForRequest("**/risk/opening.html");
+  await page.goto("/?lab=risk");
+  await asked;
+  await expect(page.locator(".lab-root[data-ready]")).toHaveCount(1);
+  release();
+  await page.waitForResponse("**/risk/opening.html");
+  await page.waitForTimeout(300);
+  await expect(page.locator(".prerendered, .lab-loading")).toHaveCount(0);
+  await expect(page.locator(".lab-root")).toHaveCount(1);
   await closeWatched(context);
 });

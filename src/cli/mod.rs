@@ -46,6 +46,8 @@ pub struct LabCommand {
     /// `explore --lab <id>`, if it explores (the second argument names
     /// every lab that does, for messages).
     pub explore: Option<Explore>,
+    /// Its opening run as the page's markup, if it has one (`opening`).
+    pub opening: fn() -> Option<String>,
 }
 
 struct Commands;
@@ -54,7 +56,13 @@ impl PerLab for Commands {
     type Item = LabCommand;
     fn of<L: LabModel>() -> LabCommand {
         let explore = explore::of::<L> as Explore;
-        LabCommand { lab: L::LAB, run: L::command, bench: L::bench, explore: L::EXPLORER.map(|_| explore) }
+        LabCommand {
+            lab: L::LAB,
+            run: L::command,
+            bench: L::bench,
+            explore: L::EXPLORER.map(|_| explore),
+            opening: L::opening,
+        }
     }
 }
 
@@ -149,17 +157,51 @@ fn labs_command(labs: &[LabCommand], words: &[String]) -> Result<String, UsageEr
     })
 }
 
-/// `opening`: the first lab's opening run as the page's markup (for the build).
-fn opening(words: &[String]) -> Result<String, UsageError> {
+/// `opening [--lab LAB] [--dir DIR]`: a lab's opening run as the page's
+/// markup (the first lab's by default, which the build writes into the
+/// page that hosts every lab); or, with `--dir`, every other lab's that has
+/// one written into `DIR/<lab>/opening.html` (which the page puts in place
+/// for a link to that lab), their ids printed a line each.
+fn opening(labs: &[LabCommand], words: &[String]) -> Result<String, UsageError> {
+    let with: Vec<&str> = labs.iter().filter(|l| (l.opening)().is_some()).map(|l| l.lab.id).collect();
+    let allowed = with.join("|");
+    let mut lab = &labs[0];
+    let mut dir = None;
     let mut flags = Flags::new("opening", words);
-    match flags.next()? {
-        None => Ok(crate::view::ack::opening::page() + "\n"),
-        Some(Word::Help) => Ok(format!(
-            "{NAME} opening: write the first lab's opening run as the page's markup (the build puts it in the page)\n\n\
-             Usage:\n  {NAME} opening\n"
-        )),
-        Some(_) => Err(UsageError("opening takes no options; allowed: --help".to_owned())),
+    while let Some(word) = flags.next()? {
+        match word {
+            Word::Help => {
+                return Ok(format!(
+                    "{NAME} opening: write a lab's opening run as the page's markup (the build puts it in the page)\n\n\
+                     Usage:\n  {NAME} opening [--lab {allowed}]\n  {NAME} opening --dir DIR\n\n\
+                     Options:\n  \
+                     --lab LAB               the lab (default {}): one that has an opening run\n  \
+                     --dir DIR               write every other lab's into DIR/<lab>/opening.html, and print their ids\n",
+                    labs[0].lab.id
+                ));
+            }
+            Word::Flag("--lab") => {
+                let value = flags.value(&allowed)?;
+                lab = lab_named(labs, value)
+                    .filter(|l| with.contains(&l.lab.id))
+                    .ok_or_else(|| args::refuse("--lab", value, &allowed))?;
+            }
+            Word::Flag("--dir") => dir = Some(flags.value("a folder")?),
+            other => return Err(flags.refuse(other, "--lab LAB, --dir DIR")),
+        }
     }
+    let Some(dir) = dir else {
+        return Ok((lab.opening)().unwrap_or_default() + "\n");
+    };
+    let mut written = String::new();
+    for l in &labs[1..] {
+        let Some(markup) = (l.opening)() else { continue };
+        let file = std::path::Path::new(dir).join(l.lab.id).join("opening.html");
+        std::fs::write(&file, markup + "\n")
+            .map_err(|e| UsageError(format!("--dir: cannot write \"{}\": {e}", file.display())))?;
+        written.push_str(&format!("{}\n", l.lab.id));
+    }
+    Ok(written)
 }
 
 fn bench_help(labs: &[LabCommand]) -> String {
@@ -201,7 +243,7 @@ pub fn help(labs: &[LabCommand]) -> String {
          {NAME} explore --lab {} [--max-faults 1|2|3] [the lab's options] [--format text|json]\n                          run every schedule of at most K aimed faults; per invariant, how many break it and the simplest\n  \
          {NAME} trace FILE [--format text|json] [rules]\n                          check an OpenTelemetry trace (OTLP/JSON): intents, effects, the checks, where it broke\n  \
          {NAME} labs [--format text|json]\n                          list the labs (--pages DIR: write each lab's page for Trunk into DIR)\n  \
-         {NAME} opening           write the first lab's opening run as the page's markup (the build puts it in the page)\n  \
+         {NAME} opening [--lab LAB] write a lab's opening run as the page's markup (the build puts it in the page)\n  \
          {NAME} --help            show this help\n\n\
          Each command's options: {NAME} COMMAND --help. Omitted options take the lab's opening settings.\n",
         all_ids(labs, "|"),
@@ -248,7 +290,7 @@ fn run(labs: &[LabCommand], args: &[String]) -> Result<String, UsageError> {
         "trace" => trace::command(rest),
         "bench" => bench(labs, rest),
         "labs" => labs_command(labs, rest),
-        "opening" => opening(rest),
+        "opening" => opening(labs, rest),
         "--help" | "-h" | "help" => Ok(help(labs)),
         other => Err(UsageError(format!(
             "unknown command \"{}\"; allowed: {}",

@@ -18,6 +18,7 @@ pub mod lesson;
 pub mod linechart;
 pub mod markup;
 pub mod num;
+pub mod opening;
 pub mod otlp;
 pub mod page;
 pub mod playback;

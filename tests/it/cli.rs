@@ -175,7 +175,8 @@ fn bad_input_is_refused_with_one_clear_line() {
         (&[], &["missing command", "ack, risk, storms, explore, trace, bench, labs, opening, --help"]),
         (&["explore", "--max-faults", "4"], &["--max-faults", "4", "from 1 to 3"]),
         (&["bench", "--lab", "moon"], &["--lab", "moon", "ack, risk, storms"]),
-        (&["opening", "--lab", "risk"], &["opening takes no options"]),
+        (&["opening", "--lab", "storms"], &["--lab", "storms", "ack|risk"]),
+        (&["opening", "--pages", "dist"], &["--pages", "--lab LAB, --dir DIR"]),
     ];
     for (args, mentions) in cases {
         let out = cli(args);
@@ -301,6 +302,25 @@ fn opening_prints_the_markup_the_build_writes_into_the_page() {
     let html = stdout(&out);
     assert_eq!(html.trim_end(), idempotency_lab::view::ack::opening::page());
     assert!(html.starts_with("<div class=\"lab-root prerendered page-opening\""));
+    let risk = cli(&["opening", "--lab", "risk"]);
+    assert!(risk.status.success(), "{}", stderr(&risk));
+    assert_eq!(stdout(&risk).trim_end(), idempotency_lab::view::risk::opening::page());
+}
+
+#[test]
+fn opening_writes_every_other_labs_opening_beside_its_bundle_and_names_them() {
+    let dir = std::env::temp_dir().join(format!("idempotency-lab-openings-{}", std::process::id()));
+    for lab in ["ack", "risk", "storms"] {
+        std::fs::create_dir_all(dir.join(lab)).unwrap();
+    }
+    let out = cli(&["opening", "--dir", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The first lab's goes in the page, and the storm lab has none.
+    assert_eq!(stdout(&out), "risk\n");
+    let written = std::fs::read_to_string(dir.join("risk/opening.html")).unwrap();
+    assert_eq!(written.trim_end(), idempotency_lab::view::risk::opening::page());
+    assert!(!dir.join("ack/opening.html").exists() && !dir.join("storms/opening.html").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Runs the binary with its address space bounded to 256 MiB (a reader

@@ -1,11 +1,17 @@
-//! The first lab's opening run as the page's markup (`idempotency-lab
-//! opening`): what a reader sees before the lab starts, under the page's
-//! strict Content-Security-Policy. The browser tests compare it with the
-//! live lab (e2e/tests/opening.spec.mjs); these check the markup itself.
+//! Each lab's opening run as the page's markup (`idempotency-lab opening
+//! [--lab LAB]`): what a reader sees before the lab starts, under the
+//! page's strict Content-Security-Policy. The browser tests compare it with
+//! the live lab (e2e/tests/opening.spec.mjs); these check the markup itself.
 
 use std::collections::BTreeSet;
 
 use idempotency_lab::view::ack::opening::page;
+
+/// Every lab's opening run that the build writes: the first lab's, in the
+/// page, and the risk lab's, beside its bundle.
+fn openings() -> [String; 2] {
+    [page(), idempotency_lab::view::risk::opening::page()]
+}
 
 /// Every value of attribute `name` in `html`.
 fn attribute<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
@@ -20,39 +26,42 @@ fn attribute<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
 
 #[test]
 fn the_opening_page_needs_no_inline_script_or_style() {
-    let html = page();
-    assert!(!html.contains("<script"), "no script");
-    assert!(!html.contains("<style"), "no style element");
-    assert!(attribute(&html, "style").is_empty(), "no style attribute");
-    for (i, _) in html.match_indices(" on") {
-        let name: String = html[i + 1..].chars().take_while(char::is_ascii_lowercase).collect();
-        assert!(!html[i + 1 + name.len()..].starts_with("=\""), "no inline handler ({name})");
+    for html in openings() {
+        assert!(!html.contains("<script"), "no script");
+        assert!(!html.contains("<style"), "no style element");
+        assert!(attribute(&html, "style").is_empty(), "no style attribute");
+        for (i, _) in html.match_indices(" on") {
+            let name: String = html[i + 1..].chars().take_while(char::is_ascii_lowercase).collect();
+            assert!(!html[i + 1 + name.len()..].starts_with("=\""), "no inline handler ({name})");
+        }
     }
 }
 
 #[test]
 fn every_id_is_unique_and_every_reference_finds_its_element() {
-    let html = page();
-    let ids = attribute(&html, "id");
-    let unique: BTreeSet<&str> = ids.iter().copied().collect();
-    assert_eq!(unique.len(), ids.len(), "duplicate ids in {ids:?}");
-    // Every attribute that names an element: by id, in a list of ids, or
-    // as `#id` and `url(#id)`.
-    let mut references: Vec<&str> = ["for", "aria-controls"].iter().flat_map(|a| attribute(&html, a)).collect();
-    for list in
-        ["aria-labelledby", "aria-describedby", "aria-owns", "aria-details"].iter().flat_map(|a| attribute(&html, a))
-    {
-        references.extend(list.split_whitespace());
-    }
-    for (i, _) in html.match_indices("=\"#").chain(html.match_indices("url(#")) {
-        let rest = &html[i..];
-        let start = rest.find('#').expect("a #") + 1;
-        let end = rest[start..].find(['"', ')']).expect("a closed reference");
-        references.push(&rest[start..start + end]);
-    }
-    assert!(references.len() > 40, "the page labels its controls and its diagram");
-    for r in references {
-        assert!(unique.contains(r), "{r} is referred to but no element has that id");
+    for html in openings() {
+        let ids = attribute(&html, "id");
+        let unique: BTreeSet<&str> = ids.iter().copied().collect();
+        assert_eq!(unique.len(), ids.len(), "duplicate ids in {ids:?}");
+        // Every attribute that names an element: by id, in a list of ids, or
+        // as `#id` and `url(#id)`.
+        let mut references: Vec<&str> = ["for", "aria-controls"].iter().flat_map(|a| attribute(&html, a)).collect();
+        for list in ["aria-labelledby", "aria-describedby", "aria-owns", "aria-details"]
+            .iter()
+            .flat_map(|a| attribute(&html, a))
+        {
+            references.extend(list.split_whitespace());
+        }
+        for (i, _) in html.match_indices("=\"#").chain(html.match_indices("url(#")) {
+            let rest = &html[i..];
+            let start = rest.find('#').expect("a #") + 1;
+            let end = rest[start..].find(['"', ')']).expect("a closed reference");
+            references.push(&rest[start..start + end]);
+        }
+        assert!(references.len() > 40, "the page labels its controls and its diagram");
+        for r in references {
+            assert!(unique.contains(r), "{r} is referred to but no element has that id");
+        }
     }
 }
 
@@ -71,6 +80,13 @@ fn every_control_waits_for_the_lab() {
     }
     assert!(!html[embed..].contains("Fork here"), "the embed is one run");
     assert!(!html[embed..].contains("class=\"masthead\""), "the embed has no page chrome");
+    let risk = idempotency_lab::view::risk::opening::page();
+    assert!(risk.starts_with("<div class=\"lab-root prerendered page-opening\">"));
+    for control in ["<button", "<select", "<input"] {
+        let count = risk.matches(control).count();
+        assert!(count > 0, "the risk lab's copy has {control} controls");
+        assert_eq!(risk.matches(&format!("{control} disabled ")).count(), count, "every {control} is disabled");
+    }
 }
 
 #[test]

@@ -278,7 +278,7 @@ fn working(risk: Risk, open_shortcuts: Callback<()>) -> impl IntoView {
         >
             {chrome(&|| {
                 masthead(
-                    "One timeout once created two risk reviews for one order. Replay it with a naive tool server, then turn the patterns on one by one and see which invariant each one protects.",
+                    crate::view::risk::opening::TAGLINE,
                     risk.look.theme,
                     toolbar(
                         risk,

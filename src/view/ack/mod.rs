@@ -87,6 +87,9 @@ impl LabModel for AckLab {
     fn otlp(run: &Run) -> Option<String> {
         Some(otlp::run_to_otlp(run))
     }
+    fn opening() -> Option<String> {
+        Some(opening::page())
+    }
     fn presets() -> Vec<Preset> {
         experiments::EXPERIMENTS.iter().map(|e| Preset { id: e.id, title: e.title }).collect()
     }

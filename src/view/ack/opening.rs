@@ -19,13 +19,13 @@ use crate::sim::Millis;
 use crate::sim::Schema;
 use crate::sim::ack::settings::PARAMS;
 use crate::sim::ack::{Record, Run, Settings};
-use crate::sim::params::{Group, Opt, ParamDef};
-use crate::view::fields::{self, Control};
+use crate::sim::params::Group;
+use crate::view::fields;
 use crate::view::glossary::{ACK_TERMS, meaning};
 use crate::view::labs::LABS;
 use crate::view::markup::{EventLine, event_items};
-use crate::view::page::{Layout, Theme};
-use crate::view::playback::{Pace, Speed, readout, slider_text};
+use crate::view::opening::{LOADING_STATUS, disabled, field, masthead, picker, playback, with_suffix};
+use crate::view::page::Layout;
 use crate::view::timeline::Frame;
 use crate::view::timeline::escape;
 use crate::view::timeline::page::{LANE_TITLE_INSET, LANE_TITLES_W};
@@ -120,16 +120,15 @@ fn root(opening: Opening, run: &Run, settings: &Settings) -> String {
     let _ = write!(
         out,
         "<div class=\"lab-root prerendered {which}\">\
-         <p class=\"visually-hidden opening-status\" role=\"status\">The simulator is loading: the opening run is \
-         shown, and its controls work in a moment.</p><div class=\"{app}\">"
+         {LOADING_STATUS}<div class=\"{app}\">"
     );
     if opening == Opening::Page {
-        masthead(&mut out);
+        masthead(&mut out, TAGLINE, LABS[0].id);
     }
     out.push_str("<div class=\"notices\" role=\"status\"></div>");
     if opening == Opening::Embed {
         out.push_str("<main class=\"stage\">");
-        playback(&mut out, run, at, opening);
+        playback(&mut out, run.end(), at, None, opening == Opening::Page);
         results_strip(&mut out, run, at, opening);
         timeline(&mut out, run, at, opening);
         out.push_str(
@@ -150,95 +149,12 @@ fn root(opening: Opening, run: &Run, settings: &Settings) -> String {
     try_it(&mut out, "wide-only", "");
     timeline(&mut out, run, at, opening);
     try_it(&mut out, "narrow-only", "-narrow");
-    playback(&mut out, run, at, opening);
+    playback(&mut out, run.end(), at, None, opening == Opening::Page);
     text_panels(&mut out, run, at);
     out.push_str("</main>");
     controls(&mut out, settings);
     out.push_str("</div></div></div>");
     disabled(&out)
-}
-
-/// `html` with every control disabled: none does anything until the lab
-/// starts, and none seems to.
-fn disabled(html: &str) -> String {
-    html.replace("<button ", "<button disabled ")
-        .replace("<select ", "<select disabled ")
-        .replace("<input ", "<input disabled ")
-}
-
-/// `html` with every id it gives an element, and every reference to one
-/// (`for`, `aria-controls`, `aria-labelledby`, `aria-describedby` and the
-/// arrowheads' `marker-end`, the only ones this markup has; a test checks
-/// that every reference finds its element), ending in `suffix`.
-fn with_suffix(html: &str, suffix: &str) -> String {
-    let mut out = String::with_capacity(html.len() + 1024);
-    let mut rest = html;
-    while let Some(i) = rest.find('"') {
-        let (before, after) = rest.split_at(i + 1);
-        out.push_str(before);
-        let end = after.find('"').unwrap_or(after.len());
-        let value = &after[..end];
-        let attribute = before[..i].rsplit(' ').next().unwrap_or_default();
-        match attribute {
-            "id=" | "for=" | "aria-controls=" | "aria-labelledby=" | "aria-describedby=" => {
-                let ids: Vec<String> = value.split(' ').map(|id| format!("{id}{suffix}")).collect();
-                out.push_str(&ids.join(" "));
-            }
-            "marker-end=" => out.push_str(&value.replace(')', &format!("{suffix})"))),
-            _ => out.push_str(value),
-        }
-        out.push_str(&after[end..(end + 1).min(after.len())]);
-        rest = &after[(end + 1).min(after.len())..];
-    }
-    out.push_str(rest);
-    out
-}
-
-fn masthead(out: &mut String) {
-    let _ = write!(
-        out,
-        "<header class=\"masthead\"><div class=\"brand\"><h1>Idempotency Lab</h1><p class=\"tagline\">{}</p></div>\
-         <form class=\"lab-switcher\"><label for=\"lab-switch\">Lab</label><select id=\"lab-switch\">",
-        escape(TAGLINE)
-    );
-    for (i, lab) in LABS.iter().enumerate() {
-        option(out, lab.id, lab.label, i == 0);
-    }
-    out.push_str(
-        "</select></form><nav class=\"toolbar\" aria-label=\"Share and files\">\
-         <button class=\"toolbar-toggle\" type=\"button\" aria-expanded=\"false\" aria-controls=\"toolbar-items\">\
-         Share and files</button><div class=\"toolbar-items\" id=\"toolbar-items\">\
-         <button type=\"button\">Copy link</button><button type=\"button\">Embed</button>\
-         <button type=\"button\" aria-expanded=\"false\">Compare with…</button><button type=\"button\">Present</button>\
-         <button type=\"button\">Export run (JSON)</button><button type=\"button\">Export diagram (SVG)</button>\
-         <button type=\"button\">Export trace (OTLP)</button>\
-         <span class=\"file-button\"><input type=\"file\" id=\"import-file\" \
-         accept=\".json,.lesson,.txt,application/json,text/plain\">\
-         <label for=\"import-file\">Import settings or a lesson</label></span>\
-         <span class=\"file-button\"><input type=\"file\" id=\"trace-file\" accept=\".json,.jsonl,application/json\">\
-         <label for=\"trace-file\">Open a trace</label></span>\
-         <button type=\"button\" aria-keyshortcuts=\"?\">Keyboard shortcuts</button></div></nav>",
-    );
-    picker(out, "theme-picker", "theme", "Theme", Theme::OPTIONS, 0);
-    out.push_str("</header>");
-}
-
-fn option(out: &mut String, value: &str, label: &str, selected: bool) {
-    let _ = write!(
-        out,
-        "<option value=\"{}\"{}>{}</option>",
-        escape(value),
-        if selected { " selected" } else { "" },
-        escape(label)
-    );
-}
-
-fn picker(out: &mut String, class: &str, id: &str, label: &str, options: &[Opt], chosen: usize) {
-    let _ = write!(out, "<div class=\"{class}\"><label for=\"{id}\">{label}</label><select id=\"{id}\">");
-    for (i, o) in options.iter().enumerate() {
-        option(out, o.value, o.label, i == chosen);
-    }
-    out.push_str("</select></div>");
 }
 
 /// "Try it" as the live page writes it for the opening run (its choice
@@ -344,39 +260,6 @@ fn timeline(out: &mut String, run: &Run, at: Millis, opening: Opening) {
     );
 }
 
-fn playback(out: &mut String, run: &Run, at: Millis, opening: Opening) {
-    out.push_str(
-        "<section class=\"panel playback\" aria-labelledby=\"playback-h\">\
-         <h2 id=\"playback-h\" class=\"visually-hidden\">Playback</h2><div class=\"playback-buttons\">\
-         <button class=\"primary play\" type=\"button\" aria-keyshortcuts=\"Space\">Play</button>\
-         <button type=\"button\" aria-keyshortcuts=\"ArrowLeft\">Previous event</button>\
-         <button type=\"button\" aria-keyshortcuts=\"ArrowRight\">Next event</button>\
-         <button type=\"button\" aria-keyshortcuts=\"Home\">Restart</button>",
-    );
-    // The embed is one run: it forks nowhere.
-    if opening == Opening::Page {
-        out.push_str(
-            "<button type=\"button\" title=\"Compare with a run B that changes one setting, checked from the playhead \
-             back\">Fork here</button>",
-        );
-    }
-    out.push_str("<span class=\"speed\"><label for=\"speed\">Speed</label><select id=\"speed\">");
-    for speed in Speed::ALL {
-        option(out, speed.label(), speed.label(), speed == Speed::One);
-    }
-    let pace = Pace { end: run.end(), moments: &[], speed: Speed::One };
-    let _ = write!(
-        out,
-        "</select></span></div><div class=\"scrub\"><label for=\"time\">Time</label>\
-         <input id=\"time\" type=\"range\" min=\"0\" step=\"1\" max=\"{}\" value=\"{}\" aria-valuetext=\"{}\"></div>\
-         <p class=\"readout\"><output for=\"time\">{}</output></p></section>",
-        run.end().ms(),
-        at.ms(),
-        escape(&slider_text(at, Some(run.end()), None)),
-        escape(&readout(at, &pace))
-    );
-}
-
 fn text_panels(out: &mut String, run: &Run, at: Millis) {
     let count = run.records_until(at).len();
     let _ = write!(
@@ -410,37 +293,4 @@ fn controls(out: &mut String, settings: &Settings) {
     out.push_str(
         "</div></details><button type=\"button\" class=\"reset\">Reset to opening settings</button></section></div>",
     );
-}
-
-/// One parameter's control showing `value`, as the live form writes it.
-fn field(out: &mut String, param: &ParamDef, value: &str) {
-    let id = fields::element_id(param);
-    let label = escape(param.label);
-    match fields::control(param) {
-        Control::Select(options) => {
-            let _ = write!(out, "<div class=\"field\"><label for=\"{id}\">{label}</label><select id=\"{id}\">");
-            for o in options {
-                option(out, o.value, o.label, o.value == value);
-            }
-            out.push_str("</select></div>");
-        }
-        Control::Checkbox { on, .. } => {
-            let checked = if value == on { " checked" } else { "" };
-            let _ = write!(
-                out,
-                "<div class=\"field check\"><input type=\"checkbox\" id=\"{id}\"{checked}><label for=\"{id}\">{label}</label></div>"
-            );
-        }
-        Control::Seconds | Control::Count | Control::Text => {
-            let _ = write!(
-                out,
-                "<div class=\"field\"><label for=\"{id}\">{label}</label><input type=\"text\" id=\"{id}\" \
-                 inputmode=\"{}\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"{id}-hint\" value=\"{}\">\
-                 <span class=\"hint\" id=\"{id}-hint\">{}</span></div>",
-                fields::input_mode(param),
-                escape(value),
-                escape(&fields::hint(param))
-            );
-        }
-    }
 }

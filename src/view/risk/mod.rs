@@ -16,6 +16,7 @@ pub mod load;
 pub mod machine;
 pub mod mirror;
 pub mod names;
+pub mod opening;
 pub mod otlp;
 pub mod patterns;
 pub mod questions;
@@ -98,6 +99,9 @@ impl LabModel for RiskLab {
     }
     fn otlp(run: &Run) -> Option<String> {
         Some(otlp::run_to_otlp(run))
+    }
+    fn opening() -> Option<String> {
+        Some(opening::page())
     }
     fn presets() -> Vec<Preset> {
         crate::sim::risk::Preset::ALL.into_iter().map(|p| Preset { id: p.value(), title: p.label() }).collect()
