@@ -311,8 +311,12 @@ fn may_fail(switch: &str) -> &'static [CheckName] {
         // Check-then-insert and the lock fail the key they replace, as the
         // switch off does.
         "--unique-request-key check-then-insert" | "--unique-request-key lock" => may_fail("--unique-request-key off"),
+        // And, as their check comes first and finds the order's first row,
+        // a late copy of a call whose key already has a row of its own (a
+        // second row for the order) is answered with the first row's
+        // review: one request_key, two review ids.
         "--unique-business-key check-then-insert" | "--unique-business-key lock" => {
-            may_fail("--unique-business-key off")
+            &[C::SameBusinessKeyOneReview, C::OneReviewPerBusinessKey, C::SameRequestKeyOneRow]
         }
         // Resending at the timeout sends a second create for the row, after
         // the first one's answer may have been lost; its answer then decides
@@ -338,6 +342,25 @@ fn may_fail(switch: &str) -> &'static [CheckName] {
         ],
         _ => &[],
     }
+}
+
+#[test]
+fn a_business_key_checked_first_answers_a_late_copy_with_another_keys_review() {
+    // Two clicks at once, rk-0001 (call 1) and rk-0002 (call 2), both reach
+    // replica A at 20 ms; each checks the order's business key, finds no
+    // row, and inserts its own (R10086 and R10087): two creates, RV-1 and
+    // RV-2. Call 2 is delivered twice, and its copy (call 3) is 2 s late:
+    // its check of the order's business key finds R10086 first, so
+    // rk-0002 is answered with RV-1 as well as RV-2.
+    let run = Run::simulate(&settings(
+        "--preset check-then-insert-race --worker-order w1-first --seed 0 --fault call-delayed@2,duplicate-delivery@2 \
+         --mode patterns --unique-business-key check-then-insert",
+    ))
+    .unwrap();
+    let check = run.checks().into_iter().find(|c| c.name == CheckName::SameRequestKeyOneRow).unwrap();
+    assert_eq!(check.holds, Some(false));
+    assert_eq!(check.figure(Fig::MaxRows), Some(Value::Count(1)));
+    assert_eq!(check.figure(Fig::MaxReviewIds), Some(Value::Count(2)));
 }
 
 /// Every switch off, and every wrong design.
