@@ -225,6 +225,57 @@ macro_rules! choice {
 }
 pub use crate::choice;
 
+/// Declares a lab's parameters as one table: each row defines a typed
+/// static [`Param`] once, and the table's order is the order of the lab's
+/// `PARAMS` (validated, listed and written in that order), whose length is
+/// the named count. A row gives the static and the type its value reads as,
+/// the parameter's name, flag, link name and label (on its first line, by
+/// convention), then its kind, its default as held (a `u64`) and its group
+/// (a [`Group`] variant) on the second. Doc comments on a row document its
+/// static.
+///
+/// ```ignore
+/// params! {
+///     /// Every parameter, in the order they are validated, listed and written.
+///     pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
+///         // static: type      name           flag             link        label
+///         //  kind                                   default                 group
+///         TIMEOUT: Millis    = "timeout_ms",  "--timeout-ms",  "timeout",  "Timeout per attempt",
+///             Kind::Millis { min: 1, max: 600_000 }, 3_000,                  Basics;
+///         KEY: KeyMode       = "key",         "--key",         "key",      "Retry key",
+///             Kind::Choice(KeyMode::OPTIONS),        KeyMode::Stable as u64, Basics;
+///     ];
+/// }
+/// ```
+#[macro_export]
+macro_rules! params {
+    ($(#[$meta:meta])* $vis:vis static $params:ident: [&ParamDef; $count:ident] = [
+        $($(#[$pmeta:meta])* $param:ident: $ty:ty = $name:literal, $flag:literal, $link:literal, $label:literal,
+            $kind:expr, $default:expr, $group:ident;)+
+    ];) => {
+        $(
+            $(#[$pmeta])*
+            $vis static $param: $crate::sim::params::Param<$ty> =
+                $crate::sim::params::Param::new($crate::sim::params::ParamDef {
+                    name: $name,
+                    flag: $flag,
+                    link: $link,
+                    label: $label,
+                    kind: $kind,
+                    default: $default,
+                    group: $crate::sim::params::Group::$group,
+                });
+        )+
+
+        /// How many parameters the lab has.
+        $vis const $count: usize = [$(stringify!($param)),+].len();
+
+        $(#[$meta])*
+        $vis static $params: [&$crate::sim::params::ParamDef; $count] = [$($param.def()),+];
+    };
+}
+pub use crate::params;
+
 /// The type of a parameter's value as settings read it, and how it is held
 /// (every value is held as a `u64`).
 pub trait Value: Copy {
