@@ -1122,6 +1122,32 @@ mod tests {
         assert_eq!(nearest("x", []), None);
     }
 
+    /// Each lab's table names every parameter once in each spelling, and
+    /// no link name is one the page itself uses in the same link.
+    #[test]
+    fn every_lab_names_each_parameter_once() {
+        use crate::sim::{ack, risk, storm};
+        let labs: [(&str, &[&ParamDef]); 3] =
+            [("ack", &ack::settings::PARAMS), ("risk", &risk::settings::PARAMS), ("storms", &storm::settings::PARAMS)];
+        type Spelling = fn(&ParamDef) -> &'static str;
+        let spellings: [(&str, Spelling); 4] =
+            [("name", |p| p.name), ("flag", |p| p.flag), ("link", |p| p.link), ("label", |p| p.label)];
+        for (lab, params) in labs {
+            for (spelling, of) in spellings {
+                let mut seen = std::collections::HashSet::new();
+                for param in params {
+                    assert!(seen.insert(of(param)), "{lab}: two parameters have the {spelling} {}", of(param));
+                }
+            }
+            for reserved in ["at", "lab", "embed", "theme", "accent", "font"] {
+                assert!(
+                    params.iter().all(|p| p.link != reserved),
+                    "{lab}: {reserved} is a link name of the page itself"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_negative_number_is_out_of_range_not_malformed() {
         // "-3" is a number a reader typed, below every range: the message

@@ -436,16 +436,6 @@ mod tests {
     }
 
     #[test]
-    fn names_flags_and_links_are_unique() {
-        for pick in [|p: &ParamDef| p.name, |p: &ParamDef| p.flag, |p: &ParamDef| p.link, |p: &ParamDef| p.label] {
-            let mut names: Vec<&str> = PARAMS.iter().map(|p| pick(p)).collect();
-            names.sort_unstable();
-            names.dedup();
-            assert_eq!(names.len(), PARAMS.len());
-        }
-    }
-
-    #[test]
     fn refusals_name_the_parameter_and_what_is_allowed() {
         let err = Settings::from_pairs(&[(&CRASH, "sometimes")]).unwrap_err();
         assert_eq!(err.problem, Problem::UnknownChoice);

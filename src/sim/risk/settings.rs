@@ -826,19 +826,6 @@ mod tests {
     }
 
     #[test]
-    fn names_flags_links_and_labels_are_unique() {
-        for pick in [|p: &ParamDef| p.name, |p: &ParamDef| p.flag, |p: &ParamDef| p.link, |p: &ParamDef| p.label] {
-            let mut names: Vec<&str> = PARAMS.iter().map(|p| pick(p)).collect();
-            names.sort_unstable();
-            names.dedup();
-            assert_eq!(names.len(), PARAMS.len());
-        }
-        for reserved in ["at", "lab", "embed", "theme", "accent", "font"] {
-            assert!(PARAMS.iter().all(|p| p.link != reserved), "{reserved} is a link name of the page itself");
-        }
-    }
-
-    #[test]
     fn every_parameter_round_trips_through_its_text() {
         let s = Settings::from_pairs(&[(&PRESET, "overload"), (&GATES, "off"), (&SEED, "77"), (&HORIZON, "60000")])
             .unwrap();
