@@ -223,6 +223,57 @@ macro_rules! choice {
 }
 pub use crate::choice;
 
+/// Declares a lab's parameters as one table: each row defines a typed
+/// static [`Param`] once, and the table's order is the order of the lab's
+/// `PARAMS` (validated, listed and written in that order), whose length is
+/// the named count. A row gives the static and the type its value reads as,
+/// the parameter's name, flag, link name and label (on its first line, by
+/// convention), then its kind, its default as held (a `u64`) and its group
+/// (a [`Group`] variant) on the second. Doc comments on a row document its
+/// static.
+///
+/// ```ignore
+/// params! {
+///     /// Every parameter, in the order they are validated, listed and written.
+///     pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
+///         // static: type      name           flag             link        label
+///         //  kind                                   default                 group
+///         TIMEOUT: Millis    = "timeout_ms",  "--timeout-ms",  "timeout",  "Timeout per attempt",
+///             Kind::Millis { min: 1, max: 600_000 }, 3_000,                  Basics;
+///         KEY: KeyMode       = "key",         "--key",         "key",      "Retry key",
+///             Kind::Choice(KeyMode::OPTIONS),        KeyMode::Stable as u64, Basics;
+///     ];
+/// }
+/// ```
+#[macro_export]
+macro_rules! params {
+    ($(#[$meta:meta])* $vis:vis static $params:ident: [&ParamDef; $count:ident] = [
+        $($(#[$pmeta:meta])* $param:ident: $ty:ty = $name:literal, $flag:literal, $link:literal, $label:literal,
+            $kind:expr, $default:expr, $group:ident;)+
+    ];) => {
+        $(
+            $(#[$pmeta])*
+            $vis static $param: $crate::sim::params::Param<$ty> =
+                $crate::sim::params::Param::new($crate::sim::params::ParamDef {
+                    name: $name,
+                    flag: $flag,
+                    link: $link,
+                    label: $label,
+                    kind: $kind,
+                    default: $default,
+                    group: $crate::sim::params::Group::$group,
+                });
+        )+
+
+        /// How many parameters the lab has.
+        $vis const $count: usize = [$(stringify!($param)),+].len();
+
+        $(#[$meta])*
+        $vis static $params: [&$crate::sim::params::ParamDef; $count] = [$($param.def()),+];
+    };
+}
+pub use crate::params;
+
 /// The type of a parameter's value as settings read it, and how it is held
 /// (every value is held as a `u64`).
 pub trait Value: Copy {
@@ -1035,6 +1086,32 @@ mod tests {
         assert_eq!(nearest("keys", known), Some("key"));
         assert_eq!(edit_distance(&['a', 'b'], &[]), 2);
         assert_eq!(nearest("x", []), None);
+    }
+
+    /// Each lab's table names every parameter once in each spelling, and
+    /// no link name is one the page itself uses in the same link.
+    #[test]
+    fn every_lab_names_each_parameter_once() {
+        use crate::sim::{ack, risk, storm};
+        let labs: [(&str, &[&ParamDef]); 3] =
+            [("ack", &ack::settings::PARAMS), ("risk", &risk::settings::PARAMS), ("storms", &storm::settings::PARAMS)];
+        type Spelling = fn(&ParamDef) -> &'static str;
+        let spellings: [(&str, Spelling); 4] =
+            [("name", |p| p.name), ("flag", |p| p.flag), ("link", |p| p.link), ("label", |p| p.label)];
+        for (lab, params) in labs {
+            for (spelling, of) in spellings {
+                let mut seen = std::collections::HashSet::new();
+                for param in params {
+                    assert!(seen.insert(of(param)), "{lab}: two parameters have the {spelling} {}", of(param));
+                }
+            }
+            for reserved in ["at", "lab", "embed", "theme", "accent", "font"] {
+                assert!(
+                    params.iter().all(|p| p.link != reserved),
+                    "{lab}: {reserved} is a link name of the page itself"
+                );
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use crate::sim::Surely;
 use serde::Serialize;
 
-use crate::sim::params::{AIMED_NONE, Aimed, FieldError, Group, Kind, Param, ParamDef, Raw, Schema, choice};
+use crate::sim::params::{AIMED_NONE, Aimed, FieldError, Kind, ParamDef, Raw, Schema, choice, params};
 use crate::sim::time::Millis;
 
 /// The longest a stored result may be kept, and the longest lease: one day.
@@ -19,196 +19,56 @@ pub const MAX_ATTEMPTS: u32 = 10;
 /// The longest overall deadline: one hour.
 pub const MAX_DEADLINE_MS: u64 = 3_600_000;
 
-pub static FAULT: Param<Fault> = Param::new(ParamDef {
-    name: "fault",
-    flag: "--fault",
-    link: "fault",
-    label: "Response fault",
-    kind: Kind::Choice(Fault::OPTIONS),
-    default: Fault::LoseFirst as u64,
-    group: Group::Basics,
-});
-pub static DEDUP: Param<bool> = Param::new(ParamDef {
-    name: "dedup",
-    flag: "--dedup",
-    link: "dedup",
-    label: "Server deduplicates operation keys (idempotency keys)",
-    kind: Kind::Switch { off: "off", on: "on" },
-    default: 1,
-    group: Group::Basics,
-});
-pub static KEY: Param<KeyMode> = Param::new(ParamDef {
-    name: "key",
-    flag: "--key",
-    link: "key",
-    label: "Retry key",
-    kind: Kind::Choice(KeyMode::OPTIONS),
-    default: KeyMode::Stable as u64,
-    group: Group::Basics,
-});
-pub static RETENTION: Param<Millis> = Param::new(ParamDef {
-    name: "retention_ms",
-    flag: "--retention-ms",
-    link: "retention",
-    label: "Stored-result retention",
-    kind: Kind::Millis { min: 0, max: MAX_RETENTION_MS },
-    default: 60_000,
-    group: Group::Basics,
-});
-pub static TIMEOUT: Param<Millis> = Param::new(ParamDef {
-    name: "timeout_ms",
-    flag: "--timeout-ms",
-    link: "timeout",
-    label: "Timeout per attempt",
-    kind: Kind::Millis { min: 1, max: MAX_DURATION_MS },
-    default: 3_000,
-    group: Group::Basics,
-});
-pub static EXEC: Param<Millis> = Param::new(ParamDef {
-    name: "exec_ms",
-    flag: "--exec-ms",
-    link: "exec",
-    label: "Server execution time",
-    kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
-    default: 2_000,
-    group: Group::Basics,
-});
-pub static MAX_ATTEMPTS_PARAM: Param<u64> = Param::new(ParamDef {
-    name: "max_attempts",
-    flag: "--max-attempts",
-    link: "attempts",
-    label: "Maximum total attempts",
-    kind: Kind::Count { min: 1, max: MAX_ATTEMPTS as u64 },
-    default: 3,
-    group: Group::Basics,
-});
-pub static INITIAL_DELAY: Param<Millis> = Param::new(ParamDef {
-    name: "initial_delay_ms",
-    flag: "--initial-delay-ms",
-    link: "delay",
-    label: "Initial retry delay",
-    kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
-    default: 1_000,
-    group: Group::Basics,
-});
-pub static BACKOFF_CAP: Param<Millis> = Param::new(ParamDef {
-    name: "backoff_cap_ms",
-    flag: "--backoff-cap-ms",
-    link: "cap",
-    label: "Backoff cap",
-    kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
-    default: 8_000,
-    group: Group::Advanced,
-});
-pub static JITTER: Param<bool> = Param::new(ParamDef {
-    name: "jitter",
-    flag: "--jitter",
-    link: "jitter",
-    label: "Deterministic full-jitter example",
-    kind: Kind::Switch { off: "off", on: "full" },
-    default: 0,
-    group: Group::Basics,
-});
-pub static REQUEST_TRANSIT: Param<Millis> = Param::new(ParamDef {
-    name: "request_transit_ms",
-    flag: "--request-transit-ms",
-    link: "req",
-    label: "Request transit",
-    kind: Kind::Millis { min: 0, max: MAX_TRANSIT_MS },
-    default: 0,
-    group: Group::Advanced,
-});
-pub static RESPONSE_TRANSIT: Param<Millis> = Param::new(ParamDef {
-    name: "response_transit_ms",
-    flag: "--response-transit-ms",
-    link: "resp",
-    label: "Response transit",
-    kind: Kind::Millis { min: 0, max: MAX_TRANSIT_MS },
-    default: 50,
-    group: Group::Advanced,
-});
-pub static IN_FLIGHT: Param<InFlight> = Param::new(ParamDef {
-    name: "in_flight",
-    flag: "--in-flight",
-    link: "inflight",
-    label: "Duplicate of an operation in flight",
-    kind: Kind::Choice(InFlight::OPTIONS),
-    default: InFlight::Join as u64,
-    group: Group::Faults,
-});
-pub static PAYLOAD: Param<PayloadMode> = Param::new(ParamDef {
-    name: "payload",
-    flag: "--payload",
-    link: "payload",
-    label: "Retry payload",
-    kind: Kind::Choice(PayloadMode::OPTIONS),
-    default: PayloadMode::Same as u64,
-    group: Group::Faults,
-});
-pub static FINGERPRINT: Param<bool> = Param::new(ParamDef {
-    name: "fingerprint",
-    flag: "--fingerprint",
-    link: "fp",
-    label: "Server checks the payload fingerprint",
-    kind: Kind::Switch { off: "off", on: "on" },
-    default: 1,
-    group: Group::Faults,
-});
-pub static CRASH: Param<CrashPoint> = Param::new(ParamDef {
-    name: "crash",
-    flag: "--crash",
-    link: "crash",
-    label: "Server crash",
-    kind: Kind::Choice(CrashPoint::OPTIONS),
-    default: CrashPoint::None as u64,
-    group: Group::Faults,
-});
-pub static RESTART: Param<Millis> = Param::new(ParamDef {
-    name: "restart_ms",
-    flag: "--restart-ms",
-    link: "restart",
-    label: "Restart time",
-    kind: Kind::Millis { min: 0, max: MAX_DURATION_MS },
-    default: 1_000,
-    group: Group::Faults,
-});
-pub static STORE: Param<StoreKind> = Param::new(ParamDef {
-    name: "store",
-    flag: "--store",
-    link: "store",
-    label: "Deduplication store",
-    kind: Kind::Choice(StoreKind::OPTIONS),
-    default: StoreKind::InMemory as u64,
-    group: Group::Faults,
-});
-pub static LEASE: Param<Millis> = Param::new(ParamDef {
-    name: "lease_ms",
-    flag: "--lease-ms",
-    link: "lease",
-    label: "Reservation lease",
-    kind: Kind::Millis { min: 1, max: MAX_RETENTION_MS },
-    default: MAX_RETENTION_MS,
-    group: Group::Faults,
-});
-pub static DEADLINE: Param<Option<Millis>> = Param::new(ParamDef {
-    name: "deadline_ms",
-    flag: "--deadline-ms",
-    link: "deadline",
-    label: "Overall deadline",
-    kind: Kind::MillisOrOff { min: 1, max: MAX_DEADLINE_MS },
-    default: 0,
-    group: Group::Faults,
-});
-
-pub static FAULTS: Param<u64> = Param::new(ParamDef {
-    name: "faults",
-    flag: "--faults",
-    link: "faults",
-    label: "Aimed faults",
-    kind: Kind::Aimed { kinds: FaultKind::OPTIONS, max_n: MAX_ATTEMPTS as u64 },
-    default: AIMED_NONE,
-    group: Group::Faults,
-});
+params! {
+    /// Every parameter, v1's twelve first, in the order they are validated,
+    /// listed and written.
+    pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
+        // static: type            name                   flag                     link         label
+        //  kind                                                                   default                     group
+        FAULT: Fault             = "fault",               "--fault",               "fault",     "Response fault",
+            Kind::Choice(Fault::OPTIONS),                                          Fault::LoseFirst as u64,    Basics;
+        DEDUP: bool              = "dedup",               "--dedup",               "dedup",     "Server deduplicates operation keys (idempotency keys)",
+            Kind::Switch { off: "off", on: "on" },                                 1,                          Basics;
+        KEY: KeyMode             = "key",                 "--key",                 "key",       "Retry key",
+            Kind::Choice(KeyMode::OPTIONS),                                        KeyMode::Stable as u64,     Basics;
+        RETENTION: Millis        = "retention_ms",        "--retention-ms",        "retention", "Stored-result retention",
+            Kind::Millis { min: 0, max: MAX_RETENTION_MS },                        60_000,                     Basics;
+        TIMEOUT: Millis          = "timeout_ms",          "--timeout-ms",          "timeout",   "Timeout per attempt",
+            Kind::Millis { min: 1, max: MAX_DURATION_MS },                         3_000,                      Basics;
+        EXEC: Millis             = "exec_ms",             "--exec-ms",             "exec",      "Server execution time",
+            Kind::Millis { min: 0, max: MAX_DURATION_MS },                         2_000,                      Basics;
+        MAX_ATTEMPTS_PARAM: u64  = "max_attempts",        "--max-attempts",        "attempts",  "Maximum total attempts",
+            Kind::Count { min: 1, max: MAX_ATTEMPTS as u64 },                      3,                          Basics;
+        INITIAL_DELAY: Millis    = "initial_delay_ms",    "--initial-delay-ms",    "delay",     "Initial retry delay",
+            Kind::Millis { min: 0, max: MAX_DURATION_MS },                         1_000,                      Basics;
+        BACKOFF_CAP: Millis      = "backoff_cap_ms",      "--backoff-cap-ms",      "cap",       "Backoff cap",
+            Kind::Millis { min: 0, max: MAX_DURATION_MS },                         8_000,                      Advanced;
+        JITTER: bool             = "jitter",              "--jitter",              "jitter",    "Deterministic full-jitter example",
+            Kind::Switch { off: "off", on: "full" },                               0,                          Basics;
+        REQUEST_TRANSIT: Millis  = "request_transit_ms",  "--request-transit-ms",  "req",       "Request transit",
+            Kind::Millis { min: 0, max: MAX_TRANSIT_MS },                          0,                          Advanced;
+        RESPONSE_TRANSIT: Millis = "response_transit_ms", "--response-transit-ms", "resp",      "Response transit",
+            Kind::Millis { min: 0, max: MAX_TRANSIT_MS },                          50,                         Advanced;
+        IN_FLIGHT: InFlight      = "in_flight",           "--in-flight",           "inflight",  "Duplicate of an operation in flight",
+            Kind::Choice(InFlight::OPTIONS),                                       InFlight::Join as u64,      Faults;
+        PAYLOAD: PayloadMode     = "payload",             "--payload",             "payload",   "Retry payload",
+            Kind::Choice(PayloadMode::OPTIONS),                                    PayloadMode::Same as u64,   Faults;
+        FINGERPRINT: bool        = "fingerprint",         "--fingerprint",         "fp",        "Server checks the payload fingerprint",
+            Kind::Switch { off: "off", on: "on" },                                 1,                          Faults;
+        CRASH: CrashPoint        = "crash",               "--crash",               "crash",     "Server crash",
+            Kind::Choice(CrashPoint::OPTIONS),                                     CrashPoint::None as u64,    Faults;
+        RESTART: Millis          = "restart_ms",          "--restart-ms",          "restart",   "Restart time",
+            Kind::Millis { min: 0, max: MAX_DURATION_MS },                         1_000,                      Faults;
+        STORE: StoreKind         = "store",               "--store",               "store",     "Deduplication store",
+            Kind::Choice(StoreKind::OPTIONS),                                      StoreKind::InMemory as u64, Faults;
+        LEASE: Millis            = "lease_ms",            "--lease-ms",            "lease",     "Reservation lease",
+            Kind::Millis { min: 1, max: MAX_RETENTION_MS },                        MAX_RETENTION_MS,           Faults;
+        DEADLINE: Option<Millis> = "deadline_ms",         "--deadline-ms",         "deadline",  "Overall deadline",
+            Kind::MillisOrOff { min: 1, max: MAX_DEADLINE_MS },                    0,                          Faults;
+        FAULTS: u64              = "faults",              "--faults",              "faults",    "Aimed faults",
+            Kind::Aimed { kinds: FaultKind::OPTIONS, max_n: MAX_ATTEMPTS as u64 }, AIMED_NONE,                 Faults;
+    ];
+}
 
 choice! {
     /// What an aimed fault (`KIND@N`) does to attempt N, on top of the
@@ -284,32 +144,6 @@ impl AimedSets {
         self.crashes.get((attempt as usize).wrapping_sub(1)).copied().flatten()
     }
 }
-
-/// Every parameter, v1's twelve first, in the order they are validated,
-/// listed and written.
-pub static PARAMS: [&ParamDef; 21] = [
-    FAULT.def(),
-    DEDUP.def(),
-    KEY.def(),
-    RETENTION.def(),
-    TIMEOUT.def(),
-    EXEC.def(),
-    MAX_ATTEMPTS_PARAM.def(),
-    INITIAL_DELAY.def(),
-    BACKOFF_CAP.def(),
-    JITTER.def(),
-    REQUEST_TRANSIT.def(),
-    RESPONSE_TRANSIT.def(),
-    IN_FLIGHT.def(),
-    PAYLOAD.def(),
-    FINGERPRINT.def(),
-    CRASH.def(),
-    RESTART.def(),
-    STORE.def(),
-    LEASE.def(),
-    DEADLINE.def(),
-    FAULTS.def(),
-];
 
 choice! {
     /// The `fault` parameter: which response fault the run injects.
@@ -446,7 +280,7 @@ pub struct StoreConfig {
 /// which check every value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
-    values: [u64; 21],
+    values: [u64; PARAM_COUNT],
     pub client: ClientConfig,
     pub network: NetworkConfig,
     pub server: ServerConfig,
@@ -460,7 +294,7 @@ impl Schema for Settings {
     const PARAMS: &'static [&'static ParamDef] = &PARAMS;
 
     fn from_values(values: &[u64]) -> Result<Settings, FieldError> {
-        let v: [u64; 21] = values.try_into().surely("one value per parameter");
+        let v: [u64; PARAM_COUNT] = values.try_into().surely("one value per parameter");
         let fault = Self::read(&v, &FAULT);
         let aimed = AimedSets::of(&Aimed::from_raw(Self::read(&v, &FAULTS)));
         let client = ClientConfig {
@@ -593,16 +427,6 @@ mod tests {
             assert_eq!(copy.text(param), s.text(param), "{}", param.name);
         }
         assert_eq!(s.client.deadline, Some(Millis(5000)));
-    }
-
-    #[test]
-    fn names_flags_and_links_are_unique() {
-        for pick in [|p: &ParamDef| p.name, |p: &ParamDef| p.flag, |p: &ParamDef| p.link, |p: &ParamDef| p.label] {
-            let mut names: Vec<&str> = PARAMS.iter().map(|p| pick(p)).collect();
-            names.sort_unstable();
-            names.dedup();
-            assert_eq!(names.len(), PARAMS.len());
-        }
     }
 
     #[test]

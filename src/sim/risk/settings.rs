@@ -16,7 +16,7 @@
 //!   creates the second review at 4411 (12.531).
 
 use crate::sim::Surely;
-use crate::sim::params::{Aimed, FieldError, Group, Kind, Param, ParamDef, Problem, Raw, Schema, choice};
+use crate::sim::params::{Aimed, FieldError, Kind, Param, ParamDef, Problem, Raw, Schema, choice, params};
 use crate::sim::time::Millis;
 
 /// The largest duration that is not a horizon, deadline or lease.
@@ -121,195 +121,98 @@ fn switch_raw(raw: u64, mode_on: bool) -> bool {
     }
 }
 
-pub static PRESET: Param<Preset> = Param::new(ParamDef {
-    name: "preset",
-    flag: "--preset",
-    link: "preset",
-    label: "Preset",
-    kind: Kind::Choice(Preset::OPTIONS),
-    default: Preset::Incident as u64,
-    group: Group::Basics,
-});
-pub static MODE: Param<Mode> = Param::new(ParamDef {
-    name: "mode",
-    flag: "--mode",
-    link: "mode",
-    label: "Mode",
-    kind: Kind::Choice(Mode::OPTIONS),
-    default: Mode::Naive as u64,
-    group: Group::Basics,
-});
-pub static UNIQUE_REQUEST_KEY: Param<KeyDesign> = Param::new(ParamDef {
-    name: "unique_request_key",
-    flag: "--unique-request-key",
-    link: "urk",
-    label: "Unique request_key",
-    kind: Kind::Choice(KeyDesign::OPTIONS),
-    default: KeyDesign::Auto as u64,
-    group: Group::Basics,
-});
-pub static UNIQUE_BUSINESS_KEY: Param<KeyDesign> = Param::new(ParamDef {
-    name: "unique_business_key",
-    flag: "--unique-business-key",
-    link: "ubk",
-    label: "Unique business_key",
-    kind: Kind::Choice(KeyDesign::OPTIONS),
-    default: KeyDesign::Auto as u64,
-    group: Group::Basics,
-});
-pub static TIMEOUT_IS_UNKNOWN: Param<OnTimeout> = Param::new(ParamDef {
-    name: "timeout_is_unknown",
-    flag: "--timeout-is-unknown",
-    link: "unknown",
-    label: "Timeout is UNKNOWN",
-    kind: Kind::Choice(OnTimeout::OPTIONS),
-    default: OnTimeout::Auto as u64,
-    group: Group::Basics,
-});
-pub static IDEMPOTENT_CREATE: Param<Switch> = Param::new(ParamDef {
-    name: "idempotent_create",
-    flag: "--idempotent-create",
-    link: "idem",
-    label: "Idempotent create",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
-    group: Group::Basics,
-});
-pub static FIND_BY_KEY: Param<Switch> = Param::new(ParamDef {
-    name: "find_by_key",
-    flag: "--find-by-key",
-    link: "find",
-    label: "FindByRequestKey",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
-    group: Group::Basics,
-});
-pub static CAS: Param<Switch> = Param::new(ParamDef {
-    name: "cas",
-    flag: "--cas",
-    link: "cas",
-    label: "Compare-and-set claims",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
-    group: Group::Basics,
-});
-pub static AUTHORIZE: Param<Switch> = Param::new(ParamDef {
-    name: "authorize",
-    flag: "--authorize",
-    link: "authz",
-    label: "Authorization on the server",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
-    group: Group::Basics,
-});
-pub static GLOBAL_GATE: Param<GateDesign> = Param::new(ParamDef {
-    name: "global_gate",
-    flag: "--global-gate",
-    link: "ggate",
-    label: "Global concurrency gate",
-    kind: Kind::Choice(GateDesign::OPTIONS),
-    default: GateDesign::Auto as u64,
-    group: Group::Basics,
-});
-pub static GATES: Param<Switch> = Param::new(ParamDef {
-    name: "gates",
-    flag: "--gates",
-    link: "gates",
-    label: "Concurrency gates",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
-    group: Group::Basics,
-});
-pub static RECOVERY: Param<Recovery> = Param::new(ParamDef {
-    name: "recovery",
-    flag: "--recovery",
-    link: "recovery",
-    label: "Worker recovery",
-    kind: Kind::Choice(Recovery::OPTIONS),
-    default: Recovery::StateMachine as u64,
-    group: Group::Basics,
-});
-pub static DOWNSTREAM_LIMIT: Param<Switch> = Param::new(ParamDef {
-    name: "downstream_limit",
-    flag: "--downstream-limit",
-    link: "apilimit",
-    label: "Risk API admission limit",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
-    group: Group::Basics,
-});
-pub static DEADLINE_PROPAGATION: Param<Switch> = Param::new(ParamDef {
-    name: "deadline_propagation",
-    flag: "--deadline-propagation",
-    link: "deadline-prop",
-    label: "Deadline propagation",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
-    group: Group::Basics,
-});
-pub static ERROR_RESULTS: Param<Switch> = Param::new(ParamDef {
-    name: "error_results",
-    flag: "--error-results",
-    link: "errres",
-    label: "Business errors as Tool Results",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
-    group: Group::Basics,
-});
-pub static SUBJECT_FROM_TOKEN: Param<Switch> = Param::new(ParamDef {
-    name: "subject_from_token",
-    flag: "--subject-from-token",
-    link: "subject",
-    label: "End user from the verified token",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
-    group: Group::Basics,
-});
-pub static STRICT_SCHEMA: Param<Switch> = Param::new(ParamDef {
-    name: "strict_schema",
-    flag: "--strict-schema",
-    link: "schema",
-    label: "Strict input schema",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
-    group: Group::Basics,
-});
-pub static OWN_CREDENTIAL: Param<Switch> = Param::new(ParamDef {
-    name: "own_credential",
-    flag: "--own-credential",
-    link: "cred",
-    label: "Own credential downstream",
-    kind: SWITCH,
-    default: Switch::Auto as u64,
-    group: Group::Basics,
-});
-pub static RETRY_POLICY: Param<RetryDesign> = Param::new(ParamDef {
-    name: "retry_policy",
-    flag: "--retry-policy",
-    link: "retry",
-    label: "Agent polls the review_id",
-    kind: Kind::Choice(RetryDesign::OPTIONS),
-    default: RetryDesign::Auto as u64,
-    group: Group::Basics,
-});
-pub static SEED: Param<u64> = Param::new(ParamDef {
-    name: "seed",
-    flag: "--seed",
-    link: "seed",
-    label: "Seed",
-    kind: Kind::Count { min: 0, max: MAX_SEED },
-    default: 1,
-    group: Group::Faults,
-});
-pub static WORKER_ORDER: Param<WorkerOrder> = Param::new(ParamDef {
-    name: "worker_order",
-    flag: "--worker-order",
-    link: "order",
-    label: "Race order",
-    kind: Kind::Choice(WorkerOrder::OPTIONS),
-    default: WorkerOrder::W1First as u64,
-    group: Group::Faults,
-});
+params! {
+    /// Every parameter, in the order they are validated, listed and written.
+    pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
+        // static: type                  name                     flag                       link             label
+        //  kind                                                             default                        group
+        PRESET: Preset                 = "preset",                "--preset",                "preset",        "Preset",
+            Kind::Choice(Preset::OPTIONS),                                   Preset::Incident as u64,       Basics;
+        MODE: Mode                     = "mode",                  "--mode",                  "mode",          "Mode",
+            Kind::Choice(Mode::OPTIONS),                                     Mode::Naive as u64,            Basics;
+        UNIQUE_REQUEST_KEY: KeyDesign  = "unique_request_key",    "--unique-request-key",    "urk",           "Unique request_key",
+            Kind::Choice(KeyDesign::OPTIONS),                                KeyDesign::Auto as u64,        Basics;
+        UNIQUE_BUSINESS_KEY: KeyDesign = "unique_business_key",   "--unique-business-key",   "ubk",           "Unique business_key",
+            Kind::Choice(KeyDesign::OPTIONS),                                KeyDesign::Auto as u64,        Basics;
+        TIMEOUT_IS_UNKNOWN: OnTimeout  = "timeout_is_unknown",    "--timeout-is-unknown",    "unknown",       "Timeout is UNKNOWN",
+            Kind::Choice(OnTimeout::OPTIONS),                                OnTimeout::Auto as u64,        Basics;
+        IDEMPOTENT_CREATE: Switch      = "idempotent_create",     "--idempotent-create",     "idem",          "Idempotent create",
+            SWITCH,                                                          Switch::Auto as u64,           Basics;
+        FIND_BY_KEY: Switch            = "find_by_key",           "--find-by-key",           "find",          "FindByRequestKey",
+            SWITCH,                                                          Switch::Auto as u64,           Basics;
+        CAS: Switch                    = "cas",                   "--cas",                   "cas",           "Compare-and-set claims",
+            SWITCH,                                                          Switch::Auto as u64,           Basics;
+        AUTHORIZE: Switch              = "authorize",             "--authorize",             "authz",         "Authorization on the server",
+            SWITCH,                                                          Switch::Auto as u64,           Basics;
+        GATES: Switch                  = "gates",                 "--gates",                 "gates",         "Concurrency gates",
+            SWITCH,                                                          Switch::Auto as u64,           Basics;
+        GLOBAL_GATE: GateDesign        = "global_gate",           "--global-gate",           "ggate",         "Global concurrency gate",
+            Kind::Choice(GateDesign::OPTIONS),                               GateDesign::Auto as u64,       Basics;
+        DOWNSTREAM_LIMIT: Switch       = "downstream_limit",      "--downstream-limit",      "apilimit",      "Risk API admission limit",
+            SWITCH,                                                          Switch::Auto as u64,           Basics;
+        DEADLINE_PROPAGATION: Switch   = "deadline_propagation",  "--deadline-propagation",  "deadline-prop", "Deadline propagation",
+            SWITCH,                                                          Switch::Auto as u64,           Basics;
+        ERROR_RESULTS: Switch          = "error_results",         "--error-results",         "errres",        "Business errors as Tool Results",
+            SWITCH,                                                          Switch::Auto as u64,           Basics;
+        SUBJECT_FROM_TOKEN: Switch     = "subject_from_token",    "--subject-from-token",    "subject",       "End user from the verified token",
+            SWITCH,                                                          Switch::Auto as u64,           Basics;
+        STRICT_SCHEMA: Switch          = "strict_schema",         "--strict-schema",         "schema",        "Strict input schema",
+            SWITCH,                                                          Switch::Auto as u64,           Basics;
+        OWN_CREDENTIAL: Switch         = "own_credential",        "--own-credential",        "cred",          "Own credential downstream",
+            SWITCH,                                                          Switch::Auto as u64,           Basics;
+        RETRY_POLICY: RetryDesign      = "retry_policy",          "--retry-policy",          "retry",         "Agent polls the review_id",
+            Kind::Choice(RetryDesign::OPTIONS),                              RetryDesign::Auto as u64,      Basics;
+        RECOVERY: Recovery             = "recovery",              "--recovery",              "recovery",      "Worker recovery",
+            Kind::Choice(Recovery::OPTIONS),                                 Recovery::StateMachine as u64, Basics;
+        SEED: u64                      = "seed",                  "--seed",                  "seed",          "Seed",
+            Kind::Count { min: 0, max: MAX_SEED },                           1,                             Faults;
+        WORKER_ORDER: WorkerOrder      = "worker_order",          "--worker-order",          "order",         "Race order",
+            Kind::Choice(WorkerOrder::OPTIONS),                              WorkerOrder::W1First as u64,   Faults;
+        FAULTS: u64                    = "faults",                "--fault",                 "fault",         "Aimed faults",
+            Kind::Aimed { kinds: FaultKind::OPTIONS, max_n: MAX_AIMED_NTH }, 0,                             Faults;
+        BURST_CALLS: u64               = "burst_calls",           "--burst-calls",           "burst",         "Calls in the burst",
+            Kind::CountOrAuto { min: 1, max: MAX_BURST_CALLS },              0,                             Faults;
+        /// Workers wake forever, so runs end at a horizon. 30 s lets every preset
+        /// settle with room to spare: the slowest, worker-crash with the patterns,
+        /// is done at 11.77 s (its claim lease ends at 10 s), the overload burst at
+        /// 6.7 s.
+        HORIZON: Millis                = "horizon_ms",            "--horizon-ms",            "horizon",       "Horizon",
+            Kind::Millis { min: 1_000, max: MAX_LONG_MS },                   30_000,                        Advanced;
+        CALL_TRANSIT: Millis           = "call_transit_ms",       "--call-transit-ms",       "transit",       "Agent to replica transit",
+            Kind::Millis { min: 0, max: 60_000 },                            20,                            Advanced;
+        AUTH_POLICY: Millis            = "auth_policy_ms",        "--auth-policy-ms",        "auth",          "Auth and policy steps",
+            Kind::Millis { min: 0, max: 60_000 },                            100,                           Advanced;
+        DB_STATEMENT: Millis           = "db_statement_ms",       "--db-statement-ms",       "db",            "Database statement",
+            Kind::Millis { min: 0, max: 60_000 },                            1,                             Advanced;
+        CREATE: Millis                 = "create_ms",             "--create-ms",             "create",        "Risk API create latency",
+            Kind::Millis { min: 1, max: MAX_SPAN_MS },                       410,                           Advanced;
+        FIND: Millis                   = "find_ms",               "--find-ms",               "findms",        "FindByRequestKey latency",
+            Kind::Millis { min: 1, max: MAX_SPAN_MS },                       100,                           Advanced;
+        DOWNSTREAM_TIMEOUT: Millis     = "downstream_timeout_ms", "--downstream-timeout-ms", "dtimeout",      "Risk API call timeout",
+            Kind::Millis { min: 1, max: MAX_SPAN_MS },                       2_500,                         Advanced;
+        CLIENT_DEADLINE: Millis        = "client_deadline_ms",    "--client-deadline-ms",    "deadline",      "Client deadline per tool call",
+            Kind::Millis { min: 1, max: MAX_LONG_MS },                       5_000,                         Advanced;
+        POLL_INTERVAL: Millis          = "poll_interval_ms",      "--poll-interval-ms",      "poll",          "Agent poll interval",
+            Kind::Millis { min: 1, max: MAX_SPAN_MS },                       1_000,                         Advanced;
+        SCAN_INTERVAL: Millis          = "scan_interval_ms",      "--scan-interval-ms",      "scan",          "Worker scan interval",
+            Kind::Millis { min: MIN_SCAN_MS, max: MAX_SPAN_MS },             1_000,                         Advanced;
+        WORKER_OFFSET: Millis          = "worker_offset_ms",      "--worker-offset-ms",      "offset",        "Worker W2's offset",
+            Kind::Millis { min: 0, max: MAX_SPAN_MS },                       0,                             Advanced;
+        BACKOFF: Millis                = "backoff_ms",            "--backoff-ms",            "backoff",       "Backoff",
+            Kind::Millis { min: 1, max: MAX_SPAN_MS },                       1_000,                         Advanced;
+        CLAIM_LEASE: Millis            = "claim_lease_ms",        "--claim-lease-ms",        "lease",         "Claim lease",
+            Kind::Millis { min: 1, max: MAX_LONG_MS },                       5_000,                         Advanced;
+        CONCURRENCY_CAP: u64           = "concurrency_cap",       "--concurrency-cap",       "cap",           "Concurrency cap per replica",
+            Kind::CountOrAuto { min: 1, max: 1_000 },                        0,                             Advanced;
+        QUEUE_CAPACITY: u64            = "queue_capacity",        "--queue-capacity",        "queue",         "Queue capacity per replica",
+            Kind::Count { min: 0, max: 1_000 },                              16,                            Advanced;
+        API_SAFE_CONCURRENCY: u64      = "api_safe_concurrency",  "--api-safe-concurrency",  "apisafe",       "Risk API safe concurrency",
+            Kind::CountOrAuto { min: 1, max: 10_000 },                       0,                             Advanced;
+        REPLICAS: u64                  = "replicas",              "--replicas",              "replicas",      "Replicas",
+            Kind::CountOrAuto { min: 1, max: MAX_REPLICAS },                 0,                             Advanced;
+    ];
+}
+
 /// The most calls of one kind a fault can be aimed at.
 pub const MAX_AIMED_NTH: u64 = 999;
 
@@ -335,229 +238,6 @@ choice! {
         LongReason("long-reason", "the call's reason is 600 characters, past the schema's 500"),
     }
 }
-
-pub static FAULTS: Param<u64> = Param::new(ParamDef {
-    name: "faults",
-    flag: "--fault",
-    link: "fault",
-    label: "Aimed faults",
-    kind: Kind::Aimed { kinds: FaultKind::OPTIONS, max_n: MAX_AIMED_NTH },
-    default: 0,
-    group: Group::Faults,
-});
-pub static BURST_CALLS: Param<u64> = Param::new(ParamDef {
-    name: "burst_calls",
-    flag: "--burst-calls",
-    link: "burst",
-    label: "Calls in the burst",
-    kind: Kind::CountOrAuto { min: 1, max: MAX_BURST_CALLS },
-    default: 0,
-    group: Group::Faults,
-});
-/// Workers wake forever, so runs end at a horizon. 30 s lets every preset
-/// settle with room to spare: the slowest, worker-crash with the patterns,
-/// is done at 11.77 s (its claim lease ends at 10 s), the overload burst at
-/// 6.7 s.
-pub static HORIZON: Param<Millis> = Param::new(ParamDef {
-    name: "horizon_ms",
-    flag: "--horizon-ms",
-    link: "horizon",
-    label: "Horizon",
-    kind: Kind::Millis { min: 1_000, max: MAX_LONG_MS },
-    default: 30_000,
-    group: Group::Advanced,
-});
-pub static CALL_TRANSIT: Param<Millis> = Param::new(ParamDef {
-    name: "call_transit_ms",
-    flag: "--call-transit-ms",
-    link: "transit",
-    label: "Agent to replica transit",
-    kind: Kind::Millis { min: 0, max: 60_000 },
-    default: 20,
-    group: Group::Advanced,
-});
-pub static AUTH_POLICY: Param<Millis> = Param::new(ParamDef {
-    name: "auth_policy_ms",
-    flag: "--auth-policy-ms",
-    link: "auth",
-    label: "Auth and policy steps",
-    kind: Kind::Millis { min: 0, max: 60_000 },
-    default: 100,
-    group: Group::Advanced,
-});
-pub static DB_STATEMENT: Param<Millis> = Param::new(ParamDef {
-    name: "db_statement_ms",
-    flag: "--db-statement-ms",
-    link: "db",
-    label: "Database statement",
-    kind: Kind::Millis { min: 0, max: 60_000 },
-    default: 1,
-    group: Group::Advanced,
-});
-pub static CREATE: Param<Millis> = Param::new(ParamDef {
-    name: "create_ms",
-    flag: "--create-ms",
-    link: "create",
-    label: "Risk API create latency",
-    kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
-    default: 410,
-    group: Group::Advanced,
-});
-pub static FIND: Param<Millis> = Param::new(ParamDef {
-    name: "find_ms",
-    flag: "--find-ms",
-    link: "findms",
-    label: "FindByRequestKey latency",
-    kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
-    default: 100,
-    group: Group::Advanced,
-});
-pub static DOWNSTREAM_TIMEOUT: Param<Millis> = Param::new(ParamDef {
-    name: "downstream_timeout_ms",
-    flag: "--downstream-timeout-ms",
-    link: "dtimeout",
-    label: "Risk API call timeout",
-    kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
-    default: 2_500,
-    group: Group::Advanced,
-});
-pub static CLIENT_DEADLINE: Param<Millis> = Param::new(ParamDef {
-    name: "client_deadline_ms",
-    flag: "--client-deadline-ms",
-    link: "deadline",
-    label: "Client deadline per tool call",
-    kind: Kind::Millis { min: 1, max: MAX_LONG_MS },
-    default: 5_000,
-    group: Group::Advanced,
-});
-pub static POLL_INTERVAL: Param<Millis> = Param::new(ParamDef {
-    name: "poll_interval_ms",
-    flag: "--poll-interval-ms",
-    link: "poll",
-    label: "Agent poll interval",
-    kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
-    default: 1_000,
-    group: Group::Advanced,
-});
-pub static SCAN_INTERVAL: Param<Millis> = Param::new(ParamDef {
-    name: "scan_interval_ms",
-    flag: "--scan-interval-ms",
-    link: "scan",
-    label: "Worker scan interval",
-    kind: Kind::Millis { min: MIN_SCAN_MS, max: MAX_SPAN_MS },
-    default: 1_000,
-    group: Group::Advanced,
-});
-pub static WORKER_OFFSET: Param<Millis> = Param::new(ParamDef {
-    name: "worker_offset_ms",
-    flag: "--worker-offset-ms",
-    link: "offset",
-    label: "Worker W2's offset",
-    kind: Kind::Millis { min: 0, max: MAX_SPAN_MS },
-    default: 0,
-    group: Group::Advanced,
-});
-pub static BACKOFF: Param<Millis> = Param::new(ParamDef {
-    name: "backoff_ms",
-    flag: "--backoff-ms",
-    link: "backoff",
-    label: "Backoff",
-    kind: Kind::Millis { min: 1, max: MAX_SPAN_MS },
-    default: 1_000,
-    group: Group::Advanced,
-});
-pub static CLAIM_LEASE: Param<Millis> = Param::new(ParamDef {
-    name: "claim_lease_ms",
-    flag: "--claim-lease-ms",
-    link: "lease",
-    label: "Claim lease",
-    kind: Kind::Millis { min: 1, max: MAX_LONG_MS },
-    default: 5_000,
-    group: Group::Advanced,
-});
-pub static CONCURRENCY_CAP: Param<u64> = Param::new(ParamDef {
-    name: "concurrency_cap",
-    flag: "--concurrency-cap",
-    link: "cap",
-    label: "Concurrency cap per replica",
-    kind: Kind::CountOrAuto { min: 1, max: 1_000 },
-    default: 0,
-    group: Group::Advanced,
-});
-pub static QUEUE_CAPACITY: Param<u64> = Param::new(ParamDef {
-    name: "queue_capacity",
-    flag: "--queue-capacity",
-    link: "queue",
-    label: "Queue capacity per replica",
-    kind: Kind::Count { min: 0, max: 1_000 },
-    default: 16,
-    group: Group::Advanced,
-});
-pub static API_SAFE_CONCURRENCY: Param<u64> = Param::new(ParamDef {
-    name: "api_safe_concurrency",
-    flag: "--api-safe-concurrency",
-    link: "apisafe",
-    label: "Risk API safe concurrency",
-    kind: Kind::CountOrAuto { min: 1, max: 10_000 },
-    default: 0,
-    group: Group::Advanced,
-});
-pub static REPLICAS: Param<u64> = Param::new(ParamDef {
-    name: "replicas",
-    flag: "--replicas",
-    link: "replicas",
-    label: "Replicas",
-    kind: Kind::CountOrAuto { min: 1, max: MAX_REPLICAS },
-    default: 0,
-    group: Group::Advanced,
-});
-
-/// How many parameters the lab has.
-pub const PARAM_COUNT: usize = 40;
-
-/// Every parameter, in the order they are validated, listed and written.
-pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
-    PRESET.def(),
-    MODE.def(),
-    UNIQUE_REQUEST_KEY.def(),
-    UNIQUE_BUSINESS_KEY.def(),
-    TIMEOUT_IS_UNKNOWN.def(),
-    IDEMPOTENT_CREATE.def(),
-    FIND_BY_KEY.def(),
-    CAS.def(),
-    AUTHORIZE.def(),
-    GATES.def(),
-    GLOBAL_GATE.def(),
-    DOWNSTREAM_LIMIT.def(),
-    DEADLINE_PROPAGATION.def(),
-    ERROR_RESULTS.def(),
-    SUBJECT_FROM_TOKEN.def(),
-    STRICT_SCHEMA.def(),
-    OWN_CREDENTIAL.def(),
-    RETRY_POLICY.def(),
-    RECOVERY.def(),
-    SEED.def(),
-    WORKER_ORDER.def(),
-    FAULTS.def(),
-    BURST_CALLS.def(),
-    HORIZON.def(),
-    CALL_TRANSIT.def(),
-    AUTH_POLICY.def(),
-    DB_STATEMENT.def(),
-    CREATE.def(),
-    FIND.def(),
-    DOWNSTREAM_TIMEOUT.def(),
-    CLIENT_DEADLINE.def(),
-    POLL_INTERVAL.def(),
-    SCAN_INTERVAL.def(),
-    WORKER_OFFSET.def(),
-    BACKOFF.def(),
-    CLAIM_LEASE.def(),
-    CONCURRENCY_CAP.def(),
-    QUEUE_CAPACITY.def(),
-    API_SAFE_CONCURRENCY.def(),
-    REPLICAS.def(),
-];
 
 choice! {
     /// The scenario a run plays: RISK-MODEL.md's seven presets, plus a
@@ -1143,19 +823,6 @@ mod tests {
         let s = Settings::from_pairs(&[(&CAS, "on"), (&MODE, "naive")]).unwrap();
         assert!(s.switches.cas && !s.switches.gates);
         assert!(s.worker.cas);
-    }
-
-    #[test]
-    fn names_flags_links_and_labels_are_unique() {
-        for pick in [|p: &ParamDef| p.name, |p: &ParamDef| p.flag, |p: &ParamDef| p.link, |p: &ParamDef| p.label] {
-            let mut names: Vec<&str> = PARAMS.iter().map(|p| pick(p)).collect();
-            names.sort_unstable();
-            names.dedup();
-            assert_eq!(names.len(), PARAMS.len());
-        }
-        for reserved in ["at", "lab", "embed", "theme", "accent", "font"] {
-            assert!(PARAMS.iter().all(|p| p.link != reserved), "{reserved} is a link name of the page itself");
-        }
     }
 
     #[test]

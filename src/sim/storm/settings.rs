@@ -4,7 +4,7 @@
 use crate::sim::Surely;
 use serde::Serialize;
 
-use crate::sim::params::{FieldError, Group, Kind, Param, ParamDef, Problem, Raw, Schema, choice};
+use crate::sim::params::{FieldError, Kind, Param, ParamDef, Problem, Raw, Schema, choice, params};
 
 /// The most clients a run may have.
 pub const MAX_CLIENTS: u64 = 100_000;
@@ -17,270 +17,67 @@ pub const MAX_QUEUE: u64 = 100_000;
 /// seed survives a link and a JSON file unchanged.
 pub const MAX_SEED: u64 = (1 << 53) - 1;
 
-const fn param(
-    name: &'static str,
-    flag: &'static str,
-    link: &'static str,
-    label: &'static str,
-    kind: Kind,
-    default: u64,
-    group: Group,
-) -> ParamDef {
-    ParamDef { name, flag, link, label, kind, default, group }
+params! {
+    /// Every parameter, in the order they are validated, listed and written.
+    pub static PARAMS: [&ParamDef; PARAM_COUNT] = [
+        // static: type        name              flag                link         label
+        //  kind                                          default    group
+        WORKLOAD: Workload   = "workload",       "--workload",       "workload",  "Workload",
+            Kind::Choice(Workload::OPTIONS),              0,         Basics;
+        CLIENTS: u64         = "clients",        "--clients",        "clients",   "Clients",
+            Kind::Count { min: 1, max: MAX_CLIENTS },     4_000,     Basics;
+        ALGORITHM: Algorithm = "algorithm",      "--algorithm",      "algo",      "Backoff algorithm",
+            Kind::Choice(Algorithm::OPTIONS),             0,         Basics;
+        BASE: u64            = "base_ms",        "--base-ms",        "base",      "Backoff base",
+            Kind::Millis { min: 1, max: 60_000 },         5,         Basics;
+        CAP: u64             = "cap_ms",         "--cap-ms",         "cap",       "Backoff cap",
+            Kind::Millis { min: 1, max: 600_000 },        2_000,     Basics;
+        SEED: u64            = "seed",           "--seed",           "seed",      "Seed",
+            Kind::Count { min: 0, max: MAX_SEED },        1,         Basics;
+        NET_MEAN: u64        = "net_mean_us",    "--net-mean-us",    "netmean",   "Network delay, mean (µs)",
+            Kind::Count { min: 0, max: 10_000_000 },      10_000,    Advanced;
+        NET_SD: u64          = "net_sd_us",      "--net-sd-us",      "netsd",     "Network delay, standard deviation (µs)",
+            Kind::Count { min: 0, max: 10_000_000 },      2_000,     Advanced;
+        ARRIVALS: Arrivals   = "arrivals",       "--arrivals",       "arrivals",  "Arrivals",
+            Kind::Choice(Arrivals::OPTIONS),              0,         Basics;
+        RATE: u64            = "rate_per_s",     "--rate",           "rate",      "Arrival rate (intents per second)",
+            Kind::Count { min: 1, max: 1_000_000 },       400,       Basics;
+        WINDOW: u64          = "window_ms",      "--window-ms",      "window",    "Arrival window",
+            Kind::Millis { min: 0, max: 3_600_000 },      10_000,    Basics;
+        SPIKE: u64           = "spike",          "--spike",          "spike",     "Spike multiplier",
+            Kind::Count { min: 1, max: 100 },             3,         Basics;
+        SPIKE_START: u64     = "spike_start_ms", "--spike-start-ms", "spikeat",   "Spike starts",
+            Kind::Millis { min: 0, max: 3_600_000 },      2_000,     Basics;
+        SPIKE_LENGTH: u64    = "spike_ms",       "--spike-ms",       "spikelen",  "Spike length",
+            Kind::Millis { min: 0, max: 3_600_000 },      1_000,     Basics;
+        CONCURRENCY: u64     = "concurrency",    "--concurrency",    "conc",      "Concurrency cap",
+            Kind::Count { min: 1, max: 10_000 },          10,        Basics;
+        QUEUE: u64           = "queue",          "--queue",          "queue",     "Queue capacity",
+            Kind::Count { min: 0, max: MAX_QUEUE },       2_000,     Basics;
+        EXEC_DIST: ExecTime  = "exec",           "--exec",           "execdist",  "Execution time",
+            Kind::Choice(ExecTime::OPTIONS),              1,         Basics;
+        EXEC: u64            = "exec_ms",        "--exec-ms",        "exec",      "Execution time (mean)",
+            Kind::Millis { min: 1, max: 600_000 },        20,        Basics;
+        TIMEOUT: u64         = "timeout_ms",     "--timeout-ms",     "timeout",   "Timeout per attempt",
+            Kind::Millis { min: 1, max: 600_000 },        500,       Basics;
+        MAX_ATTEMPTS: u64    = "max_attempts",   "--max-attempts",   "attempts",  "Maximum total attempts",
+            Kind::Count { min: 1, max: 10 },              4,         Basics;
+        KEY: KeyMode         = "key",            "--key",            "key",       "Retry key",
+            Kind::Choice(KeyMode::OPTIONS),               0,         Faults;
+        DEDUP: bool          = "dedup",          "--dedup",          "dedup",     "Server deduplicates keys",
+            Kind::Switch { off: "off", on: "on" },        0,         Faults;
+        RETENTION: u64       = "retention_ms",   "--retention-ms",   "retention", "Stored-result retention",
+            Kind::Millis { min: 0, max: 86_400_000 },     3_600_000, Faults;
+        BUDGET: Budget       = "budget",         "--budget",         "budget",    "Retry budget",
+            Kind::Choice(Budget::OPTIONS),                0,         Faults;
+        TRANSIT: u64         = "transit_ms",     "--transit-ms",     "transit",   "One-way network transit",
+            Kind::Millis { min: 0, max: 60_000 },         1,         Advanced;
+        BUCKET: u64          = "bucket_ms",      "--bucket-ms",      "bucket",    "Chart bucket",
+            Kind::Millis { min: 10, max: 600_000 },       250,       Advanced;
+        HORIZON: u64         = "horizon_ms",     "--horizon-ms",     "horizon",   "Longest run",
+            Kind::Millis { min: 1_000, max: 86_400_000 }, 3_600_000, Advanced;
+    ];
 }
-
-pub static WORKLOAD: Param<Workload> = Param::new(param(
-    "workload",
-    "--workload",
-    "workload",
-    "Workload",
-    Kind::Choice(Workload::OPTIONS),
-    0,
-    Group::Basics,
-));
-pub static CLIENTS: Param<u64> = Param::new(param(
-    "clients",
-    "--clients",
-    "clients",
-    "Clients",
-    Kind::Count { min: 1, max: MAX_CLIENTS },
-    4_000,
-    Group::Basics,
-));
-pub static ALGORITHM: Param<Algorithm> = Param::new(param(
-    "algorithm",
-    "--algorithm",
-    "algo",
-    "Backoff algorithm",
-    Kind::Choice(Algorithm::OPTIONS),
-    0,
-    Group::Basics,
-));
-pub static BASE: Param<u64> = Param::new(param(
-    "base_ms",
-    "--base-ms",
-    "base",
-    "Backoff base",
-    Kind::Millis { min: 1, max: 60_000 },
-    5,
-    Group::Basics,
-));
-pub static CAP: Param<u64> = Param::new(param(
-    "cap_ms",
-    "--cap-ms",
-    "cap",
-    "Backoff cap",
-    Kind::Millis { min: 1, max: 600_000 },
-    2_000,
-    Group::Basics,
-));
-pub static SEED: Param<u64> =
-    Param::new(param("seed", "--seed", "seed", "Seed", Kind::Count { min: 0, max: MAX_SEED }, 1, Group::Basics));
-pub static NET_MEAN: Param<u64> = Param::new(param(
-    "net_mean_us",
-    "--net-mean-us",
-    "netmean",
-    "Network delay, mean (µs)",
-    Kind::Count { min: 0, max: 10_000_000 },
-    10_000,
-    Group::Advanced,
-));
-pub static NET_SD: Param<u64> = Param::new(param(
-    "net_sd_us",
-    "--net-sd-us",
-    "netsd",
-    "Network delay, standard deviation (µs)",
-    Kind::Count { min: 0, max: 10_000_000 },
-    2_000,
-    Group::Advanced,
-));
-pub static ARRIVALS: Param<Arrivals> = Param::new(param(
-    "arrivals",
-    "--arrivals",
-    "arrivals",
-    "Arrivals",
-    Kind::Choice(Arrivals::OPTIONS),
-    0,
-    Group::Basics,
-));
-pub static RATE: Param<u64> = Param::new(param(
-    "rate_per_s",
-    "--rate",
-    "rate",
-    "Arrival rate (intents per second)",
-    Kind::Count { min: 1, max: 1_000_000 },
-    400,
-    Group::Basics,
-));
-pub static WINDOW: Param<u64> = Param::new(param(
-    "window_ms",
-    "--window-ms",
-    "window",
-    "Arrival window",
-    Kind::Millis { min: 0, max: 3_600_000 },
-    10_000,
-    Group::Basics,
-));
-pub static SPIKE: Param<u64> = Param::new(param(
-    "spike",
-    "--spike",
-    "spike",
-    "Spike multiplier",
-    Kind::Count { min: 1, max: 100 },
-    3,
-    Group::Basics,
-));
-pub static SPIKE_START: Param<u64> = Param::new(param(
-    "spike_start_ms",
-    "--spike-start-ms",
-    "spikeat",
-    "Spike starts",
-    Kind::Millis { min: 0, max: 3_600_000 },
-    2_000,
-    Group::Basics,
-));
-pub static SPIKE_LENGTH: Param<u64> = Param::new(param(
-    "spike_ms",
-    "--spike-ms",
-    "spikelen",
-    "Spike length",
-    Kind::Millis { min: 0, max: 3_600_000 },
-    1_000,
-    Group::Basics,
-));
-pub static CONCURRENCY: Param<u64> = Param::new(param(
-    "concurrency",
-    "--concurrency",
-    "conc",
-    "Concurrency cap",
-    Kind::Count { min: 1, max: 10_000 },
-    10,
-    Group::Basics,
-));
-pub static QUEUE: Param<u64> = Param::new(param(
-    "queue",
-    "--queue",
-    "queue",
-    "Queue capacity",
-    Kind::Count { min: 0, max: MAX_QUEUE },
-    2_000,
-    Group::Basics,
-));
-pub static EXEC_DIST: Param<ExecTime> = Param::new(param(
-    "exec",
-    "--exec",
-    "execdist",
-    "Execution time",
-    Kind::Choice(ExecTime::OPTIONS),
-    1,
-    Group::Basics,
-));
-pub static EXEC: Param<u64> = Param::new(param(
-    "exec_ms",
-    "--exec-ms",
-    "exec",
-    "Execution time (mean)",
-    Kind::Millis { min: 1, max: 600_000 },
-    20,
-    Group::Basics,
-));
-pub static TIMEOUT: Param<u64> = Param::new(param(
-    "timeout_ms",
-    "--timeout-ms",
-    "timeout",
-    "Timeout per attempt",
-    Kind::Millis { min: 1, max: 600_000 },
-    500,
-    Group::Basics,
-));
-pub static MAX_ATTEMPTS: Param<u64> = Param::new(param(
-    "max_attempts",
-    "--max-attempts",
-    "attempts",
-    "Maximum total attempts",
-    Kind::Count { min: 1, max: 10 },
-    4,
-    Group::Basics,
-));
-pub static KEY: Param<KeyMode> =
-    Param::new(param("key", "--key", "key", "Retry key", Kind::Choice(KeyMode::OPTIONS), 0, Group::Faults));
-pub static DEDUP: Param<bool> = Param::new(param(
-    "dedup",
-    "--dedup",
-    "dedup",
-    "Server deduplicates keys",
-    Kind::Switch { off: "off", on: "on" },
-    0,
-    Group::Faults,
-));
-pub static RETENTION: Param<u64> = Param::new(param(
-    "retention_ms",
-    "--retention-ms",
-    "retention",
-    "Stored-result retention",
-    Kind::Millis { min: 0, max: 86_400_000 },
-    3_600_000,
-    Group::Faults,
-));
-pub static BUDGET: Param<Budget> =
-    Param::new(param("budget", "--budget", "budget", "Retry budget", Kind::Choice(Budget::OPTIONS), 0, Group::Faults));
-pub static TRANSIT: Param<u64> = Param::new(param(
-    "transit_ms",
-    "--transit-ms",
-    "transit",
-    "One-way network transit",
-    Kind::Millis { min: 0, max: 60_000 },
-    1,
-    Group::Advanced,
-));
-pub static BUCKET: Param<u64> = Param::new(param(
-    "bucket_ms",
-    "--bucket-ms",
-    "bucket",
-    "Chart bucket",
-    Kind::Millis { min: 10, max: 600_000 },
-    250,
-    Group::Advanced,
-));
-pub static HORIZON: Param<u64> = Param::new(param(
-    "horizon_ms",
-    "--horizon-ms",
-    "horizon",
-    "Longest run",
-    Kind::Millis { min: 1_000, max: 86_400_000 },
-    3_600_000,
-    Group::Advanced,
-));
-
-pub static PARAMS: [&ParamDef; 27] = [
-    WORKLOAD.def(),
-    CLIENTS.def(),
-    ALGORITHM.def(),
-    BASE.def(),
-    CAP.def(),
-    SEED.def(),
-    NET_MEAN.def(),
-    NET_SD.def(),
-    ARRIVALS.def(),
-    RATE.def(),
-    WINDOW.def(),
-    SPIKE.def(),
-    SPIKE_START.def(),
-    SPIKE_LENGTH.def(),
-    CONCURRENCY.def(),
-    QUEUE.def(),
-    EXEC_DIST.def(),
-    EXEC.def(),
-    TIMEOUT.def(),
-    MAX_ATTEMPTS.def(),
-    KEY.def(),
-    DEDUP.def(),
-    RETENTION.def(),
-    BUDGET.def(),
-    TRANSIT.def(),
-    BUCKET.def(),
-    HORIZON.def(),
-];
 
 choice! {
     pub enum Workload {
@@ -386,7 +183,7 @@ pub struct ServerConfig {
 /// Validated settings of one storm run: one configuration per actor.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct StormSettings {
-    values: [u64; 27],
+    values: [u64; PARAM_COUNT],
     pub workload: Workload,
     pub seed: u64,
     pub occ: OccConfig,
@@ -404,7 +201,7 @@ impl Schema for StormSettings {
     const PARAMS: &'static [&'static ParamDef] = &PARAMS;
 
     fn from_values(values: &[u64]) -> Result<StormSettings, FieldError> {
-        let v: [u64; 27] = values.try_into().surely("one value per parameter");
+        let v: [u64; PARAM_COUNT] = values.try_into().surely("one value per parameter");
         let at = |p: &Param<u64>| Self::read(&v, p);
         let us = |p: &Param<u64>| at(p).saturating_mul(1000);
         if at(&CAP) < at(&BASE) {
