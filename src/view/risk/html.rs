@@ -118,7 +118,17 @@ pub fn diagram_svg(d: &Diagram, records: &[Record], prefix: &str, diverge: Optio
     if labels == d.items.len() {
         page::playhead(&mut out, d, Millis::ZERO, &format!(" id=\"{prefix}{PLAYHEAD_ID}\""));
     }
-    put!(out, "<rect id=\"{prefix}{VEIL_ID}\" class=\"future-veil\" x=\"{w}\" y=\"0\" width=\"0\" height=\"{h}\"/>");
+    // The veil over what comes after the playhead, drawn where the
+    // playhead starts (the page moves both).
+    let (vx, vy, vw, vh) = d.after(Millis::ZERO);
+    put!(
+        out,
+        "<rect id=\"{prefix}{VEIL_ID}\" class=\"future-veil\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+        d1(vx),
+        d1(vy),
+        d1(vw),
+        d1(vh)
+    );
     out.push_str("</svg>");
     if down {
         // No strip: an empty axis layer leaves the body as it is.
