@@ -13,13 +13,13 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
-    Actor, AgentDecision, Answer, BudgetStep, DownstreamId, DsKind, Heard, Issuer, Policy, Read, Record, ReplicaId,
-    Reply, RetryChoice, RpcError, Status, Tool, UniqueKey, Wait, What, is_legal,
+    Actor, AgentDecision, BudgetStep, DownstreamId, Heard, Issuer, Policy, Read, Record, ReplicaId, Reply, RetryChoice,
+    RpcError, Status, Tool, UniqueKey, Wait, What, is_legal,
 };
 use crate::sim::risk::{IntentOutcome, Run};
 use crate::view::timeline::{Builder, Diagram, Frame, Glyph, LaneSpec, LaneStyle, Shape, Y};
 
-use super::names;
+use super::{kinds, names};
 
 const AXIS: usize = 0;
 /// Replicas A to D always get a lane each; a fifth does too, and past five
@@ -289,22 +289,8 @@ fn detail(r: &Record) -> u32 {
         What::Claim { won, .. } => u32::from(won),
         What::CallQueued { waits, .. } => u32::from(matches!(waits, Wait::Fleet { .. })),
         What::InsertConflict { on, .. } => on as u32,
-        What::DownstreamReply { answer, .. } | What::LateReply { answer, .. } => answer_code(answer),
+        What::DownstreamReply { answer, .. } | What::LateReply { answer, .. } => kinds::answer(answer).code,
         _ => 0,
-    }
-}
-
-fn answer_code(answer: Answer) -> u32 {
-    match answer {
-        Answer::Created(_) => 0,
-        Answer::Existing(_) => 1,
-        Answer::Rejected => 2,
-        Answer::Unavailable => 3,
-        Answer::ServerError => 4,
-        Answer::Reset => 5,
-        Answer::Found(_) => 6,
-        Answer::NotFound => 7,
-        Answer::InProgress => 8,
     }
 }
 
@@ -374,53 +360,6 @@ fn response_class(heard: Heard) -> &'static str {
     }
 }
 
-fn answer_short(answer: Answer) -> String {
-    match answer {
-        Answer::Created(r) => format!("created {}", names::review(r)),
-        Answer::Existing(r) => format!("existing {}", names::review(r)),
-        Answer::Rejected => "rejected".to_owned(),
-        Answer::Unavailable => "503".to_owned(),
-        Answer::ServerError => "500".to_owned(),
-        Answer::Reset => "reset".to_owned(),
-        Answer::Found(r) => format!("found {}", names::review(r)),
-        Answer::NotFound => "not found".to_owned(),
-        Answer::InProgress => "in progress".to_owned(),
-    }
-}
-
-/// An answer's kind without the review it names: a group's answers name
-/// different reviews.
-fn answer_word(answer: Answer) -> &'static str {
-    match answer {
-        Answer::Created(_) => "created",
-        Answer::Existing(_) => "existing review",
-        Answer::Rejected => "rejected",
-        Answer::Unavailable => "503",
-        Answer::ServerError => "500",
-        Answer::Reset => "reset",
-        Answer::Found(_) => "found",
-        Answer::NotFound => "not found",
-        Answer::InProgress => "in progress",
-    }
-}
-
-fn answer_class(answer: Answer) -> &'static str {
-    match answer {
-        Answer::Created(_) | Answer::Existing(_) | Answer::Found(_) => "response success",
-        Answer::NotFound | Answer::InProgress => "response pending",
-        Answer::Rejected => "response failed",
-        Answer::Unavailable | Answer::ServerError => "response error",
-        Answer::Reset => "response lost",
-    }
-}
-
-fn call_name(kind: DsKind) -> &'static str {
-    match kind {
-        DsKind::Create => "Create",
-        DsKind::Find => "Find",
-    }
-}
-
 /// The label a group of `n` like records gets, from its first record.
 fn group_label(r: &Record, n: usize) -> String {
     match r.what {
@@ -461,7 +400,7 @@ fn group_label(r: &Record, n: usize) -> String {
         What::ReviewCreated { .. } => format!("{n} reviews created"),
         What::ReviewReplayed { .. } => format!("{n} reviews returned again"),
         What::ResponseLost { .. } => format!("{n} responses lost"),
-        What::DownstreamReply { answer, .. } => format!("{n} answers: {}", answer_word(answer)),
+        What::DownstreamReply { answer, .. } => format!("{n} answers: {}", kinds::answer(answer).word),
         What::DownstreamTimeout { .. } => format!("{n} timeouts"),
         What::LateReply { .. } => format!("{n} late answers"),
         What::ReplyUnheard { .. } => format!("{n} answers unheard"),
@@ -992,24 +931,25 @@ impl Draw<'_> {
                 self.label(lane, x, format!("CreateReview({})", names::request_key(request_key)), "label", how);
             }
             What::DownstreamReply { kind, answer, sent_at, .. } => {
-                self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, lane), true, answer_class(answer), i);
-                let text = format!("{}: {} after {}", call_name(kind), answer_short(answer), t.since(sent_at));
+                self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, lane), true, kinds::answer(answer).class, i);
+                let text =
+                    format!("{}: {} after {}", kinds::call(kind).short, kinds::answer(answer).short, t.since(sent_at));
                 self.label(lane, x, text, "label", how);
             }
             What::DownstreamTimeout { kind, sent_at, .. } => {
                 self.mark(lane, t, Glyph::Bar, "mark timeout", i);
-                let text = format!("{} times out after {}", call_name(kind), t.since(sent_at));
+                let text = format!("{} times out after {}", kinds::call(kind).short, t.since(sent_at));
                 self.label(lane, x, text, "label timeout-label", how);
             }
             What::LateReply { kind, answer, .. } => {
                 self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, lane), true, "response late", i);
-                let text = format!("late {}: {} (ignored)", call_name(kind), answer_short(answer));
+                let text = format!("late {}: {} (ignored)", kinds::call(kind).short, kinds::answer(answer).short);
                 self.label(lane, x, text, "label late-label", how);
             }
             What::ReplyUnheard { kind, answer, .. } => {
                 self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, lane), true, "response unheard", i);
                 self.mark(lane, t, Glyph::Cross, "mark crash", i);
-                let text = format!("{}: {} unheard (crashed)", call_name(kind), answer_short(answer));
+                let text = format!("{}: {} unheard (crashed)", kinds::call(kind).short, kinds::answer(answer).short);
                 self.label(lane, x, text, "label lost-label", how);
             }
             _ => unreachable!("record() sends only a Risk API call's caller's facts here"),

@@ -4,14 +4,14 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
-    Actor, AgentDecision, Answer, BudgetStep, CallShape, Cause, Claim, Credential, DsKind, ErrorCode, Heard,
-    IntentOutcome, LONG_REASON_CHARS, MAX_REASON_CHARS, Policy, Read, Record, Reply, RetryChoice, Route, RpcError,
-    Status, Stmt, Tool, UniqueKey, Wait, What, is_legal,
+    Actor, AgentDecision, BudgetStep, CallShape, Cause, Claim, Credential, ErrorCode, Heard, IntentOutcome,
+    LONG_REASON_CHARS, MAX_REASON_CHARS, Policy, Read, Record, Reply, RetryChoice, Route, RpcError, Status, Stmt, Tool,
+    UniqueKey, Wait, What, is_legal,
 };
 use crate::sim::risk::{Check, Figure, Value};
 
-use super::names;
 use super::sql;
+use super::{kinds, names};
 
 /// An actor as a sentence names it: "Replica A", "Worker W1".
 pub fn actor(actor: Actor) -> String {
@@ -62,20 +62,6 @@ fn error_meaning(code: ErrorCode) -> &'static str {
         ErrorCode::SubmissionFailed => "\"submission failed\"",
         ErrorCode::NotFound => "no such review for this subject",
         ErrorCode::TemporaryUnavailable => "too little of the call's deadline is left; retry later",
-    }
-}
-
-fn answer(answer: Answer) -> String {
-    match answer {
-        Answer::Created(r) => format!("review {} created", names::review(r)),
-        Answer::Existing(r) => format!("the existing review {} (idempotent create)", names::review(r)),
-        Answer::Rejected => "an explicit business rejection".to_owned(),
-        Answer::Unavailable => "503, over capacity".to_owned(),
-        Answer::ServerError => "500, nothing created".to_owned(),
-        Answer::Reset => "a connection reset".to_owned(),
-        Answer::Found(r) => format!("found, review {}", names::review(r)),
-        Answer::NotFound => "not found".to_owned(),
-        Answer::InProgress => "a create with this key is still under way".to_owned(),
     }
 }
 
@@ -477,30 +463,30 @@ fn caller_sentence(record: &Record) -> String {
         What::DownstreamReply { kind, answer: a, sent_at, request_key, .. } => format!(
             "{who} hears from the Risk API after {} ({}({})): {}.",
             record.t.since(sent_at),
-            call_name(kind),
+            kinds::call(kind).operation,
             names::request_key(request_key),
-            answer(a)
+            kinds::answer(a).phrase
         ),
         What::DownstreamTimeout { kind, sent_at, request_key, row, .. } => format!(
             "{who} gives up on {}({}) for row {} after {}: timeout.",
-            call_name(kind),
+            kinds::call(kind).operation,
             names::request_key(request_key),
             names::row(row),
             record.t.since(sent_at)
         ),
         What::LateReply { kind, answer: a, sent_at, request_key, .. } => format!(
             "The Risk API's answer to {}({}) ({}) reaches {} {} after it was sent, past the timeout: ignored.",
-            call_name(kind),
+            kinds::call(kind).operation,
             names::request_key(request_key),
-            answer(a),
+            kinds::answer(a).phrase,
             actor_object(record.actor),
             record.t.since(sent_at)
         ),
         What::ReplyUnheard { kind, answer: a, request_key, .. } => format!(
             "The Risk API's answer to {}({}) ({}) reaches {}, which crashed: nobody hears it.",
-            call_name(kind),
+            kinds::call(kind).operation,
             names::request_key(request_key),
-            answer(a),
+            kinds::answer(a).phrase,
             actor_object(record.actor)
         ),
         _ => unreachable!("sentence() sends only a Risk API call's caller's facts here"),
@@ -549,7 +535,7 @@ fn risk_api_sentence(record: &Record) -> String {
         What::ResponseLost { answer: a, request_key, .. } => format!(
             "The Risk API's answer to the create for {} ({}) is lost on the way back: its caller never hears it.",
             names::request_key(request_key),
-            answer(a)
+            kinds::answer(a).phrase
         ),
         _ => unreachable!("sentence() sends only the Risk API's facts here"),
     }
@@ -558,13 +544,6 @@ fn risk_api_sentence(record: &Record) -> String {
 /// The SQL a database record stands for, with the rows it touched.
 fn stmt_clause(record: &Record) -> String {
     record.statement().map(|(stmt, rows)| sql_clause(stmt, rows)).unwrap_or_default()
-}
-
-fn call_name(kind: DsKind) -> &'static str {
-    match kind {
-        DsKind::Create => "CreateReview",
-        DsKind::Find => "FindByRequestKey",
-    }
 }
 
 /// The text with its first letter a capital. The lab's words are ASCII;
