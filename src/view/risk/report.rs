@@ -10,7 +10,7 @@ use crate::sim::json::Json;
 use crate::sim::params::Schema;
 use crate::sim::risk::compare::Comparison;
 use crate::sim::risk::facts::{
-    Actor, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, RpcError, Wait, What,
+    Actor, BusinessKey, DownstreamId, DsKind, Issuer, Record, ReplicaId, Reply, RpcError, Wait, What,
 };
 use crate::sim::risk::scenario::fault_list;
 use crate::sim::risk::settings::Pattern;
@@ -132,20 +132,16 @@ fn downstream_calls(records: &[Record]) -> Json {
             answered_ms: None,
         };
         match r.what {
-            What::CreateSent { row, request_key, .. } => calls.push(fresh("create", request_key, row)),
-            What::ProbeSent { row, request_key, .. } => calls.push(fresh("find", request_key, row)),
-            What::RequestLost { ds, .. } => set(&mut calls, ds, "request_lost".to_owned(), None, false),
-            What::FindHangs { ds, .. } => set(&mut calls, ds, "hung".to_owned(), None, false),
-            What::ResponseLost { ds, .. } => set(&mut calls, ds, "response_lost".to_owned(), None, false),
-            What::DownstreamReply { ds, answer, .. } => {
-                set(&mut calls, ds, kinds::answer(answer).report.to_owned(), Some(r.t), false);
+            What::CreateSent { row, request_key, .. } => calls.push(fresh(DsKind::Create.name(), request_key, row)),
+            What::ProbeSent { row, request_key, .. } => calls.push(fresh(DsKind::Find.name(), request_key, row)),
+            What::RequestLost { ds, .. } | What::FindHangs { ds, .. } | What::ResponseLost { ds, .. } => {
+                set(&mut calls, ds, kinds::outcome(r), None, false);
             }
-            What::DownstreamTimeout { ds, .. } => set(&mut calls, ds, "timed_out".to_owned(), None, true),
-            What::LateReply { ds, answer, .. } => {
-                set(&mut calls, ds, format!("late_{}", kinds::answer(answer).report), None, false);
-            }
-            What::ReplyUnheard { ds, answer, .. } => {
-                set(&mut calls, ds, format!("unheard_{}", kinds::answer(answer).report), None, false);
+            What::DownstreamReply { ds, .. } => set(&mut calls, ds, kinds::outcome(r), Some(r.t), false),
+            // A fault says more than the timeout that follows it.
+            What::DownstreamTimeout { ds, .. } => set(&mut calls, ds, kinds::outcome(r), None, true),
+            What::LateReply { ds, .. } | What::ReplyUnheard { ds, .. } => {
+                set(&mut calls, ds, kinds::outcome(r), None, false);
             }
             _ => {}
         }
