@@ -180,104 +180,63 @@ pub struct AnswerWords {
     pub phrase: String,
     /// The HTTP status the Risk API answers with, and the error its caller
     /// sees (OTLP).
-    pub http: (Option<i64>, Option<&'static str>),
+    pub http: Http,
     /// A number that tells the answers apart (a timeline group's detail).
     pub code: u32,
 }
 
-/// One row per answer.
+/// A row of [`ANSWERS`]: the timeline's word (before the review it names),
+/// the group's word, the arrow's class, the report's outcome, the sentence's
+/// phrase (around the review it names), and the HTTP status and error.
+type AnswerRow = (&'static str, &'static str, &'static str, &'static str, (&'static str, &'static str), Http);
+
+/// An HTTP status and the error its caller sees.
+type Http = (Option<i64>, Option<&'static str>);
+
+/// One row per answer, in [`Answer`]'s order.
+#[rustfmt::skip]
+const ANSWERS: [AnswerRow; 9] = [
+    ("created", "created", "response success", "created", ("review ", " created"), (Some(201), None)),
+    ("existing", "existing review", "response success", "existing", ("the existing review ", " (idempotent create)"), (Some(200), None)),
+    ("rejected", "rejected", "response failed", "rejected", ("an explicit business rejection", ""), (Some(422), Some("422"))),
+    ("503", "503", "response error", "unavailable_503", ("503, over capacity", ""), (Some(503), Some("503"))),
+    ("500", "500", "response error", "server_error_500", ("500, nothing created", ""), (Some(500), Some("500"))),
+    ("reset", "reset", "response lost", "reset", ("a connection reset", ""), (None, Some("connection_reset"))),
+    ("found", "found", "response success", "found", ("found, review ", ""), (Some(200), None)),
+    ("not found", "not found", "response pending", "not_found", ("not found", ""), (Some(404), Some("404"))),
+    // A find that meets a create still under way: accepted, not done.
+    ("in progress", "in progress", "response pending", "in_progress", ("a create with this key is still under way", ""), (Some(202), None)),
+];
+
+/// The words of an answer, from its row.
 pub fn answer(answer: Answer) -> AnswerWords {
-    let with = |short: &str, review: ReviewRef| format!("{short} {}", names::review(review));
-    let (short, word, class, report, phrase, http, code) = match answer {
-        Answer::Created(r) => (
-            with("created", r),
-            "created",
-            "response success",
-            "created",
-            format!("review {} created", names::review(r)),
-            (Some(201), None),
-            0,
-        ),
-        Answer::Existing(r) => (
-            with("existing", r),
-            "existing review",
-            "response success",
-            "existing",
-            format!("the existing review {} (idempotent create)", names::review(r)),
-            (Some(200), None),
-            1,
-        ),
-        Answer::Rejected => (
-            "rejected".to_owned(),
-            "rejected",
-            "response failed",
-            "rejected",
-            "an explicit business rejection".to_owned(),
-            (Some(422), Some("422")),
-            2,
-        ),
-        Answer::Unavailable => (
-            "503".to_owned(),
-            "503",
-            "response error",
-            "unavailable_503",
-            "503, over capacity".to_owned(),
-            (Some(503), Some("503")),
-            3,
-        ),
-        Answer::ServerError => (
-            "500".to_owned(),
-            "500",
-            "response error",
-            "server_error_500",
-            "500, nothing created".to_owned(),
-            (Some(500), Some("500")),
-            4,
-        ),
-        Answer::Reset => (
-            "reset".to_owned(),
-            "reset",
-            "response lost",
-            "reset",
-            "a connection reset".to_owned(),
-            (None, Some("connection_reset")),
-            5,
-        ),
-        Answer::Found(r) => (
-            with("found", r),
-            "found",
-            "response success",
-            "found",
-            format!("found, review {}", names::review(r)),
-            (Some(200), None),
-            6,
-        ),
-        Answer::NotFound => (
-            "not found".to_owned(),
-            "not found",
-            "response pending",
-            "not_found",
-            "not found".to_owned(),
-            (Some(404), Some("404")),
-            7,
-        ),
-        // A find that meets a create still under way: accepted, not done.
-        Answer::InProgress => (
-            "in progress".to_owned(),
-            "in progress",
-            "response pending",
-            "in_progress",
-            "a create with this key is still under way".to_owned(),
-            (Some(202), None),
-            8,
-        ),
+    let (row, review): (usize, Option<ReviewRef>) = match answer {
+        Answer::Created(r) => (0, Some(r)),
+        Answer::Existing(r) => (1, Some(r)),
+        Answer::Rejected => (2, None),
+        Answer::Unavailable => (3, None),
+        Answer::ServerError => (4, None),
+        Answer::Reset => (5, None),
+        Answer::Found(r) => (6, Some(r)),
+        Answer::NotFound => (7, None),
+        Answer::InProgress => (8, None),
     };
-    AnswerWords { short, word, class, report, phrase, http, code }
+    let (short, word, class, report, (before, after), http) = ANSWERS[row];
+    let review = review.map(names::review);
+    AnswerWords {
+        short: review.as_ref().map_or_else(|| short.to_owned(), |r| format!("{short} {r}")),
+        word,
+        class,
+        report,
+        phrase: format!("{before}{}{after}", review.unwrap_or_default()),
+        http,
+        code: row as u32,
+    }
 }
 
 /// The HTTP status and error of a Risk API call's end: its answer's, or a
 /// timeout's when none came.
-pub fn http(answer: Option<Answer>) -> (Option<i64>, Option<&'static str>) {
+pub fn http(answer: Option<Answer>) -> Http {
     answer.map_or((None, Some("timeout")), |a| self::answer(a).http)
 }
 
