@@ -364,10 +364,7 @@ fn downstream_slow(settings: &Settings, records: &[Record], t: Millis) -> Option
         .filter_map(|&(i, _, done)| sent.get(i).copied().flatten().map(|(at, _, _)| (i, done.unwrap_or(t).since(at))))
         .max_by_key(|&(i, took)| (took, std::cmp::Reverse(i)))?;
     let (_, kind, key) = sent[i]?;
-    let call = match kind {
-        DsKind::Create => "CreateReview",
-        DsKind::Find => "FindByRequestKey",
-    };
+    let call = super::kinds::call(kind).operation;
     let n = slow.len() as u64;
     Some(Alert {
         kind: AlertKind::DownstreamSlow,

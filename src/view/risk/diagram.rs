@@ -13,12 +13,13 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
-    Actor, AgentDecision, Answer, BudgetStep, DownstreamId, DsKind, Heard, Issuer, Policy, Read, Record, ReplicaId,
-    Reply, RetryChoice, RpcError, Status, Tool, UniqueKey, Wait, What, is_legal,
+    Actor, AgentDecision, BudgetStep, DownstreamId, Heard, Issuer, Policy, Record, ReplicaId, Reply, Status, Wait,
+    What, is_legal,
 };
 use crate::sim::risk::{IntentOutcome, Run};
 use crate::view::timeline::{Builder, Diagram, Frame, Glyph, LaneSpec, LaneStyle, Shape, Y};
 
+use super::kinds::{self, Part, Seen};
 use super::names;
 
 const AXIS: usize = 0;
@@ -258,6 +259,20 @@ impl Index {
         ix
     }
 
+    /// What the index knows about a record that its label names: what the
+    /// agent heard, who sent a lost answer's call.
+    fn seen(&self, r: &Record) -> Seen {
+        match r.what {
+            What::ResultReceived { call, .. } => {
+                Seen { heard: self.heard.get(call.0).map(|(_, h)| h), ..Seen::default() }
+            }
+            What::ResponseLost { ds, .. } => {
+                Seen { issuer: self.issuer.get(ds.0).map(Issuer::actor), ..Seen::default() }
+            }
+            _ => Seen::default(),
+        }
+    }
+
     /// The lane of whoever sent downstream call `ds`.
     fn issuer_lane(&self, ds: DownstreamId) -> usize {
         self.issuer.get(ds.0).map_or(self.lanes.of(Actor::RiskApi), |by| self.lanes.of(by.actor()))
@@ -289,22 +304,8 @@ fn detail(r: &Record) -> u32 {
         What::Claim { won, .. } => u32::from(won),
         What::CallQueued { waits, .. } => u32::from(matches!(waits, Wait::Fleet { .. })),
         What::InsertConflict { on, .. } => on as u32,
-        What::DownstreamReply { answer, .. } | What::LateReply { answer, .. } => answer_code(answer),
+        What::DownstreamReply { answer, .. } | What::LateReply { answer, .. } => kinds::answer(answer).code,
         _ => 0,
-    }
-}
-
-fn answer_code(answer: Answer) -> u32 {
-    match answer {
-        Answer::Created(_) => 0,
-        Answer::Existing(_) => 1,
-        Answer::Rejected => 2,
-        Answer::Unavailable => 3,
-        Answer::ServerError => 4,
-        Answer::Reset => 5,
-        Answer::Found(_) => 6,
-        Answer::NotFound => 7,
-        Answer::InProgress => 8,
     }
 }
 
@@ -342,138 +343,12 @@ enum Label {
     Silent,
 }
 
-/// How a heard result reads on the agent's lane: "UNKNOWN R10086".
-fn heard_short(heard: Heard) -> String {
-    match heard {
-        Heard::Result(Reply::Review { row, status }) => format!("{} {}", status.name(), names::row(row)),
-        Heard::Result(Reply::Error { code, .. }) => code.name().to_owned(),
-        Heard::Rpc(RpcError::Thrown(code)) => format!("JSON-RPC {} ({})", RpcError::Thrown(code).code(), code.name()),
-        Heard::Rpc(error) => format!("JSON-RPC {}", error.code()),
-    }
-}
-
-fn decision_short(decision: AgentDecision) -> String {
-    match decision {
-        AgentDecision::Done(IntentOutcome::Succeeded(_) | IntentOutcome::Failed(_)) => "done".to_owned(),
-        AgentDecision::Done(IntentOutcome::Refused(_) | IntentOutcome::Protocol(_)) => "gives up".to_owned(),
-        AgentDecision::Done(IntentOutcome::GaveUp) => "out of tries".to_owned(),
-        AgentDecision::Done(IntentOutcome::NoAnswer) => "no answer".to_owned(),
-        AgentDecision::PollAt(at) => format!("poll at {at}"),
-        AgentDecision::RetryAt(at) => format!("retry at {at}"),
-        AgentDecision::FixAt(at) => format!("fix and call again at {at}"),
-        AgentDecision::Ignored => "ignored".to_owned(),
-    }
-}
-
 fn response_class(heard: Heard) -> &'static str {
     match heard {
         Heard::Result(Reply::Review { status: Status::Succeeded, .. }) => "response success",
         Heard::Result(Reply::Review { status: Status::Failed, .. }) => "response failed",
         Heard::Result(Reply::Review { .. }) => "response pending",
         Heard::Result(Reply::Error { .. }) | Heard::Rpc(_) => "response error",
-    }
-}
-
-fn answer_short(answer: Answer) -> String {
-    match answer {
-        Answer::Created(r) => format!("created {}", names::review(r)),
-        Answer::Existing(r) => format!("existing {}", names::review(r)),
-        Answer::Rejected => "rejected".to_owned(),
-        Answer::Unavailable => "503".to_owned(),
-        Answer::ServerError => "500".to_owned(),
-        Answer::Reset => "reset".to_owned(),
-        Answer::Found(r) => format!("found {}", names::review(r)),
-        Answer::NotFound => "not found".to_owned(),
-        Answer::InProgress => "in progress".to_owned(),
-    }
-}
-
-/// An answer's kind without the review it names: a group's answers name
-/// different reviews.
-fn answer_word(answer: Answer) -> &'static str {
-    match answer {
-        Answer::Created(_) => "created",
-        Answer::Existing(_) => "existing review",
-        Answer::Rejected => "rejected",
-        Answer::Unavailable => "503",
-        Answer::ServerError => "500",
-        Answer::Reset => "reset",
-        Answer::Found(_) => "found",
-        Answer::NotFound => "not found",
-        Answer::InProgress => "in progress",
-    }
-}
-
-fn answer_class(answer: Answer) -> &'static str {
-    match answer {
-        Answer::Created(_) | Answer::Existing(_) | Answer::Found(_) => "response success",
-        Answer::NotFound | Answer::InProgress => "response pending",
-        Answer::Rejected => "response failed",
-        Answer::Unavailable | Answer::ServerError => "response error",
-        Answer::Reset => "response lost",
-    }
-}
-
-fn call_name(kind: DsKind) -> &'static str {
-    match kind {
-        DsKind::Create => "Create",
-        DsKind::Find => "Find",
-    }
-}
-
-/// The label a group of `n` like records gets, from its first record.
-fn group_label(r: &Record, n: usize) -> String {
-    match r.what {
-        What::ToolCall { tool: Tool::RequestRiskReview, .. } => format!("{n} calls of request_risk_review"),
-        What::ToolCall { .. } => format!("{n} status polls"),
-        What::Routed { .. } => format!("{n} calls routed"),
-        What::CallAdmitted { .. } => format!("{n} take a slot"),
-        What::CallQueued { waits: Wait::Slot, .. } => format!("{n} queued"),
-        What::CallQueued { waits: Wait::Fleet { quota, .. }, .. } => {
-            format!("{n} queued: the fleet at its quota of {quota}")
-        }
-        What::CallStarted { .. } => format!("{n} leave the queue for a slot"),
-        What::Overloaded { .. } => format!("{n} OVERLOADED"),
-        What::Policy { decision: Policy::Forbidden, .. } => format!("{n} FORBIDDEN"),
-        What::Policy { decision: Policy::Allowed, .. } => format!("{n} allowed by policy"),
-        What::Policy { .. } => format!("{n} not checked by policy"),
-        What::ToolResult { .. } | What::RpcError { .. } => format!("{n} results"),
-        What::ResultReceived { .. } => format!("{n} results heard"),
-        What::DeadlinePassed { .. } => format!("{n} past the client deadline"),
-        What::RowInserted { .. } => format!("{n} INSERTs: PENDING"),
-        What::InsertConflict { .. } => format!("{n} unique conflicts"),
-        What::RowRead { .. } => format!("{n} SELECTs"),
-        What::Scanned { .. } => format!("{n} scans"),
-        What::Transition { update, cause, .. } => format!(
-            "{n} rows {} → {} ({}{})",
-            update.from.name(),
-            update.to.name(),
-            cause.name(),
-            if is_legal(Some(update.from), update.to, cause) { "" } else { ", illegal" }
-        ),
-        What::WriteSkipped { .. } => format!("{n} writes skipped (0 rows)"),
-        What::Claim { won: true, .. } => format!("{n} claims won"),
-        What::Claim { .. } => format!("{n} claims lost"),
-        What::CreateSent { .. } => format!("{n} creates"),
-        What::ProbeSent { .. } => format!("{n} probes"),
-        What::RequestLost { .. } => format!("{n} creates lost on the way"),
-        What::FindHangs { .. } => format!("{n} probes hang"),
-        What::ReviewCreated { .. } => format!("{n} reviews created"),
-        What::ReviewReplayed { .. } => format!("{n} reviews returned again"),
-        What::ResponseLost { .. } => format!("{n} responses lost"),
-        What::DownstreamReply { answer, .. } => format!("{n} answers: {}", answer_word(answer)),
-        What::DownstreamTimeout { .. } => format!("{n} timeouts"),
-        What::LateReply { .. } => format!("{n} late answers"),
-        What::ReplyUnheard { .. } => format!("{n} answers unheard"),
-        What::WorkerCrashed { .. } => format!("{n} crashes"),
-        What::LockTried { taken: true, .. } => format!("{n} locks taken"),
-        What::LockTried { .. } => format!("{n} locks busy"),
-        What::LockReleased { .. } => format!("{n} locks released"),
-        What::ReplicaPaused { .. } => format!("{n} pauses"),
-        What::OutOfBudget { .. } => format!("{n} refused: too little of their deadline left"),
-        What::SlotReleased { .. } => format!("{n} held slots freed"),
-        What::RetryCounted { .. } => format!("{n} resends counted"),
-        What::ScriptedRetry { .. } => format!("{n} scripted retries"),
     }
 }
 
@@ -562,7 +437,7 @@ pub fn diagram_on(run: &Run, times: Vec<Millis>, end: Millis, frame: Frame) -> D
             let label = if n < GROUP_MIN {
                 Label::Own
             } else if first == i {
-                Label::Group(group_label(r, n))
+                Label::Group(kinds::group(r, n))
             } else {
                 Label::Silent
             };
@@ -610,11 +485,16 @@ fn shorten_lost_messages(d: &mut Diagram) {
 }
 
 impl Draw<'_> {
-    /// Labels the record being drawn (`self.at`) as `how` says.
-    fn label(&mut self, lane: usize, x: f64, text: String, class: &'static str, how: &Label) {
+    /// Labels the record being drawn (`self.at`) as `how` says: its own
+    /// words, its group's, or none.
+    fn label(&mut self, lane: usize, x: f64, class: &'static str, how: &Label) {
         let (t, i) = self.at;
         match how {
-            Label::Own => self.b.label(lane, x, text, class, t, Some(i)),
+            Label::Own => {
+                let r = &self.records[i];
+                let text = kinds::label(r, self.ix.seen(r));
+                self.b.label(lane, x, text, class, t, Some(i));
+            }
             Label::Group(text) => self.b.label(lane, x, text.clone(), class, t, Some(i)),
             Label::Silent => {}
         }
@@ -668,48 +548,19 @@ impl Draw<'_> {
         self.b.mark(x, Y::Track(lane), glyph, class, t, Some(i));
     }
 
-    /// Draws one record, labelled as `how` says, in the method of the actor
-    /// that emits it.
+    /// Draws one record, labelled as `how` says, in the method of the part
+    /// of the page it belongs to.
     fn record(&mut self, i: usize, r: &Record, how: Label) {
         self.at = (r.t, i);
         let how = &how;
-        match r.what {
-            What::ToolCall { .. }
-            | What::ResultReceived { .. }
-            | What::DeadlinePassed { .. }
-            | What::ScriptedRetry { .. } => self.agent(i, r, how),
-            What::Routed { .. } => self.balancer(i, r, how),
-            What::CallAdmitted { .. }
-            | What::CallQueued { .. }
-            | What::CallStarted { .. }
-            | What::Overloaded { .. }
-            | What::Policy { .. }
-            | What::ToolResult { .. }
-            | What::RpcError { .. } => self.replica(i, r, how),
-            What::RowInserted { .. }
-            | What::InsertConflict { .. }
-            | What::RowRead { .. }
-            | What::Scanned { .. }
-            | What::LockTried { .. }
-            | What::LockReleased { .. }
-            | What::RetryCounted { .. } => self.database_rows(i, r, how),
-            What::ReplicaPaused { .. } | What::OutOfBudget { .. } | What::SlotReleased { .. } => {
-                self.replica(i, r, how)
-            }
-            What::Transition { .. } | What::WriteSkipped { .. } | What::Claim { .. } => {
-                self.database_updates(i, r, how)
-            }
-            What::CreateSent { .. }
-            | What::DownstreamReply { .. }
-            | What::DownstreamTimeout { .. }
-            | What::LateReply { .. }
-            | What::ReplyUnheard { .. } => self.caller(i, r, how),
-            What::ProbeSent { .. } | What::WorkerCrashed { .. } => self.worker(i, r, how),
-            What::RequestLost { .. }
-            | What::FindHangs { .. }
-            | What::ReviewCreated { .. }
-            | What::ReviewReplayed { .. }
-            | What::ResponseLost { .. } => self.risk_api(i, r, how),
+        match kinds::part(&r.what) {
+            Part::Agent => self.agent(i, r, how),
+            Part::Balancer => self.balancer(i, r, how),
+            Part::Gates | Part::Replica => self.replica(i, r, how),
+            Part::DatabaseRows | Part::DatabaseUpdates => self.database(i, r, how),
+            Part::Caller => self.caller(i, r, how),
+            Part::Worker => self.worker(i, r, how),
+            Part::RiskApi => self.risk_api(i, r, how),
         }
     }
 
@@ -721,56 +572,32 @@ impl Draw<'_> {
         let x = self.b.x(t);
         let agent = self.ix.lanes.of(Actor::Agent);
         let balancer = self.ix.lanes.of(Actor::LoadBalancer);
-        match r.what {
-            What::ToolCall { call, tool, request_key, review, .. } => {
+        let class = match r.what {
+            What::ToolCall { .. } => {
                 self.line((t, agent), (t, balancer), false, "request", i);
                 self.mark(agent, t, Glyph::Dot, "mark call", i);
-                let text = match (tool, request_key, review) {
-                    (Tool::RequestRiskReview, Some(key), _) => {
-                        format!("call {}: request_risk_review {}", call.0, names::request_key(key))
-                    }
-                    (_, _, Some(row)) => format!("call {}: status of {}", call.0, names::row(row)),
-                    _ => format!("call {}: {}", call.0, tool.name()),
-                };
-                self.label(agent, x, text, "label call-label", how);
+                "label call-label"
             }
-            What::ResultReceived { call, decision, .. } => {
-                let heard = self.ix.heard.get(call.0).map(|(_, h)| h);
-                let glyph = match decision {
-                    AgentDecision::Done(IntentOutcome::Succeeded(_)) => Glyph::Tick,
-                    AgentDecision::Done(_) => Glyph::Cross,
-                    _ => Glyph::Dot,
-                };
-                let class = match (glyph, heard) {
-                    (Glyph::Tick, _) => "mark delivered",
-                    (Glyph::Cross, _) => "mark refused",
-                    _ => "mark heard",
+            What::ResultReceived { decision, .. } => {
+                let (glyph, class) = match decision {
+                    AgentDecision::Done(IntentOutcome::Succeeded(_)) => (Glyph::Tick, "mark delivered"),
+                    AgentDecision::Done(_) => (Glyph::Cross, "mark refused"),
+                    _ => (Glyph::Dot, "mark heard"),
                 };
                 self.mark(agent, t, glyph, class, i);
-                let text = format!(
-                    "call {}: {} → {}",
-                    call.0,
-                    heard.map_or_else(String::new, heard_short),
-                    decision_short(decision)
-                );
-                self.label(agent, x, text, "label heard-label", how);
+                "label heard-label"
             }
-            What::DeadlinePassed { call, .. } => {
+            What::DeadlinePassed { .. } => {
                 self.mark(agent, t, Glyph::Bar, "mark timeout", i);
-                let text = format!("call {}: no answer by the client deadline", call.0);
-                self.label(agent, x, text, "label timeout-label", how);
+                "label timeout-label"
             }
-            What::ScriptedRetry { intent, choice } => {
+            What::ScriptedRetry { .. } => {
                 self.mark(agent, t, Glyph::Dot, "mark retry", i);
-                let text = match choice {
-                    RetryChoice::Poll(row) => format!("intent {}: retry → poll {}", intent.0, names::row(row)),
-                    RetryChoice::Withheld => format!("intent {}: no retry (no idempotentHint)", intent.0),
-                    _ => format!("intent {}: retry → call again", intent.0),
-                };
-                self.label(agent, x, text, "label call-label", how);
+                "label call-label"
             }
             _ => unreachable!("record() sends only the agent's facts here"),
-        }
+        };
+        self.label(agent, x, class, how);
     }
 
     /// The load balancer's gap: the arrow of each call to its replica.
@@ -778,21 +605,13 @@ impl Draw<'_> {
         let t = r.t;
         let x = self.b.x(t);
         let balancer = self.ix.lanes.of(Actor::LoadBalancer);
-        match r.what {
-            What::Routed { call, replica, route } => {
-                let to = self.ix.lanes.of(Actor::Replica(replica));
-                let arrives = self.ix.arrived.get(call.0).unwrap_or(t);
-                self.line((t, balancer), (arrives, to), true, "request", i);
-                let text = match route {
-                    crate::sim::risk::facts::Route::RoundRobin => format!("call {} → {}", call.0, replica.name()),
-                    crate::sim::risk::facts::Route::Duplicate => {
-                        format!("call {} → {} (duplicate)", call.0, replica.name())
-                    }
-                };
-                self.label(balancer, x + 4.0, text, "label", how);
-            }
-            _ => unreachable!("record() sends only the load balancer's facts here"),
-        }
+        let What::Routed { call, replica, .. } = r.what else {
+            unreachable!("record() sends only the load balancer's facts here")
+        };
+        let to = self.ix.lanes.of(Actor::Replica(replica));
+        let arrives = self.ix.arrived.get(call.0).unwrap_or(t);
+        self.line((t, balancer), (arrives, to), true, "request", i);
+        self.label(balancer, x + 4.0, "label", how);
     }
 
     /// A replica's lane: its gates, its policy decisions, and the arrow of
@@ -802,7 +621,7 @@ impl Draw<'_> {
         let x = self.b.x(t);
         let lane = self.ix.lanes.drawn(r);
         let agent = self.ix.lanes.of(Actor::Agent);
-        match r.what {
+        let (glyph, mark, label) = match r.what {
             What::CallAdmitted { .. } => {
                 // Taking a free slot is the ordinary case: a mark, and words
                 // only for a crowd.
@@ -810,172 +629,57 @@ impl Draw<'_> {
                 if let Label::Group(text) = how {
                     self.b.label(lane, x, text.clone(), "label", t, Some(i));
                 }
+                return;
             }
-            What::CallQueued { call, in_flight, queued, waits } => {
-                self.mark(lane, t, Glyph::Bar, "mark queued", i);
-                let text = match waits {
-                    Wait::Slot => format!("call {} queued ({in_flight} in flight, {queued} queued)", call.0),
-                    Wait::Fleet { working, quota } => {
-                        format!("call {} queued: fleet {working} of {quota} ({queued} queued)", call.0)
-                    }
-                };
-                self.label(lane, x, text, "label queue-label", how);
+            What::CallQueued { .. } | What::ReplicaPaused { .. } => (Glyph::Bar, "mark queued", "label queue-label"),
+            What::CallStarted { .. } | What::SlotReleased { .. } => (Glyph::Tick, "mark started", "label"),
+            What::OutOfBudget { .. } | What::Overloaded { .. } => {
+                (Glyph::Cross, "mark overloaded", "label overloaded-label")
             }
-            What::CallStarted { call, freed_by, .. } => {
-                self.mark(lane, t, Glyph::Tick, "mark started", i);
-                let text = if r.actor == Actor::Replica(freed_by) {
-                    format!("call {} takes a slot", call.0)
-                } else {
-                    format!("call {} takes the fleet's place {} freed", call.0, freed_by.name())
-                };
-                self.label(lane, x, text, "label", how);
+            What::Policy { decision: Policy::Allowed, .. } => (Glyph::Diamond, "mark policy", "label"),
+            What::Policy { decision: Policy::Forbidden, .. } => {
+                (Glyph::Diamond, "mark forbidden", "label refused-label")
             }
-            What::ReplicaPaused { call, until } => {
-                self.mark(lane, t, Glyph::Bar, "mark queued", i);
-                let text = format!("call {} paused until {}", call.0, names::when(until));
-                self.label(lane, x, text, "label queue-label", how);
-            }
-            What::OutOfBudget { call, step, .. } => {
-                self.mark(lane, t, Glyph::Cross, "mark overloaded", i);
-                let text = match step {
-                    BudgetStep::Queue => format!("call {}: too little time left, TEMPORARY_UNAVAILABLE", call.0),
-                    BudgetStep::Insert => format!("call {}: deadline passed, no insert", call.0),
-                    BudgetStep::Create => format!("call {}: deadline passed, no create", call.0),
-                };
-                self.label(lane, x, text, "label overloaded-label", how);
-            }
-            What::SlotReleased { call, .. } => {
-                self.mark(lane, t, Glyph::Tick, "mark started", i);
-                let text = format!("call {}'s slot frees: the Risk API is done", call.0);
-                self.label(lane, x, text, "label", how);
-            }
-            What::Overloaded { call, in_flight, queued } => {
-                self.mark(lane, t, Glyph::Cross, "mark overloaded", i);
-                let text = format!("call {} OVERLOADED ({in_flight} in flight, {queued} queued)", call.0);
-                self.label(lane, x, text, "label overloaded-label", how);
-            }
-            What::Policy { order, owner, decision, .. } => {
-                let (class, text) = match decision {
-                    Policy::Allowed => ("mark policy", "policy: allowed".to_owned()),
-                    Policy::Forbidden => (
-                        "mark forbidden",
-                        format!("FORBIDDEN: {} belongs to {}", names::order(order), names::user(owner)),
-                    ),
-                    Policy::NotChecked => ("mark unchecked", "policy not checked".to_owned()),
-                };
-                self.mark(lane, t, Glyph::Diamond, class, i);
-                let label_class = if decision == Policy::Forbidden { "label refused-label" } else { "label" };
-                self.label(lane, x, text, label_class, how);
-            }
+            What::Policy { decision: Policy::NotChecked, .. } => (Glyph::Diamond, "mark unchecked", "label"),
             What::ToolResult { call, .. } | What::RpcError { call, .. } => {
                 let (heard_at, heard) = match self.ix.heard.get(call.0) {
                     Some((at, heard)) => (at, heard),
                     None => (t, self.ix.replies.get(call.0).unwrap_or(Heard::Rpc(rpc_fallback()))),
                 };
                 self.line((t, lane), (heard_at, agent), true, response_class(heard), i);
+                return;
             }
             _ => unreachable!("record() sends only a replica's facts here"),
-        }
+        };
+        self.mark(lane, t, glyph, mark, i);
+        self.label(lane, x, label, how);
     }
 
-    /// The database's inserts, reads and scans.
-    fn database_rows(&mut self, i: usize, r: &Record, how: &Label) {
+    /// The database's inserts, reads, scans and locks, and its guarded
+    /// updates and claims (a claim on its worker's lane): a legal move and an
+    /// illegal one look different.
+    fn database(&mut self, i: usize, r: &Record, how: &Label) {
         let t = r.t;
         let x = self.b.x(t);
         let lane = self.ix.lanes.drawn(r);
-        match r.what {
-            What::RowInserted { insert, .. } => {
-                self.mark(lane, t, Glyph::Dot, "mark insert", i);
-                let text =
-                    format!("INSERT {} ({}): PENDING", names::row(insert.row), names::request_key(insert.request_key));
-                self.label(lane, x, text, "label", how);
+        let (glyph, mark, label) = match r.what {
+            What::RowInserted { .. } | What::LockTried { taken: true, .. } => (Glyph::Dot, "mark insert", "label"),
+            What::InsertConflict { .. } => (Glyph::Cross, "mark conflict", "label conflict-label"),
+            What::LockTried { .. } => (Glyph::Cross, "mark conflict", "label"),
+            What::RowRead { .. } | What::Scanned { .. } | What::LockReleased { .. } | What::RetryCounted { .. } => {
+                (Glyph::Dot, "mark read", "label")
             }
-            What::InsertConflict { on, existing, .. } => {
-                self.mark(lane, t, Glyph::Cross, "mark conflict", i);
-                let key = match on {
-                    UniqueKey::RequestKey => "request_key",
-                    UniqueKey::BusinessKey => "business_key",
-                };
-                let text = format!("unique {key} conflict: {} exists", names::row(existing));
-                self.label(lane, x, text, "label conflict-label", how);
+            What::Transition { update, cause, .. } if is_legal(Some(update.from), update.to, cause) => {
+                (Glyph::Diamond, "mark transition", "label transition-label")
             }
-            What::RowRead { read, found, .. } => {
-                self.mark(lane, t, Glyph::Dot, "mark read", i);
-                let what = match read {
-                    Read::ById { .. } => "SELECT status",
-                    _ => "SELECT existing",
-                };
-                let found =
-                    found.map_or_else(|| "nothing".to_owned(), |(row, s)| format!("{} {}", names::row(row), s.name()));
-                self.label(lane, x, format!("{what}: {found}"), "label", how);
-            }
-            What::Scanned { by, due, .. } => {
-                self.mark(lane, t, Glyph::Dot, "mark read", i);
-                self.label(lane, x, format!("{} scan: {due} due", by.name()), "label", how);
-            }
-            What::LockTried { lock, taken } => {
-                let name = names::lock(lock.name);
-                let (glyph, class, text) = if taken {
-                    let until = names::when(lock.until);
-                    (Glyph::Dot, "mark insert", format!("lock {name} taken by call {} until {until}", lock.holder.0))
-                } else {
-                    (Glyph::Cross, "mark conflict", format!("lock {name} busy: call {} waits", lock.holder.0))
-                };
-                self.mark(lane, t, glyph, class, i);
-                self.label(lane, x, text, "label", how);
-            }
-            What::LockReleased { holder } => {
-                self.mark(lane, t, Glyph::Dot, "mark read", i);
-                self.label(lane, x, format!("call {} lets go of its lock", holder.0), "label", how);
-            }
-            What::RetryCounted { row, retry_count, .. } => {
-                self.mark(lane, t, Glyph::Dot, "mark read", i);
-                self.label(lane, x, format!("{} retry_count = {retry_count}", names::row(row)), "label", how);
-            }
-            _ => unreachable!("record() sends only the database's inserts and reads here"),
-        }
-    }
-
-    /// The database's guarded updates and claims (a claim on its worker's
-    /// lane): a legal move and an illegal one look different.
-    fn database_updates(&mut self, i: usize, r: &Record, how: &Label) {
-        let t = r.t;
-        let x = self.b.x(t);
-        let lane = self.ix.lanes.drawn(r);
-        match r.what {
-            What::Transition { update, cause, .. } => {
-                let legal = is_legal(Some(update.from), update.to, cause);
-                let class = if legal { "mark transition" } else { "mark illegal" };
-                self.mark(lane, t, Glyph::Diamond, class, i);
-                let text = format!(
-                    "{} {} → {} ({}{})",
-                    names::row(update.row),
-                    update.from.name(),
-                    update.to.name(),
-                    cause.name(),
-                    if legal { "" } else { ", illegal" }
-                );
-                let class = if legal { "label transition-label" } else { "label illegal-label" };
-                self.label(lane, x, text, class, how);
-            }
-            What::WriteSkipped { by, update, .. } => {
-                self.mark(lane, t, Glyph::Bar, "mark skipped", i);
-                let text = format!("{}'s write: {} changed, 0 rows", by.actor().name(), names::row(update.row));
-                self.label(lane, x, text, "label", how);
-            }
-            What::Claim { claim, version, won, .. } => {
-                let (glyph, class, word) = if won {
-                    (Glyph::Tick, "mark claim-won", "won")
-                } else {
-                    (Glyph::Cross, "mark claim-lost", "lost")
-                };
-                self.mark(lane, t, glyph, class, i);
-                let text = format!("claim {} at version {version}: {word}", names::row(claim.row()));
-                let class = if won { "label claim-label" } else { "label lost-label" };
-                self.label(lane, x, text, class, how);
-            }
-            _ => unreachable!("record() sends only the database's updates here"),
-        }
+            What::Transition { .. } => (Glyph::Diamond, "mark illegal", "label illegal-label"),
+            What::WriteSkipped { .. } => (Glyph::Bar, "mark skipped", "label"),
+            What::Claim { won: true, .. } => (Glyph::Tick, "mark claim-won", "label claim-label"),
+            What::Claim { .. } => (Glyph::Cross, "mark claim-lost", "label lost-label"),
+            _ => unreachable!("record() sends only the database's facts here"),
+        };
+        self.mark(lane, t, glyph, mark, i);
+        self.label(lane, x, label, how);
     }
 
     /// A Risk API call on its caller's lane (a replica's or a worker's): the
@@ -984,36 +688,34 @@ impl Draw<'_> {
         let t = r.t;
         let x = self.b.x(t);
         let lane = self.ix.lanes.drawn(r);
-        match r.what {
-            What::CreateSent { ds, request_key, .. } => {
+        let api = self.ix.lanes.of(Actor::RiskApi);
+        let label = match r.what {
+            What::CreateSent { ds, .. } => {
                 if !self.ix.request_lost.contains(&ds) {
-                    self.line((t, lane), (t, self.ix.lanes.of(Actor::RiskApi)), true, "request create", i);
+                    self.line((t, lane), (t, api), true, "request create", i);
                 }
-                self.label(lane, x, format!("CreateReview({})", names::request_key(request_key)), "label", how);
+                "label"
             }
-            What::DownstreamReply { kind, answer, sent_at, .. } => {
-                self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, lane), true, answer_class(answer), i);
-                let text = format!("{}: {} after {}", call_name(kind), answer_short(answer), t.since(sent_at));
-                self.label(lane, x, text, "label", how);
+            What::DownstreamReply { answer, .. } => {
+                self.line((t, api), (t, lane), true, kinds::answer(answer).class, i);
+                "label"
             }
-            What::DownstreamTimeout { kind, sent_at, .. } => {
+            What::DownstreamTimeout { .. } => {
                 self.mark(lane, t, Glyph::Bar, "mark timeout", i);
-                let text = format!("{} times out after {}", call_name(kind), t.since(sent_at));
-                self.label(lane, x, text, "label timeout-label", how);
+                "label timeout-label"
             }
-            What::LateReply { kind, answer, .. } => {
-                self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, lane), true, "response late", i);
-                let text = format!("late {}: {} (ignored)", call_name(kind), answer_short(answer));
-                self.label(lane, x, text, "label late-label", how);
+            What::LateReply { .. } => {
+                self.line((t, api), (t, lane), true, "response late", i);
+                "label late-label"
             }
-            What::ReplyUnheard { kind, answer, .. } => {
-                self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, lane), true, "response unheard", i);
+            What::ReplyUnheard { .. } => {
+                self.line((t, api), (t, lane), true, "response unheard", i);
                 self.mark(lane, t, Glyph::Cross, "mark crash", i);
-                let text = format!("{}: {} unheard (crashed)", call_name(kind), answer_short(answer));
-                self.label(lane, x, text, "label lost-label", how);
+                "label lost-label"
             }
             _ => unreachable!("record() sends only a Risk API call's caller's facts here"),
-        }
+        };
+        self.label(lane, x, label, how);
     }
 
     /// A worker's own acts: its probes and its crash.
@@ -1021,18 +723,18 @@ impl Draw<'_> {
         let t = r.t;
         let x = self.b.x(t);
         let lane = self.ix.lanes.drawn(r);
-        match r.what {
-            What::ProbeSent { request_key, .. } => {
+        let label = match r.what {
+            What::ProbeSent { .. } => {
                 self.line((t, lane), (t, self.ix.lanes.of(Actor::RiskApi)), true, "request find", i);
-                let text = format!("FindByRequestKey({})", names::request_key(request_key));
-                self.label(lane, x, text, "label", how);
+                "label"
             }
-            What::WorkerCrashed { worker } => {
+            What::WorkerCrashed { .. } => {
                 self.mark(lane, t, Glyph::Cross, "mark crash", i);
-                self.label(lane, x, format!("{} crashes", worker.name()), "label crash-label", how);
+                "label crash-label"
             }
             _ => unreachable!("record() sends only a worker's own facts here"),
-        }
+        };
+        self.label(lane, x, label, how);
     }
 
     /// The Risk API's lane, this lab's ledger: every review it creates or
@@ -1040,36 +742,31 @@ impl Draw<'_> {
     fn risk_api(&mut self, i: usize, r: &Record, how: &Label) {
         let t = r.t;
         let x = self.b.x(t);
+        let api = self.ix.lanes.of(Actor::RiskApi);
         match r.what {
-            What::RequestLost { ds, request_key, .. } => {
+            What::RequestLost { ds, .. } => {
                 let from = self.ix.issuer_lane(ds);
-                self.line((t, from), (t, self.ix.lanes.of(Actor::RiskApi)), false, "request lost", i);
-                self.mark(self.ix.lanes.of(Actor::RiskApi), t, Glyph::Cross, "mark lost", i);
-                let text = format!("create {} lost on the way", names::request_key(request_key));
-                self.label(self.ix.lanes.of(Actor::RiskApi), x, text, "label lost-label", how);
+                self.line((t, from), (t, api), false, "request lost", i);
+                self.mark(api, t, Glyph::Cross, "mark lost", i);
+                self.label(api, x, "label lost-label", how);
             }
-            What::FindHangs { request_key, .. } => {
-                self.mark(self.ix.lanes.of(Actor::RiskApi), t, Glyph::Cross, "mark hangs", i);
-                let text = format!("Find({}) hangs", names::request_key(request_key));
-                self.label(self.ix.lanes.of(Actor::RiskApi), x, text, "label lost-label", how);
+            What::FindHangs { .. } => {
+                self.mark(api, t, Glyph::Cross, "mark hangs", i);
+                self.label(api, x, "label lost-label", how);
             }
-            What::ReviewCreated { review, request_key, .. } => {
-                self.mark(self.ix.lanes.of(Actor::RiskApi), t, Glyph::Dot, "mark review", i);
-                let text = format!("review {} ({})", names::review(review), names::request_key(request_key));
-                self.label(self.ix.lanes.of(Actor::RiskApi), x, text, "label review-label", how);
+            What::ReviewCreated { .. } => {
+                self.mark(api, t, Glyph::Dot, "mark review", i);
+                self.label(api, x, "label review-label", how);
             }
-            What::ReviewReplayed { review, .. } => {
-                self.mark(self.ix.lanes.of(Actor::RiskApi), t, Glyph::Diamond, "mark replay", i);
-                let text = format!("{} returned again (idempotent)", names::review(review));
-                self.label(self.ix.lanes.of(Actor::RiskApi), x, text, "label", how);
+            What::ReviewReplayed { .. } => {
+                self.mark(api, t, Glyph::Diamond, "mark replay", i);
+                self.label(api, x, "label", how);
             }
             What::ResponseLost { ds, .. } => {
                 let to = self.ix.issuer_lane(ds);
-                self.line((t, self.ix.lanes.of(Actor::RiskApi)), (t, to), false, "response lost", i);
+                self.line((t, api), (t, to), false, "response lost", i);
                 self.mark(to, t, Glyph::Cross, "mark lost", i);
-                let to_name = self.ix.issuer.get(ds.0).map_or("", |by| by.actor().name());
-                let text = format!("response to {to_name} lost");
-                self.label(self.ix.lanes.of(Actor::RiskApi), x + 8.0, text, "label lost-label", how);
+                self.label(api, x + 8.0, "label lost-label", how);
             }
             _ => unreachable!("record() sends only the Risk API's facts here"),
         }

@@ -12,6 +12,7 @@ pub mod diagram;
 pub mod explore;
 pub mod html;
 pub mod incident;
+pub mod kinds;
 pub mod load;
 pub mod machine;
 pub mod mirror;

@@ -24,7 +24,7 @@ use crate::sim::trace::span::{Kind, SpanId, TraceId};
 use crate::sim::trace::write::to_otlp_json;
 use crate::view::otlp::{Attr, Exporter, SpanSpec, header, int, seed_of, text};
 
-use super::names;
+use super::{kinds, names};
 
 /// Model time 0 of the risk lab: 2026-07-28T10:31:08.120Z.
 pub const EPOCH_NS: u64 = 1_785_234_668_120_000_000;
@@ -132,22 +132,6 @@ fn ends(run: &Run) -> Ends {
         e.rounds.entry(w).or_default().push(t);
     }
     e
-}
-
-/// The HTTP status the Risk API answers with, and the error a caller sees.
-fn http(answer: Option<Answer>) -> (Option<i64>, Option<&'static str>) {
-    match answer {
-        Some(Answer::Created(_)) => (Some(201), None),
-        Some(Answer::Existing(_) | Answer::Found(_)) => (Some(200), None),
-        // A find that meets a create still under way: accepted, not done.
-        Some(Answer::InProgress) => (Some(202), None),
-        Some(Answer::NotFound) => (Some(404), Some("404")),
-        Some(Answer::Rejected) => (Some(422), Some("422")),
-        Some(Answer::Unavailable) => (Some(503), Some("503")),
-        Some(Answer::ServerError) => (Some(500), Some("500")),
-        Some(Answer::Reset) => (None, Some("connection_reset")),
-        None => (None, Some("timeout")),
-    }
 }
 
 struct Out<'r> {
@@ -326,11 +310,13 @@ fn replica_span(out: &mut Out, r: &Record, call: CallId) {
 fn downstream(out: &mut Out, t: Millis, ds: DownstreamId, by: Issuer, kind: DsKind, key: &str) {
     let (context, service) = out.context(by);
     let (end, answer) = out.ends.caller.get(&ds).copied().unwrap_or((out.run.horizon(), None));
-    let (method, name, url) = match kind {
-        DsKind::Create => ("POST", "POST /reviews", "http://risk-api/reviews".to_owned()),
-        DsKind::Find => ("GET", "GET /reviews", format!("http://risk-api/reviews?request_key={key}")),
+    let words = kinds::call(kind);
+    let (method, name) = (words.method, words.route);
+    let url = match kind {
+        DsKind::Create => "http://risk-api/reviews".to_owned(),
+        DsKind::Find => format!("http://risk-api/reviews?request_key={key}"),
     };
-    let (code, error) = http(answer);
+    let (code, error) = kinds::http(answer);
     let mut attrs = vec![text("http.request.method", method), text("url.full", url), text("server.address", RISK_API)];
     if kind == DsKind::Create {
         attrs.push(header("http.request.header.idempotency-key", key));
@@ -347,7 +333,7 @@ fn downstream(out: &mut Out, t: Millis, ds: DownstreamId, by: Issuer, kind: DsKi
         return;
     }
     let (api_end, api_answer, created) = out.ends.api.get(&ds).copied().unwrap_or((end, None, false));
-    let (code, _) = http(api_answer);
+    let (code, _) = kinds::http(api_answer);
     let mut attrs = vec![text("http.request.method", method), text("http.route", "/reviews")];
     if kind == DsKind::Create {
         attrs.push(header("http.request.header.idempotency-key", key));

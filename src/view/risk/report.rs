@@ -10,7 +10,7 @@ use crate::sim::json::Json;
 use crate::sim::params::Schema;
 use crate::sim::risk::compare::Comparison;
 use crate::sim::risk::facts::{
-    Actor, Answer, BusinessKey, DownstreamId, Issuer, Record, ReplicaId, Reply, RpcError, Wait, What,
+    Actor, BusinessKey, DownstreamId, DsKind, Issuer, Record, ReplicaId, Reply, RpcError, Wait, What,
 };
 use crate::sim::risk::scenario::fault_list;
 use crate::sim::risk::settings::Pattern;
@@ -18,9 +18,9 @@ use crate::sim::risk::{Check, CheckName, Fig, Review, Row, Run, Summary, Value};
 use crate::view::compare::comparison_json;
 
 use super::compare::differences;
-use super::names;
 use super::sentences::sentence;
 use super::series::Series;
+use super::{kinds, names};
 
 /// An object whose members are sorted by name (a map; a later member of
 /// the same name replaces an earlier one). Maps here have a handful of
@@ -80,20 +80,6 @@ struct Gate {
     waited_for_fleet: u32,
 }
 
-fn answer_name(answer: Answer) -> &'static str {
-    match answer {
-        Answer::Created(_) => "created",
-        Answer::Existing(_) => "existing",
-        Answer::Rejected => "rejected",
-        Answer::Unavailable => "unavailable_503",
-        Answer::ServerError => "server_error_500",
-        Answer::Reset => "reset",
-        Answer::Found(_) => "found",
-        Answer::NotFound => "not_found",
-        Answer::InProgress => "in_progress",
-    }
-}
-
 fn figure_json(value: Value) -> Json {
     match value {
         Value::Count(n) | Value::Ms(n) => num(n),
@@ -146,20 +132,16 @@ fn downstream_calls(records: &[Record]) -> Json {
             answered_ms: None,
         };
         match r.what {
-            What::CreateSent { row, request_key, .. } => calls.push(fresh("create", request_key, row)),
-            What::ProbeSent { row, request_key, .. } => calls.push(fresh("find", request_key, row)),
-            What::RequestLost { ds, .. } => set(&mut calls, ds, "request_lost".to_owned(), None, false),
-            What::FindHangs { ds, .. } => set(&mut calls, ds, "hung".to_owned(), None, false),
-            What::ResponseLost { ds, .. } => set(&mut calls, ds, "response_lost".to_owned(), None, false),
-            What::DownstreamReply { ds, answer, .. } => {
-                set(&mut calls, ds, answer_name(answer).to_owned(), Some(r.t), false);
+            What::CreateSent { row, request_key, .. } => calls.push(fresh(DsKind::Create.name(), request_key, row)),
+            What::ProbeSent { row, request_key, .. } => calls.push(fresh(DsKind::Find.name(), request_key, row)),
+            What::RequestLost { ds, .. } | What::FindHangs { ds, .. } | What::ResponseLost { ds, .. } => {
+                set(&mut calls, ds, kinds::outcome(r), None, false);
             }
-            What::DownstreamTimeout { ds, .. } => set(&mut calls, ds, "timed_out".to_owned(), None, true),
-            What::LateReply { ds, answer, .. } => {
-                set(&mut calls, ds, format!("late_{}", answer_name(answer)), None, false);
-            }
-            What::ReplyUnheard { ds, answer, .. } => {
-                set(&mut calls, ds, format!("unheard_{}", answer_name(answer)), None, false);
+            What::DownstreamReply { ds, .. } => set(&mut calls, ds, kinds::outcome(r), Some(r.t), false),
+            // A fault says more than the timeout that follows it.
+            What::DownstreamTimeout { ds, .. } => set(&mut calls, ds, kinds::outcome(r), None, true),
+            What::LateReply { ds, .. } | What::ReplyUnheard { ds, .. } => {
+                set(&mut calls, ds, kinds::outcome(r), None, false);
             }
             _ => {}
         }

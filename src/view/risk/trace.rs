@@ -6,11 +6,12 @@
 
 use crate::sim::Millis;
 use crate::sim::risk::facts::{
-    Actor, CallId, CallShape, DownstreamId, ErrorCode, Heard, Issuer, OrderId, Policy, Read, Record, Reply, RequestKey,
-    RowId, RpcError, Status, Tool, UserId, What,
+    Actor, CallId, CallShape, DownstreamId, ErrorCode, Heard, Issuer, OrderId, Read, Record, Reply, RequestKey, RowId,
+    RpcError, Status, Tool, UserId, What,
 };
 use crate::sim::risk::{Run, Settings};
 
+use super::kinds::{self, Seen};
 use super::names;
 use super::sentences::{actor_object, heard, sentence};
 
@@ -39,19 +40,8 @@ pub fn calls(run: &Run) -> Vec<CallEntry> {
     run.records()
         .iter()
         .filter_map(|r| match r.what {
-            What::ToolCall { call, tool, request_key, order, review, replica, .. } => {
-                let what = match (tool, request_key, order, review) {
-                    (Tool::RequestRiskReview, Some(key), Some(order), _) => {
-                        format!("request_risk_review, {}, {}", names::request_key(key), names::order(order))
-                    }
-                    (_, _, _, Some(row)) => format!("get_risk_review_status, {}", names::row(row)),
-                    _ => tool.name().to_owned(),
-                };
-                Some(CallEntry {
-                    call,
-                    made_at: r.t,
-                    label: format!("call {} at {} via {}: {what}", call.0, names::clock(r.t), replica.name()),
-                })
+            What::ToolCall { call, .. } => {
+                Some(CallEntry { call, made_at: r.t, label: kinds::trace_line(r, Seen::default()) })
             }
             _ => None,
         })
@@ -134,28 +124,9 @@ pub fn row_of(records: &[Record], call: CallId) -> Option<RowId> {
 }
 
 fn policy_text(records: &[Record], call: CallId, m: &Made) -> String {
-    let decided = records.iter().find_map(|r| match r.what {
-        What::Policy { call: c, subject, claimed, order, owner, decision } if c == call => {
-            Some((subject, claimed, order, owner, decision))
-        }
-        _ => None,
-    });
-    if let Some((subject, claimed, order, owner, decision)) = decided {
-        let (subject, order, owner) = (names::user(subject), names::order(order), names::user(owner));
-        let from = if claimed {
-            format!("taken from the user_id in the arguments, not from the token (the caller is {})", caller_of(m))
-        } else {
-            "from the trusted context".to_owned()
-        };
-        return match decision {
-            Policy::Allowed => format!("allowed: {subject}, {from}, owns {order}."),
-            Policy::Forbidden => format!(
-                "refused (FORBIDDEN): {order} belongs to {owner}, not to {subject}; no database write and no Risk API call."
-            ),
-            Policy::NotChecked => format!(
-                "not checked: authorization is off, so the server trusted the arguments ({order} belongs to {owner}; the caller acted for {subject})."
-            ),
-        };
+    let decided = records.iter().find(|r| matches!(r.what, What::Policy { call: c, .. } if c == call));
+    if let Some(r) = decided {
+        return kinds::trace_line(r, Seen { caller: m.subject, ..Seen::default() });
     }
     let read = records.iter().find_map(|r| match r.what {
         What::RowRead { by, read: Read::ById { requester, .. }, .. } if served_by(by, call) => Some(requester),
@@ -192,11 +163,6 @@ fn policy_text(records: &[Record], call: CallId, m: &Made) -> String {
             "not reached yet.".to_owned()
         }
     }
-}
-
-/// The end user of the call's verified token.
-fn caller_of(m: &Made) -> String {
-    m.subject.map_or_else(|| "nobody".to_owned(), names::user)
 }
 
 /// Whether the call was answered INVALID_ARGUMENT, in either form.
