@@ -64,12 +64,15 @@
       link.onload = link.onerror = resolve;
       document.head.append(link);
     });
-    const parsed = new Promise((resolve) =>
-      document.readyState === "loading" ? document.addEventListener("DOMContentLoaded", resolve, { once: true }) : resolve(),
-    );
-    Promise.all([markup, styled, parsed]).then(([html]) => {
+    // The page's own markup is parsed long before these come; should it
+    // not be, they wait for it.
+    const put = (html) => {
       // (Once the lab has started, nothing stands in its place.)
       const place = document.querySelector(".prerendered, .lab-loading");
+      if (!place && document.readyState === "loading") {
+        document.addEventListener("DOMContentLoaded", () => put(html), { once: true });
+        return;
+      }
       if (!html.startsWith('<div class="lab-root prerendered ') || !place) return;
       const others = document.querySelectorAll(".prerendered, .lab-loading");
       place.insertAdjacentHTML("beforebegin", html);
@@ -77,6 +80,7 @@
       others.forEach((other) => other.remove());
       written.setAttribute("aria-busy", "true");
       page.dataset.opening = "page";
-    });
+    };
+    Promise.all([markup, styled]).then(([html]) => put(html));
   }
 }
