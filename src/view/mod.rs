@@ -21,6 +21,7 @@ pub mod num;
 pub mod otlp;
 pub mod page;
 pub mod playback;
+pub mod plot;
 pub mod risk;
 pub mod storm;
 pub mod timeline;
