@@ -77,11 +77,11 @@ pub fn round(v: f64) -> String {
     if v.abs() >= 10.0 { crate::view::num::d0(v).to_string() } else { crate::view::num::d1(v).to_string() }
 }
 
-/// Margins around the plot area, in pixels: above, to the right, and
-/// below (the x ticks' labels and the x axis' words).
-const TOP: f64 = 12.0;
+/// Margins around the plot area, in pixels: above (the y axis' words), to
+/// the right, and below (the x ticks' labels and the x axis' words).
+const TOP: f64 = 24.0;
 const RIGHT: f64 = 16.0;
-const BOTTOM: f64 = 44.0;
+const BOTTOM: f64 = 40.0;
 /// About one x label per this many pixels, one y label per this many.
 const PX_PER_X_LABEL: f64 = 64.0;
 const PX_PER_Y_LABEL: f64 = 30.0;
@@ -98,9 +98,9 @@ impl LineChart {
         let y_step =
             tick_step(y_max, ((height - TOP - BOTTOM) / PX_PER_Y_LABEL).floor() as u64, if whole { 1.0 } else { 0.0 });
         let y_labels: Vec<(f64, String)> = ticks(y_max, y_step).map(|v| (v, tick_label(v, y_step))).collect();
-        // Room for the widest y label and the y axis' words beside it.
+        // Room for the widest y label.
         let widest = y_labels.iter().map(|(_, l)| l.len()).max().unwrap_or(1) as f64;
-        let left = (32.0 + 7.0 * widest).max(44.0);
+        let left = (16.0 + 7.0 * widest).max(36.0);
         let area = (left, TOP, width - RIGHT, height - BOTTOM);
         let x = Scale { domain: (0.0, x_max), from: (area.0, area.2) };
         let y = Scale { domain: (0.0, y_max), from: (area.3, area.1) };
@@ -196,19 +196,19 @@ mod tests {
             }],
             at_least: (0.0, 0.0),
         };
-        // Up to 4600 × 1.08 = 4968; 184 px of height give at most 6
+        // Up to 4600 × 1.08 = 4968; 176 px of height give at most 5
         // intervals (0 to 4000 by 1000); the widest label, "4000", leaves
-        // 32 + 28 = 60 px on the left. 640 - 16 - 60 = 564 px give at most 8
+        // 16 + 28 = 44 px on the left. 640 - 16 - 44 = 580 px give at most 9
         // intervals along x: by 2 s.
         let p = chart.plot(640.0, 240.0);
-        assert_eq!(p.area, (60.0, 12.0, 624.0, 196.0));
+        assert_eq!(p.area, (44.0, 24.0, 624.0, 200.0));
         let labels = |t: &[(f64, String)]| t.iter().map(|(_, l)| l.clone()).collect::<Vec<_>>();
         assert_eq!(labels(&p.y_ticks), ["0", "1000", "2000", "3000", "4000"]);
         assert_eq!(labels(&p.x_ticks), ["0", "2", "4", "6", "8", "10", "12"]);
-        assert!((p.x_ticks[5].0 - (60.0 + 564.0 * 10.0 / 12.5)).abs() < 1e-9);
+        assert!((p.x_ticks[5].0 - (44.0 + 580.0 * 10.0 / 12.5)).abs() < 1e-9);
         assert_eq!(p.series[0].class, "c3");
-        // y: 196 - 184 × 4600 / 4968 = 25.6.
-        assert!(p.markup().contains("<polyline class=\"chart-line c3\" points=\"60.0,196.0 624.0,25.6\"/>"));
+        // y: 200 - 176 × 4600 / 4968 = 37.0.
+        assert!(p.markup().contains("<polyline class=\"chart-line c3\" points=\"44.0,200.0 624.0,37.0\"/>"));
         assert!(p.markup().contains(">per second</text>"));
     }
 

@@ -23,7 +23,7 @@ pub struct Plot {
     pub y_ticks: Vec<(f64, String)>,
     /// What the x axis measures, written under it.
     pub x_desc: String,
-    /// What the y axis measures, written up its left side ("" for none).
+    /// What the y axis measures, written above it ("" for none).
     pub y_desc: String,
     /// Whether the left and bottom edges are drawn as axes.
     pub axes: bool,
@@ -171,11 +171,11 @@ impl Plot {
             escape(&self.x_desc)
         ));
         if !self.y_desc.is_empty() {
-            // Centred on the height above the x axis' words, the most room
-            // there is for it.
-            let (x, y) = (d1(14.0), d1((self.height - 16.0) / 2.0));
+            // Level, above the y axis' labels: it reads without turning the
+            // head and fits however low the chart is.
             out.push_str(&format!(
-                "<text class=\"chart-label\" x=\"{x}\" y=\"{y}\" text-anchor=\"middle\" transform=\"rotate(-90 {x} {y})\">{}</text>\n",
+                "<text class=\"chart-label\" x=\"8.0\" y=\"{}\">{}</text>\n",
+                d1(top - 8.0),
                 escape(&self.y_desc)
             ));
         }
@@ -265,7 +265,7 @@ mod tests {
         assert!(m.contains("<path class=\"chart-line a\" d=\"M40 60H190\"/>"), "{m}");
         assert!(m.contains("<polyline class=\"chart-line b\" points=\"40.0,60.0 190.0,10.0\"/>"), "{m}");
         assert!(m.contains("<g class=\"chart-dots c\"><circle cx=\"50.0\" cy=\"20.0\" r=\"3\"/></g>"), "{m}");
-        assert!(m.contains("rotate(-90 14.0 42.0)\">calls &amp; &lt;more&gt;</text>"), "{m}");
+        assert!(m.contains("<text class=\"chart-label\" x=\"8.0\" y=\"2.0\">calls &amp; &lt;more&gt;</text>"), "{m}");
         assert!(m.contains("<path class=\"chart-axis\" d=\"M40.0 10.0V60.0H190.0\"/>"), "{m}");
         assert_eq!(plot.vline(100.0), "M100.0 10.0V60.0");
         assert!(plot.document("", "").ends_with("</g>\n</svg>\n"));
