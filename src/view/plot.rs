@@ -83,8 +83,17 @@ pub fn tick_step(span: f64, max_ticks: u64, smallest: f64) -> f64 {
         return if smallest > 0.0 { smallest } else { 1.0 };
     }
     // Any step below span / max_ticks gives too many intervals: start at
-    // the power of ten just under it.
-    let mut unit = smallest.max(10f64.powi((span / max_ticks as f64).log10().floor() as i32));
+    // the power of ten just under it (found by multiplying, so the bundle
+    // needs no logarithms).
+    let least = span / max_ticks as f64;
+    let mut unit = 1.0;
+    while unit > least {
+        unit /= 10.0;
+    }
+    while unit * 10.0 <= least {
+        unit *= 10.0;
+    }
+    let mut unit = smallest.max(unit);
     loop {
         for m in [1.0, 2.0, 5.0] {
             let step = unit * m;
