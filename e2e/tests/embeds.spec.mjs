@@ -46,7 +46,7 @@ for (const size of SIZES) {
       expect(inset.slice(2)).toEqual([800, 500]);
       const frameBox = { x: outer.x + inset[0], y: outer.y + inset[1], width: inset[2], height: inset[3] };
       const inner = docs.frameLocator("iframe");
-      const diagram = lab.id === "storms" ? inner.locator(".line-chart canvas").first() : inner.locator(".timeline svg.diagram").first();
+      const diagram = lab.id === "storms" ? inner.locator(".line-chart svg.chart-svg").first() : inner.locator(".timeline svg.diagram").first();
       const results = lab.id === "storms" ? inner.locator(".totals .figures") : inner.getByRole("region", { name: "At the playhead" });
       await expect(diagram).toBeVisible();
       // The live lab, not the opening run written into the page before it.
@@ -85,7 +85,7 @@ for (const size of SIZES) {
         await docs2.goto(`${hostOrigin}/snippet?html=${encodeURIComponent(element)}`);
       }
       const el = docs2.locator(`idempotency-lab[lab="${lab.id}"]`);
-      const shadowDiagram = lab.id === "storms" ? el.locator(".line-chart canvas").first() : el.locator(".timeline svg.diagram").first();
+      const shadowDiagram = lab.id === "storms" ? el.locator(".line-chart svg.chart-svg").first() : el.locator(".timeline svg.diagram").first();
       // Measured once the element has started (its lab drawn).
       await expect(shadowDiagram).toBeVisible();
       const elBox = await el.boundingBox();

@@ -173,11 +173,11 @@ test.describe("the storm lab at 360 x 740", () => {
   test("its charts start on the first screen, before the totals and the settings in the page's order", async ({ page }) => {
     await page.goto("/?lab=storms");
     await expect(page.getByRole("region", { name: "Totals" })).toContainText("Intents", { timeout: 20_000 });
-    const chart = page.locator("canvas.chart-canvas").first();
+    const chart = page.locator(".line-chart svg.chart-svg").first();
     await expect(chart).toBeVisible();
     expect((await chart.boundingBox()).y).toBeLessThan(PHONE.height);
     const order = await page.evaluate(() => {
-      const chart = document.querySelector("canvas.chart-canvas");
+      const chart = document.querySelector(".line-chart svg.chart-svg");
       const totals = [...document.querySelectorAll("section")].find((s) => s.textContent.startsWith("Totals"));
       const settings = document.querySelector(".area-controls");
       const before = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);

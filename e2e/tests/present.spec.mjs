@@ -99,7 +99,7 @@ test.describe("presenter mode on a 1920 x 1080 projector", () => {
     // The question waits for a prediction, in the totals; once made, the
     // charts show.
     await page.getByRole("region", { name: "Totals" }).getByRole("button", { name: "Just show me" }).click();
-    await expect(page.locator(".app.present .line-chart canvas").first()).toBeVisible();
+    await expect(page.locator(".app.present .line-chart svg.chart-svg").first()).toBeVisible();
     expect(await inView(page, page.locator(".app.present .line-chart").first())).toBe(true);
     const smallest = await smallestText(page);
     expect(smallest[0][0], `the smallest texts: ${JSON.stringify(smallest)}`).toBeGreaterThanOrEqual(23.5);

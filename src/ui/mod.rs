@@ -12,7 +12,6 @@
 //! `risk` and `storm`.
 
 pub mod ack;
-pub mod canvas;
 pub mod chrome;
 pub mod compare;
 pub mod dom;
@@ -26,6 +25,7 @@ mod markup;
 pub mod mount;
 pub mod notices;
 pub mod playback;
+pub mod plot;
 pub mod predict;
 pub mod present;
 pub mod replayed;

@@ -1,12 +1,11 @@
 //! The chart: the committed counter and the success responses the client
-//! received, over model time, with the playhead. It is two step functions
-//! and a few labels, so it is laid out here as plain geometry that the page
-//! draws as SVG (the opening page then carries no charting library; the
-//! storm page's many-series charts use plotters).
+//! received, over model time, with the playhead: two step functions and a
+//! few labels, laid out as a [`Plot`] that the page draws as SVG.
 
 use crate::sim::Millis;
 use crate::sim::ack::{Run, Status, What};
 use crate::view::num::d1;
+use crate::view::plot::{Band, Drawn, Mark, Plot, Scale, tick_step, ticks};
 
 /// Two step functions of model time.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,42 +87,20 @@ const BOTTOM: f64 = 44.0;
 /// About one x label per this many pixels.
 const PX_PER_X_LABEL: f64 = 90.0;
 
-/// The chart as geometry: paths, grid lines and labels in CSS pixels, for
-/// an SVG of `width` × [`HEIGHT`]. Colours come from the stylesheet's
-/// classes, so the theme and a host's custom properties restyle it.
+/// The chart as geometry: a [`Plot`] for an SVG of `width` × [`HEIGHT`],
+/// with the time axis it was laid out on (for the playhead).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChartGeometry {
-    pub width: f64,
-    pub height: f64,
-    /// The plot area: left, top, right, bottom.
-    pub plot: (f64, f64, f64, f64),
-    /// Path data of the committed counter's steps.
-    pub counter: String,
-    /// Path data of the received successes' steps (drawn slightly above the
-    /// counter so that equal lines stay distinct).
-    pub received: String,
-    /// (x, label) of each time tick.
-    pub x_ticks: Vec<(f64, String)>,
-    /// (y, label) of each value tick.
-    pub y_ticks: Vec<(f64, String)>,
-    /// The gap between the one intent and the ledger: a band from the
-    /// second increment to the plot's right edge, from the line at 1 up to
-    /// the final counter, and its words.
-    pub gap: Option<Gap>,
+    /// The grid, the labels, the gap between the one intent and the ledger
+    /// (a band from the second increment to the plot's right edge, from the
+    /// line at 1 up to the final counter, and its words), and both series:
+    /// the committed counter's steps, then the received successes' (drawn
+    /// slightly above the counter so that equal lines stay distinct).
+    pub plot: Plot,
     end: Millis,
     /// Where the time axis ends: a little after the run, so that the state
     /// it ends in shows as a stretch of its own rather than at the edge.
     axis_end: Millis,
-}
-
-/// The band that shows more increments than intents.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Gap {
-    pub x: f64,
-    pub y: f64,
-    pub w: f64,
-    pub h: f64,
-    pub text: String,
 }
 
 /// How much longer the time axis is than the run: an eighth.
@@ -136,79 +113,23 @@ impl ChartGeometry {
     /// the stylesheet's classes. The playhead is apart ([`Self::playhead`]):
     /// it moves on its own.
     pub fn markup(&self) -> String {
-        let (left, top, right, bottom) = self.plot;
-        let mut out = String::new();
-        for (y, label) in &self.y_ticks {
-            out.push_str(&format!(
-                "<path class=\"chart-grid\" d=\"M{l} {y}H{r}\"/>\
-                 <text class=\"chart-label\" x=\"{tx}\" y=\"{ty}\" text-anchor=\"end\">{label}</text>\n",
-                l = d1(left),
-                r = d1(right),
-                y = d1(*y),
-                tx = d1(left - 6.0),
-                ty = d1(y + 4.0)
-            ));
-        }
-        for (x, label) in &self.x_ticks {
-            out.push_str(&format!(
-                "<path class=\"chart-grid\" d=\"M{x} {t}V{b}\"/>\
-                 <text class=\"chart-label\" x=\"{x}\" y=\"{ly}\" text-anchor=\"middle\">{label}</text>\n",
-                x = d1(*x),
-                t = d1(top),
-                b = d1(bottom),
-                ly = d1(bottom + 16.0)
-            ));
-        }
-        if let Some(Gap { x, y, w, h, text }) = &self.gap {
-            out.push_str(&format!(
-                "<rect class=\"chart-gap\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\
-                 <text class=\"chart-gap-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{text}</text>\n",
-                d1(*x),
-                d1(*y),
-                d1(*w),
-                d1(*h),
-                d1(x + w - 6.0),
-                d1(y + h / 2.0 + 4.0)
-            ));
-        }
-        out.push_str(&format!(
-            "<text class=\"chart-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">model time (s)</text>\n\
-             <path class=\"chart-line counter\" d=\"{}\"/>\n<path class=\"chart-line received\" d=\"{}\"/>\n",
-            d1((left + right) / 2.0),
-            d1(self.height - 6.0),
-            self.counter,
-            self.received
-        ));
-        out
+        self.plot.markup()
+    }
+
+    /// The band that shows more increments than intents, once there are.
+    pub fn gap(&self) -> Option<&Band> {
+        self.plot.bands.first()
     }
 
     /// Path data of the playhead's line at model time `t`.
     pub fn playhead(&self, t: Millis) -> String {
-        let (_, top, _, bottom) = self.plot;
-        format!("M{} {}V{}", d1(self.x_at(t)), d1(top), d1(bottom))
+        self.plot.vline(self.x_at(t))
     }
 
     /// The x of model time `t` (clamped to the run).
     pub fn x_at(&self, t: Millis) -> f64 {
-        let (left, _, right, _) = self.plot;
-        let span = self.axis_end.ms().max(1) as f64;
-        left + (right - left) * (t.min(self.end).ms() as f64 / span)
-    }
-}
-
-/// A tick step in milliseconds (1, 2 or 5 times a power of ten) giving at
-/// most `max_ticks` intervals over `span`.
-fn tick_step(span: u64, max_ticks: u64) -> u64 {
-    let max_ticks = max_ticks.max(1);
-    let mut unit = 1u64;
-    loop {
-        for m in [1, 2, 5] {
-            let step = unit * m;
-            if span.div_ceil(step) <= max_ticks {
-                return step;
-            }
-        }
-        unit *= 10;
+        let (left, _, right, _) = self.plot.area;
+        Scale { domain: (0.0, self.axis_end.ms().max(1) as f64), from: (left, right) }.at(t.min(self.end).ms() as f64)
     }
 }
 
@@ -220,7 +141,7 @@ fn step_path(points: &[(Millis, u64)], g: &ChartGeometry, y_of: impl Fn(f64) -> 
         let x = d1(g.x_at(t));
         d.push_str(&format!("H{x}V{}", d1(y_of(v as f64) - lift)));
     }
-    d.push_str(&format!("H{}", d1(g.plot.2)));
+    d.push_str(&format!("H{}", d1(g.plot.area.2)));
     d
 }
 
@@ -228,36 +149,46 @@ impl ChartData {
     /// The chart laid out for a `width` pixels wide SVG.
     pub fn geometry(&self, width: f64) -> ChartGeometry {
         let width = width.max(240.0);
-        let plot = (LEFT, TOP, width - RIGHT, HEIGHT - BOTTOM);
+        let area = (LEFT, TOP, width - RIGHT, HEIGHT - BOTTOM);
         let y_max = self.top() + 1;
-        let y_of = move |v: f64| plot.3 - (plot.3 - plot.1) * v / y_max as f64;
+        let y_of = move |v: f64| area.3 - (area.3 - area.1) * v / y_max as f64;
         let mut g = ChartGeometry {
-            width,
-            height: HEIGHT,
-            plot,
-            counter: String::new(),
-            received: String::new(),
-            x_ticks: Vec::new(),
-            y_ticks: (0..=y_max).map(|v| (y_of(v as f64), v.to_string())).collect(),
-            gap: None,
+            plot: Plot {
+                width,
+                height: HEIGHT,
+                area,
+                x_ticks: Vec::new(),
+                y_ticks: (0..=y_max).map(|v| (y_of(v as f64), v.to_string())).collect(),
+                x_desc: "model time (s)".to_owned(),
+                y_desc: String::new(),
+                axes: false,
+                bands: Vec::new(),
+                series: Vec::new(),
+            },
             end: self.end,
             axis_end: axis_end(self.end),
         };
-        let span = self.end.ms();
-        let step = tick_step(span.max(1), ((plot.2 - plot.0) / PX_PER_X_LABEL).floor() as u64);
-        g.x_ticks = (0..=span / step)
-            .map(|i| {
-                let t = Millis(i * step);
-                (g.x_at(t), crate::view::num::Fixed(t.ms() as f64 / 1000.0, 2).to_string())
-            })
+        let span = self.end.ms().max(1) as f64;
+        let step = tick_step(span, ((area.2 - area.0) / PX_PER_X_LABEL).floor() as u64, 1.0);
+        g.plot.x_ticks = ticks(self.end.ms() as f64, step)
+            .map(|ms| (g.x_at(Millis(ms as u64)), crate::view::num::Fixed(ms / 1000.0, 2).to_string()))
             .collect();
-        g.gap = self.counter.get(1).map(|&(t2, _)| {
-            let (x, top) = (g.x_at(t2), y_of(last_value(&self.counter) as f64));
-            let extra = last_value(&self.counter) - 1;
-            Gap { x, y: top, w: plot.2 - x, h: y_of(1.0) - top, text: format!("{extra} more than the one intent") }
-        });
-        g.counter = step_path(&self.counter, &g, y_of, 0.0);
-        g.received = step_path(&self.received, &g, y_of, 3.0);
+        g.plot.bands = self
+            .counter
+            .get(1)
+            .map(|&(t2, _)| {
+                let (x, top) = (g.x_at(t2), y_of(last_value(&self.counter) as f64));
+                let extra = last_value(&self.counter) - 1;
+                Band { x, y: top, w: area.2 - x, h: y_of(1.0) - top, text: format!("{extra} more than the one intent") }
+            })
+            .into_iter()
+            .collect();
+        let counter = step_path(&self.counter, &g, y_of, 0.0);
+        let received = step_path(&self.received, &g, y_of, 3.0);
+        g.plot.series = vec![
+            Drawn { class: "counter".to_owned(), mark: Mark::Path(counter) },
+            Drawn { class: "received".to_owned(), mark: Mark::Path(received) },
+        ];
         g
     }
 }
@@ -271,15 +202,7 @@ const FIXED_STYLE: &str = ".chart-grid{stroke:#e2e6ec}.chart-line{fill:none}.cou
 /// files): the markup the page draws, with fixed colours.
 pub fn to_svg(data: &ChartData, playhead: Millis, width: f64) -> String {
     let g = data.geometry(width);
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
-         font-family=\"sans-serif\" font-size=\"12\">\n<style>{FIXED_STYLE}</style>\n\
-         <rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n{}<path class=\"chart-playhead\" d=\"{}\"/>\n</svg>\n",
-        g.markup(),
-        g.playhead(playhead),
-        w = d1(g.width),
-        h = d1(g.height)
-    )
+    g.plot.document(FIXED_STYLE, &format!("<path class=\"chart-playhead\" d=\"{}\"/>\n", g.playhead(playhead)))
 }
 
 #[cfg(test)]
@@ -312,7 +235,7 @@ mod tests {
         let d = data(&[(&DEDUP, "off")]).so_far(Millis(4000));
         assert_eq!((d.end, d.counter.clone(), d.received.clone()), (Millis(4000), vec![(Millis(2000), 1)], vec![]));
         assert!(!d.describe().contains("6.0"), "{}", d.describe());
-        assert!(d.geometry(640.0).gap.is_none(), "no band before the second increment");
+        assert!(d.geometry(640.0).gap().is_none(), "no band before the second increment");
     }
 
     #[test]
@@ -322,7 +245,7 @@ mod tests {
         // 6 050 + 756 = 6 806 ms. Plot area: x from 44 to 640 - 16 = 624,
         // y from 240 - 44 = 196 (value 0) up to 12 (value 3 = top + 1).
         let g = data(&[(&DEDUP, "off")]).geometry(640.0);
-        assert_eq!(g.plot, (44.0, 12.0, 624.0, 196.0));
+        assert_eq!(g.plot.area, (44.0, 12.0, 624.0, 196.0));
         assert_eq!(g.x_at(Millis(0)), 44.0);
         let x_end = 44.0 + 580.0 * 6050.0 / 6806.0;
         assert!((g.x_at(Millis(6050)) - x_end).abs() < 1e-9);
@@ -331,33 +254,27 @@ mod tests {
         assert!((g.x_at(Millis(2000)) - x2).abs() < 1e-9);
         // y: 196 - 184 * v / 3.
         assert_eq!(
-            g.y_ticks.iter().map(|(y, l)| (d1(*y).to_string(), l.as_str())).collect::<Vec<_>>(),
+            g.plot.y_ticks.iter().map(|(y, l)| (d1(*y).to_string(), l.as_str())).collect::<Vec<_>>(),
             [("196.0".to_owned(), "0"), ("134.7".to_owned(), "1"), ("73.3".to_owned(), "2"), ("12.0".to_owned(), "3")]
         );
         assert_eq!(
-            g.counter,
-            format!("M44.0 196.0H{}V134.7H{}V73.3H624.0", d1(x2), d1(44.0 + 580.0 * 6000.0 / 6806.0))
+            g.plot.series[0].mark,
+            Mark::Path(format!("M44.0 196.0H{}V134.7H{}V73.3H624.0", d1(x2), d1(44.0 + 580.0 * 6000.0 / 6806.0)))
         );
         // The gap: from the second increment (6.00 s) to the right edge,
         // between 1 (y 134.7) and the final 2 (y 73.3).
-        let gap = g.gap.clone().unwrap();
+        let gap = g.gap().cloned().unwrap();
         let x6 = 44.0 + 580.0 * 6000.0 / 6806.0;
         assert!((gap.x - x6).abs() < 1e-9 && (gap.x + gap.w - 624.0).abs() < 1e-9);
         assert_eq!((d1(gap.y).to_string(), d1(gap.y + gap.h).to_string()), ("73.3".to_owned(), "134.7".to_owned()));
         assert_eq!(gap.text, "1 more than the one intent");
         assert!(gap.w > 60.0, "the band is wide enough to see: {}", gap.w);
-        assert_eq!(data(&[]).geometry(640.0).gap, None, "one increment, no gap");
+        assert_eq!(data(&[]).geometry(640.0).gap(), None, "one increment, no gap");
         // 580 px give at most 6 labels: 6050 ms in steps of 2000 ms.
-        assert_eq!(g.x_ticks.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>(), ["0.00", "2.00", "4.00", "6.00"]);
-    }
-
-    #[test]
-    fn tick_steps_are_one_two_or_five_times_a_power_of_ten() {
-        assert_eq!(tick_step(6050, 6), 2000);
-        assert_eq!(tick_step(6050, 7), 1000);
-        assert_eq!(tick_step(50, 10), 5);
-        assert_eq!(tick_step(1, 3), 1);
-        assert_eq!(tick_step(120_000, 2), 100_000);
+        assert_eq!(
+            g.plot.x_ticks.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>(),
+            ["0.00", "2.00", "4.00", "6.00"]
+        );
     }
 
     #[test]
@@ -375,7 +292,7 @@ mod tests {
         let d = data(&[(&FAULT, "none"), (&EXEC, "0"), (&RESPONSE_TRANSIT, "0")]);
         assert_eq!(d.end, Millis(0));
         let g = d.geometry(320.0);
-        assert_eq!(g.x_ticks.len(), 1);
+        assert_eq!(g.plot.x_ticks.len(), 1);
         assert!(to_svg(&d, Millis(0), 320.0).ends_with("</svg>\n"));
     }
 }

@@ -1,10 +1,9 @@
-//! Line charts over any x axis (time, clients): several named lines, drawn
-//! with plotters on any backend (a canvas in the browser, SVG in tests). The
-//! legend is HTML beside the canvas, so the chart draws none; colours come
-//! from the page's stylesheet through [`ChartColours`].
+//! Line charts over any x axis (time, clients): several named lines, laid
+//! out as a [`Plot`] (SVG geometry). The legend is HTML beside the chart,
+//! so the chart draws none; a line's colour is its class `c0`, `c1`, ...,
+//! which the page's stylesheet colours, as it does the legend's swatches.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
+use crate::view::plot::{Drawn, Mark, Plot, Scale, tick_label, tick_step, ticks};
 
 /// How a line is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,35 +31,6 @@ pub struct LineChart {
     /// How far the axes reach at least (x, y), whatever the lines: charts
     /// drawn to be compared share their scales ([`share_axes`]).
     pub at_least: (f64, f64),
-}
-
-/// The colours a chart is drawn with: background, text, grid, and one per
-/// line colour.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ChartColours {
-    pub background: RGBColor,
-    pub text: RGBColor,
-    pub grid: RGBColor,
-    pub lines: Vec<RGBColor>,
-}
-
-/// Colours for drawings without a page around them (tests, exports).
-pub fn default_colours() -> ChartColours {
-    ChartColours {
-        background: RGBColor(255, 255, 255),
-        text: RGBColor(34, 34, 34),
-        grid: RGBColor(226, 230, 236),
-        lines: vec![
-            RGBColor(31, 95, 168),
-            RGBColor(176, 31, 31),
-            RGBColor(34, 107, 66),
-            RGBColor(138, 82, 0),
-            RGBColor(106, 63, 184),
-            RGBColor(194, 24, 91),
-            RGBColor(84, 93, 105),
-            RGBColor(0, 121, 138),
-        ],
-    }
 }
 
 impl LineChart {
@@ -107,59 +77,79 @@ pub fn round(v: f64) -> String {
     if v.abs() >= 10.0 { crate::view::num::d0(v).to_string() } else { crate::view::num::d1(v).to_string() }
 }
 
-/// Draws `chart` onto `area`; `scale` multiplies sizes for dense screens.
-pub fn draw_lines<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    chart: &LineChart,
-    colours: &ChartColours,
-    scale: f64,
-) -> Result<(), String> {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    let px = |v: f64| (v * scale).round() as u32;
-    area.fill(&colours.background).map_err(err)?;
-    let (x_max, y_max) = chart.bounds();
-    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&colours.text);
-    let mut c = ChartBuilder::on(area)
-        .margin(px(10.0))
-        .x_label_area_size(px(34.0))
-        .y_label_area_size(px(52.0))
-        .build_cartesian_2d(0.0..x_max, 0.0..y_max)
-        .map_err(err)?;
-    c.configure_mesh()
-        .x_desc(chart.x_desc.as_str())
-        .y_desc(chart.y_desc.as_str())
-        .x_label_formatter(&|v| round(*v))
-        .y_label_formatter(&|v| round(*v))
-        .label_style(font(12.0))
-        .axis_desc_style(font(12.0))
-        .axis_style(colours.text)
-        .bold_line_style(colours.grid)
-        .light_line_style(colours.background)
-        .draw()
-        .map_err(err)?;
-    for line in &chart.lines {
-        let colour = colours.lines.get(line.colour % colours.lines.len().max(1)).copied().unwrap_or(colours.text);
-        match line.stroke {
-            Stroke::Solid => {
-                c.draw_series(LineSeries::new(line.points.iter().copied(), colour.stroke_width(px(2.0))))
-                    .map_err(err)?;
-            }
-            Stroke::Dots => {
-                c.draw_series(line.points.iter().map(|&p| Circle::new(p, px(3.0), colour.filled()))).map_err(err)?;
-            }
+/// Margins around the plot area, in pixels: above (the y axis' words), to
+/// the right, and below (the x ticks' labels and the x axis' words).
+const TOP: f64 = 24.0;
+const RIGHT: f64 = 16.0;
+const BOTTOM: f64 = 40.0;
+/// About one x label per this many pixels, one y label per this many.
+const PX_PER_X_LABEL: f64 = 64.0;
+const PX_PER_Y_LABEL: f64 = 30.0;
+
+impl LineChart {
+    /// The chart laid out for an SVG of `width` × `height` pixels: the
+    /// axes from 0 to the lines' reach (with a little headroom), ticks at
+    /// round values, and each line in its colour's class.
+    pub fn plot(&self, width: f64, height: f64) -> Plot {
+        let (width, height) = (width.max(200.0), height.max(100.0));
+        let (x_max, y_max) = self.bounds();
+        // Counts tick at whole numbers.
+        let whole = self.lines.iter().flat_map(|l| l.points.iter()).all(|p| p.1.fract() == 0.0);
+        let y_step =
+            tick_step(y_max, ((height - TOP - BOTTOM) / PX_PER_Y_LABEL).floor() as u64, if whole { 1.0 } else { 0.0 });
+        let y_labels: Vec<(f64, String)> = ticks(y_max, y_step).map(|v| (v, tick_label(v, y_step))).collect();
+        // Room for the widest y label.
+        let widest = y_labels.iter().map(|(_, l)| l.len()).max().unwrap_or(1) as f64;
+        let left = (16.0 + 7.0 * widest).max(36.0);
+        let area = (left, TOP, width - RIGHT, height - BOTTOM);
+        let x = Scale { domain: (0.0, x_max), from: (area.0, area.2) };
+        let y = Scale { domain: (0.0, y_max), from: (area.3, area.1) };
+        let x_step = tick_step(x_max, ((area.2 - area.0) / PX_PER_X_LABEL).floor() as u64, 0.0);
+        let series = self
+            .lines
+            .iter()
+            .map(|line| {
+                let points: Vec<(f64, f64)> = line
+                    .points
+                    .iter()
+                    .filter(|p| p.0.is_finite() && p.1.is_finite())
+                    .map(|&(px, py)| (x.at(px), y.at(py)))
+                    .collect();
+                let class = format!("c{}", line.colour);
+                let mark = match line.stroke {
+                    Stroke::Solid => Mark::Line(points),
+                    Stroke::Dots => Mark::Dots(points),
+                };
+                Drawn { class, mark }
+            })
+            .collect();
+        Plot {
+            width,
+            height,
+            area,
+            x_ticks: ticks(x_max, x_step).map(|v| (x.at(v), tick_label(v, x_step))).collect(),
+            y_ticks: y_labels.into_iter().map(|(v, l)| (y.at(v), l)).collect(),
+            x_desc: self.x_desc.clone(),
+            y_desc: self.y_desc.clone(),
+            axes: true,
+            bands: Vec::new(),
+            series,
         }
     }
-    area.present().map_err(err)
 }
 
-/// The chart as an SVG document (for tests and export).
-pub fn to_svg(chart: &LineChart, size: (u32, u32)) -> Result<String, String> {
-    let mut out = String::new();
-    {
-        let area = SVGBackend::with_string(&mut out, size).into_drawing_area();
-        draw_lines(&area, chart, &default_colours(), 1.0)?;
-    }
-    Ok(out)
+/// Colours for drawings without a page around them (tests, files).
+const FIXED_STYLE: &str = ".chart-grid{stroke:#e2e6ec}.chart-axis{stroke:#222222;fill:none}.chart-label{fill:#222222}.chart-line{fill:none;stroke-width:2}\
+                           .chart-line.c0{stroke:#1f5fa8}.chart-line.c1{stroke:#b01f1f}.chart-line.c2{stroke:#226b42}\
+                           .chart-line.c3{stroke:#8a5200}.chart-line.c4{stroke:#6a3fb8}.chart-line.c5{stroke:#c2185b}\
+                           .chart-line.c6{stroke:#545d69}.chart-line.c7{stroke:#00798a}.chart-dots.c0{fill:#1f5fa8}\
+                           .chart-dots.c1{fill:#b01f1f}.chart-dots.c2{fill:#226b42}.chart-dots.c3{fill:#8a5200}\
+                           .chart-dots.c4{fill:#6a3fb8}.chart-dots.c5{fill:#c2185b}.chart-dots.c6{fill:#545d69}\
+                           .chart-dots.c7{fill:#00798a}";
+
+/// The chart as a standalone SVG document (for tests and files).
+pub fn to_svg(chart: &LineChart, size: (u32, u32)) -> String {
+    chart.plot(f64::from(size.0), f64::from(size.1)).document(FIXED_STYLE, "")
 }
 
 #[cfg(test)]
@@ -183,13 +173,43 @@ mod tests {
             ],
             at_least: (0.0, 0.0),
         };
-        let svg = to_svg(&chart, (400, 240)).unwrap();
+        let svg = to_svg(&chart, (400, 240));
         assert!(svg.contains("<polyline"), "the solid line");
         assert!(svg.contains("<circle"), "the reference dots");
         assert_eq!(
             chart.describe(),
             "Work: calls against clients. full from 20 to 60 (peak 60); published from 21 to 21 (peak 21)."
         );
+    }
+
+    #[test]
+    fn the_plot_puts_ticks_at_round_values_and_lines_in_their_classes() {
+        let chart = LineChart {
+            title: "Load".to_owned(),
+            x_desc: "model time (s)".to_owned(),
+            y_desc: "per second".to_owned(),
+            lines: vec![Line {
+                name: "n".to_owned(),
+                points: vec![(0.0, 0.0), (12.5, 4600.0)],
+                stroke: Stroke::Solid,
+                colour: 3,
+            }],
+            at_least: (0.0, 0.0),
+        };
+        // Up to 4600 × 1.08 = 4968; 176 px of height give at most 5
+        // intervals (0 to 4000 by 1000); the widest label, "4000", leaves
+        // 16 + 28 = 44 px on the left. 640 - 16 - 44 = 580 px give at most 9
+        // intervals along x: by 2 s.
+        let p = chart.plot(640.0, 240.0);
+        assert_eq!(p.area, (44.0, 24.0, 624.0, 200.0));
+        let labels = |t: &[(f64, String)]| t.iter().map(|(_, l)| l.clone()).collect::<Vec<_>>();
+        assert_eq!(labels(&p.y_ticks), ["0", "1000", "2000", "3000", "4000"]);
+        assert_eq!(labels(&p.x_ticks), ["0", "2", "4", "6", "8", "10", "12"]);
+        assert!((p.x_ticks[5].0 - (44.0 + 580.0 * 10.0 / 12.5)).abs() < 1e-9);
+        assert_eq!(p.series[0].class, "c3");
+        // y: 200 - 176 × 4600 / 4968 = 37.0.
+        assert!(p.markup().contains("<polyline class=\"chart-line c3\" points=\"44.0,200.0 624.0,37.0\"/>"));
+        assert!(p.markup().contains(">per second</text>"));
     }
 
     #[test]

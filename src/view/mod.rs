@@ -22,6 +22,7 @@ pub mod opening;
 pub mod otlp;
 pub mod page;
 pub mod playback;
+pub mod plot;
 pub mod risk;
 pub mod storm;
 pub mod timeline;

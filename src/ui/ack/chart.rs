@@ -5,14 +5,10 @@
 use leptos::prelude::*;
 
 use crate::view::chart::ChartData;
-use crate::view::num::d1;
 
 use super::super::playback::Replay;
+use super::super::plot::{PlotSvg, measured};
 use super::state::Ack;
-
-fn num(v: f64) -> String {
-    d1(v).to_string()
-}
 
 #[component]
 pub fn Chart(ack: Ack) -> impl IntoView {
@@ -21,22 +17,8 @@ pub fn Chart(ack: Ack) -> impl IntoView {
     // The chart is laid out for the width its panel has; a new width (a
     // resized window, a rotated phone, the lab shown again after the window
     // changed) lays it out again.
-    let width = RwSignal::new(640.0);
-    // (A frame may come after the lab was unmounted: then nothing is there.)
-    let measure = move || {
-        if let Some(el) = frame.try_get_untracked().flatten() {
-            let w = f64::from(el.client_width());
-            if w > 0.0 && width.try_get_untracked().is_some_and(|old| (w - old).abs() >= 1.0) {
-                width.set(w);
-            }
-        }
-    };
-    let relaid = super::super::chrome::relayout();
-    Effect::new(move |_| {
-        relaid.track();
-        measure();
-    });
-    request_animation_frame(measure);
+    let size = measured(frame, (640.0, 0.0), || ());
+    let width = Memo::new(move |_| size.get().0);
     // With the future hidden, the chart is what has happened so far, drawn
     // up to the playhead.
     let shown =
@@ -46,33 +28,15 @@ pub fn Chart(ack: Ack) -> impl IntoView {
             },
         );
     let geometry = Memo::new(move |_| shown.with(|d| d.geometry(width.get())));
-    let description = move || {
+    let description = Signal::derive(move || {
         if ack.answer_hidden() {
             "Chart hidden until you make your prediction.".to_owned()
         } else {
             shown.with(|d| d.describe())
         }
-    };
-    let drawing = move || {
-        let g = geometry.get();
-        let playhead = {
-            let g = g.clone();
-            move || g.playhead(ack.player.playhead.get())
-        };
-        view! {
-            <svg
-                class="chart-svg"
-                width=num(g.width)
-                height=num(g.height)
-                viewBox=format!("0 0 {} {}", num(g.width), num(g.height))
-                role="img"
-                aria-label=description
-            >
-                <g inner_html=g.markup()></g>
-                <path class="chart-playhead" d=playhead/>
-            </svg>
-        }
-    };
+    });
+    let plot = Signal::derive(move || geometry.with(|g| g.plot.clone()));
+    let playhead = Signal::derive(move || geometry.with(|g| g.playhead(ack.player.playhead.get())));
     view! {
         <section class="panel chart" aria-labelledby="chart-h">
             <h2 id="chart-h">"Counter and client successes over time"</h2>
@@ -90,7 +54,7 @@ pub fn Chart(ack: Ack) -> impl IntoView {
                     "Playhead"
                 </li>
                 {move || {
-                    geometry.with(|g| g.gap.is_some())
+                    geometry.with(|g| g.gap().is_some())
                         .then(|| {
                             view! {
                                 <li>
@@ -102,7 +66,7 @@ pub fn Chart(ack: Ack) -> impl IntoView {
                 }}
             </ul>
             <div class="chart-frame" node_ref=frame>
-                {drawing}
+                <PlotSvg plot label=description class="chart-svg" playhead/>
             </div>
         </section>
     }

@@ -11,6 +11,7 @@ use crate::view::risk::alerts::alerts;
 use crate::view::risk::html::{alert_items, budget_html, call_options, trace_details};
 use crate::view::risk::trace::{budget, calls, spend, trace};
 
+use super::super::plot::PlotSvg;
 use super::state::Risk;
 
 #[component]
@@ -106,7 +107,11 @@ pub fn DeadlineBudget(risk: Risk) -> impl IntoView {
             </p>
             <div inner_html=markup></div>
             <figure class="series-chart">
-                <div inner_html=move || series.with(|s| s.svg(600.0))></div>
+                <PlotSvg
+                    plot=Signal::derive(move || series.with(|s| s.plot(600.0)))
+                    label=Signal::derive(move || series.with(|s| s.describe()))
+                    class="series"
+                />
                 <ul class="budget-legend series-legend">
                     <li>
                         <span class="swatch replicas"></span>

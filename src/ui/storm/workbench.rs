@@ -12,12 +12,12 @@ use crate::view::storm::report::{OverloadReport, StormDoc};
 use crate::view::storm::totals::{Judgement, totals};
 use crate::view::url::to_query;
 
-use super::super::canvas::LineChartView;
 use super::super::chrome::{masthead, one_column, settings_column};
 use super::super::dom;
 use super::super::form::FieldControl;
 use super::super::lesson;
 use super::super::notices::{Announcer, LiveRegion, NoticeList};
+use super::super::plot::LineChartView;
 use super::super::text_panels::diff_list;
 use super::super::worker::progress_row;
 use super::state::{Grid, Storm};
@@ -494,12 +494,12 @@ fn Charts(storm: Storm) -> impl IntoView {
         <section class="panel storm-charts" aria-labelledby="storm-charts-h">
             <h2 id="storm-charts-h">"Charts"</h2>
             {move || (!visible()).then(|| view! { <p class="hint">"The charts appear once you make your prediction."</p> })}
-            <LineChartView chart=pick(load_chart, 0) id="chart-load" theme=storm.theme/>
-            <LineChartView chart=pick(work_chart, 0) id="chart-work" theme=storm.theme/>
-            <LineChartView chart=pick(load_chart, 1) id="chart-load-b" theme=storm.theme/>
-            <LineChartView chart=pick(work_chart, 1) id="chart-work-b" theme=storm.theme/>
-            <LineChartView chart=aws(false) id="chart-aws-work" theme=storm.theme/>
-            <LineChartView chart=aws(true) id="chart-aws-time" theme=storm.theme/>
+            <LineChartView chart=pick(load_chart, 0) id="chart-load" present=storm.present/>
+            <LineChartView chart=pick(work_chart, 0) id="chart-work" present=storm.present/>
+            <LineChartView chart=pick(load_chart, 1) id="chart-load-b" present=storm.present/>
+            <LineChartView chart=pick(work_chart, 1) id="chart-work-b" present=storm.present/>
+            <LineChartView chart=aws(false) id="chart-aws-work" present=storm.present/>
+            <LineChartView chart=aws(true) id="chart-aws-time" present=storm.present/>
         </section>
     }
 }

@@ -7,6 +7,9 @@ use crate::sim::Millis;
 use crate::sim::risk::Run;
 use crate::sim::risk::facts::{Answer, What};
 
+use crate::view::linechart::{Line, LineChart, Stroke};
+use crate::view::plot::Plot;
+
 use super::diagram::end_of;
 
 /// The width of one window.
@@ -150,46 +153,32 @@ impl Series {
         said
     }
 
-    /// The chart as SVG: in flight at the replicas and at the Risk API over
-    /// time, `width` by 160 user units.
-    pub fn svg(&self, width: f64) -> String {
-        const H: f64 = 160.0;
-        const PAD: f64 = 28.0;
-        let top = self.points.iter().map(|p| p.at_replicas.max(p.at_risk_api)).max().unwrap_or(0).max(1) as f64;
-        let last = self.points.last().map_or(1, |p| p.t.ms()).max(1) as f64;
-        let x = |t: Millis| PAD + (width - 2.0 * PAD) * t.ms() as f64 / last;
-        let y = |v: u64| H - PAD - (H - 2.0 * PAD) * v as f64 / top;
-        let line = |value: fn(&Point) -> u64| {
-            self.points.iter().map(|p| format!("{:.1},{:.1}", x(p.t), y(value(p)))).collect::<Vec<_>>().join(" ")
+    /// The chart: calls in flight at the replicas and at the Risk API over
+    /// time.
+    pub fn chart(&self) -> LineChart {
+        let line = |name: &str, colour: usize, value: fn(&Point) -> u64| Line {
+            name: name.to_owned(),
+            points: self.points.iter().map(|p| (p.t.ms() as f64 / 1000.0, value(p) as f64)).collect(),
+            stroke: Stroke::Solid,
+            colour,
         };
-        format!(
-            "<svg class=\"series\" viewBox=\"0 0 {width:.0} {H:.0}\" role=\"img\" aria-label=\"{}\">\
-             <line class=\"axis\" x1=\"{PAD}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"/>\
-             <line class=\"axis\" x1=\"{PAD}\" y1=\"{PAD}\" x2=\"{PAD}\" y2=\"{:.1}\"/>\
-             <text class=\"axis-label\" x=\"{PAD}\" y=\"{:.1}\">0</text>\
-             <text class=\"axis-label\" x=\"2\" y=\"{:.1}\">{top:.0}</text>\
-             <text class=\"axis-label\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\
-             <polyline class=\"series-replicas\" points=\"{}\"/>\
-             <polyline class=\"series-api\" points=\"{}\"/></svg>",
-            escape(&self.describe()),
-            H - PAD,
-            width - PAD,
-            H - PAD,
-            H - PAD,
-            H - 8.0,
-            PAD + 4.0,
-            width - PAD,
-            H - 8.0,
-            Millis(last as u64),
-            line(|p| p.at_replicas),
-            line(|p| p.at_risk_api),
-        )
+        LineChart {
+            title: "Calls in flight".to_owned(),
+            x_desc: "model time (s)".to_owned(),
+            y_desc: "calls".to_owned(),
+            lines: vec![line("At the replicas", 0, |p| p.at_replicas), line("At the Risk API", 1, |p| p.at_risk_api)],
+            at_least: (0.0, 0.0),
+        }
+    }
+
+    /// The chart laid out `width` by [`HEIGHT`] pixels.
+    pub fn plot(&self, width: f64) -> Plot {
+        self.chart().plot(width, HEIGHT)
     }
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
-}
+/// The chart's height (it is drawn 600 wide and scaled to its panel).
+pub const HEIGHT: f64 = 160.0;
 
 #[cfg(test)]
 mod tests {
@@ -219,7 +208,7 @@ mod tests {
         // alone in [2400, 2500) (call 17 left at 2322, call 19 at 2532).
         assert_eq!(at(2_400).mean_residence_ms, Some(607.0));
         assert!(s.describe().contains("Little's law"), "{}", s.describe());
-        assert!(s.svg(600.0).contains("series-replicas"));
+        assert_eq!(s.plot(600.0).markup().matches("<polyline class=\"chart-line c").count(), 2);
     }
 
     #[test]
