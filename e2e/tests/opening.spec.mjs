@@ -172,7 +172,7 @@ test("axe finds nothing serious in the opening run as it stands before the lab s
   }
 });
 
-for (const query of ["?dedup=off", "?lab=storms", "?lab=risk&preset=overload", "?embed=1&fault=none", "?at=2000"]) {
+for (const query of ["?dedup=off", "?lab=storms&clients=100", "?lab=risk&preset=overload", "?embed=1&fault=none", "?at=2000"]) {
   test(`a link to ${query} never shows the opening run's counter or mirror, not even on its first paint`, async ({ browser }) => {
     // Before the host's script: the first paint, which the page's own
     // markup and styles decide.
@@ -421,4 +421,80 @@ test("the risk lab's opening run never shows for its embed, and one that comes a
   await expect(page.locator(".prerendered, .lab-loading")).toHaveCount(0);
   await expect(page.locator(".lab-root")).toHaveCount(1);
   await closeWatched(context);
+});
+
+/** What the reader reads of the storm lab's first screen. */
+function stormWords(page) {
+  return page.evaluate(() => {
+    const shown = (el) => el.checkVisibility();
+    const root = [...document.querySelectorAll(".lab-root")].find(shown);
+    const text = (selector) =>
+      [...root.querySelectorAll(selector)]
+        .filter(shown)
+        .map((el) => el.innerText.replace(/\s+/g, " ").trim())
+        .join(" | ");
+    const charts = [...root.querySelectorAll("svg.chart-svg")].filter(shown);
+    return {
+      masthead: text(".masthead .tagline"),
+      lab: root.querySelector("#lab-switch")?.value,
+      presets: text(".presets"),
+      totals: text(".totals"),
+      captions: text(".line-chart figcaption"),
+      legends: text(".chart-legend"),
+      charts: charts.map((c) => [c.getAttribute("width"), c.getAttribute("height"), c.getAttribute("aria-label")]),
+      ticks: charts.map((c) => [...c.querySelectorAll("text")].map((t) => t.textContent).join(" ")),
+      settings: ["f-workload", "f-seed", "f-clients"].map((id) => root.querySelector(`#${id}`)?.value),
+    };
+  });
+}
+
+/** Where the storm lab's first screen stands. */
+function stormBoxes(page) {
+  return page.evaluate(() => {
+    const shown = (selector) => [...document.querySelectorAll(selector)].filter((e) => e.checkVisibility());
+    const box = (el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.x, y: r.y + window.scrollY, width: r.width, height: r.height };
+    };
+    return { presets: box(shown(".presets")[0]), totals: box(shown(".totals")[0]), charts: shown("svg.chart-svg").map(box) };
+  });
+}
+
+for (const [name, options] of [
+  ["a 1280-pixel window", WIDE],
+  ["a 360-pixel phone", PHONE],
+]) {
+  test(`on ${name} a link to the storm lab shows its opening run's totals and charts before any WebAssembly, as the live lab does`, async ({ browser }) => {
+    const before = await beforeTheLab(browser, options, "?lab=storms");
+    await expect(before.page.locator(".prerendered .app.storms")).toBeVisible();
+    await expect(before.page.locator(".prerendered svg.chart-svg:visible")).toHaveCount(2);
+    await expect(before.page.getByRole("button", { name: "A spike, no jitter, no budget" })).toBeDisabled();
+    const staticWords = await stormWords(before.page);
+    expect(staticWords.totals).toContain("Intents 4000");
+    expect(staticWords.totals).toContain("the run without retries");
+    const staticBoxes = await stormBoxes(before.page);
+
+    const context = await browser.newContext({ ...options, serviceWorkers: "block" });
+    const page = await watched(context);
+    await page.goto("/?lab=storms");
+    await expect(page.locator(".prerendered, .lab-loading")).toHaveCount(0);
+    // The run and the run without retries come from the lab's worker.
+    await expect(page.locator(".totals .against").first()).toBeVisible();
+    await expect(page.locator(".totals .against")).toHaveCount(await before.page.locator(".totals .against:visible").count());
+    await expect(page.locator("svg.chart-svg:visible")).toHaveCount(2);
+    await page.waitForTimeout(300);
+    expect(staticWords).toEqual(await stormWords(page));
+    expectNear(staticBoxes, await stormBoxes(page), "boxes");
+    await closeWatched(before.context);
+    await closeWatched(context);
+  });
+}
+
+test("axe finds nothing serious in the storm lab's opening run", async ({ browser }) => {
+  for (const options of [WIDE, PHONE]) {
+    const { context, page } = await beforeTheLab(browser, { ...options, bypassCSP: true }, "?lab=storms");
+    await expect(page.locator(".prerendered svg.chart-svg:visible")).toHaveCount(2);
+    expect(await seriousViolations(page)).toEqual([]);
+    await closeWatched(context);
+  }
 });

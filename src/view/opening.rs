@@ -58,9 +58,26 @@ pub fn with_suffix(html: &str, suffix: &str) -> String {
     out
 }
 
+/// The toolbar of a lab that shares and exports its runs (the first lab's
+/// and the risk lab's).
+pub const SHARE_TOOLBAR: &str = "<nav class=\"toolbar\" aria-label=\"Share and files\">\
+     <button class=\"toolbar-toggle\" type=\"button\" aria-expanded=\"false\" aria-controls=\"toolbar-items\">\
+     Share and files</button><div class=\"toolbar-items\" id=\"toolbar-items\">\
+     <button type=\"button\">Copy link</button><button type=\"button\">Embed</button>\
+     <button type=\"button\" aria-expanded=\"false\">Compare with…</button><button type=\"button\">Present</button>\
+     <button type=\"button\">Export run (JSON)</button><button type=\"button\">Export diagram (SVG)</button>\
+     <button type=\"button\">Export trace (OTLP)</button>\
+     <span class=\"file-button\"><input type=\"file\" id=\"import-file\" \
+     accept=\".json,.lesson,.txt,application/json,text/plain\">\
+     <label for=\"import-file\">Import settings or a lesson</label></span>\
+     <span class=\"file-button\"><input type=\"file\" id=\"trace-file\" accept=\".json,.jsonl,application/json\">\
+     <label for=\"trace-file\">Open a trace</label></span>\
+     <button type=\"button\" aria-keyshortcuts=\"?\">Keyboard shortcuts</button></div></nav>";
+
 /// The full page's masthead as the live page writes it: the name, the
-/// lab's tagline, the Lab switcher showing `lab`, the toolbar and the theme.
-pub fn masthead(out: &mut String, tagline: &str, lab: &str) {
+/// lab's tagline, the Lab switcher showing `lab`, the lab's `toolbar` and
+/// the theme.
+pub fn masthead(out: &mut String, tagline: &str, lab: &str, toolbar: &str) {
     let _ = write!(
         out,
         "<header class=\"masthead\"><div class=\"brand\"><h1>Idempotency Lab</h1><p class=\"tagline\">{}</p></div>\
@@ -70,21 +87,8 @@ pub fn masthead(out: &mut String, tagline: &str, lab: &str) {
     for entry in LABS.iter() {
         option(out, entry.id, entry.label, entry.id == lab);
     }
-    out.push_str(
-        "</select></form><nav class=\"toolbar\" aria-label=\"Share and files\">\
-         <button class=\"toolbar-toggle\" type=\"button\" aria-expanded=\"false\" aria-controls=\"toolbar-items\">\
-         Share and files</button><div class=\"toolbar-items\" id=\"toolbar-items\">\
-         <button type=\"button\">Copy link</button><button type=\"button\">Embed</button>\
-         <button type=\"button\" aria-expanded=\"false\">Compare with…</button><button type=\"button\">Present</button>\
-         <button type=\"button\">Export run (JSON)</button><button type=\"button\">Export diagram (SVG)</button>\
-         <button type=\"button\">Export trace (OTLP)</button>\
-         <span class=\"file-button\"><input type=\"file\" id=\"import-file\" \
-         accept=\".json,.lesson,.txt,application/json,text/plain\">\
-         <label for=\"import-file\">Import settings or a lesson</label></span>\
-         <span class=\"file-button\"><input type=\"file\" id=\"trace-file\" accept=\".json,.jsonl,application/json\">\
-         <label for=\"trace-file\">Open a trace</label></span>\
-         <button type=\"button\" aria-keyshortcuts=\"?\">Keyboard shortcuts</button></div></nav>",
-    );
+    out.push_str("</select></form>");
+    out.push_str(toolbar);
     picker(out, "theme-picker", "theme", "Theme", Theme::OPTIONS, 0);
     out.push_str("</header>");
 }

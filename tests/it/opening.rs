@@ -8,9 +8,9 @@ use std::collections::BTreeSet;
 use idempotency_lab::view::ack::opening::page;
 
 /// Every lab's opening run that the build writes: the first lab's, in the
-/// page, and the risk lab's, beside its bundle.
-fn openings() -> [String; 2] {
-    [page(), idempotency_lab::view::risk::opening::page()]
+/// page, and the others', beside their bundles.
+fn openings() -> [String; 3] {
+    [page(), idempotency_lab::view::risk::opening::page(), idempotency_lab::view::storm::opening::page()]
 }
 
 /// Every value of attribute `name` in `html`.
@@ -80,12 +80,13 @@ fn every_control_waits_for_the_lab() {
     }
     assert!(!html[embed..].contains("Fork here"), "the embed is one run");
     assert!(!html[embed..].contains("class=\"masthead\""), "the embed has no page chrome");
-    let risk = idempotency_lab::view::risk::opening::page();
-    assert!(risk.starts_with("<div class=\"lab-root prerendered page-opening\">"));
-    for control in ["<button", "<select", "<input"] {
-        let count = risk.matches(control).count();
-        assert!(count > 0, "the risk lab's copy has {control} controls");
-        assert_eq!(risk.matches(&format!("{control} disabled ")).count(), count, "every {control} is disabled");
+    for other in [idempotency_lab::view::risk::opening::page(), idempotency_lab::view::storm::opening::page()] {
+        assert!(other.starts_with("<div class=\"lab-root prerendered page-opening\">"));
+        for control in ["<button", "<select", "<input"] {
+            let count = other.matches(control).count();
+            assert!(count > 0, "the copy has {control} controls");
+            assert_eq!(other.matches(&format!("{control} disabled ")).count(), count, "every {control} is disabled");
+        }
     }
 }
 

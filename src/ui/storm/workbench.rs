@@ -144,7 +144,7 @@ fn working(storm: Storm) -> impl IntoView {
     view! {
         <div class="app storms">
             {masthead(
-                "Thousands of clients retrying at once: see how backoff, jitter, retry budgets and deduplication change the load, the latency and the ledger.",
+                crate::view::storm::opening::TAGLINE,
                 storm.theme,
                 toolbar,
             )}
@@ -361,13 +361,7 @@ fn Totals(storm: Storm) -> impl IntoView {
                         <div class="littles-law">
                             <h3>"Little's law"</h3>
                             <p>
-                                {shown(format!(
-                                    "Mean intents in the system, measured: {:.2}. Arrival rate × mean residence: {:.1}/s × {:.1} ms = {:.2}.",
-                                    law.mean_in_system,
-                                    law.arrival_rate_per_s,
-                                    law.mean_residence_ms,
-                                    law.rate_times_residence,
-                                ))}
+                                {shown(crate::view::storm::totals::littles_law_words(law))}
                             </p>
                         </div>
                     </div>

@@ -24,7 +24,7 @@ use crate::view::fields;
 use crate::view::glossary::{ACK_TERMS, meaning};
 use crate::view::labs::LABS;
 use crate::view::markup::{EventLine, event_items};
-use crate::view::opening::{LOADING_STATUS, disabled, field, masthead, picker, playback, with_suffix};
+use crate::view::opening::{LOADING_STATUS, SHARE_TOOLBAR, disabled, field, masthead, picker, playback, with_suffix};
 use crate::view::page::Layout;
 use crate::view::timeline::Frame;
 use crate::view::timeline::escape;
@@ -123,7 +123,7 @@ fn root(opening: Opening, run: &Run, settings: &Settings) -> String {
          {LOADING_STATUS}<div class=\"{app}\">"
     );
     if opening == Opening::Page {
-        masthead(&mut out, TAGLINE, LABS[0].id);
+        masthead(&mut out, TAGLINE, LABS[0].id, SHARE_TOOLBAR);
     }
     out.push_str("<div class=\"notices\" role=\"status\"></div>");
     if opening == Opening::Embed {

@@ -20,7 +20,9 @@ use crate::sim::risk::{Mode, Run, Settings};
 use crate::view::fields;
 use crate::view::glossary::RISK_TERMS;
 use crate::view::lab::{LabModel, Replayed};
-use crate::view::opening::{LOADING_STATUS, disabled, field, masthead, picker, playback, with_suffix, words};
+use crate::view::opening::{
+    LOADING_STATUS, SHARE_TOOLBAR, disabled, field, masthead, picker, playback, with_suffix, words,
+};
 use crate::view::page::Layout;
 use crate::view::timeline::{Frame, SCROLL_CUE, escape};
 
@@ -47,7 +49,7 @@ pub fn page() -> String {
     let at = Millis::ZERO;
     let mut out = String::with_capacity(128 * 1024);
     let _ = write!(out, "<div class=\"lab-root prerendered page-opening\">{LOADING_STATUS}<div class=\"app risk\">");
-    masthead(&mut out, TAGLINE, RiskLab::LAB.id);
+    masthead(&mut out, TAGLINE, RiskLab::LAB.id, SHARE_TOOLBAR);
     out.push_str("<div class=\"notices\" role=\"status\"></div><div class=\"workspace\"><main class=\"stage\">");
     let figures = Figures::at(&run.snapshot_at(at), run.records_until(at));
     let _ = write!(

@@ -3,6 +3,7 @@
 
 pub mod charts;
 pub mod compare;
+pub mod opening;
 pub mod presets;
 pub mod protocol;
 pub mod report;
@@ -99,6 +100,9 @@ impl LabModel for StormLab {
                 .collect(),
             Err(e) => vec![DiffLine { label: "Run B".to_owned(), text: format!("not compared: {e}") }],
         }
+    }
+    fn opening() -> Option<String> {
+        Some(opening::page())
     }
     fn presets() -> Vec<Preset> {
         presets::PRESETS.iter().map(|p| Preset { id: p.id, title: p.title }).collect()

@@ -5,7 +5,7 @@
 //! and a ratio. "4927 wasted operations" says little; "worse: 4.1× the run
 //! without retries" says what the retries did.
 
-use super::report::OverloadReport;
+use super::report::{LittlesLaw, OverloadReport};
 
 /// How a figure compares with the run without retries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,4 +172,13 @@ mod tests {
         assert_eq!(get("Intents").against, None);
         assert!(totals(&run, None).iter().all(|t| t.against.is_none()));
     }
+}
+
+/// Little's law over the run, as the totals say it: the mean measured
+/// against the arrival rate times the mean residence.
+pub fn littles_law_words(law: &LittlesLaw) -> String {
+    format!(
+        "Mean intents in the system, measured: {:.2}. Arrival rate × mean residence: {:.1}/s × {:.1} ms = {:.2}.",
+        law.mean_in_system, law.arrival_rate_per_s, law.mean_residence_ms, law.rate_times_residence,
+    )
 }
