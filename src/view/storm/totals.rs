@@ -130,6 +130,15 @@ pub fn totals(run: &OverloadReport, base: Option<&OverloadReport>) -> Vec<Total>
     ]
 }
 
+/// Little's law over the run, as the totals say it: the mean measured
+/// against the arrival rate times the mean residence.
+pub fn littles_law_words(law: &LittlesLaw) -> String {
+    format!(
+        "Mean intents in the system, measured: {:.2}. Arrival rate × mean residence: {:.1}/s × {:.1} ms = {:.2}.",
+        law.mean_in_system, law.arrival_rate_per_s, law.mean_residence_ms, law.rate_times_residence,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,13 +181,4 @@ mod tests {
         assert_eq!(get("Intents").against, None);
         assert!(totals(&run, None).iter().all(|t| t.against.is_none()));
     }
-}
-
-/// Little's law over the run, as the totals say it: the mean measured
-/// against the arrival rate times the mean residence.
-pub fn littles_law_words(law: &LittlesLaw) -> String {
-    format!(
-        "Mean intents in the system, measured: {:.2}. Arrival rate × mean residence: {:.1}/s × {:.1} ms = {:.2}.",
-        law.mean_in_system, law.arrival_rate_per_s, law.mean_residence_ms, law.rate_times_residence,
-    )
 }
