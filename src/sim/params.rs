@@ -1105,12 +1105,6 @@ mod tests {
                     assert!(seen.insert(of(param)), "{lab}: two parameters have the {spelling} {}", of(param));
                 }
             }
-            for reserved in ["at", "lab", "embed", "theme", "accent", "font"] {
-                assert!(
-                    params.iter().all(|p| p.link != reserved),
-                    "{lab}: {reserved} is a link name of the page itself"
-                );
-            }
         }
     }
 

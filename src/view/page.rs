@@ -266,6 +266,23 @@ pub fn read_page(raw: &Raw<PageSettings>, pins: &[String]) -> (PageSettings, Pag
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn no_lab_takes_a_link_name_of_the_page_itself() {
+        use crate::sim::{ack, risk, storm};
+        let page: Vec<&str> = PAGE_PARAMS
+            .iter()
+            .map(|p| p.link)
+            .chain([PIN, crate::view::url::LESSON, crate::view::url::STEP, crate::view::url::CUT])
+            .collect();
+        let labs: [(&str, &[&ParamDef]); 3] =
+            [("ack", &ack::settings::PARAMS), ("risk", &risk::settings::PARAMS), ("storms", &storm::settings::PARAMS)];
+        for (lab, params) in labs {
+            for param in params.iter() {
+                assert!(!page.contains(&param.link), "{lab}: {} is a link name of the page itself", param.link);
+            }
+        }
+    }
+
     use super::*;
 
     fn page_of(pairs: &[(&str, &str)]) -> (Page, Vec<String>) {
