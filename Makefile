@@ -59,8 +59,8 @@ test-wasm:
 dist:
 	trunk build --release --locked
 	cargo build --locked --release
-	./target/release/idempotency-lab opening | node scripts/opening.mjs dist/index.html \
-	  $$(./target/release/idempotency-lab opening --dir dist)
+	./target/release/idempotency-lab opening --dir dist > target/openings.txt
+	./target/release/idempotency-lab opening | node scripts/opening.mjs dist/index.html $$(cat target/openings.txt)
 	node scripts/offline.mjs dist
 	node scripts/compress.mjs dist
 

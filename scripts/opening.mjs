@@ -4,8 +4,8 @@
 // build wrote beside their bundles (`idempotency-lab opening --dir`, which
 // prints their ids) into the page's `data-openings`, for first-paint.js.
 // Usage:
-//   idempotency-lab opening | node scripts/opening.mjs dist/index.html \
-//     $(idempotency-lab opening --dir dist)
+//   idempotency-lab opening --dir dist > target/openings.txt
+//   idempotency-lab opening | node scripts/opening.mjs dist/index.html $(cat target/openings.txt)
 import { readFileSync, writeFileSync } from "node:fs";
 
 const file = process.argv[2] ?? "dist/index.html";

@@ -46,8 +46,9 @@ pub struct LabCommand {
     /// `explore --lab <id>`, if it explores (the second argument names
     /// every lab that does, for messages).
     pub explore: Option<Explore>,
-    /// Its opening run as the page's markup, if it has one (`opening`).
-    pub opening: fn() -> Option<String>,
+    /// What makes its opening run as the page's markup, if it has one
+    /// (`opening`).
+    pub opening: Option<fn() -> String>,
 }
 
 struct Commands;
@@ -61,7 +62,7 @@ impl PerLab for Commands {
             run: L::command,
             bench: L::bench,
             explore: L::EXPLORER.map(|_| explore),
-            opening: L::opening,
+            opening: L::OPENING,
         }
     }
 }
@@ -163,9 +164,9 @@ fn labs_command(labs: &[LabCommand], words: &[String]) -> Result<String, UsageEr
 /// one written into `DIR/<lab>/opening.html` (which the page puts in place
 /// for a link to that lab), their ids printed a line each.
 fn opening(labs: &[LabCommand], words: &[String]) -> Result<String, UsageError> {
-    let with: Vec<&str> = labs.iter().filter(|l| (l.opening)().is_some()).map(|l| l.lab.id).collect();
+    let with: Vec<&str> = labs.iter().filter(|l| l.opening.is_some()).map(|l| l.lab.id).collect();
     let allowed = with.join("|");
-    let mut lab = &labs[0];
+    let mut lab = None;
     let mut dir = None;
     let mut flags = Flags::new("opening", words);
     while let Some(word) = flags.next()? {
@@ -182,20 +183,28 @@ fn opening(labs: &[LabCommand], words: &[String]) -> Result<String, UsageError> 
             }
             Word::Flag("--lab") => {
                 let value = flags.value(&allowed)?;
-                lab = lab_named(labs, value)
-                    .filter(|l| with.contains(&l.lab.id))
-                    .ok_or_else(|| args::refuse("--lab", value, &allowed))?;
+                lab = Some(
+                    lab_named(labs, value)
+                        .filter(|l| with.contains(&l.lab.id))
+                        .ok_or_else(|| args::refuse("--lab", value, &allowed))?,
+                );
             }
             Word::Flag("--dir") => dir = Some(flags.value("a folder")?),
             other => return Err(flags.refuse(other, "--lab LAB, --dir DIR")),
         }
     }
     let Some(dir) = dir else {
-        return Ok((lab.opening)().unwrap_or_default() + "\n");
+        let make = lab.unwrap_or(&labs[0]).opening;
+        return Ok(make.map(|make| make()).unwrap_or_default() + "\n");
     };
+    if lab.is_some() {
+        return Err(UsageError(
+            "--lab and --dir go apart: --dir writes every other lab's; allowed: --lab LAB or --dir DIR".to_owned(),
+        ));
+    }
     let mut written = String::new();
     for l in &labs[1..] {
-        let Some(markup) = (l.opening)() else { continue };
+        let Some(markup) = l.opening.map(|make| make()) else { continue };
         let file = std::path::Path::new(dir).join(l.lab.id).join("opening.html");
         std::fs::write(&file, markup + "\n")
             .map_err(|e| UsageError(format!("--dir: cannot write \"{}\": {e}", file.display())))?;
@@ -243,7 +252,7 @@ pub fn help(labs: &[LabCommand]) -> String {
          {NAME} explore --lab {} [--max-faults 1|2|3] [the lab's options] [--format text|json]\n                          run every schedule of at most K aimed faults; per invariant, how many break it and the simplest\n  \
          {NAME} trace FILE [--format text|json] [rules]\n                          check an OpenTelemetry trace (OTLP/JSON): intents, effects, the checks, where it broke\n  \
          {NAME} labs [--format text|json]\n                          list the labs (--pages DIR: write each lab's page for Trunk into DIR)\n  \
-         {NAME} opening [--lab LAB] write a lab's opening run as the page's markup (the build puts it in the page)\n  \
+         {NAME} opening [--lab LAB] write a lab's opening run as the page's markup (the build puts it in the page;\n                          --dir DIR: every other lab's beside its bundle)\n  \
          {NAME} --help            show this help\n\n\
          Each command's options: {NAME} COMMAND --help. Omitted options take the lab's opening settings.\n",
         all_ids(labs, "|"),

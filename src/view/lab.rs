@@ -59,12 +59,10 @@ pub trait LabModel: Send + Sync + Sized + 'static {
         None
     }
 
-    /// Its opening run as the page's markup, written at build time so a
-    /// reader sees it before any WebAssembly arrives (`idempotency-lab
-    /// opening`), if it has one.
-    fn opening() -> Option<String> {
-        None
-    }
+    /// What makes its opening run as the page's markup, written at build
+    /// time so a reader sees it before any WebAssembly arrives
+    /// (`idempotency-lab opening`), if it has one.
+    const OPENING: Option<fn() -> String> = None;
 
     /// How it explores every schedule of its aimed faults, if it does (a
     /// lab that explores implements `view::explore::Explores` and says so

@@ -176,6 +176,7 @@ fn bad_input_is_refused_with_one_clear_line() {
         (&["explore", "--max-faults", "4"], &["--max-faults", "4", "from 1 to 3"]),
         (&["bench", "--lab", "moon"], &["--lab", "moon", "ack, risk, storms"]),
         (&["opening", "--lab", "moon"], &["--lab", "moon", "ack|risk|storms"]),
+        (&["opening", "--lab", "risk", "--dir", "dist"], &["--lab and --dir", "--lab LAB or --dir DIR"]),
         (&["opening", "--pages", "dist"], &["--pages", "--lab LAB, --dir DIR"]),
     ];
     for (args, mentions) in cases {

@@ -47,6 +47,7 @@ impl LabModel for AckLab {
     type Run = Run;
     type Diff = crate::sim::ack::compare::Comparison;
     const FIRST_CHANGE: &'static ParamDef = crate::sim::ack::settings::DEDUP.def();
+    const OPENING: Option<fn() -> String> = Some(opening::page);
 
     fn simulate(settings: &Settings) -> Result<Run, String> {
         Run::simulate(settings).map_err(|e| e.to_string())
@@ -86,9 +87,6 @@ impl LabModel for AckLab {
     }
     fn otlp(run: &Run) -> Option<String> {
         Some(otlp::run_to_otlp(run))
-    }
-    fn opening() -> Option<String> {
-        Some(opening::page())
     }
     fn presets() -> Vec<Preset> {
         experiments::EXPERIMENTS.iter().map(|e| Preset { id: e.id, title: e.title }).collect()

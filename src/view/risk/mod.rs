@@ -61,6 +61,7 @@ impl LabModel for RiskLab {
     type Run = Run;
     type Diff = crate::sim::risk::compare::Comparison;
     const FIRST_CHANGE: &'static ParamDef = crate::sim::risk::settings::IDEMPOTENT_CREATE.def();
+    const OPENING: Option<fn() -> String> = Some(opening::page);
 
     fn simulate(settings: &Settings) -> Result<Run, String> {
         Run::simulate(settings).map_err(|e| e.to_string())
@@ -100,9 +101,6 @@ impl LabModel for RiskLab {
     }
     fn otlp(run: &Run) -> Option<String> {
         Some(otlp::run_to_otlp(run))
-    }
-    fn opening() -> Option<String> {
-        Some(opening::page())
     }
     fn presets() -> Vec<Preset> {
         crate::sim::risk::Preset::ALL.into_iter().map(|p| Preset { id: p.value(), title: p.label() }).collect()

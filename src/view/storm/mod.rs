@@ -48,6 +48,7 @@ impl LabModel for StormLab {
     type Run = StormRun;
     type Diff = Result<StormPair, PairError>;
     const FIRST_CHANGE: &'static ParamDef = crate::sim::storm::settings::MAX_ATTEMPTS.def();
+    const OPENING: Option<fn() -> String> = Some(opening::page);
 
     fn simulate(settings: &StormSettings) -> Result<StormRun, String> {
         match settings.workload {
@@ -100,9 +101,6 @@ impl LabModel for StormLab {
                 .collect(),
             Err(e) => vec![DiffLine { label: "Run B".to_owned(), text: format!("not compared: {e}") }],
         }
-    }
-    fn opening() -> Option<String> {
-        Some(opening::page())
     }
     fn presets() -> Vec<Preset> {
         presets::PRESETS.iter().map(|p| Preset { id: p.id, title: p.title }).collect()
