@@ -4,7 +4,7 @@
 //! first lab's is written into the page that hosts every lab
 //! (`view::ack::opening`); another lab's is a file of its own that the page
 //! puts in place for a link to that lab (`view::risk::opening`,
-//! assets/first-paint.js).
+//! `view::storm::opening`, assets/first-paint.js).
 
 use std::fmt::Write;
 

@@ -148,7 +148,7 @@ pub fn RiskControls(risk: Risk) -> impl IntoView {
                         </option>
                     </select>
                     <span class="hint" id="risk-mode-hint">
-                        "Patterns turns every switch on; Naive turns every switch off. Each switch can then be set on its own."
+                        {crate::view::risk::patterns::MODE_HINT}
                     </span>
                 </div>
             </div>

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::view::risk::diagram::{TIMELINE_HINTS, diagram_on, end_of, shared_axis, stop_times};
-use crate::view::risk::html::{PLAYHEAD_ID, VEIL_ID, diagram_svg};
+use crate::view::risk::html::{LANE_TITLES_W, PLAYHEAD_ID, VEIL_ID, diagram_svg, lane_titles};
 use crate::view::timeline::{Diagram, Frame, Orientation};
 
 use super::super::chrome::{box_height, box_width, fit_scale, room_below, scroll_cue};
@@ -19,9 +19,6 @@ use super::super::playback::Replay;
 use super::super::playback::follow;
 use super::super::present::{PRESENT_SCALE, timeline_intro};
 use super::state::{Risk, changed};
-
-/// Width of the pinned lane titles.
-const LANE_TITLES_W: f64 = 100.0;
 
 /// A run's drawing: its geometry (for the playhead) and its markup, and
 /// the scale it is shown at to fit an embed's room (1 elsewhere).
@@ -105,7 +102,7 @@ pub fn RiskTimeline(risk: Risk, #[prop(optional)] side: Option<Side>) -> impl In
                 Side::B => d.b.map(|_| d.index),
             });
             let (axis, svg) = diagram_svg(&d, run.records(), prefix, diverge);
-            let titles = d.lane_titles_svg(LANE_TITLES_W, 6.0, 1.0);
+            let titles = lane_titles(&d);
             Arc::new(Drawing { diagram: d, axis, svg, titles, shrink })
         },
         changed,

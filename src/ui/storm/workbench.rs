@@ -354,9 +354,7 @@ fn Totals(storm: Storm) -> impl IntoView {
                     .collect_view();
                 view! {
                     <div class="totals-grid">
-                        <p class="hint">
-                            "Each figure beside the same run without retries (every client gives up after its first attempt): better, worse or the same, and by how much."
-                        </p>
+                        <p class="hint">{crate::view::storm::totals::TOTALS_HINT}</p>
                         <dl class="figures">{judged}</dl>
                         <div class="littles-law">
                             <h3>"Little's law"</h3>
@@ -634,7 +632,7 @@ fn Presets(storm: Storm) -> impl IntoView {
     view! {
         <section class="panel presets" aria-labelledby="presets-h">
             <h2 id="presets-h">"Presets"</h2>
-            <p class="hint">"Each sets up a storm, asks what you predict, then explains the run's figures."</p>
+            <p class="hint">{crate::view::storm::presets::PRESETS_HINT}</p>
             <ul class="preset-list">
                 {PRESETS
                     .iter()

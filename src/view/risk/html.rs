@@ -48,6 +48,15 @@ macro_rules! put {
 pub const PLAYHEAD_ID: &str = "risk-playhead";
 pub const VEIL_ID: &str = "risk-veil";
 
+/// The width of the lane titles pinned beside the timeline.
+pub const LANE_TITLES_W: f64 = 100.0;
+
+/// The lane titles pinned beside a run's timeline (or above its sequence
+/// diagram), as the page and the written opening run show them.
+pub fn lane_titles(d: &Diagram) -> String {
+    d.lane_titles_svg(LANE_TITLES_W, 6.0, 1.0)
+}
+
 /// The run's timeline as two SVG elements, the axis strip and the body.
 /// The body holds the lanes, the items (those that show an event carry its
 /// time as `data-t`), then a veil over everything after the playhead and

@@ -28,7 +28,8 @@ use crate::view::timeline::{Frame, SCROLL_CUE, escape};
 
 use super::RiskLab;
 use super::diagram::{TIMELINE_HINTS, diagram_on, end_of, stop_times};
-use super::html::{Figures, diagram_svg, figures_html};
+use super::html::{Figures, diagram_svg, figures_html, lane_titles};
+use super::patterns::MODE_HINT;
 
 /// The line under the name.
 pub const TAGLINE: &str = "One timeout once created two risk reviews for one order. Replay it with a naive tool \
@@ -37,9 +38,6 @@ pub const TAGLINE: &str = "One timeout once created two risk reviews for one ord
 /// The sequence diagram's width in a 360-pixel phone's box (the live page
 /// draws it for the box it finds).
 pub const NARROW_FIT: f64 = 316.0;
-
-/// The width of the pinned lane titles (the live timeline's).
-const LANE_TITLES_W: f64 = 100.0;
 
 /// The opening run as the page puts it in place: one root element that
 /// the host replaces with the live lab.
@@ -88,7 +86,7 @@ fn timeline(out: &mut String, run: &Run) {
          <div class=\"timeline-scroll\" tabindex=\"0\" role=\"group\" aria-label=\"Timeline diagram, scrolls sideways\">\
          <div class=\"axis-layer diagram\">{axis}</div><div class=\"diagram-layer\">{svg}</div></div>\
          <div class=\"lane-titles-frame\">{}</div></div>",
-        across.lane_titles_svg(LANE_TITLES_W, 6.0, 1.0)
+        lane_titles(&across)
     );
     // The phone's drawing: its ids are its own, so the page never has two
     // elements of one id.
@@ -97,7 +95,7 @@ fn timeline(out: &mut String, run: &Run) {
         "<div class=\"timeline-frame sequence narrow-timeline\"><div class=\"timeline-scroll\" tabindex=\"0\" \
          role=\"group\" aria-label=\"Timeline diagram, scrolls sideways\"><div class=\"column-titles-frame\">{}</div>\
          <div class=\"axis-layer diagram\">{axis}</div><div class=\"diagram-layer\">{svg}</div></div></div>",
-        down.lane_titles_svg(LANE_TITLES_W, 6.0, 1.0)
+        lane_titles(&down)
     );
     out.push_str(&with_suffix(&narrow, "-narrow"));
     out.push_str("</section>");
@@ -118,12 +116,12 @@ fn controls(out: &mut String, settings: &Settings) {
         out,
         "<div class=\"field\"><label for=\"risk-mode\">{}</label><select id=\"risk-mode\" \
          aria-describedby=\"risk-mode-hint\"><option value=\"patterns\"{}>Patterns</option>\
-         <option value=\"naive\"{}>Naive</option></select><span class=\"hint\" id=\"risk-mode-hint\">Patterns turns \
-         every switch on; Naive turns every switch off. Each switch can then be set on its own.</span></div></div>\
+         <option value=\"naive\"{}>Naive</option></select><span class=\"hint\" id=\"risk-mode-hint\">{}</span></div></div>\
          <fieldset class=\"patterns\"><legend>Patterns</legend><div class=\"fields\">",
         MODE.label,
         if mode == Mode::Patterns { " selected" } else { "" },
         if mode == Mode::Naive { " selected" } else { "" },
+        escape(MODE_HINT),
     );
     for pattern in Pattern::ALL {
         let param = pattern.param();

@@ -6,6 +6,10 @@ use crate::sim::ParamDef;
 use crate::sim::risk::settings::{FAULTS, MODE, PRESET, RETRY_POLICY};
 use crate::sim::risk::{CheckName, Pattern, Run};
 
+/// What the Mode setting does, under it.
+pub const MODE_HINT: &str =
+    "Patterns turns every switch on; Naive turns every switch off. Each switch can then be set on its own.";
+
 use super::checks::title;
 
 type Pairs = &'static [(&'static ParamDef, &'static str)];

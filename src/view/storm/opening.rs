@@ -27,10 +27,10 @@ use crate::view::timeline::escape;
 
 use super::StormLab;
 use super::charts::{load_chart, work_chart};
-use super::presets::{PRESETS, relevant};
+use super::presets::{PRESETS, PRESETS_HINT, relevant};
 use super::protocol::without_retries;
 use super::report::OverloadReport;
-use super::totals::{littles_law_words, totals};
+use super::totals::{TOTALS_HINT, littles_law_words, totals};
 
 /// The line under the name.
 pub const TAGLINE: &str = "Thousands of clients retrying at once: see how backoff, jitter, retry budgets and \
@@ -88,9 +88,10 @@ pub fn page() -> String {
 fn presets(out: &mut String) {
     out.push_str(
         "<section class=\"panel presets\" aria-labelledby=\"presets-h\"><h2 id=\"presets-h\">Presets</h2>\
-         <p class=\"hint\">Each sets up a storm, asks what you predict, then explains the run's figures.</p>\
-         <ul class=\"preset-list\" tabindex=\"0\">",
+         <p class=\"hint\">",
     );
+    out.push_str(PRESETS_HINT);
+    out.push_str("</p><ul class=\"preset-list\" tabindex=\"0\">");
     for p in PRESETS {
         let _ = write!(out, "<li><button type=\"button\" aria-pressed=\"false\">{}</button></li>", escape(p.title));
     }
@@ -102,9 +103,10 @@ fn presets(out: &mut String) {
 fn totals_panel(report: &OverloadReport, base: Option<&OverloadReport>) -> String {
     let mut out = String::from(
         "<section class=\"panel totals\" aria-labelledby=\"totals-h\"><h2 id=\"totals-h\">Totals</h2>\
-         <div class=\"totals-grid\"><p class=\"hint\">Each figure beside the same run without retries (every client \
-         gives up after its first attempt): better, worse or the same, and by how much.</p><dl class=\"figures\">",
+         <div class=\"totals-grid\"><p class=\"hint\">",
     );
+    out.push_str(TOTALS_HINT);
+    out.push_str("</p><dl class=\"figures\">");
     for t in totals(report, base) {
         let judged = t.against.as_ref().map_or("", |(j, _)| j.class());
         let _ = write!(out, "<div class=\"figure {judged}\"><dt>{}</dt><dd>{}</dd>", escape(t.name), escape(&t.value));

@@ -86,6 +86,9 @@ pub struct Preset {
     pub why: &'static str,
 }
 
+/// What the presets are for, under their heading.
+pub const PRESETS_HINT: &str = "Each sets up a storm, asks what you predict, then explains the run's figures.";
+
 pub const PRESETS: &[Preset] = &[
     Preset {
         id: "spike",

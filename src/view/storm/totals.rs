@@ -7,6 +7,10 @@
 
 use super::report::{LittlesLaw, OverloadReport};
 
+/// How the totals are judged, above them.
+pub const TOTALS_HINT: &str = "Each figure beside the same run without retries (every client gives up after its first \
+     attempt): better, worse or the same, and by how much.";
+
 /// How a figure compares with the run without retries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Judgement {
