@@ -51,36 +51,41 @@
   // (`<lab>/opening.html`; the build lists the labs that have one), for a
   // link that names that lab and nothing else but a theme: put in the page
   // in place of the first lab's (or of the loading notice standing in for
-  // it, assets/opening.js), with the lab's styles, once both have come,
-  // unless the lab has taken their place by then.
+  // it, assets/opening.js) once it has come and the page's own markup is
+  // parsed (before the page's module scripts run), with the lab's styles
+  // after the page's own; not if they fail, nor once the lab has taken the
+  // place (nothing then stands in it).
   const openings = (page.dataset.openings ?? "").split(" ");
-  const onlyLab = [...params].every(([name]) => ["lab", "theme"].includes(name));
+  const onlyLab =
+    [...params].every(([name]) => ["lab", "theme"].includes(name)) && [undefined, ...THEMES].includes(last("theme"));
   if (lab !== LABS[0] && openings.includes(lab) && onlyLab && !embed) {
     const markup = fetch(`./${lab}/opening.html`)
       .then((response) => (response.ok ? response.text() : ""))
       .catch(() => "");
-    const styled = new Promise((resolve) => {
-      const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: `./${lab}/${lab}.css` });
-      link.onload = link.onerror = resolve;
-      document.head.append(link);
-    });
-    // The page's own markup is parsed long before these come; should it
-    // not be, they wait for it.
-    const put = (html) => {
-      // (Once the lab has started, nothing stands in its place.)
+    const parsed = new Promise((resolve) =>
+      document.readyState === "loading" ? document.addEventListener("readystatechange", resolve, { once: true }) : resolve(),
+    );
+    const styled = parsed.then(
+      () =>
+        new Promise((resolve) => {
+          const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: `./${lab}/${lab}.css` });
+          link.onload = () => resolve(true);
+          link.onerror = () => resolve(false);
+          document.head.append(link);
+        }),
+    );
+    Promise.all([markup, styled]).then(([html, styles]) => {
       const place = document.querySelector(".prerendered, .lab-loading");
-      if (!place && document.readyState === "loading") {
-        document.addEventListener("DOMContentLoaded", () => put(html), { once: true });
-        return;
-      }
-      if (!html.startsWith('<div class="lab-root prerendered ') || !place) return;
+      if (!styles || !html.startsWith('<div class="lab-root prerendered ') || !place) return;
       const others = document.querySelectorAll(".prerendered, .lab-loading");
       place.insertAdjacentHTML("beforebegin", html);
       const written = place.previousElementSibling;
       others.forEach((other) => other.remove());
       written.setAttribute("aria-busy", "true");
+      // The theme the link names, as the live lab's picker will say.
+      const picker = written.querySelector(".theme-picker select");
+      if (picker && page.dataset.theme) picker.value = page.dataset.theme;
       page.dataset.opening = "page";
-    };
-    Promise.all([markup, styled]).then(([html]) => put(html));
+    });
   }
 }

@@ -18,6 +18,8 @@ export function hold() {
   if (!copies.length) return;
   if (["page", "embed"].includes(page.dataset.opening)) {
     copies.forEach((root) => root.setAttribute("aria-busy", "true"));
+    // The theme the link names, as the live lab's picker will say.
+    if (page.dataset.theme) for (const picker of document.querySelectorAll(".prerendered .theme-picker select")) picker.value = page.dataset.theme;
     return;
   }
   // Which copy the link would show, as first-paint.js found (if it ran).
@@ -37,7 +39,7 @@ export function hold() {
 function named(root, el) {
   const name = (e) =>
     e.id
-      ? `#${CSS.escape(e.id.replace(/-embed$/, ""))}`
+      ? `#${CSS.escape(e.id.replace(/-(embed|narrow)$/, ""))}`
       : e.classList.length
         ? `${e.tagName}.${[...e.classList].map(CSS.escape).join(".")}`
         : `${name(e.parentElement)} > ${e.tagName}`;
@@ -55,23 +57,55 @@ function state(root) {
     return p.checkVisibility() && top >= 0 && top < window.innerHeight;
   });
   return {
-    panel: window.scrollY > 0 && panel && { name: panel.getAttribute("aria-labelledby").replace(/-embed$/, ""), top: panel.getBoundingClientRect().top },
+    panel: window.scrollY > 0 && panel && { name: panel.getAttribute("aria-labelledby").replace(/-(embed|narrow)$/, ""), top: panel.getBoundingClientRect().top },
     opened: [...root.querySelectorAll("details")].filter((d) => d.open).map((d) => named(root, d)),
     focus: root.contains(document.activeElement) && named(root, document.activeElement),
   };
 }
 
 // Puts the live lab in `root` in the written copy's place, as the reader
-// left it; `mount` mounts it there.
+// left it; `mount` mounts it there. The written copy stays on screen until
+// the lab answers its reader (`data-ready` on its root: at its first frame
+// for a lab that replays a run, once its worker has answered for the storm
+// lab), the lab meanwhile laid out where it will be but not shown
+// (styles/opening.css), so the picture never goes blank in between.
 export function takeOver(root, mount) {
   const copy = shownCopy();
-  const kept = copy?.classList.contains("prerendered") ? state(copy) : null;
+  if (!copy?.classList.contains("prerendered")) {
+    mount();
+    written().forEach((r) => r.remove());
+    return;
+  }
+  root.classList.add("arriving");
   mount();
-  written().forEach((r) => r.remove());
-  if (!kept) return;
-  for (const d of kept.opened) find(root, d)?.setAttribute("open", "");
-  if (kept.focus) find(root, kept.focus)?.focus({ preventScroll: true });
-  if (kept.panel) align(root, kept.panel, 4);
+  whenReady(root, () => {
+    // (Another lab chosen meanwhile has taken the place.)
+    if (!root.isConnected) return;
+    const kept = copy.isConnected ? state(copy) : null;
+    root.classList.remove("arriving");
+    written().forEach((r) => r.remove());
+    if (!kept) return;
+    for (const d of kept.opened) find(root, d)?.setAttribute("open", "");
+    if (kept.focus) find(root, kept.focus)?.focus({ preventScroll: true });
+    if (kept.panel) align(root, kept.panel, 4);
+  });
+}
+
+// Calls `then` once `root` has `data-ready`, or after ten seconds if it
+// never says so (a lab whose worker failed is shown as it is).
+function whenReady(root, then) {
+  if (root.hasAttribute("data-ready")) return then();
+  const late = setTimeout(() => {
+    seen.disconnect();
+    then();
+  }, 10_000);
+  const seen = new MutationObserver(() => {
+    if (!root.hasAttribute("data-ready")) return;
+    seen.disconnect();
+    clearTimeout(late);
+    then();
+  });
+  seen.observe(root, { attributes: true, attributeFilter: ["data-ready"] });
 }
 
 // Scrolls the panel `name` back to `top`, for a few frames (the lab redraws

@@ -399,7 +399,6 @@ test("axe finds nothing serious in the risk lab's opening run", async ({ browser
 test("the risk lab's opening run never shows for its embed, and one that comes after the lab has started stays out", async ({ browser }) => {
   const embed = await beforeTheLab(browser, { viewport: { width: 800, height: 500 } }, "?lab=risk&embed=1");
   await embed.page.waitForTimeout(500);
-  for (const el of await embed.page.locator(".prerendered").all()) await expect(el).not.toHaveClass(/risk/);
   await expect(embed.page.locator(".prerendered .app.risk")).toHaveCount(0);
   await closeWatched(embed.context);
 
@@ -495,6 +494,68 @@ test("axe finds nothing serious in the storm lab's opening run", async ({ browse
     const { context, page } = await beforeTheLab(browser, { ...options, bypassCSP: true }, "?lab=storms");
     await expect(page.locator(".prerendered svg.chart-svg:visible")).toHaveCount(2);
     expect(await seriousViolations(page)).toEqual([]);
+    await closeWatched(context);
+  }
+});
+
+test("another lab's opening run that comes after the loading notice takes its place, in the link's theme, until the lab starts", async ({ browser }) => {
+  const context = await browser.newContext({ ...WIDE, serviceWorkers: "block" });
+  const page = await watched(context);
+  // The lab's WebAssembly never comes, and its opening run comes late:
+  // the host's loading notice is up first.
+  await page.route("**/risk_bg.wasm", () => {});
+  let release;
+  const late = new Promise((resolve) => (release = resolve));
+  await page.route("**/risk/opening.html", async (route) => {
+    await late;
+    await route.continue();
+  });
+  await page.goto("/?lab=risk&theme=dark");
+  await expect(page.locator(".lab-loading")).toBeVisible();
+  release();
+  const written = page.locator(".prerendered");
+  await expect(written.locator(".app.risk svg.diagram").first()).toBeVisible();
+  await expect(page.locator(".lab-loading")).toHaveCount(0);
+  await expect(written).toHaveAttribute("aria-busy", "true");
+  await expect(written.locator("#theme")).toHaveValue("dark");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await context.close();
+});
+
+test("the first lab's opening run says the link's theme in its picker while the lab loads", async ({ browser }) => {
+  const context = await browser.newContext({ ...WIDE, serviceWorkers: "block" });
+  const page = await watched(context);
+  await page.route("**/ack_bg.wasm", () => {});
+  await page.goto("/?theme=dark");
+  await expect(page.locator(".page-opening")).toHaveAttribute("aria-busy", "true");
+  await expect(page.locator(".page-opening #theme")).toHaveValue("dark");
+  await context.close();
+});
+
+test("the storm lab's charts stay on screen from their first paint until the lab is settled, through the lab taking their place", async ({ browser }) => {
+  for (const options of [WIDE, PHONE]) {
+    const context = await browser.newContext({ ...options, serviceWorkers: "block" });
+    const page = await watched(context);
+    await page.addInitScript(() => {
+      window.chartFrames = [];
+      const look = () => {
+        const drawn = [...document.querySelectorAll("svg.chart-svg")].filter(
+          (svg) => svg.checkVisibility({ visibilityProperty: true }) && svg.querySelector("path"),
+        ).length;
+        window.chartFrames.push([drawn, !!document.querySelector(".prerendered")]);
+        if (window.chartFrames.length < 600) requestAnimationFrame(() => setTimeout(look));
+      };
+      requestAnimationFrame(() => setTimeout(look));
+    });
+    await page.goto("/?lab=storms");
+    await expect(page.locator(".prerendered, .lab-loading")).toHaveCount(0);
+    await expect(page.locator(".totals .against").first()).toBeVisible();
+    await page.waitForTimeout(300);
+    const frames = await page.evaluate(() => window.chartFrames);
+    const first = frames.findIndex(([drawn]) => drawn === 2);
+    expect(first, "a frame with both charts").toBeGreaterThanOrEqual(0);
+    expect(frames.slice(first).some(([, written]) => !written), "a frame of the live lab").toBe(true);
+    expect(frames.slice(first).filter(([drawn]) => drawn !== 2), "frames without both charts after they were drawn").toEqual([]);
     await closeWatched(context);
   }
 });
