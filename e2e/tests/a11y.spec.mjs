@@ -1,7 +1,7 @@
 // An automated accessibility scan with axe-core in the normal and the embed
 // view, light and dark. Injecting axe needs an inline script, so this test
 // alone lets the browser bypass the CSP (the others run under it).
-import { test, expect, open, seriousViolations, SIZES } from "./fixtures.mjs";
+import { test, expect, labStarted, open, seriousViolations, SIZES } from "./fixtures.mjs";
 
 
 test.use({ bypassCSP: true });
@@ -51,6 +51,7 @@ for (const size of SIZES) {
     test(`axe finds no serious or critical violations: the ${lab.id} lab at ${size.name}`, async ({ page }) => {
       await page.setViewportSize(size.viewport);
       await page.goto(`/?${lab.query}`);
+      await labStarted(page);
       await page.locator(lab.ready).first().waitFor();
       await lab.reach(page);
       expect(await seriousViolations(page)).toEqual([]);

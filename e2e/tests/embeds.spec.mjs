@@ -3,7 +3,7 @@
 // page on another origin (under a strict CSP), each shows the whole
 // diagram, playback and the results inside that box, a link to the full
 // lab, and nothing of the run's end before the end.
-import { test, expect, hostOrigin, SIZES, toolbarButton } from "./fixtures.mjs";
+import { test, expect, hostOrigin, labStarted, SIZES, toolbarButton } from "./fixtures.mjs";
 
 const LABS = [
   { id: "ack", query: "dedup=off", ready: ".mirror-text" },
@@ -31,6 +31,7 @@ for (const size of SIZES) {
       const context = await browser.newContext({ viewport: size.viewport, isMobile: size.isMobile ?? false });
       const page = await context.newPage();
       await page.goto(`/?${lab.query}`);
+      await labStarted(page);
       await page.locator(lab.ready).first().waitFor();
       const { iframe, element } = await snippets(page);
       expect(iframe).toContain('width="800" height="500"');

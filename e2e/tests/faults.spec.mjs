@@ -2,7 +2,7 @@
 // experiments, the crash matrix against the command line, and hosting the
 // app under a sub-path.
 import { execFileSync } from "node:child_process";
-import { test, expect, open, mirror, figure, endFigure, results } from "./fixtures.mjs";
+import { test, expect, labStarted, open, mirror, figure, endFigure, results } from "./fixtures.mjs";
 
 const cli = new URL("../../target/release/idempotency-lab", import.meta.url).pathname;
 
@@ -120,6 +120,7 @@ test("served under /docs/retries/lab/ every lab loads styled with no missing fil
   await expect(mirror(page)).toContainText("Risk-review lab: preset incident, mode naive");
   await expect(page.locator(".risk .check-list li").first()).toBeVisible();
   await page.goto("/docs/retries/lab/?lab=storms");
+  await labStarted(page);
   await expect(page.getByRole("region", { name: "Totals" })).toContainText("Intents", { timeout: 20_000 });
   expect(page.workers().map((w) => new URL(w.url()).pathname)).toEqual(["/docs/retries/lab/storms/storm-worker_loader.js"]);
   expect(missing).toEqual([]);

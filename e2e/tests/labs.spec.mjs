@@ -206,6 +206,7 @@ test("the reader's theme comes along to the other lab, both ways", async ({ page
 
 test("leaving the storm lab ends its worker", async ({ page }) => {
   await page.goto("/?lab=storms");
+  await labStarted(page);
   await expect(totals(page)).toContainText("Intents", { timeout: 20_000 });
   expect(page.workers().length).toBeGreaterThan(0);
   await lab(page).selectOption("ack");

@@ -2,7 +2,7 @@
 // open, from the copy the service worker stored (sw.js, written by
 // scripts/offline.mjs with the build's files).
 import { readFileSync, writeFileSync } from "node:fs";
-import { test, expect, mirror } from "./fixtures.mjs";
+import { test, expect, labStarted, mirror } from "./fixtures.mjs";
 
 test.use({ serviceWorkers: "allow" });
 // The second test rewrites the build's sw.js for a moment: one at a time.
@@ -30,6 +30,7 @@ test("after one visit every lab and link works offline", async ({ page, context 
   await expect(mirror(page)).toContainText("Risk-review lab: preset incident");
   // The storm lab's own worker, and the explorer's, come from the copy too.
   await page.goto("/?lab=storms");
+  await labStarted(page);
   await expect(page.getByRole("region", { name: "Totals" })).toContainText("Intents", { timeout: 20_000 });
   await page.goto("/?lab=ack&dedup=off&fault=none");
   const explore = page.getByRole("region", { name: "Explore every schedule" });

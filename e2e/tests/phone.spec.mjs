@@ -1,7 +1,7 @@
 // On a 360 x 740 phone: the sequence layout, the page's order, and the
 // toolbar folded into "Share and files". And the sequence layout on a
 // desktop, where a link asks for it.
-import { test, expect, mirror, seriousViolations } from "./fixtures.mjs";
+import { test, expect, labStarted, mirror, seriousViolations } from "./fixtures.mjs";
 
 const PHONE = { width: 360, height: 740 };
 
@@ -172,6 +172,7 @@ test.describe("the storm lab at 360 x 740", () => {
   test.use({ viewport: PHONE });
   test("its charts start on the first screen, before the totals and the settings in the page's order", async ({ page }) => {
     await page.goto("/?lab=storms");
+    await labStarted(page);
     await expect(page.getByRole("region", { name: "Totals" })).toContainText("Intents", { timeout: 20_000 });
     const chart = page.locator(".line-chart svg.chart-svg").first();
     await expect(chart).toBeVisible();
@@ -193,6 +194,7 @@ test.describe("the storm lab: accessibility at 360 x 740", () => {
   test.use({ viewport: PHONE, bypassCSP: true });
   test("axe finds no serious or critical violations", async ({ page }) => {
     await page.goto("/?lab=storms");
+    await labStarted(page);
     await expect(page.getByRole("region", { name: "Totals" })).toContainText("Intents", { timeout: 20_000 });
     expect(await seriousViolations(page)).toEqual([]);
   });

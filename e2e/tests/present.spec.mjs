@@ -3,7 +3,7 @@
 // figures on one screen), a clicker that runs a lesson alone, and the
 // shipped lesson asking before it shows. And at 360 x 740 and 1280 x 800,
 // the lesson's keys and presenter mode where a reader opens them there.
-import { test, expect, mirror, expectModelTime, SIZES, inView } from "./fixtures.mjs";
+import { test, expect, labStarted, mirror, expectModelTime, SIZES, inView } from "./fixtures.mjs";
 
 const PROJECTOR = { width: 1920, height: 1080 };
 
@@ -89,6 +89,7 @@ test.describe("presenter mode on a 1920 x 1080 projector", () => {
 
   test("the storm lab presents (present=1 too): its charts, its totals, and a preset's question as the caption", async ({ page }) => {
     await page.goto("/?lab=storms");
+    await labStarted(page);
     const totals = page.getByRole("region", { name: "Totals" });
     await expect(totals.locator(".figure").first()).toBeVisible();
     await page.getByRole("region", { name: "Presets" }).getByRole("button").first().click();

@@ -1,7 +1,7 @@
 // The storm lab's page: its own bundle, with the engine in a Web Worker.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { test, expect, seriousViolations } from "./fixtures.mjs";
+import { test, expect, labStarted, seriousViolations } from "./fixtures.mjs";
 
 const cli = new URL("../../target/release/idempotency-lab", import.meta.url).pathname;
 const native = (args) => JSON.parse(execFileSync(cli, ["storms", "--format", "json", ...args], { encoding: "utf8" }));
@@ -11,6 +11,7 @@ const total = (page, name) =>
 
 async function openStorms(page, query = "") {
   await page.goto(`/?lab=storms${query ? `&${query}` : ""}`);
+  await labStarted(page);
   await expect(page.getByRole("region", { name: "Totals" })).toContainText("Intents", { timeout: 20_000 });
 }
 

@@ -50,6 +50,8 @@ for (const size of SIZES) {
 
     test("the storm lab: presets first, each total judged against the run without retries, a preset's question beside the figures it asks about", async ({ page }) => {
       await page.goto("/?lab=storms");
+      // The live lab, not the opening run written before it starts.
+      await labStarted(page);
       const totals = page.getByRole("region", { name: "Totals" });
       const operations = totals.locator(".figure", { hasText: "Operations executed" });
       await expect(operations.locator(".against")).toHaveText(/^worse: \d+(\.\d+)?× the run without retries$/);
