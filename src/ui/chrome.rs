@@ -240,20 +240,7 @@ pub fn box_width(scroller: NodeRef<leptos::html::Div>, scale: Signal<f64>) -> Re
 /// room its frame leaves (the box is as high as that room, whatever it
 /// holds), and draws itself smaller where it would not fit.
 pub fn box_height(scroller: NodeRef<leptos::html::Div>) -> ReadSignal<Option<f64>> {
-    let room = RwSignal::new(None::<f64>);
-    let relaid = relayout();
-    let measure = move || {
-        let Some(el) = scroller.try_get_untracked().flatten() else { return };
-        let h = f64::from(el.client_height());
-        if h > 0.0 && room.try_get_untracked().flatten().is_none_or(|old| (old - h).abs() >= 1.0) {
-            room.set(Some(h));
-        }
-    };
-    Effect::new(move |_| {
-        relaid.track();
-        request_animation_frame(measure);
-    });
-    room.read_only()
+    after_layout(scroller, |el| f64::from(el.client_height()))
 }
 
 /// The height from the top of `scroller`'s box to the window's bottom,
@@ -261,12 +248,24 @@ pub fn box_height(scroller: NodeRef<leptos::html::Div>) -> ReadSignal<Option<f64
 /// that must fit the screen (presenter mode) has, on a page scrolled to
 /// its top.
 pub fn room_below(scroller: NodeRef<leptos::html::Div>, margin: f64) -> ReadSignal<Option<f64>> {
+    after_layout(scroller, move |el| {
+        let top = el.get_bounding_client_rect().top() + dom::window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0);
+        dom::viewport_height() - top - margin
+    })
+}
+
+/// A length of `scroller`'s box that `of` measures, measured again in the
+/// frame after each layout change and kept while it moves by less than a
+/// pixel (none until the box has some).
+fn after_layout(
+    scroller: NodeRef<leptos::html::Div>,
+    of: impl Fn(&leptos::web_sys::HtmlDivElement) -> f64 + Copy + Send + Sync + 'static,
+) -> ReadSignal<Option<f64>> {
     let room = RwSignal::new(None::<f64>);
     let relaid = relayout();
     let measure = move || {
         let Some(el) = scroller.try_get_untracked().flatten() else { return };
-        let top = el.get_bounding_client_rect().top() + dom::window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0);
-        let h = dom::viewport_height() - top - margin;
+        let h = of(&el);
         if h > 0.0 && room.try_get_untracked().flatten().is_none_or(|old| (old - h).abs() >= 1.0) {
             room.set(Some(h));
         }
